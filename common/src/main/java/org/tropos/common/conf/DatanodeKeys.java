@@ -1,0 +1,37 @@
+package org.tropos.common.conf;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/** Keys of the datanode. */
+public final class DatanodeKeys {
+  public static final ConfigKey<List<String>> DATA_DIRS = ConfigKey.of("hdds.datanode.dir", ConfigType.LIST, "",
+      "Data volumes (one per disk) holding containers; empty = <first ozone.metadata.dirs entry>/hdds.");
+  public static final ConfigKey<List<String>> RAFT_LOG_DIRS = ConfigKey.of(
+      "hdds.container.ratis.datanode.storage.dir", ConfigType.LIST, "",
+      "RaftLog directories (one per disk); each pipeline's log goes to the one with the fewest;"
+          + " empty = <first ozone.metadata.dirs entry>/ratis.");
+  public static final ConfigKey<String> ID_DIR = ConfigKey.of("ozone.scm.datanode.id.dir", ConfigType.STRING, "",
+      "Directory of the datanode.id file; empty = the first ozone.metadata.dirs entry.");
+  public static final ConfigKey<String> HOSTNAME = ConfigKey.of("hdds.datanode.hostname", ConfigType.STRING, "",
+      "Host name or IP the datanode advertises and binds to; empty = this machine's host name.");
+  public static final ConfigKey<Duration> HEARTBEAT_INTERVAL = ScmKeys.positive(ConfigKey.of(
+      "hdds.heartbeat.interval", ConfigType.duration(ChronoUnit.MILLIS), "30s",
+      "How often a datanode heartbeats to SCM with its reports."));
+  public static final ConfigKey<Integer> RATIS_PORT = ScmKeys.port("hdds.container.ratis.ipc.port", 9858,
+      "Port of the datanode's Ratis server (writes).");
+  public static final ConfigKey<Integer> READ_PORT = ScmKeys.port("hdds.container.ipc.port", 9859,
+      "Port of the datanode's block read server.");
+  public static final ConfigKey<Integer> HTTP_PORT = ScmKeys.port("hdds.datanode.http.port", 9882,
+      "Port of the datanode's HTTP server.");
+  public static final ConfigKey<Duration> DISK_CHECK_INTERVAL = ScmKeys.positive(ConfigKey.of(
+      "hdds.datanode.periodic.disk.check.interval.minutes", ConfigType.duration(ChronoUnit.MINUTES), "60",
+      "How often every volume and RaftLog directory is checked by writing, syncing and reading back a file."));
+  public static final ConfigKey<Duration> DISK_CHECK_TIMEOUT = ScmKeys.positive(ConfigKey.of(
+      "hdds.datanode.disk.check.timeout", ConfigType.duration(ChronoUnit.MILLIS), "10m",
+      "A disk check that takes longer than this fails the directory."));
+
+  private DatanodeKeys() {
+  }
+}

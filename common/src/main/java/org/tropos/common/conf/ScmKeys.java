@@ -1,0 +1,61 @@
+package org.tropos.common.conf;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/** Keys of the Storage Container Manager, including the addresses its clients and datanodes use. */
+public final class ScmKeys {
+  public static final ConfigKey<List<String>> NAMES = ConfigKey.of("ozone.scm.names", ConfigType.LIST, "",
+      "Host names of the SCM; datanodes and clients use the first one unless a specific address is set.");
+  public static final ConfigKey<String> CLIENT_ADDRESS = ConfigKey.of("ozone.scm.client.address",
+      ConfigType.STRING, "", "host[:port] of SCM's client and admin service; empty = the first ozone.scm.names"
+          + " entry (else localhost) with ozone.scm.client.port.");
+  public static final ConfigKey<Integer> CLIENT_PORT = port("ozone.scm.client.port", 9860,
+      "Port of SCM's client and admin service.");
+  public static final ConfigKey<String> CLIENT_BIND_HOST = ConfigKey.of("ozone.scm.client.bind.host",
+      ConfigType.STRING, "0.0.0.0", "Address SCM's client and admin service binds to.");
+  public static final ConfigKey<String> DATANODE_ADDRESS = ConfigKey.of("ozone.scm.datanode.address",
+      ConfigType.STRING, "", "host[:port] of SCM's datanode service; empty = the first ozone.scm.names entry"
+          + " (else localhost) with ozone.scm.datanode.port.");
+  public static final ConfigKey<Integer> DATANODE_PORT = port("ozone.scm.datanode.port", 9861,
+      "Port of SCM's datanode service (register, heartbeat).");
+  public static final ConfigKey<String> DATANODE_BIND_HOST = ConfigKey.of("ozone.scm.datanode.bind.host",
+      ConfigType.STRING, "0.0.0.0", "Address SCM's datanode service binds to.");
+  public static final ConfigKey<List<String>> DB_DIRS = ConfigKey.of("ozone.scm.db.dirs", ConfigType.LIST, "",
+      "Directory of SCM's RocksDB; empty = the first ozone.metadata.dirs entry.");
+  public static final ConfigKey<Duration> STALE_NODE_INTERVAL = positive(ConfigKey.of(
+      "ozone.scm.stale.node.interval", ConfigType.duration(ChronoUnit.MILLIS), "5m",
+      "A datanode not heard from for this long is STALE."));
+  public static final ConfigKey<Duration> DEAD_NODE_INTERVAL = positive(ConfigKey.of(
+      "ozone.scm.dead.node.interval", ConfigType.duration(ChronoUnit.MILLIS), "10m",
+      "A datanode not heard from for this long is DEAD; must exceed ozone.scm.stale.node.interval."));
+  public static final ConfigKey<Duration> NODE_CHECK_INTERVAL = positive(ConfigKey.of(
+      "ozone.scm.heartbeat.thread.interval", ConfigType.duration(ChronoUnit.MILLIS), "3s",
+      "How often SCM re-evaluates datanode states from heartbeat ages."));
+  public static final ConfigKey<Integer> DATANODE_PIPELINE_LIMIT = ConfigKey.of(
+      "ozone.scm.datanode.pipeline.limit", ConfigType.INT, "2",
+      "Raft pipelines a datanode may join; 0 = ozone.scm.pipeline.per.metadata.disk times its RaftLog disks.")
+      .requiring(v -> v >= 0, ">= 0");
+  public static final ConfigKey<String> TOPOLOGY_MAPPING_IMPL = ConfigKey.of(
+      "net.topology.node.switch.mapping.impl", ConfigType.STRING, "org.apache.hadoop.net.ScriptBasedMapping",
+      "How SCM maps datanodes to racks: org.apache.hadoop.net.TableMapping (net.topology.table.file.name) or"
+          + " org.apache.hadoop.net.ScriptBasedMapping (net.topology.script.file.name; none = /default-rack).");
+  public static final ConfigKey<String> TOPOLOGY_TABLE_FILE = ConfigKey.of("net.topology.table.file.name",
+      ConfigType.STRING, "", "Table mapping file: one 'host-or-ip /rack' pair per line; unlisted nodes go to"
+          + " /default-rack.");
+  public static final ConfigKey<String> TOPOLOGY_SCRIPT_FILE = ConfigKey.of("net.topology.script.file.name",
+      ConfigType.STRING, "", "Script called with host names or IPs that prints one rack per argument.");
+
+  private ScmKeys() {
+  }
+
+  static ConfigKey<Integer> port(String name, int defaultPort, String description) {
+    return ConfigKey.of(name, ConfigType.INT, Integer.toString(defaultPort), description)
+        .requiring(p -> p >= 0 && p <= 65535, "in 0..65535 (0 = any free port)");
+  }
+
+  static ConfigKey<Duration> positive(ConfigKey<Duration> key) {
+    return key.requiring(d -> !d.isNegative() && !d.isZero(), "> 0");
+  }
+}

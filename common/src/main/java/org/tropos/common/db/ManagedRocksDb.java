@@ -1,0 +1,178 @@
+package org.tropos.common.db;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+import org.tropos.common.util.Preconditions;
+
+/**
+ * A RocksDB database with named column families. All RocksDB native objects in Tropos are created through this
+ * class so none is forgotten: every open database is tracked with the stack that opened it, and tests fail
+ * when one is still open at the end ({@link #openDatabases()}). Writes are synced to the WAL.
+ *
+ * <p>Thread-safe: RocksDB itself is; {@link #close()} must not race with other calls (the owner's lifecycle
+ * ensures that).
+ */
+public final class ManagedRocksDb implements AutoCloseable {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private static final Map<ManagedRocksDb, Throwable> OPEN = new ConcurrentHashMap<>();
+
+  private final Path dir;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions cfOptions;
+  private final WriteOptions syncWrites;
+  private final RocksDB db;
+  private final List<ColumnFamilyHandle> handles;
+  private final Map<String, ColumnFamilyHandle> families = new HashMap<>();
+  private boolean closed;
+
+  private ManagedRocksDb(Path dir, List<String> columnFamilies) throws RocksDBException {
+    this.dir = dir;
+    this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+    this.cfOptions = new ColumnFamilyOptions();
+    this.syncWrites = new WriteOptions().setSync(true);
+    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+    descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+    for (String name : columnFamilies) {
+      descriptors.add(new ColumnFamilyDescriptor(name.getBytes(java.nio.charset.StandardCharsets.UTF_8), cfOptions));
+    }
+    this.handles = new ArrayList<>();
+    try {
+      this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+    } catch (RocksDBException e) {
+      syncWrites.close();
+      cfOptions.close();
+      dbOptions.close();
+      throw e;
+    }
+    for (int i = 0; i < columnFamilies.size(); i++) {
+      families.put(columnFamilies.get(i), handles.get(i + 1));
+    }
+  }
+
+  /** Opens (creating if needed) the database in {@code dir} with these column families besides the default. */
+  public static ManagedRocksDb open(Path dir, List<String> columnFamilies) throws IOException {
+    Files.createDirectories(dir);
+    try {
+      ManagedRocksDb db = new ManagedRocksDb(dir, columnFamilies);
+      OPEN.put(db, new Throwable("RocksDB " + dir + " opened here"));
+      return db;
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Databases opened and not closed, with where each was opened: tests assert this is empty. */
+  public static List<Throwable> openDatabases() {
+    return List.copyOf(OPEN.values());
+  }
+
+  public byte[] get(String family, byte[] key) throws IOException {
+    try {
+      return db.get(family(family), key);
+    } catch (RocksDBException e) {
+      throw failure("read", e);
+    }
+  }
+
+  public void put(String family, byte[] key, byte[] value) throws IOException {
+    try {
+      db.put(family(family), syncWrites, key, value);
+    } catch (RocksDBException e) {
+      throw failure("write", e);
+    }
+  }
+
+  public void delete(String family, byte[] key) throws IOException {
+    try {
+      db.delete(family(family), syncWrites, key);
+    } catch (RocksDBException e) {
+      throw failure("delete", e);
+    }
+  }
+
+  /** Applies {@code fill}'s puts and deletes atomically, with one WAL sync. */
+  public void writeBatch(BatchWriter fill) throws IOException {
+    try (WriteBatch batch = new WriteBatch()) {
+      fill.fill(new Batch(batch));
+      db.write(syncWrites, batch);
+    } catch (RocksDBException e) {
+      throw failure("write batch", e);
+    }
+  }
+
+  /** Visits every row of a column family in key order. */
+  public void forEach(String family, BiConsumer<byte[], byte[]> visitor) {
+    try (RocksIterator it = db.newIterator(family(family))) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        visitor.accept(it.key(), it.value());
+      }
+    }
+  }
+
+  private ColumnFamilyHandle family(String name) {
+    ColumnFamilyHandle handle = families.get(name);
+    Preconditions.assertTrue(handle != null, "{}: no column family {}", dir, name);
+    Preconditions.assertTrue(!closed, "{} is closed", dir);
+    return handle;
+  }
+
+  private IOException failure(String what, RocksDBException e) {
+    return new IOException("RocksDB " + what + " failed in " + dir + ": " + e.getMessage(), e);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    handles.forEach(ColumnFamilyHandle::close);
+    db.close();
+    syncWrites.close();
+    cfOptions.close();
+    dbOptions.close();
+    OPEN.remove(this);
+  }
+
+  /** Fills a write batch. */
+  @FunctionalInterface
+  public interface BatchWriter {
+    void fill(Batch batch) throws RocksDBException;
+  }
+
+  /** The puts and deletes of one atomic batch. */
+  public final class Batch {
+    private final WriteBatch batch;
+
+    private Batch(WriteBatch batch) {
+      this.batch = batch;
+    }
+
+    public void put(String family, byte[] key, byte[] value) throws RocksDBException {
+      batch.put(family(family), key, value);
+    }
+
+    public void delete(String family, byte[] key) throws RocksDBException {
+      batch.delete(family(family), key);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+package org.tropos.common.net;
+
+import java.util.List;
+import org.tropos.common.conf.ConfigKey;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.ScmKeys;
+
+/** Where SCM's services are, as datanodes and clients find them: a specific address, else ozone.scm.names. */
+public final class ScmAddresses {
+  private ScmAddresses() {
+  }
+
+  public static HostPort datanodeService(Configuration conf) {
+    return resolve(conf, ScmKeys.DATANODE_ADDRESS, ScmKeys.DATANODE_PORT);
+  }
+
+  public static HostPort clientService(Configuration conf) {
+    return resolve(conf, ScmKeys.CLIENT_ADDRESS, ScmKeys.CLIENT_PORT);
+  }
+
+  private static HostPort resolve(Configuration conf, ConfigKey<String> addressKey, ConfigKey<Integer> portKey) {
+    int port = conf.get(portKey);
+    String address = conf.get(addressKey);
+    if (!address.isBlank()) {
+      return HostPort.parse(address, port, addressKey.name());
+    }
+    List<String> names = conf.get(ScmKeys.NAMES);
+    return names.isEmpty() ? new HostPort("localhost", port) : HostPort.parse(names.get(0), port, ScmKeys.NAMES.name());
+  }
+}

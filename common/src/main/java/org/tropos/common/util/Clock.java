@@ -1,0 +1,12 @@
+package org.tropos.common.util;
+
+import java.time.Instant;
+
+/** The source of time for main code, injected so tests control it (STYLE.md 6). */
+public interface Clock {
+  /** Milliseconds on a monotonic scale with an arbitrary origin: for ages and timeouts. */
+  long monotonicMillis();
+
+  /** Wall-clock time: for timestamps shown to people or stored. */
+  Instant wallTime();
+}

@@ -1,0 +1,51 @@
+package org.tropos.common.util;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Executors with names and limits (STYLE.md 6: every queue has a limit and says what happens past it). */
+public final class Threads {
+  private static final Logger LOG = LoggerFactory.getLogger(Threads.class);
+
+  private Threads() {
+  }
+
+  /** One daemon thread running scheduled tasks. */
+  public static ScheduledExecutorService scheduler(String name) {
+    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, new NamedThreadFactory(name, true));
+    executor.setRemoveOnCancelPolicy(true);
+    executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    return executor;
+  }
+
+  /**
+   * A fixed pool whose queue holds at most {@code queueLimit} tasks; past that, {@code execute} throws
+   * {@link java.util.concurrent.RejectedExecutionException} so the caller can answer "busy".
+   */
+  public static ExecutorService boundedPool(String name, int threads, int queueLimit) {
+    return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(queueLimit), new NamedThreadFactory(name, true),
+        new ThreadPoolExecutor.AbortPolicy());
+  }
+
+  /** Stops an executor: no new tasks, waits up to {@code timeout}, then interrupts what still runs. */
+  public static void shutdown(ExecutorService executor, Duration timeout) {
+    executor.shutdown();
+    try {
+      if (!executor.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+        LOG.warn("Executor did not stop within {}; interrupting its tasks", timeout);
+        executor.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      executor.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
+  }
+}
