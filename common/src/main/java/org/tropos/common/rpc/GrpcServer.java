@@ -1,0 +1,88 @@
+package org.tropos.common.rpc;
+
+import io.grpc.BindableService;
+import io.grpc.Server;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Threads;
+
+/**
+ * A gRPC server on one address. Service methods run on a named, bounded pool, never on Netty's event loops,
+ * so handlers may touch RocksDB or disks; when the pool's queue is full a call is rejected at once and the
+ * client sees a non-OK status and retries later.
+ */
+public final class GrpcServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(GrpcServer.class);
+  private static final int QUEUE_LIMIT = 1024;
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+
+  private final String name;
+  private final HostPort bind;
+  private final List<BindableService> services;
+  private final int handlerThreads;
+  private final LifeCycle lifeCycle;
+  private ExecutorService executor;
+  private Server server;
+
+  /** {@code name} names the threads ({@code <node>-<component>}); port 0 picks a free port. */
+  public GrpcServer(String name, HostPort bind, int handlerThreads, List<BindableService> services) {
+    this.name = name;
+    this.bind = bind;
+    this.services = List.copyOf(services);
+    this.handlerThreads = handlerThreads;
+    this.lifeCycle = new LifeCycle(name);
+  }
+
+  public void start() throws IOException {
+    lifeCycle.startBegins();
+    executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
+    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port()))
+        .executor(executor);
+    services.forEach(builder::addService);
+    try {
+      server = builder.build().start();
+    } catch (IOException e) {
+      close();
+      throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
+    }
+    lifeCycle.startEnds();
+    LOG.info("{}: listening on {}", name, new HostPort(bind.host(), port()));
+  }
+
+  /** The port actually bound (differs from the configured one when that was 0). */
+  public int port() {
+    lifeCycle.assertRunning();
+    return server.getPort();
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    if (server != null) {
+      server.shutdown();
+      try {
+        if (!server.awaitTermination(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+          server.shutdownNow();
+        }
+      } catch (InterruptedException e) {
+        server.shutdownNow();
+        Thread.currentThread().interrupt();
+      }
+    }
+    if (executor != null) {
+      Threads.shutdown(executor, STOP_TIMEOUT);
+    }
+    lifeCycle.closeEnds();
+  }
+}

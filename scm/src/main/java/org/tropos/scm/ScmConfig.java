@@ -1,0 +1,59 @@
+package org.tropos.scm;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.tropos.common.conf.CommonKeys;
+import org.tropos.common.conf.ConfigException;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.net.HostPort;
+
+/**
+ * SCM's settings, typed and checked together.
+ *
+ * @param clientBind where the client/admin service listens
+ * @param datanodeBind where the datanode service listens
+ * @param dbDir directory of SCM's RocksDB
+ * @param staleNodeInterval heartbeat age after which a node is STALE
+ * @param deadNodeInterval heartbeat age after which a node is DEAD
+ * @param nodeCheckInterval how often node states are re-evaluated
+ * @param datanodePipelineLimit pipelines per datanode (0 = derived from its RaftLog disks)
+ */
+public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
+    Duration deadNodeInterval, Duration nodeCheckInterval, int datanodePipelineLimit) {
+
+  public ScmConfig {
+    if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
+      throw new ConfigException(ScmKeys.DEAD_NODE_INTERVAL.name() + " (" + deadNodeInterval + ") must be longer than "
+          + ScmKeys.STALE_NODE_INTERVAL.name() + " (" + staleNodeInterval + ")");
+    }
+  }
+
+  public static ScmConfig from(Configuration conf) {
+    Duration heartbeat = conf.get(DatanodeKeys.HEARTBEAT_INTERVAL);
+    Duration stale = conf.get(ScmKeys.STALE_NODE_INTERVAL);
+    if (stale.compareTo(heartbeat) <= 0) {
+      throw new ConfigException(ScmKeys.STALE_NODE_INTERVAL.name() + " (" + stale + ") must be longer than "
+          + DatanodeKeys.HEARTBEAT_INTERVAL.name() + " (" + heartbeat + ")");
+    }
+    return new ScmConfig(
+        new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.CLIENT_PORT)),
+        new HostPort(conf.get(ScmKeys.DATANODE_BIND_HOST), conf.get(ScmKeys.DATANODE_PORT)),
+        dbDir(conf), stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL),
+        conf.get(ScmKeys.DATANODE_PIPELINE_LIMIT));
+  }
+
+  private static Path dbDir(Configuration conf) {
+    List<String> dirs = conf.get(ScmKeys.DB_DIRS);
+    if (dirs.isEmpty()) {
+      dirs = conf.get(CommonKeys.METADATA_DIRS);
+    }
+    if (dirs.isEmpty()) {
+      throw new ConfigException("Set " + ScmKeys.DB_DIRS.name() + " or " + CommonKeys.METADATA_DIRS.name()
+          + ": SCM needs a directory for its database");
+    }
+    return Path.of(dirs.get(0)).resolve("scm.db");
+  }
+}

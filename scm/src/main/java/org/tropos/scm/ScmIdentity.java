@@ -1,0 +1,26 @@
+package org.tropos.scm;
+
+import java.io.IOException;
+import java.util.UUID;
+import org.tropos.scm.db.ScmDb;
+
+/**
+ * The cluster's id and this SCM's id, created on SCM's first start and kept in its database. Datanodes record
+ * the cluster id when they first register and are refused by an SCM of another cluster.
+ */
+public record ScmIdentity(String clusterId, String scmId) {
+  private static final String CLUSTER_ID = "clusterId";
+  private static final String SCM_ID = "scmId";
+
+  static ScmIdentity loadOrCreate(ScmDb db) throws IOException {
+    String clusterId = db.meta(CLUSTER_ID);
+    String scmId = db.meta(SCM_ID);
+    if (clusterId == null) {
+      clusterId = "CID-" + UUID.randomUUID();
+      scmId = UUID.randomUUID().toString();
+      db.putMeta(SCM_ID, scmId);
+      db.putMeta(CLUSTER_ID, clusterId);
+    }
+    return new ScmIdentity(clusterId, scmId);
+  }
+}

@@ -1,0 +1,113 @@
+package org.tropos.scm;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Threads;
+import org.tropos.common.util.VersionInfo;
+import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.NodeManager;
+import org.tropos.scm.rpc.ScmAdminRpc;
+import org.tropos.scm.rpc.ScmDatanodeRpc;
+
+/**
+ * The Storage Container Manager process: builds its components, starts them, stops them in reverse order.
+ * It holds no logic of its own and is never handed to a component.
+ */
+public final class ScmServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ScmServer.class);
+  private static final int HANDLER_THREADS = 8;
+
+  private final ScmConfig config;
+  private final RackResolver racks;
+  private final Clock clock;
+  private final LifeCycle lifeCycle = new LifeCycle("SCM");
+  private ScmDb db;
+  private ScmIdentity identity;
+  private NodeManager nodeManager;
+  private ScheduledExecutorService scheduler;
+  private GrpcServer datanodeServer;
+  private GrpcServer clientServer;
+
+  public ScmServer(ScmConfig config, RackResolver racks, Clock clock) {
+    this.config = config;
+    this.racks = racks;
+    this.clock = clock;
+  }
+
+  public void start() throws IOException {
+    lifeCycle.startBegins();
+    try {
+      db = ScmDb.open(config.dbDir());
+      identity = ScmIdentity.loadOrCreate(db);
+      nodeManager = new NodeManager(db, racks, clock, config.staleNodeInterval(), config.deadNodeInterval(),
+          identity.clusterId());
+      nodeManager.load();
+      scheduler = Threads.scheduler("scm-node-checker");
+      long checkMs = config.nodeCheckInterval().toMillis();
+      scheduler.scheduleWithFixedDelay(nodeManager::checkNodes, checkMs, checkMs, TimeUnit.MILLISECONDS);
+      datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
+          List.of(new ScmDatanodeRpc(nodeManager, identity)));
+      datanodeServer.start();
+      clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
+          List.of(new ScmAdminRpc(nodeManager, identity)));
+      clientServer.start();
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+    lifeCycle.startEnds();
+    LOG.info("SCM {} of cluster {} started (version {}): datanode service on port {}, client service on port {},"
+        + " database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(), datanodePort(),
+        clientPort(), config.dbDir());
+  }
+
+  public int datanodePort() {
+    return datanodeServer.port();
+  }
+
+  public int clientPort() {
+    return clientServer.port();
+  }
+
+  public ScmIdentity identity() {
+    return identity;
+  }
+
+  public NodeManager nodeManager() {
+    return nodeManager;
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    closeQuietly(clientServer);
+    closeQuietly(datanodeServer);
+    if (scheduler != null) {
+      Threads.shutdown(scheduler, java.time.Duration.ofSeconds(5));
+    }
+    closeQuietly(db);
+    lifeCycle.closeEnds();
+    LOG.info("SCM stopped");
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c == null) {
+      return;
+    }
+    try {
+      c.close();
+    } catch (Exception e) {
+      LOG.warn("Error while stopping SCM: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package org.tropos.scm.db;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.proto.hdds.DatanodeDetails;
+
+/**
+ * SCM's RocksDB: the one place that knows its schema.
+ *
+ * <pre>
+ * meta   "layoutVersion" -> "1", "clusterId" -> "CID-uuid", "scmId" -> uuid
+ * nodes  datanode uuid (string) -> DatanodeDetails (protobuf)
+ * </pre>
+ *
+ * A database written by a newer layout is refused. Later issues add pipelines and containers as new column
+ * families; an older database simply gains them, empty.
+ */
+public final class ScmDb implements AutoCloseable {
+  public static final int LAYOUT_VERSION = 1;
+  private static final String META = "meta";
+  private static final String NODES = "nodes";
+  private static final String LAYOUT_KEY = "layoutVersion";
+
+  private final ManagedRocksDb db;
+
+  private ScmDb(ManagedRocksDb db) {
+    this.db = db;
+  }
+
+  public static ScmDb open(Path dir) throws IOException {
+    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES));
+    try {
+      checkLayout(db, dir);
+      return new ScmDb(db);
+    } catch (IOException | RuntimeException e) {
+      db.close();
+      throw e;
+    }
+  }
+
+  private static void checkLayout(ManagedRocksDb db, Path dir) throws IOException {
+    byte[] stored = db.get(META, utf8(LAYOUT_KEY));
+    if (stored == null) {
+      db.put(META, utf8(LAYOUT_KEY), utf8(Integer.toString(LAYOUT_VERSION)));
+      return;
+    }
+    int layout = Integer.parseInt(new String(stored, StandardCharsets.UTF_8));
+    if (layout > LAYOUT_VERSION) {
+      throw new IOException("SCM database " + dir + " has layout " + layout + "; this version reads up to "
+          + LAYOUT_VERSION);
+    }
+  }
+
+  /** A meta value, or null. */
+  public String meta(String key) throws IOException {
+    byte[] value = db.get(META, utf8(key));
+    return value == null ? null : new String(value, StandardCharsets.UTF_8);
+  }
+
+  public void putMeta(String key, String value) throws IOException {
+    db.put(META, utf8(key), utf8(value));
+  }
+
+  public void putNode(DatanodeDetails node, UUID id) throws IOException {
+    db.put(NODES, utf8(id.toString()), node.toByteArray());
+  }
+
+  public List<DatanodeDetails> nodes() throws IOException {
+    List<DatanodeDetails> nodes = new ArrayList<>();
+    List<String> corrupt = new ArrayList<>();
+    db.forEach(NODES, (key, value) -> {
+      try {
+        nodes.add(DatanodeDetails.parseFrom(value));
+      } catch (InvalidProtocolBufferException e) {
+        corrupt.add(new String(key, StandardCharsets.UTF_8));
+      }
+    });
+    if (!corrupt.isEmpty()) {
+      throw new IOException("SCM database has unreadable node rows: " + corrupt);
+    }
+    return nodes;
+  }
+
+  private static byte[] utf8(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public void close() {
+    db.close();
+  }
+}

@@ -1,0 +1,157 @@
+package org.tropos.scm.node;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.scm.ReregisterCommand;
+import org.tropos.proto.scm.ScmCommand;
+import org.tropos.proto.scm.ScmResult;
+import org.tropos.scm.db.ScmDb;
+
+/**
+ * The datanodes SCM knows, their racks and their health. Registration records a node (persisted, so SCM knows
+ * it after a restart); heartbeats keep it HEALTHY; {@link #checkNodes()} ages silent nodes to STALE and DEAD.
+ * Nodes loaded from the database count as STALE until they register again.
+ *
+ * <p>Thread-safety: all state is guarded by {@code lock}; heartbeats arrive on RPC handler threads and
+ * {@link #checkNodes()} runs on SCM's scheduler.
+ */
+public final class NodeManager {
+  private static final Logger LOG = LoggerFactory.getLogger(NodeManager.class);
+
+  private final Object lock = new Object();
+  private final Map<UUID, TrackedNode> nodes = new HashMap<>();
+  private final ScmDb db;
+  private final RackResolver racks;
+  private final Clock clock;
+  private final NodeHealth health;
+  private final String clusterId;
+
+  public NodeManager(ScmDb db, RackResolver racks, Clock clock, Duration staleInterval, Duration deadInterval,
+      String clusterId) {
+    this.db = db;
+    this.racks = racks;
+    this.clock = clock;
+    this.health = new NodeHealth(staleInterval, deadInterval);
+    this.clusterId = clusterId;
+  }
+
+  /** Loads the nodes SCM knew before it stopped; they count as STALE until they register again. */
+  public void load() throws IOException {
+    long now = clock.monotonicMillis();
+    synchronized (lock) {
+      for (DatanodeDetails details : db.nodes()) {
+        nodes.put(Uuids.fromProto(details.getUuid()), new TrackedNode(details, NodeState.STALE, now, false));
+      }
+    }
+    LOG.info("SCM knows {} datanodes from its database; waiting for them to register", nodes.size());
+  }
+
+  /** Registers (or re-registers) a datanode and returns it with the rack SCM placed it on. */
+  public DatanodeDetails register(DatanodeDetails offered, NodeReport report, String nodeClusterId)
+      throws ScmException {
+    if (!nodeClusterId.isEmpty() && !nodeClusterId.equals(clusterId)) {
+      throw new ScmException(ScmResult.CLUSTER_ID_MISMATCH, "datanode " + Uuids.fromProto(offered.getUuid())
+          + " belongs to cluster " + nodeClusterId + ", this SCM to " + clusterId);
+    }
+    UUID id = Uuids.fromProto(offered.getUuid());
+    DatanodeDetails details = offered.toBuilder()
+        .setNetworkLocation(racks.resolve(offered.getHostName(), offered.getIpAddress())).build();
+    synchronized (lock) {
+      TrackedNode previous = nodes.get(id);
+      if (previous == null || !previous.details.equals(details)) {
+        persist(id, details);
+      }
+      TrackedNode node = new TrackedNode(details, NodeState.HEALTHY, clock.monotonicMillis(), true);
+      node.report = report;
+      nodes.put(id, node);
+      LOG.info("Datanode {} ({}) {} on rack {}", id, details.getHostName(),
+          previous == null ? "registered" : "re-registered", details.getNetworkLocation());
+    }
+    return details;
+  }
+
+  /** Records a heartbeat; returns the commands for the datanode. */
+  public List<ScmCommand> heartbeat(UUID id, NodeReport report) {
+    synchronized (lock) {
+      TrackedNode node = nodes.get(id);
+      if (node == null || !node.registeredSinceStart) {
+        return List.of(ScmCommand.newBuilder().setReregister(ReregisterCommand.getDefaultInstance()).build());
+      }
+      node.lastContactMillis = clock.monotonicMillis();
+      node.report = report;
+      if (node.state != NodeState.HEALTHY) {
+        LOG.info("Datanode {} ({}) is HEALTHY again after being {}", id, node.details.getHostName(), node.state);
+        node.state = NodeState.HEALTHY;
+      }
+      return List.of();
+    }
+  }
+
+  /** Ages every node by the time since it was last heard from. */
+  public void checkNodes() {
+    long now = clock.monotonicMillis();
+    synchronized (lock) {
+      nodes.forEach((id, node) -> {
+        long age = now - node.lastContactMillis;
+        NodeState next = health.aged(node.state, age);
+        if (next != node.state) {
+          LOG.info("Datanode {} ({}) went from {} to {}: no heartbeat for {} ms", id, node.details.getHostName(),
+              node.state, next, age);
+          node.state = next;
+        }
+      });
+    }
+  }
+
+  /** All known nodes, sorted by host name then id. */
+  public List<NodeStatus> nodes() {
+    long now = clock.monotonicMillis();
+    List<NodeStatus> result = new ArrayList<>();
+    synchronized (lock) {
+      nodes.forEach((id, node) -> result.add(new NodeStatus(id, node.details, node.state, node.report,
+          node.registeredSinceStart ? now - node.lastContactMillis : -1)));
+    }
+    result.sort(Comparator.comparing((NodeStatus n) -> n.details().getHostName()).thenComparing(NodeStatus::id));
+    return result;
+  }
+
+  private void persist(UUID id, DatanodeDetails details) throws ScmException {
+    try {
+      db.putNode(details, id);
+    } catch (IOException e) {
+      LOG.error("Cannot record datanode {} in SCM's database", id, e);
+      throw new ScmException(ScmResult.INTERNAL_ERROR, "SCM cannot record datanode " + id + ": " + e.getMessage());
+    }
+  }
+
+  /** Mutable state of one node; guarded by {@code lock}. */
+  private static final class TrackedNode {
+    final DatanodeDetails details;
+    final boolean registeredSinceStart;
+    NodeState state;
+    long lastContactMillis;
+    NodeReport report = NodeReport.getDefaultInstance();
+
+    TrackedNode(DatanodeDetails details, NodeState state, long lastContactMillis, boolean registeredSinceStart) {
+      this.details = details;
+      this.state = state;
+      this.lastContactMillis = lastContactMillis;
+      this.registeredSinceStart = registeredSinceStart;
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package org.tropos.scm.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.ManualClock;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.scm.ScmCommand;
+import org.tropos.proto.scm.ScmResult;
+import org.tropos.scm.db.ScmDb;
+
+class NodeManagerTest {
+  private static final Duration STALE = Duration.ofSeconds(90);
+  private static final Duration DEAD = Duration.ofMinutes(10);
+  private static final RackResolver RACKS = (host, ip) -> host.endsWith("1") ? "/rack1" : "/rack2";
+
+  @TempDir
+  Path dir;
+  private final ManualClock clock = new ManualClock();
+  private ScmDb db;
+  private NodeManager nodes;
+
+  @BeforeEach
+  void open() throws IOException {
+    db = ScmDb.open(dir);
+    nodes = newManager();
+  }
+
+  @AfterEach
+  void close() {
+    db.close();
+    assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
+  }
+
+  private NodeManager newManager() {
+    return new NodeManager(db, RACKS, clock, STALE, DEAD, "CID-test");
+  }
+
+  private static DatanodeDetails node(UUID id, String host) {
+    return DatanodeDetails.newBuilder().setUuid(Uuids.toProto(id)).setHostName(host).setIpAddress("127.0.0.1").build();
+  }
+
+  private NodeState stateOf(UUID id) {
+    return nodes.nodes().stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow().state();
+  }
+
+  @Test
+  void registrationMakesANodeHealthyOnItsRack() throws ScmException {
+    UUID id = UUID.randomUUID();
+    DatanodeDetails registered = nodes.register(node(id, "dn1"), NodeReport.getDefaultInstance(), "");
+    assertEquals("/rack1", registered.getNetworkLocation());
+    assertEquals(NodeState.HEALTHY, stateOf(id));
+  }
+
+  @Test
+  void silentNodeGoesStaleThenDeadAndAHeartbeatBringsItBack() throws ScmException {
+    UUID id = UUID.randomUUID();
+    nodes.register(node(id, "dn1"), NodeReport.getDefaultInstance(), "");
+    clock.advance(STALE.minusMillis(1));
+    nodes.checkNodes();
+    assertEquals(NodeState.HEALTHY, stateOf(id));
+    clock.advance(Duration.ofMillis(1));
+    nodes.checkNodes();
+    assertEquals(NodeState.STALE, stateOf(id));
+    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance()));
+    assertEquals(NodeState.HEALTHY, stateOf(id));
+    clock.advance(DEAD);
+    nodes.checkNodes();
+    assertEquals(NodeState.DEAD, stateOf(id), "a node silent past the dead interval is DEAD even if never STALE");
+    nodes.heartbeat(id, NodeReport.getDefaultInstance());
+    assertEquals(NodeState.HEALTHY, stateOf(id));
+  }
+
+  @Test
+  void ageingNeverPromotes() throws ScmException {
+    UUID id = UUID.randomUUID();
+    nodes.register(node(id, "dn1"), NodeReport.getDefaultInstance(), "");
+    clock.advance(DEAD);
+    nodes.checkNodes();
+    nodes.checkNodes();
+    assertEquals(NodeState.DEAD, stateOf(id));
+  }
+
+  @Test
+  void heartbeatFromAnUnknownNodeAsksItToRegister() {
+    List<ScmCommand> commands = nodes.heartbeat(UUID.randomUUID(), NodeReport.getDefaultInstance());
+    assertEquals(1, commands.size());
+    assertTrue(commands.get(0).hasReregister());
+  }
+
+  @Test
+  void nodesSurviveARestartAsStaleUntilTheyRegisterAgain() throws ScmException, IOException {
+    UUID id = UUID.randomUUID();
+    nodes.register(node(id, "dn2"), NodeReport.getDefaultInstance(), "");
+    nodes = newManager();
+    nodes.load();
+    assertEquals(NodeState.STALE, stateOf(id));
+    assertEquals(-1, nodes.nodes().get(0).lastHeartbeatAgeMs());
+    assertTrue(nodes.heartbeat(id, NodeReport.getDefaultInstance()).get(0).hasReregister());
+    nodes.register(node(id, "dn2"), NodeReport.getDefaultInstance(), "CID-test");
+    assertEquals(NodeState.HEALTHY, stateOf(id));
+    assertEquals("/rack2", nodes.nodes().get(0).details().getNetworkLocation());
+  }
+
+  @Test
+  void nodeOfAnotherClusterIsRefused() {
+    ScmException e = assertThrows(ScmException.class,
+        () -> nodes.register(node(UUID.randomUUID(), "dn1"), NodeReport.getDefaultInstance(), "CID-other"));
+    assertEquals(ScmResult.CLUSTER_ID_MISMATCH, e.result());
+  }
+}
