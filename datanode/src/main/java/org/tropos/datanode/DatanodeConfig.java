@@ -1,0 +1,82 @@
+package org.tropos.datanode;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.tropos.common.conf.CommonKeys;
+import org.tropos.common.conf.ConfigException;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmAddresses;
+
+/**
+ * The datanode's settings, typed and checked together.
+ *
+ * @param dataDirs data volumes (hdds.datanode.dir)
+ * @param raftLogDirs RaftLog directories
+ * @param idDir directory of the datanode.id file
+ * @param hostName the name (or IP) the datanode advertises
+ * @param ipAddress the address of {@code hostName}
+ * @param scm SCM's datanode service
+ * @param heartbeatInterval how often to heartbeat
+ * @param ratisPort advertised Ratis port
+ * @param readPort advertised read port
+ * @param httpPort advertised HTTP port
+ * @param diskCheckInterval how often directories are probed
+ * @param diskCheckTimeout how long a probe may take before the directory counts as failed
+ */
+public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
+    String ipAddress, HostPort scm, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
+    Duration diskCheckInterval, Duration diskCheckTimeout) {
+
+  public DatanodeConfig {
+    dataDirs = List.copyOf(dataDirs);
+    raftLogDirs = List.copyOf(raftLogDirs);
+  }
+
+  public static DatanodeConfig from(Configuration conf) {
+    List<String> metadataDirs = conf.get(CommonKeys.METADATA_DIRS);
+    String host = conf.get(DatanodeKeys.HOSTNAME).isBlank() ? localHostName() : conf.get(DatanodeKeys.HOSTNAME);
+    return new DatanodeConfig(
+        dirs(conf.get(DatanodeKeys.DATA_DIRS), metadataDirs, "hdds", DatanodeKeys.DATA_DIRS.name()),
+        dirs(conf.get(DatanodeKeys.RAFT_LOG_DIRS), metadataDirs, "ratis", DatanodeKeys.RAFT_LOG_DIRS.name()),
+        dirs(conf.get(DatanodeKeys.ID_DIR).isBlank() ? List.of() : List.of(conf.get(DatanodeKeys.ID_DIR)),
+            metadataDirs, "", DatanodeKeys.ID_DIR.name()).get(0),
+        host, ipOf(host), ScmAddresses.datanodeService(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
+        conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT), conf.get(DatanodeKeys.HTTP_PORT),
+        conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT));
+  }
+
+  /** The configured directories, else {@code <first metadata dir>/<fallback>}. */
+  private static List<Path> dirs(List<String> configured, List<String> metadataDirs, String fallback, String key) {
+    if (!configured.isEmpty()) {
+      return configured.stream().map(Path::of).toList();
+    }
+    if (metadataDirs.isEmpty()) {
+      throw new ConfigException("Set " + key + " or " + CommonKeys.METADATA_DIRS.name()
+          + ": the datanode needs a directory for it");
+    }
+    return List.of(Path.of(metadataDirs.get(0)).resolve(fallback));
+  }
+
+  private static String localHostName() {
+    try {
+      return InetAddress.getLocalHost().getCanonicalHostName();
+    } catch (UnknownHostException e) {
+      throw new ConfigException("Cannot find this machine's host name (" + e.getMessage() + "); set "
+          + DatanodeKeys.HOSTNAME.name());
+    }
+  }
+
+  private static String ipOf(String host) {
+    try {
+      return InetAddress.getByName(host).getHostAddress();
+    } catch (UnknownHostException e) {
+      throw new ConfigException("Invalid value '" + host + "' for " + DatanodeKeys.HOSTNAME.name()
+          + ": the name does not resolve");
+    }
+  }
+}

@@ -1,0 +1,142 @@
+package org.tropos.datanode.scm;
+
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Threads;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.scm.HeartbeatRequest;
+import org.tropos.proto.scm.HeartbeatResponse;
+import org.tropos.proto.scm.RegisterRequest;
+import org.tropos.proto.scm.RegisterResponse;
+import org.tropos.proto.scm.ScmCommand;
+import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+
+/**
+ * The datanode's link to SCM: registers, then heartbeats every interval with the node report, and acts on the
+ * commands in the responses. When SCM cannot be reached it keeps trying at the same interval, logging once
+ * when the link is lost and once when it is back.
+ *
+ * <p>Thread-safety: every call runs on its own single scheduler thread, which owns {@code registered}.
+ */
+public final class ScmHeartbeat implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ScmHeartbeat.class);
+  private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+  /** Told of each successful registration, before any heartbeat follows it. */
+  @FunctionalInterface
+  public interface RegistrationListener {
+    void registered(RegisterResponse response) throws ScmException;
+  }
+
+  private final String nodeName;
+  private final HostPort scm;
+  private final Duration interval;
+  private final Supplier<DatanodeDetails> details;
+  private final Supplier<NodeReport> reports;
+  private final RegistrationListener listener;
+  private final LifeCycle lifeCycle;
+  private ManagedChannel channel;
+  private ScheduledExecutorService scheduler;
+  private boolean registered;
+  private String lastFailure = "";
+
+  public ScmHeartbeat(String nodeName, HostPort scm, Duration interval, Supplier<DatanodeDetails> details,
+      Supplier<NodeReport> reports, RegistrationListener listener) {
+    this.nodeName = nodeName;
+    this.scm = scm;
+    this.interval = interval;
+    this.details = details;
+    this.reports = reports;
+    this.listener = listener;
+    this.lifeCycle = new LifeCycle(nodeName + "-scm-heartbeat");
+  }
+
+  public void start() {
+    lifeCycle.startBegins();
+    channel = NettyChannelBuilder.forAddress(scm.host(), scm.port()).usePlaintext().build();
+    scheduler = Threads.scheduler(nodeName + "-scm-heartbeat");
+    scheduler.scheduleWithFixedDelay(this::beat, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    lifeCycle.startEnds();
+  }
+
+  private void beat() {
+    try {
+      if (!registered) {
+        register();
+      } else {
+        heartbeat();
+      }
+      if (!lastFailure.isEmpty()) {
+        LOG.info("{}: SCM at {} is reachable again", nodeName, scm);
+        lastFailure = "";
+      }
+    } catch (StatusRuntimeException e) {
+      failed(ScmException.fromRpc(e, scm.toString()));
+    } catch (ScmException e) {
+      failed(e);
+    }
+  }
+
+  private void register() throws ScmException {
+    DatanodeDetails me = details.get();
+    RegisterResponse response = stub().register(RegisterRequest.newBuilder().setDatanode(me)
+        .setNodeReport(reports.get()).build());
+    listener.registered(response);
+    registered = true;
+    LOG.info("{}: registered with SCM at {} as {} on rack {} (cluster {})", nodeName, scm, me.getHostName(),
+        response.getNetworkLocation(), response.getClusterId());
+  }
+
+  private void heartbeat() {
+    HeartbeatResponse response = stub().heartbeat(HeartbeatRequest.newBuilder()
+        .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.get()).build());
+    for (ScmCommand command : response.getCommandsList()) {
+      if (command.hasReregister()) {
+        LOG.info("{}: SCM at {} asked this datanode to register again", nodeName, scm);
+        registered = false;
+      }
+    }
+    if (!registered) {
+      beat();
+    }
+  }
+
+  private ScmDatanodeServiceGrpc.ScmDatanodeServiceBlockingStub stub() {
+    return ScmDatanodeServiceGrpc.newBlockingStub(channel).withDeadlineAfter(CALL_TIMEOUT.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  private void failed(ScmException e) {
+    String failure = e.result() + ": " + e.getMessage();
+    if (!failure.equals(lastFailure)) {
+      LOG.warn("{}: {} with SCM at {} failed, retrying every {}: {}", nodeName, registered ? "heartbeat"
+          : "registration", scm, interval, failure);
+      lastFailure = failure;
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    if (scheduler != null) {
+      Threads.shutdown(scheduler, Duration.ofSeconds(5));
+    }
+    if (channel != null) {
+      channel.shutdownNow();
+    }
+    lifeCycle.closeEnds();
+  }
+}
