@@ -49,7 +49,8 @@ public final class ScmException extends Exception {
         ? ScmResult.SCM_NOT_READY : ScmResult.INTERNAL_ERROR;
     String description = e.getStatus().getDescription();
     String why = description == null ? code.toString() : code + ": " + description;
-    return new ScmException(result, "SCM at " + target + " failed: " + why, e);
+    String what = result == ScmResult.SCM_NOT_READY ? "cannot reach SCM at " : "call to SCM at ";
+    return new ScmException(result, what + target + " (" + why + ")", e);
   }
 
   @Override

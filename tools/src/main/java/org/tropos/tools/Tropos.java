@@ -1,0 +1,64 @@
+package org.tropos.tools;
+
+import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import org.tropos.common.conf.ConfigException;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.proto.scm.ScmResult;
+import org.tropos.tools.cli.AdminCommand;
+import org.tropos.tools.cli.DatanodeCommand;
+import org.tropos.tools.cli.ExitCodes;
+import org.tropos.tools.cli.LocalCommand;
+import org.tropos.tools.cli.ScmCommand;
+import org.tropos.tools.cli.VersionCommand;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code tropos} command: the one entry point that turns outcomes into process exit codes. */
+@Command(name = "tropos", mixinStandardHelpOptions = true, versionProvider = VersionCommand.class,
+    description = "Tropos, a distributed object store.",
+    subcommands = {ScmCommand.class, DatanodeCommand.class, LocalCommand.class, AdminCommand.class,
+        VersionCommand.class},
+    footerHeading = "%nExit codes:%n",
+    footer = {"  0  success", "  1  the operation failed", "  2  invalid command line",
+        "  3  invalid configuration (the message names the key)", "  4  service unreachable"})
+public final class Tropos {
+  private Tropos() {
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(args));
+  }
+
+  /** Runs a command line and returns its exit code. */
+  public static int run(String... args) {
+    CommandLine cli = new CommandLine(Tropos.class);
+    cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+      commandLine.getErr().println("tropos: " + message(e));
+      commandLine.getErr().flush();
+      return exitCode(e);
+    });
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    return cli.execute(args);
+  }
+
+  private static String message(Exception e) {
+    if (e instanceof ScmException s) {
+      return s.getMessage() + " (" + s.result() + ")";
+    }
+    return e.getMessage() == null ? e.toString() : e.getMessage();
+  }
+
+  private static int exitCode(Exception e) {
+    if (e instanceof ConfigException) {
+      return ExitCodes.BAD_CONFIG;
+    }
+    if (e instanceof ScmException s) {
+      return s.result() == ScmResult.SCM_NOT_READY ? ExitCodes.UNAVAILABLE : ExitCodes.FAILED;
+    }
+    if (e instanceof StatusRuntimeException || e instanceof IOException) {
+      return ExitCodes.FAILED;
+    }
+    return ExitCodes.FAILED;
+  }
+}

@@ -1,0 +1,9 @@
+package org.tropos.tools.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code tropos admin}: cluster administration. */
+@Command(name = "admin", mixinStandardHelpOptions = true, description = "Administer the cluster.",
+    subcommands = {AdminDatanodeCommand.class, PrintTopologyCommand.class})
+public final class AdminCommand {
+}

@@ -1,0 +1,18 @@
+package org.tropos.tools.cli;
+
+import java.nio.file.Path;
+import org.tropos.common.conf.ConfigLoader;
+import org.tropos.common.conf.Configuration;
+import picocli.CommandLine.Option;
+
+/** The {@code --conf DIR} option, shared by every command that reads configuration. */
+public final class ConfigOptions {
+  @Option(names = "--conf", paramLabel = "DIR",
+      description = "Directory with ozone-site.xml (default: $OZONE_CONF_DIR, else ./conf).")
+  private Path confDir;
+
+  /** Loads and validates the configuration; throws ConfigException naming a bad key. */
+  public Configuration load() {
+    return new ConfigLoader().load(ConfigLoader.resolveConfDir(confDir, System.getenv()));
+  }
+}

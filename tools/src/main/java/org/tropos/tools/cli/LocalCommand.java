@@ -1,0 +1,41 @@
+package org.tropos.tools.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.tools.local.LocalCluster;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code tropos local}: a whole cluster on loopback in one process, for a first try and for development. */
+@Command(name = "local", mixinStandardHelpOptions = true,
+    description = {"Start SCM and N datanodes on loopback in this process (racks /rack1, /rack2 alternating).",
+        "Stops cleanly on Ctrl-C; started again on the same --data-dir it brings back the same cluster."})
+public final class LocalCommand implements Callable<Integer> {
+  @Mixin
+  private ConfigOptions config;
+
+  @Option(names = "--datanodes", paramLabel = "N", defaultValue = "3", description = "Datanodes (default: 3).")
+  private int datanodes;
+
+  @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = ".tropos-local",
+      description = "Where all data lives (default: ./.tropos-local).")
+  private Path dataDir;
+
+  @Override
+  public Integer call() throws Exception {
+    Configuration conf = config.load();
+    if (!conf.isSet(DatanodeKeys.HEARTBEAT_INTERVAL)) {
+      // A local cluster is watched by a person: report state changes within seconds, not half a minute.
+      conf = conf.with(DatanodeKeys.HEARTBEAT_INTERVAL.name(), "3s");
+    }
+    LocalCluster cluster = new LocalCluster(dataDir, datanodes, conf);
+    cluster.start();
+    System.out.print(cluster.describe());
+    System.out.println("Try: tropos admin datanode list     (Ctrl-C stops the cluster)");
+    System.out.flush();
+    return Daemons.runUntilStopped(cluster);
+  }
+}

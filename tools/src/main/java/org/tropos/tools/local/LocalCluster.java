@@ -1,0 +1,170 @@
+package org.tropos.tools.local;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.conf.CommonKeys;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.net.RackResolvers;
+import org.tropos.common.util.SystemClock;
+import org.tropos.datanode.DatanodeConfig;
+import org.tropos.datanode.DatanodeServer;
+import org.tropos.scm.ScmConfig;
+import org.tropos.scm.ScmServer;
+
+/**
+ * SCM and N datanodes in one process on loopback, with all data under one directory: {@code tropos local}, and
+ * the in-process mini cluster of the integration tests.
+ *
+ * <p>Each datanode gets its own loopback address ({@code 127.0.0.11}, {@code 127.0.0.12}, ...) so it looks like
+ * a host of its own: racks are mapped per address by a topology table ({@code /rack1}, {@code /rack2}
+ * alternating), and every datanode can use the standard ports. Data lives in {@code <dir>/scm} and
+ * {@code <dir>/dn<i>}; starting again on the same directory brings the same cluster and node ids back.
+ *
+ * <p>Not thread-safe: one owner starts, stops and restarts nodes.
+ */
+public final class LocalCluster implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
+  private static final String LOOPBACK = "127.0.0.1";
+  private static final int FIRST_DATANODE_OCTET = 11;
+
+  private final Path dataDir;
+  private final int datanodeCount;
+  private Configuration base;
+  private ScmServer scm;
+  private final List<DatanodeServer> datanodes = new ArrayList<>();
+
+  /**
+   * @param base configuration shared by all nodes (the conf dir's, plus any test settings); SCM ports of 0
+   *     pick free ports once, kept across SCM restarts
+   */
+  public LocalCluster(Path dataDir, int datanodeCount, Configuration base) {
+    if (datanodeCount < 1 || datanodeCount > 200) {
+      throw new IllegalArgumentException("datanodes must be between 1 and 200, not " + datanodeCount);
+    }
+    this.dataDir = dataDir.toAbsolutePath().normalize();
+    this.datanodeCount = datanodeCount;
+    this.base = base;
+  }
+
+  public void start() throws IOException {
+    Files.createDirectories(dataDir);
+    try {
+      startScm();
+      base = base.with(Map.of(ScmKeys.DATANODE_PORT.name(), Integer.toString(scm.datanodePort()),
+          ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort())));
+      for (int i = 1; i <= datanodeCount; i++) {
+        datanodes.add(null);
+        startDatanode(i);
+      }
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+  }
+
+  private void startScm() throws IOException {
+    Path table = dataDir.resolve("topology.table");
+    StringBuilder racks = new StringBuilder("# Written by tropos local: datanode address -> rack\n");
+    for (int i = 1; i <= datanodeCount; i++) {
+      racks.append(datanodeAddress(i)).append(' ').append(rackOf(i)).append('\n');
+    }
+    Files.writeString(table, racks);
+    Configuration conf = base.with(Map.of(
+        CommonKeys.METADATA_DIRS.name(), dataDir.resolve("scm").toString(),
+        ScmKeys.DB_DIRS.name(), dataDir.resolve("scm").toString(),
+        ScmKeys.CLIENT_BIND_HOST.name(), LOOPBACK,
+        ScmKeys.DATANODE_BIND_HOST.name(), LOOPBACK,
+        ScmKeys.TOPOLOGY_MAPPING_IMPL.name(), RackResolvers.TABLE_MAPPING,
+        ScmKeys.TOPOLOGY_TABLE_FILE.name(), table.toString()));
+    scm = new ScmServer(ScmConfig.from(conf), RackResolvers.fromConfig(conf), SystemClock.INSTANCE);
+    scm.start();
+  }
+
+  /** Starts datanode {@code i} (1-based), again if it was stopped. */
+  public void startDatanode(int i) throws IOException {
+    Path home = dataDir.resolve("dn" + i);
+    Map<String, String> own = new HashMap<>();
+    own.put(CommonKeys.METADATA_DIRS.name(), home.toString());
+    own.put(DatanodeKeys.DATA_DIRS.name(), home.resolve("data").toString());
+    own.put(DatanodeKeys.RAFT_LOG_DIRS.name(), home.resolve("ratis").toString());
+    own.put(DatanodeKeys.HOSTNAME.name(), datanodeAddress(i));
+    own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm.datanodePort());
+    DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(base.with(own)));
+    datanode.start();
+    datanodes.set(i - 1, datanode);
+  }
+
+  /** Stops datanode {@code i} (1-based) as a clean shutdown would. */
+  public void stopDatanode(int i) {
+    DatanodeServer datanode = datanodes.set(i - 1, null);
+    if (datanode != null) {
+      datanode.close();
+    }
+  }
+
+  /** Stops SCM and starts it again on the same ports and database. */
+  public void restartScm() throws IOException {
+    scm.close();
+    base = base.with(Map.of(ScmKeys.DATANODE_PORT.name(), Integer.toString(scm.datanodePort()),
+        ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort())));
+    startScm();
+  }
+
+  public ScmServer scm() {
+    return scm;
+  }
+
+  /** Datanode {@code i} (1-based), or null while it is stopped. */
+  public DatanodeServer datanode(int i) {
+    return datanodes.get(i - 1);
+  }
+
+  public int datanodeCount() {
+    return datanodeCount;
+  }
+
+  public static String datanodeAddress(int i) {
+    return "127.0.0." + (FIRST_DATANODE_OCTET + i - 1);
+  }
+
+  public static String rackOf(int i) {
+    return i % 2 == 1 ? "/rack1" : "/rack2";
+  }
+
+  /** What runs where, for people. */
+  public String describe() {
+    StringBuilder out = new StringBuilder();
+    out.append(String.format("Tropos local cluster %s, data in %s%n", scm.identity().clusterId(), dataDir));
+    out.append(String.format("  SCM          client/admin %s:%d   datanodes %s:%d   db %s%n", LOOPBACK,
+        scm.clientPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
+    for (int i = 1; i <= datanodeCount; i++) {
+      DatanodeServer dn = datanodes.get(i - 1);
+      out.append(String.format("  datanode %-3d %-12s %-7s id %s   data %s%n", i, datanodeAddress(i), rackOf(i),
+          dn == null ? "(stopped)" : dn.id().uuid(), dataDir.resolve("dn" + i)));
+    }
+    return out.toString();
+  }
+
+  @Override
+  public void close() {
+    for (int i = datanodes.size(); i >= 1; i--) {
+      try {
+        stopDatanode(i);
+      } catch (RuntimeException e) {
+        LOG.warn("Error stopping datanode {}: {}", i, e.toString());
+      }
+    }
+    if (scm != null) {
+      scm.close();
+    }
+  }
+}
