@@ -2,6 +2,7 @@ package org.tropos.tools;
 
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
+import java.io.PrintWriter;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.proto.scm.ScmResult;
@@ -32,7 +33,18 @@ public final class Tropos {
 
   /** Runs a command line and returns its exit code. */
   public static int run(String... args) {
+    return run(new CommandLine(Tropos.class), args);
+  }
+
+  /** Runs a command line printing to {@code out} and {@code err}, and returns its exit code. */
+  public static int run(PrintWriter out, PrintWriter err, String... args) {
     CommandLine cli = new CommandLine(Tropos.class);
+    cli.setOut(out);
+    cli.setErr(err);
+    return run(cli, args);
+  }
+
+  private static int run(CommandLine cli, String... args) {
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       commandLine.getErr().println("tropos: " + message(e));
       commandLine.getErr().flush();

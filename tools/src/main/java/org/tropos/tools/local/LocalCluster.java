@@ -59,8 +59,7 @@ public final class LocalCluster implements AutoCloseable {
     Files.createDirectories(dataDir);
     try {
       startScm();
-      base = base.with(Map.of(ScmKeys.DATANODE_PORT.name(), Integer.toString(scm.datanodePort()),
-          ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort())));
+      pinScmPorts();
       for (int i = 1; i <= datanodeCount; i++) {
         datanodes.add(null);
         startDatanode(i);
@@ -89,6 +88,12 @@ public final class LocalCluster implements AutoCloseable {
     scm.start();
   }
 
+  /** Keeps the ports SCM bound (free ones, when configured as 0) for its restarts and for the datanodes. */
+  private void pinScmPorts() {
+    base = base.with(Map.of(ScmKeys.DATANODE_PORT.name(), Integer.toString(scm.datanodePort()),
+        ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort())));
+  }
+
   /** Starts datanode {@code i} (1-based), again if it was stopped. */
   public void startDatanode(int i) throws IOException {
     Path home = dataDir.resolve("dn" + i);
@@ -113,9 +118,8 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Stops SCM and starts it again on the same ports and database. */
   public void restartScm() throws IOException {
+    pinScmPorts();
     scm.close();
-    base = base.with(Map.of(ScmKeys.DATANODE_PORT.name(), Integer.toString(scm.datanodePort()),
-        ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort())));
     startScm();
   }
 

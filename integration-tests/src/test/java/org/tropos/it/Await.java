@@ -1,0 +1,25 @@
+package org.tropos.it;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+
+/** Polls a condition until it holds or a deadline passes; the failure says what was awaited and the last value. */
+final class Await {
+  private static final long POLL_MS = 50;
+
+  private Await() {
+  }
+
+  static <T> void until(String what, Duration timeout, Callable<T> probe, java.util.function.Predicate<T> done)
+      throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    T last = probe.call();
+    while (!done.test(last)) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last seen: " + last);
+      }
+      Thread.sleep(POLL_MS);
+      last = probe.call();
+    }
+  }
+}

@@ -1,0 +1,100 @@
+package org.tropos.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.tropos.client.ScmAdminClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.scm.DatanodeStatus;
+import org.tropos.tools.local.LocalCluster;
+
+/**
+ * SCM and datanodes in this JVM on loopback with free ports, temporary directories and short intervals
+ * (heartbeat 100 ms, stale 1 s, dead 2 s), queried through SCM's real admin service.
+ */
+final class MiniCluster implements AutoCloseable {
+  static final Duration STALE = Duration.ofSeconds(1);
+  static final Duration DEAD = Duration.ofSeconds(2);
+  static final Duration WAIT = Duration.ofSeconds(20);
+
+  private final LocalCluster cluster;
+  private ScmAdminClient admin;
+
+  MiniCluster(Path dir, int datanodes) throws IOException {
+    cluster = new LocalCluster(dir, datanodes, testConfig());
+    cluster.start();
+    admin = new ScmAdminClient(scmClientAddress());
+  }
+
+  static Configuration testConfig() {
+    return Configuration.defaults().with(Map.of(
+        "ozone.scm.client.port", "0",
+        "ozone.scm.datanode.port", "0",
+        "hdds.heartbeat.interval", "100ms",
+        "ozone.scm.stale.node.interval", Long.toString(STALE.toMillis()) + "ms",
+        "ozone.scm.dead.node.interval", Long.toString(DEAD.toMillis()) + "ms",
+        "ozone.scm.heartbeat.thread.interval", "100ms",
+        "hdds.datanode.periodic.disk.check.interval.minutes", "200ms"));
+  }
+
+  LocalCluster cluster() {
+    return cluster;
+  }
+
+  HostPort scmClientAddress() {
+    return new HostPort("127.0.0.1", cluster.scm().clientPort());
+  }
+
+  /** Writes an ozone-site.xml that points a client at this cluster's SCM, and returns its directory. */
+  Path clientConfDir(Path dir) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("ozone-site.xml"), "<configuration><property><name>ozone.scm.client.address"
+        + "</name><value>" + scmClientAddress() + "</value></property></configuration>\n");
+    return dir;
+  }
+
+  List<DatanodeStatus> datanodes() throws ScmException {
+    return admin.listDatanodes(NodeState.NODE_STATE_UNSPECIFIED);
+  }
+
+  /** Node id → state, as SCM reports it. */
+  Map<UUID, NodeState> states() throws ScmException {
+    return datanodes().stream().collect(Collectors.toMap(d -> Uuids.fromProto(d.getDetails().getUuid()),
+        DatanodeStatus::getState));
+  }
+
+  void awaitAllHealthy() throws Exception {
+    Await.until(cluster.datanodeCount() + " HEALTHY datanodes", WAIT, this::states,
+        s -> s.size() == cluster.datanodeCount() && s.values().stream().allMatch(v -> v == NodeState.HEALTHY));
+  }
+
+  void awaitState(UUID node, NodeState state) throws Exception {
+    Await.until("datanode " + node + " " + state, WAIT, this::states, s -> s.get(node) == state);
+  }
+
+  /** Restarts SCM; the admin client follows it to the same port. */
+  void restartScm() throws IOException {
+    admin.close();
+    cluster.restartScm();
+    admin = new ScmAdminClient(scmClientAddress());
+  }
+
+  @Override
+  public void close() {
+    admin.close();
+    cluster.close();
+    if (!ManagedRocksDb.openDatabases().isEmpty()) {
+      throw new AssertionError("RocksDB left open", ManagedRocksDb.openDatabases().get(0));
+    }
+  }
+}
