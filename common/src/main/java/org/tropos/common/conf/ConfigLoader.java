@@ -53,8 +53,20 @@ public final class ConfigLoader {
 
   /** Loads {@code confDir/ozone-site.xml}; a missing file means all defaults. */
   public Configuration load(Path confDir) {
+    return load(confDir, Map.of());
+  }
+
+  /**
+   * Loads {@code confDir/ozone-site.xml} with {@code overrides} (from the command line's {@code --set}) on top;
+   * both go through the same alias mapping, warnings and validation.
+   */
+  public Configuration load(Path confDir, Map<String, String> overrides) {
     Path site = confDir.resolve(SITE_FILE);
-    Map<String, String> raw = Files.isRegularFile(site) ? readSiteXml(site) : Map.of();
+    Map<String, String> raw = new LinkedHashMap<>(Files.isRegularFile(site) ? readSiteXml(site) : Map.of());
+    overrides.forEach((name, value) -> {
+      raw.remove(name);
+      raw.put(name, value);
+    });
     Configuration conf = new Configuration(expand(normalize(raw)));
     logCustomValues(conf, site);
     return conf;
@@ -123,7 +135,7 @@ public final class ConfigLoader {
     conf.explicitValues().forEach((name, value) -> {
       ConfigKey<?> key = KnownKeys.get(name);
       if (key != null && !value.equals(key.defaultValue())) {
-        LOG.info("{} = {} (custom, {})", name, value, site);
+        LOG.info("{} = {} (custom)", name, value);
       }
     });
   }

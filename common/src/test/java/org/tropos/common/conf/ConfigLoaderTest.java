@@ -121,6 +121,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void commandLineOverridesWinAndGoThroughAliasesAndValidation() throws IOException {
+    load("hdds.heartbeat.interval", "10s");
+    Configuration conf = new ConfigLoader(warnings::add).load(confDir, Map.of("hdds.heartbeat.interval", "2s",
+        "ozone.datanode.pipeline.limit", "7"));
+    assertEquals(Duration.ofSeconds(2), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL));
+    assertEquals(7, conf.get(ScmKeys.DATANODE_PIPELINE_LIMIT));
+    assertTrue(warnings.stream().anyMatch(w -> w.contains("deprecated")), warnings.toString());
+    assertThrows(ConfigException.class,
+        () -> new ConfigLoader(warnings::add).load(confDir, Map.of("hdds.heartbeat.interval", "x")));
+  }
+
+  @Test
   void confDirComesFromFlagThenEnvironmentThenConf() {
     assertEquals(Path.of("/x"), ConfigLoader.resolveConfDir(Path.of("/x"), Map.of("OZONE_CONF_DIR", "/y")));
     assertEquals(Path.of("/y"), ConfigLoader.resolveConfDir(null, Map.of("OZONE_CONF_DIR", "/y")));
