@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
@@ -26,6 +26,7 @@ import org.tropos.proto.scm.ScmResult;
  */
 public final class DatanodeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeServer.class);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
   private final DatanodeConfig config;
   private final String name;
@@ -69,9 +70,8 @@ public final class DatanodeServer implements AutoCloseable {
     diskProbes = Threads.boundedPool(name + "-disk-probe", dirs, dirs);
     diskChecker = Threads.scheduler(name + "-disk-checker");
     volumes.checkAll(diskProbes, config.diskCheckTimeout());
-    long everyMs = config.diskCheckInterval().toMillis();
-    diskChecker.scheduleWithFixedDelay(() -> volumes.checkAll(diskProbes, config.diskCheckTimeout()), everyMs,
-        everyMs, TimeUnit.MILLISECONDS);
+    Threads.everyPeriod(diskChecker, name + ": disk check", config.diskCheckInterval(),
+        config.diskCheckInterval(), () -> volumes.checkAll(diskProbes, config.diskCheckTimeout()));
   }
 
   /** Records the cluster on first registration and binds the volumes to it. */
@@ -112,15 +112,9 @@ public final class DatanodeServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    if (heartbeat != null) {
-      heartbeat.close();
-    }
-    if (diskChecker != null) {
-      Threads.shutdown(diskChecker, Duration.ofSeconds(5));
-    }
-    if (diskProbes != null) {
-      Threads.shutdown(diskProbes, Duration.ofSeconds(5));
-    }
+    Closer.closeAll(name, heartbeat,
+        diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
+        diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT));
     lifeCycle.closeEnds();
     LOG.info("{}: datanode stopped", name);
   }

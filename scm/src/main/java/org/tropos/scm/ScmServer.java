@@ -1,14 +1,15 @@
 package org.tropos.scm;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
@@ -24,6 +25,7 @@ import org.tropos.scm.rpc.ScmDatanodeRpc;
 public final class ScmServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmServer.class);
   private static final int HANDLER_THREADS = 8;
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
   private final ScmConfig config;
   private final RackResolver racks;
@@ -51,8 +53,8 @@ public final class ScmServer implements AutoCloseable {
           identity.clusterId());
       nodeManager.load();
       scheduler = Threads.scheduler("scm-node-checker");
-      long checkMs = config.nodeCheckInterval().toMillis();
-      scheduler.scheduleWithFixedDelay(nodeManager::checkNodes, checkMs, checkMs, TimeUnit.MILLISECONDS);
+      Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
+          config.nodeCheckInterval(), nodeManager::checkNodes);
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
           List.of(new ScmDatanodeRpc(nodeManager, identity)));
       datanodeServer.start();
@@ -90,24 +92,9 @@ public final class ScmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    closeQuietly(clientServer);
-    closeQuietly(datanodeServer);
-    if (scheduler != null) {
-      Threads.shutdown(scheduler, java.time.Duration.ofSeconds(5));
-    }
-    closeQuietly(db);
+    Closer.closeAll("SCM", clientServer, datanodeServer,
+        scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT), db);
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");
-  }
-
-  private static void closeQuietly(AutoCloseable c) {
-    if (c == null) {
-      return;
-    }
-    try {
-      c.close();
-    } catch (Exception e) {
-      LOG.warn("Error while stopping SCM: {}", e.toString());
-    }
   }
 }

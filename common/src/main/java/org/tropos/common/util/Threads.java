@@ -35,6 +35,21 @@ public final class Threads {
         new ThreadPoolExecutor.AbortPolicy());
   }
 
+  /**
+   * Runs {@code task} every {@code period} (after {@code initialDelay}). An exception from one run is logged
+   * and the next run still happens: a scheduled executor would otherwise cancel the task silently.
+   */
+  public static void everyPeriod(ScheduledExecutorService scheduler, String what, Duration initialDelay,
+      Duration period, Runnable task) {
+    scheduler.scheduleWithFixedDelay(() -> {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        LOG.error("{} failed; it runs again in {}", what, period, e);
+      }
+    }, initialDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   /** Stops an executor: no new tasks, waits up to {@code timeout}, then interrupts what still runs. */
   public static void shutdown(ExecutorService executor, Duration timeout) {
     executor.shutdown();

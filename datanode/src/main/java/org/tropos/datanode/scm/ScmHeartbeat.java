@@ -66,7 +66,7 @@ public final class ScmHeartbeat implements AutoCloseable {
     lifeCycle.startBegins();
     channel = NettyChannelBuilder.forAddress(scm.host(), scm.port()).usePlaintext().build();
     scheduler = Threads.scheduler(nodeName + "-scm-heartbeat");
-    scheduler.scheduleWithFixedDelay(this::beat, 0, interval.toMillis(), TimeUnit.MILLISECONDS);
+    Threads.everyPeriod(scheduler, nodeName + ": heartbeat", Duration.ZERO, interval, this::beat);
     lifeCycle.startEnds();
   }
 
@@ -98,7 +98,7 @@ public final class ScmHeartbeat implements AutoCloseable {
         response.getNetworkLocation(), response.getClusterId());
   }
 
-  private void heartbeat() {
+  private void heartbeat() throws ScmException {
     HeartbeatResponse response = stub().heartbeat(HeartbeatRequest.newBuilder()
         .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.get()).build());
     for (ScmCommand command : response.getCommandsList()) {
@@ -108,7 +108,7 @@ public final class ScmHeartbeat implements AutoCloseable {
       }
     }
     if (!registered) {
-      beat();
+      register();
     }
   }
 

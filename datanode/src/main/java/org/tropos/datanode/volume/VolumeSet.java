@@ -13,6 +13,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
@@ -96,10 +97,16 @@ public final class VolumeSet {
       if (!dir.isHealthy()) {
         continue;
       }
-      Future<Long> probe = probes.submit(() -> {
-        DiskProbe.check(dir.path());
-        return dataVolumes.contains(dir) ? StorageDirectory.bytesUnder(dir.path().resolve("tropos")) : 0L;
-      });
+      Future<Long> probe;
+      try {
+        probe = probes.submit(() -> {
+          DiskProbe.check(dir.path());
+          return dataVolumes.contains(dir) ? StorageDirectory.bytesUnder(dir.path().resolve("tropos")) : 0L;
+        });
+      } catch (RejectedExecutionException e) {
+        fail(dir, "no thread left to check it: earlier disk checks still hang");
+        continue;
+      }
       try {
         dir.setUsedBytes(probe.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
       } catch (ExecutionException e) {
