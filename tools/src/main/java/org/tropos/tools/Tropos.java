@@ -45,6 +45,7 @@ public final class Tropos {
   }
 
   private static int run(CommandLine cli, String... args) {
+    shareVersion(cli, new VersionCommand());
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
       commandLine.getErr().println("tropos: " + message(e));
       commandLine.getErr().flush();
@@ -52,6 +53,12 @@ public final class Tropos {
     });
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     return cli.execute(args);
+  }
+
+  /** Every command's {@code --version} prints the same as {@code tropos version}. */
+  private static void shareVersion(CommandLine command, VersionCommand version) {
+    command.getCommandSpec().versionProvider(version);
+    command.getSubcommands().values().forEach(sub -> shareVersion(sub, version));
   }
 
   private static String message(Exception e) {

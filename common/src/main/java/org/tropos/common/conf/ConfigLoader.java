@@ -32,14 +32,25 @@ public final class ConfigLoader {
   private static final int MAX_EXPANSION_DEPTH = 20;
 
   private final Consumer<String> warnings;
+  private final boolean logCustomValues;
 
+  /** A loader for a daemon: warnings and the non-default values go to the log. */
   public ConfigLoader() {
-    this(LOG::warn);
+    this(LOG::warn, true);
   }
 
-  /** {@code warnings} receives each warning once (tests collect them). */
-  public ConfigLoader(Consumer<String> warnings) {
+  /**
+   * @param warnings receives each warning once (tests collect them)
+   * @param logCustomValues whether to log each non-default value (daemons do, command-line clients do not)
+   */
+  public ConfigLoader(Consumer<String> warnings, boolean logCustomValues) {
     this.warnings = warnings;
+    this.logCustomValues = logCustomValues;
+  }
+
+  /** A loader that hands warnings to {@code warnings} and logs nothing else. */
+  public ConfigLoader(Consumer<String> warnings) {
+    this(warnings, false);
   }
 
   /** The conf directory: {@code explicit} (--conf), else $OZONE_CONF_DIR, else {@code conf/}. */
@@ -68,7 +79,9 @@ public final class ConfigLoader {
       raw.put(name, value);
     });
     Configuration conf = new Configuration(expand(normalize(raw)));
-    logCustomValues(conf, site);
+    if (logCustomValues) {
+      logCustomValues(conf);
+    }
     return conf;
   }
 
@@ -131,7 +144,7 @@ public final class ConfigLoader {
     return value;
   }
 
-  private static void logCustomValues(Configuration conf, Path site) {
+  private static void logCustomValues(Configuration conf) {
     conf.explicitValues().forEach((name, value) -> {
       ConfigKey<?> key = KnownKeys.get(name);
       if (key != null && !value.equals(key.defaultValue())) {

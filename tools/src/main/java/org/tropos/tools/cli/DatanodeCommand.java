@@ -15,7 +15,7 @@ public final class DatanodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(config.load()));
+    DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(config.loadForDaemon()));
     datanode.start();
     return Daemons.runUntilStopped(datanode);
   }

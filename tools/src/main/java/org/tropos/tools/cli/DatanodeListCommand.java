@@ -33,7 +33,7 @@ public final class DatanodeListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientService(config.load()))) {
+    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientService(config.loadForClient()))) {
       List<DatanodeStatus> nodes = scm.listDatanodes(state == null ? NodeState.NODE_STATE_UNSPECIFIED : state);
       PrintWriter out = spec.commandLine().getOut();
       out.printf(FORMAT, "ID", "HOST", "RACK", "STATE", "VOLUMES", "USED/CAPACITY");

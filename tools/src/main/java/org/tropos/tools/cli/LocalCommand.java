@@ -26,7 +26,7 @@ public final class LocalCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Configuration conf = config.load();
+    Configuration conf = config.loadForDaemon();
     if (!conf.isSet(DatanodeKeys.HEARTBEAT_INTERVAL)) {
       // A local cluster is watched by a person: report state changes within seconds, not half a minute.
       conf = conf.with(DatanodeKeys.HEARTBEAT_INTERVAL.name(), "3s");

@@ -18,7 +18,7 @@ public final class ScmCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Configuration conf = config.load();
+    Configuration conf = config.loadForDaemon();
     ScmServer scm = new ScmServer(ScmConfig.from(conf), RackResolvers.fromConfig(conf), SystemClock.INSTANCE);
     scm.start();
     return Daemons.runUntilStopped(scm);
