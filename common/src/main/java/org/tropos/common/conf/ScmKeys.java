@@ -37,6 +37,13 @@ public final class ScmKeys {
       "ozone.scm.datanode.pipeline.limit", ConfigType.INT, "2",
       "Raft pipelines a datanode may join; 0 = ozone.scm.pipeline.per.metadata.disk times its RaftLog disks.")
       .requiring(v -> v >= 0, ">= 0");
+  public static final ConfigKey<Integer> PIPELINE_PER_METADATA_DISK = ConfigKey.of(
+      "ozone.scm.pipeline.per.metadata.disk", ConfigType.INT, "2",
+      "With ozone.scm.datanode.pipeline.limit = 0, a datanode joins this many pipelines per RaftLog disk.")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<Integer> RATIS_PIPELINE_LIMIT = ConfigKey.of("ozone.scm.ratis.pipeline.limit",
+      ConfigType.INT, "0", "Most open RATIS/THREE pipelines in the cluster; 0 = no cluster-wide limit.")
+      .requiring(v -> v >= 0, ">= 0");
   public static final ConfigKey<String> TOPOLOGY_MAPPING_IMPL = ConfigKey.of(
       "net.topology.node.switch.mapping.impl", ConfigType.STRING, "org.apache.hadoop.net.ScriptBasedMapping",
       "How SCM maps datanodes to racks: org.apache.hadoop.net.TableMapping (net.topology.table.file.name) or"

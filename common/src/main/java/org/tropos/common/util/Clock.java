@@ -7,6 +7,9 @@ public interface Clock {
   /** Milliseconds on a monotonic scale with an arbitrary origin: for ages and timeouts. */
   long monotonicMillis();
 
+  /** Nanoseconds on a monotonic scale with an arbitrary origin: for measuring short intervals. */
+  long monotonicNanos();
+
   /** Wall-clock time: for timestamps shown to people or stored. */
   Instant wallTime();
 }

@@ -16,6 +16,11 @@ public final class SystemClock implements Clock {
   }
 
   @Override
+  public long monotonicNanos() {
+    return System.nanoTime();
+  }
+
+  @Override
   public Instant wallTime() {
     return Instant.now();
   }

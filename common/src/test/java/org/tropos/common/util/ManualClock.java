@@ -19,6 +19,11 @@ public final class ManualClock implements Clock {
   }
 
   @Override
+  public synchronized long monotonicNanos() {
+    return millis * 1_000_000;
+  }
+
+  @Override
   public synchronized Instant wallTime() {
     return wall;
   }
