@@ -6,6 +6,7 @@ import java.io.PrintWriter;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.proto.scm.ScmResult;
+import org.tropos.tools.bench.BenchCommand;
 import org.tropos.tools.cli.AdminCommand;
 import org.tropos.tools.cli.DatanodeCommand;
 import org.tropos.tools.cli.ExitCodes;
@@ -19,7 +20,7 @@ import picocli.CommandLine.Command;
 @Command(name = "tropos", mixinStandardHelpOptions = true, versionProvider = VersionCommand.class,
     description = "Tropos, a distributed object store.",
     subcommands = {ScmCommand.class, DatanodeCommand.class, LocalCommand.class, AdminCommand.class,
-        VersionCommand.class},
+        BenchCommand.class, VersionCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  success", "  1  the operation failed", "  2  invalid command line",
         "  3  invalid configuration (the message names the key)", "  4  service unreachable"})

@@ -1,0 +1,9 @@
+package org.tropos.tools.bench;
+
+import picocli.CommandLine.Command;
+
+/** {@code tropos bench}: the canonical workloads, each measured against a baseline in the same run. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Run a benchmark.",
+    subcommands = {PlacementBenchmark.class})
+public final class BenchCommand {
+}
