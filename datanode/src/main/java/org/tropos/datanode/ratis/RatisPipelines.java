@@ -1,0 +1,227 @@
+package org.tropos.datanode.ratis;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.GroupManagementRequest;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.SetConfigurationRequest;
+import org.apache.ratis.protocol.TransferLeadershipRequest;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.PipelineId;
+import org.tropos.proto.hdds.PipelineReport;
+import org.tropos.proto.hdds.Port;
+import org.tropos.proto.hdds.PortName;
+import org.tropos.proto.hdds.RaftRole;
+
+/**
+ * The datanode's one Ratis {@link RaftServer}, hosting one Raft group per pipeline. Each group's RaftLog goes to
+ * the RaftLog directory with the fewest groups (Ratis picks the storage directory with the fewest entries; the
+ * directories hold nothing else). Groups found on disk at start are recovered; new ones are formatted.
+ *
+ * <p>Thread-safety: Ratis's server is thread-safe; group changes come from the datanode's one command thread.
+ */
+public final class RatisPipelines implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RatisPipelines.class);
+  private static final long TRANSFER_TIMEOUT_MS = 10_000;
+
+  private final String nodeName;
+  private final RaftPeerId me;
+  private final String host;
+  private final int port;
+  private final List<Path> logDirs;
+  private final LifeCycle lifeCycle;
+  private final ClientId clientId = ClientId.randomId();
+  private final AtomicLong callIds = new AtomicLong();
+  private RaftServer server;
+
+  /** @param port the Ratis port; 0 picks a free one (see {@link #port()}) */
+  public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs) {
+    this.nodeName = nodeName;
+    this.me = RaftPeerId.valueOf(datanodeId.toString());
+    this.host = host;
+    this.port = port;
+    this.logDirs = List.copyOf(logDirs);
+    this.lifeCycle = new LifeCycle(nodeName + "-ratis");
+  }
+
+  public void start() throws IOException {
+    lifeCycle.startBegins();
+    RaftProperties properties = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(properties, logDirs.stream().map(Path::toFile).toList());
+    RaftServerConfigKeys.setStorageFreeSpaceMin(properties, SizeInBytes.valueOf("16MB"));
+    GrpcConfigKeys.Server.setHost(properties, host);
+    GrpcConfigKeys.Server.setPort(properties, port);
+    server = RaftServer.newBuilder().setServerId(me).setProperties(properties)
+        .setStateMachineRegistry(group -> new PipelineStateMachine())
+        .setOption(RaftStorage.StartupOption.RECOVER).build();
+    server.start();
+    lifeCycle.startEnds();
+    LOG.info("{}: Ratis server {} on port {} recovered {} pipelines; RaftLog directories {}", nodeName, me, port(),
+        groupIds().size(), logDirs);
+  }
+
+  /** The bound port. */
+  public int port() {
+    lifeCycle.assertRunning();
+    return ((InetSocketAddress) server.getServerRpc().getInetSocketAddress()).getPort();
+  }
+
+  /** Joins the pipeline's Raft group unless already in it; the suggested leader gets the highest priority. */
+  public void join(PipelineId pipeline, List<DatanodeDetails> members, UUID suggestedLeader) throws IOException {
+    RaftGroupId groupId = groupIdOf(pipeline);
+    if (groupIds().contains(groupId)) {
+      return;
+    }
+    List<RaftPeer> peers = new ArrayList<>();
+    for (DatanodeDetails member : members) {
+      UUID id = Uuids.fromProto(member.getUuid());
+      peers.add(RaftPeer.newBuilder().setId(id.toString()).setAddress(ratisAddress(member))
+          .setPriority(id.equals(suggestedLeader) ? 1 : 0).build());
+    }
+    check(server.groupManagement(GroupManagementRequest.newAdd(clientId, me, callIds.incrementAndGet(),
+        RaftGroup.valueOf(groupId, peers), true)), "join pipeline " + groupId.getUuid());
+    LOG.info("{}: joined pipeline {} with {}", nodeName, groupId.getUuid(), peers);
+  }
+
+  /** Leaves the pipeline's group and deletes its RaftLog; nothing happens if not in it. */
+  public void leave(PipelineId pipeline) throws IOException {
+    RaftGroupId groupId = groupIdOf(pipeline);
+    if (!groupIds().contains(groupId)) {
+      return;
+    }
+    check(server.groupManagement(GroupManagementRequest.newRemove(clientId, me, callIds.incrementAndGet(), groupId,
+        true, false)), "leave pipeline " + groupId.getUuid());
+    LOG.info("{}: left pipeline {}", nodeName, groupId.getUuid());
+  }
+
+  /**
+   * Hands leadership of a pipeline this node leads to another member. The new leader first gets the highest
+   * priority (Ratis only transfers to the highest-priority peer, and would otherwise move leadership back to the
+   * old favourite), then leadership moves; waits until done or failed.
+   */
+  public void transferLeadership(PipelineId pipeline, UUID newLeader) throws IOException {
+    RaftGroupId groupId = groupIdOf(pipeline);
+    RaftServer.Division division = server.getDivision(groupId);
+    RaftPeerId target = RaftPeerId.valueOf(newLeader.toString());
+    List<RaftPeer> reprioritised = new ArrayList<>();
+    for (RaftPeer peer : division.getRaftConf().getCurrentPeers()) {
+      reprioritised.add(RaftPeer.newBuilder(peer).setPriority(peer.getId().equals(target) ? 1 : 0).build());
+    }
+    check(server.setConfiguration(new SetConfigurationRequest(clientId, me, groupId, callIds.incrementAndGet(),
+        reprioritised)), "raise the priority of " + newLeader + " in " + groupId.getUuid());
+    RaftClientReply reply = server.transferLeadership(new TransferLeadershipRequest(clientId, me, groupId,
+        callIds.incrementAndGet(), target, TRANSFER_TIMEOUT_MS));
+    if (!reply.isSuccess() && !target.equals(division.getInfo().getLeaderId())) {
+      check(reply, "transfer leadership of " + groupId.getUuid());
+    }
+    LOG.info("{}: handed leadership of pipeline {} to {}", nodeName, groupId.getUuid(), newLeader);
+  }
+
+  /** A report of every group this node hosts: role, leader, RaftLog directory. */
+  public List<PipelineReport> reports() {
+    List<PipelineReport> reports = new ArrayList<>();
+    for (RaftGroupId groupId : groupIds()) {
+      try {
+        RaftServer.Division division = server.getDivision(groupId);
+        DivisionInfo info = division.getInfo();
+        PipelineReport.Builder report = PipelineReport.newBuilder()
+            .setPipelineId(PipelineId.newBuilder().setId(Uuids.toProto(groupId.getUuid())))
+            .setRole(roleOf(info.getCurrentRole())).setTerm(info.getCurrentTerm())
+            .setLogDir(logDirOf(division).toString());
+        if (info.getLeaderId() != null) {
+          report.setLeader(Uuids.toProto(UUID.fromString(info.getLeaderId().toString())));
+        }
+        reports.add(report.build());
+      } catch (IOException e) {
+        LOG.debug("{}: group {} went away while reporting: {}", nodeName, groupId, e.toString());
+      }
+    }
+    return reports;
+  }
+
+  /** Groups per RaftLog directory. */
+  public Map<Path, Integer> groupsPerLogDir(List<PipelineReport> reports) {
+    Map<Path, Integer> counts = new HashMap<>();
+    logDirs.forEach(d -> counts.put(d, 0));
+    reports.forEach(r -> counts.merge(Path.of(r.getLogDir()), 1, Integer::sum));
+    return counts;
+  }
+
+  private List<RaftGroupId> groupIds() {
+    List<RaftGroupId> ids = new ArrayList<>();
+    server.getGroupIds().forEach(ids::add);
+    return ids;
+  }
+
+  private static Path logDirOf(RaftServer.Division division) {
+    File groupDir = division.getRaftStorage().getStorageDir().getRoot();
+    return groupDir.toPath().getParent();
+  }
+
+  private static String ratisAddress(DatanodeDetails member) {
+    int port = member.getPortsList().stream().filter(p -> p.getName() == PortName.RATIS).mapToInt(Port::getValue)
+        .findFirst().orElseThrow(() -> new IllegalArgumentException("datanode " + member.getHostName()
+            + " has no Ratis port"));
+    String host = member.getIpAddress().isEmpty() ? member.getHostName() : member.getIpAddress();
+    return host + ":" + port;
+  }
+
+  private static RaftGroupId groupIdOf(PipelineId pipeline) {
+    return RaftGroupId.valueOf(Uuids.fromProto(pipeline.getId()));
+  }
+
+  private static RaftRole roleOf(RaftPeerRole role) {
+    switch (role) {
+      case LEADER: return RaftRole.LEADER;
+      case FOLLOWER: return RaftRole.FOLLOWER;
+      case CANDIDATE: return RaftRole.CANDIDATE;
+      default: return RaftRole.RAFT_ROLE_UNSPECIFIED;
+    }
+  }
+
+  private static void check(RaftClientReply reply, String what) throws IOException {
+    if (!reply.isSuccess()) {
+      throw new IOException("cannot " + what + ": " + reply.getException());
+    }
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    if (server != null) {
+      try {
+        server.close();
+      } catch (IOException e) {
+        LOG.warn("{}: error closing the Ratis server: {}", nodeName, e.toString());
+      }
+    }
+    lifeCycle.closeEnds();
+  }
+}

@@ -1,0 +1,143 @@
+package org.tropos.datanode.ratis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.PipelineId;
+import org.tropos.proto.hdds.PipelineReport;
+import org.tropos.proto.hdds.Port;
+import org.tropos.proto.hdds.PortName;
+import org.tropos.proto.hdds.RaftRole;
+
+/** Three real Ratis servers on loopback, each with two RaftLog directories, hosting several pipelines. */
+@Timeout(120)
+class RatisPipelinesIT {
+  @TempDir
+  Path dir;
+  private final List<UUID> ids = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+  private final List<RatisPipelines> servers = new ArrayList<>(List.of());
+  private final List<Integer> ports = new ArrayList<>();
+
+  @AfterEach
+  void stop() {
+    servers.forEach(RatisPipelines::close);
+  }
+
+  private void startAll() throws Exception {
+    servers.clear();
+    for (int i = 0; i < 3; i++) {
+      RatisPipelines server = new RatisPipelines("dn" + i, ids.get(i), "127.0.0.1",
+          ports.size() > i ? ports.get(i) : 0, List.of(dir.resolve("dn" + i + "/r1"), dir.resolve("dn" + i + "/r2")));
+      server.start();
+      servers.add(server);
+      if (ports.size() <= i) {
+        ports.add(server.port());
+      }
+    }
+  }
+
+  private List<DatanodeDetails> members() {
+    List<DatanodeDetails> members = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      members.add(DatanodeDetails.newBuilder().setUuid(Uuids.toProto(ids.get(i))).setHostName("127.0.0.1")
+          .setIpAddress("127.0.0.1").addPorts(Port.newBuilder().setName(PortName.RATIS).setValue(ports.get(i)))
+          .build());
+    }
+    return members;
+  }
+
+  private static PipelineId pipeline() {
+    return PipelineId.newBuilder().setId(Uuids.toProto(UUID.randomUUID())).build();
+  }
+
+  private void create(PipelineId pipeline, int leader) throws Exception {
+    for (RatisPipelines server : servers) {
+      server.join(pipeline, members(), ids.get(leader));
+    }
+  }
+
+  private PipelineReport report(int server, PipelineId pipeline) {
+    return servers.get(server).reports().stream().filter(r -> r.getPipelineId().equals(pipeline)).findFirst()
+        .orElse(null);
+  }
+
+  private void awaitLeader(PipelineId pipeline, int leader) throws Exception {
+    awaitAll(pipeline, r -> r != null && r.hasLeader() && Uuids.fromProto(r.getLeader()).equals(ids.get(leader)));
+  }
+
+  private void awaitAll(PipelineId pipeline, Predicate<PipelineReport> done) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    for (int i = 0; i < 3; i++) {
+      while (!done.test(report(i, pipeline))) {
+        assertTrue(System.nanoTime() < deadline, "server " + i + " report: " + report(i, pipeline));
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  /** A new leader accepts a transfer once it has committed in its term; SCM likewise retries on its next round. */
+  private void transferWhenReady(int from, PipelineId pipeline, int to) throws Exception {
+    long deadline = System.nanoTime() + 30_000_000_000L;
+    while (true) {
+      try {
+        servers.get(from).transferLeadership(pipeline, ids.get(to));
+        return;
+      } catch (java.io.IOException e) {
+        assertTrue(System.nanoTime() < deadline && e.getMessage().contains("not ready"), e.toString());
+        Thread.sleep(100);
+      }
+    }
+  }
+
+  @Test
+  void pipelinesElectTheSuggestedLeaderSpreadLogsRecoverAndMove() throws Exception {
+    startAll();
+    PipelineId first = pipeline();
+    PipelineId second = pipeline();
+    create(first, 0);
+    create(second, 1);
+    create(first, 0);
+    awaitLeader(first, 0);
+    awaitLeader(second, 1);
+    assertEquals(RaftRole.LEADER, report(0, first).getRole());
+    assertEquals(RaftRole.FOLLOWER, report(2, first).getRole());
+    for (int i = 0; i < 3; i++) {
+      assertNotEquals(report(i, first).getLogDir(), report(i, second).getLogDir(), "two groups, two RaftLog disks");
+      Map<Path, Integer> perDir = servers.get(i).groupsPerLogDir(servers.get(i).reports());
+      assertEquals(Map.of(dir.resolve("dn" + i + "/r1"), 1, dir.resolve("dn" + i + "/r2"), 1), perDir);
+    }
+
+    transferWhenReady(0, first, 2);
+    awaitLeader(first, 2);
+
+    stop();
+    startAll();
+    awaitAll(first, r -> r != null && r.hasLeader());
+    awaitAll(second, r -> r != null && r.hasLeader());
+    PipelineId third = pipeline();
+    create(third, 2);
+    awaitLeader(third, 2);
+
+    for (RatisPipelines server : servers) {
+      server.leave(second);
+      server.leave(second);
+    }
+    for (int i = 0; i < 3; i++) {
+      assertEquals(null, report(i, second), "left pipelines are gone");
+      assertEquals(2, servers.get(i).reports().size());
+    }
+  }
+}
