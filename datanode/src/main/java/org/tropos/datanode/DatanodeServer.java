@@ -1,7 +1,10 @@
 package org.tropos.datanode;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
@@ -12,12 +15,17 @@ import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.common.util.VersionInfo;
+import org.tropos.datanode.ratis.PipelineCommandHandler;
+import org.tropos.datanode.ratis.RatisPipelines;
 import org.tropos.datanode.scm.ScmHeartbeat;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.scm.RegisterResponse;
+import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmResult;
 
 /**
@@ -35,6 +43,8 @@ public final class DatanodeServer implements AutoCloseable {
   private VolumeSet volumes;
   private ExecutorService diskProbes;
   private ScheduledExecutorService diskChecker;
+  private RatisPipelines ratis;
+  private PipelineCommandHandler pipelineCommands;
   private ScmHeartbeat heartbeat;
 
   public DatanodeServer(DatanodeConfig config) {
@@ -53,8 +63,9 @@ public final class DatanodeServer implements AutoCloseable {
         volumes.format(id.uuid(), id.clusterId());
       }
       startDiskChecks();
+      startRatis();
       heartbeat = new ScmHeartbeat(name, config.scm(), config.heartbeatInterval(), this::details,
-          volumes::nodeReport, this::registered);
+          this::nodeReport, this::pipelineReports, this::registered, this::onCommand);
       heartbeat.start();
     } catch (IOException | RuntimeException e) {
       close();
@@ -72,6 +83,36 @@ public final class DatanodeServer implements AutoCloseable {
     volumes.checkAll(diskProbes, config.diskCheckTimeout());
     Threads.everyPeriod(diskChecker, name + ": disk check", config.diskCheckInterval(),
         config.diskCheckInterval(), () -> volumes.checkAll(diskProbes, config.diskCheckTimeout()));
+  }
+
+  /** One Ratis server over the healthy RaftLog directories; without any, the node takes no pipelines. */
+  private void startRatis() throws IOException {
+    List<Path> logDirs = volumes.healthyRaftLogDirs();
+    if (logDirs.isEmpty()) {
+      LOG.error("{}: no healthy RaftLog directory: this datanode cannot join pipelines", name);
+      return;
+    }
+    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs);
+    ratis.start();
+    pipelineCommands = new PipelineCommandHandler(name, ratis);
+  }
+
+  private NodeReport nodeReport() {
+    return volumes.nodeReport(ratis == null ? Map.of() : ratis.groupsPerLogDir(ratis.reports()));
+  }
+
+  /** The Raft groups this datanode hosts, as its heartbeats report them. */
+  public List<PipelineReport> pipelineReports() {
+    return ratis == null ? List.of() : ratis.reports();
+  }
+
+  private void onCommand(ScmCommand command) {
+    if (pipelineCommands == null) {
+      LOG.warn("{}: cannot carry out {}: no Ratis server (no healthy RaftLog directory)", name,
+          command.getCommandCase());
+      return;
+    }
+    pipelineCommands.submit(command);
   }
 
   /** Records the cluster on first registration and binds the volumes to it. */
@@ -94,7 +135,7 @@ public final class DatanodeServer implements AutoCloseable {
   private DatanodeDetails details() {
     return DatanodeDetails.newBuilder().setUuid(Uuids.toProto(id.uuid())).setHostName(config.hostName())
         .setIpAddress(config.ipAddress()).setVersion(VersionInfo.version())
-        .addPorts(Port.newBuilder().setName(PortName.RATIS).setValue(config.ratisPort()))
+        .addPorts(Port.newBuilder().setName(PortName.RATIS).setValue(ratis == null ? config.ratisPort() : ratis.port()))
         .addPorts(Port.newBuilder().setName(PortName.READ).setValue(config.readPort()))
         .addPorts(Port.newBuilder().setName(PortName.HTTP).setValue(config.httpPort())).build();
   }
@@ -112,7 +153,7 @@ public final class DatanodeServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll(name, heartbeat,
+    Closer.closeAll(name, heartbeat, pipelineCommands, ratis,
         diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
         diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT));
     lifeCycle.closeEnds();

@@ -93,7 +93,7 @@ class ClusterMembershipIT {
     try (MiniCluster mini = new MiniCluster(dir, 3)) {
       mini.awaitAllHealthy();
       UUID victim = mini.cluster().datanode(1).id().uuid();
-      Path volume = dir.resolve("dn1").resolve("data");
+      Path volume = dir.resolve("dn1").resolve("data1");
       try (Stream<Path> files = Files.walk(volume)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }

@@ -31,7 +31,12 @@ final class MiniCluster implements AutoCloseable {
   private ScmAdminClient admin;
 
   MiniCluster(Path dir, int datanodes) throws IOException {
-    cluster = new LocalCluster(dir, datanodes, testConfig());
+    this(dir, datanodes, 1, Map.of());
+  }
+
+  /** @param settings test-specific configuration over {@link #testConfig()} */
+  MiniCluster(Path dir, int datanodes, int raftDirs, Map<String, String> settings) throws IOException {
+    cluster = new LocalCluster(dir, datanodes, 1, raftDirs, testConfig().with(settings));
     cluster.start();
     admin = new ScmAdminClient(scmClientAddress());
   }
@@ -40,6 +45,8 @@ final class MiniCluster implements AutoCloseable {
     return Configuration.defaults().with(Map.of(
         "ozone.scm.client.port", "0",
         "ozone.scm.datanode.port", "0",
+        "hdds.container.ratis.ipc.port", "0",
+        "ozone.scm.pipeline.creation.interval", "500ms",
         "hdds.heartbeat.interval", "100ms",
         "ozone.scm.stale.node.interval", Long.toString(STALE.toMillis()) + "ms",
         "ozone.scm.dead.node.interval", Long.toString(DEAD.toMillis()) + "ms",

@@ -9,6 +9,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.scm.pipeline.PipelineLimits;
 
 /**
  * SCM's settings, typed and checked together.
@@ -19,10 +20,13 @@ import org.tropos.common.net.HostPort;
  * @param staleNodeInterval heartbeat age after which a node is STALE
  * @param deadNodeInterval heartbeat age after which a node is DEAD
  * @param nodeCheckInterval how often node states are re-evaluated
- * @param datanodePipelineLimit pipelines per datanode (0 = derived from its RaftLog disks)
+ * @param heartbeatInterval the datanodes' heartbeat interval
+ * @param pipelineLimits per-node and cluster-wide pipeline limits
+ * @param pipelineCreationInterval how often pipelines are filled up and leaders rebalanced
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
-    Duration deadNodeInterval, Duration nodeCheckInterval, int datanodePipelineLimit) {
+    Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
+    Duration pipelineCreationInterval) {
 
   public ScmConfig {
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
@@ -41,8 +45,8 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
     return new ScmConfig(
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.CLIENT_PORT)),
         new HostPort(conf.get(ScmKeys.DATANODE_BIND_HOST), conf.get(ScmKeys.DATANODE_PORT)),
-        dbDir(conf), stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL),
-        conf.get(ScmKeys.DATANODE_PIPELINE_LIMIT));
+        dbDir(conf), stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL), heartbeat,
+        PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL));
   }
 
   private static Path dbDir(Configuration conf) {

@@ -14,7 +14,9 @@ import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
 import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeManager;
+import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
 
@@ -34,7 +36,9 @@ public final class ScmServer implements AutoCloseable {
   private ScmDb db;
   private ScmIdentity identity;
   private NodeManager nodeManager;
+  private PipelineManager pipelineManager;
   private ScheduledExecutorService scheduler;
+  private ScheduledExecutorService pipelineScheduler;
   private GrpcServer datanodeServer;
   private GrpcServer clientServer;
 
@@ -49,17 +53,28 @@ public final class ScmServer implements AutoCloseable {
     try {
       db = ScmDb.open(config.dbDir());
       identity = ScmIdentity.loadOrCreate(db);
+      CommandQueue commands = new CommandQueue();
       nodeManager = new NodeManager(db, racks, clock, config.staleNodeInterval(), config.deadNodeInterval(),
-          identity.clusterId());
+          identity.clusterId(), commands);
       nodeManager.load();
+      pipelineScheduler = Threads.scheduler("scm-pipeline-manager");
+      pipelineManager = new PipelineManager(db, nodeManager, commands, config.pipelineLimits(), clock,
+          config.heartbeatInterval(), pipelineScheduler);
+      pipelineManager.load();
+      nodeManager.listen(pipelineManager);
       scheduler = Threads.scheduler("scm-node-checker");
       Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
           config.nodeCheckInterval(), nodeManager::checkNodes);
+      Threads.everyPeriod(pipelineScheduler, "Pipeline fill and leader balancing", config.pipelineCreationInterval(),
+          config.pipelineCreationInterval(), () -> {
+            pipelineManager.fillToLimits();
+            pipelineManager.balanceLeaders();
+          });
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
           List.of(new ScmDatanodeRpc(nodeManager, identity)));
       datanodeServer.start();
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
-          List.of(new ScmAdminRpc(nodeManager, identity)));
+          List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity)));
       clientServer.start();
     } catch (IOException | RuntimeException e) {
       close();
@@ -87,13 +102,18 @@ public final class ScmServer implements AutoCloseable {
     return nodeManager;
   }
 
+  public PipelineManager pipelineManager() {
+    return pipelineManager;
+  }
+
   @Override
   public void close() {
     if (!lifeCycle.closeBegins()) {
       return;
     }
     Closer.closeAll("SCM", clientServer, datanodeServer,
-        scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT), db);
+        scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
+        pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT), db);
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");
   }

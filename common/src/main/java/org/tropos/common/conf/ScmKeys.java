@@ -44,6 +44,10 @@ public final class ScmKeys {
   public static final ConfigKey<Integer> RATIS_PIPELINE_LIMIT = ConfigKey.of("ozone.scm.ratis.pipeline.limit",
       ConfigType.INT, "0", "Most open RATIS/THREE pipelines in the cluster; 0 = no cluster-wide limit.")
       .requiring(v -> v >= 0, ">= 0");
+  public static final ConfigKey<Duration> PIPELINE_CREATION_INTERVAL = positive(ConfigKey.of(
+      "ozone.scm.pipeline.creation.interval", ConfigType.duration(ChronoUnit.MILLIS), "120s",
+      "How often SCM fills pipelines up to the limits and rebalances their leaders (also right after a datanode"
+          + " registers)."));
   public static final ConfigKey<String> TOPOLOGY_MAPPING_IMPL = ConfigKey.of(
       "net.topology.node.switch.mapping.impl", ConfigType.STRING, "org.apache.hadoop.net.ScriptBasedMapping",
       "How SCM maps datanodes to racks: org.apache.hadoop.net.TableMapping (net.topology.table.file.name) or"

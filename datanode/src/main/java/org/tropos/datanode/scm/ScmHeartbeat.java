@@ -6,6 +6,8 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +17,7 @@ import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.scm.HeartbeatRequest;
 import org.tropos.proto.scm.HeartbeatResponse;
 import org.tropos.proto.scm.RegisterRequest;
@@ -44,21 +47,31 @@ public final class ScmHeartbeat implements AutoCloseable {
   private final Duration interval;
   private final Supplier<DatanodeDetails> details;
   private final Supplier<NodeReport> reports;
+  private final Supplier<List<PipelineReport>> pipelineReports;
   private final RegistrationListener listener;
+  private final Consumer<ScmCommand> commands;
   private final LifeCycle lifeCycle;
   private ManagedChannel channel;
   private ScheduledExecutorService scheduler;
   private boolean registered;
   private String lastFailure = "";
 
+  /**
+   * @param reports the node report of each heartbeat
+   * @param pipelineReports the Raft groups the node hosts, for each heartbeat
+   * @param commands receives SCM's commands other than re-register; must return at once
+   */
   public ScmHeartbeat(String nodeName, HostPort scm, Duration interval, Supplier<DatanodeDetails> details,
-      Supplier<NodeReport> reports, RegistrationListener listener) {
+      Supplier<NodeReport> reports, Supplier<List<PipelineReport>> pipelineReports, RegistrationListener listener,
+      Consumer<ScmCommand> commands) {
     this.nodeName = nodeName;
     this.scm = scm;
     this.interval = interval;
     this.details = details;
     this.reports = reports;
+    this.pipelineReports = pipelineReports;
     this.listener = listener;
+    this.commands = commands;
     this.lifeCycle = new LifeCycle(nodeName + "-scm-heartbeat");
   }
 
@@ -100,11 +113,14 @@ public final class ScmHeartbeat implements AutoCloseable {
 
   private void heartbeat() throws ScmException {
     HeartbeatResponse response = stub().heartbeat(HeartbeatRequest.newBuilder()
-        .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.get()).build());
+        .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.get())
+        .addAllPipelineReports(pipelineReports.get()).build());
     for (ScmCommand command : response.getCommandsList()) {
       if (command.hasReregister()) {
         LOG.info("{}: SCM at {} asked this datanode to register again", nodeName, scm);
         registered = false;
+      } else {
+        commands.accept(command);
       }
     }
     if (!registered) {

@@ -122,10 +122,20 @@ public final class VolumeSet {
   }
 
   public NodeReport nodeReport() {
+    return nodeReport(Map.of());
+  }
+
+  /** @param groupsPerLogDir Raft groups in each RaftLog directory (missing = none) */
+  public NodeReport nodeReport(Map<Path, Integer> groupsPerLogDir) {
     NodeReport.Builder report = NodeReport.newBuilder();
     dataVolumes.forEach(v -> report.addVolumes(v.volumeReport()));
-    raftLogDirs.forEach(d -> report.addRaftLogDirs(d.raftLogDirReport(0)));
+    raftLogDirs.forEach(d -> report.addRaftLogDirs(d.raftLogDirReport(groupsPerLogDir.getOrDefault(d.path(), 0))));
     return report.build();
+  }
+
+  /** RaftLog directories that passed their checks so far. */
+  public List<Path> healthyRaftLogDirs() {
+    return raftLogDirs.stream().filter(StorageDirectory::isHealthy).map(StorageDirectory::path).toList();
   }
 
   public List<StorageDirectory> dataVolumes() {

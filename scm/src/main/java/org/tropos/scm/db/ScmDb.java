@@ -9,13 +9,15 @@ import java.util.List;
 import java.util.UUID;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.scm.db.PipelineRecord;
 
 /**
  * SCM's RocksDB: the one place that knows its schema.
  *
  * <pre>
  * meta   "layoutVersion" -> "1", "clusterId" -> "CID-uuid", "scmId" -> uuid
- * nodes  datanode uuid (string) -> DatanodeDetails (protobuf)
+ * nodes      datanode uuid (string) -> DatanodeDetails (protobuf)
+ * pipelines  pipeline uuid (string) -> PipelineRecord (protobuf, scm_db.proto)
  * </pre>
  *
  * A database written by a newer layout is refused. Later issues add pipelines and containers as new column
@@ -25,6 +27,7 @@ public final class ScmDb implements AutoCloseable {
   public static final int LAYOUT_VERSION = 1;
   private static final String META = "meta";
   private static final String NODES = "nodes";
+  private static final String PIPELINES = "pipelines";
   private static final String LAYOUT_KEY = "layoutVersion";
 
   private final ManagedRocksDb db;
@@ -34,7 +37,7 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public static ScmDb open(Path dir) throws IOException {
-    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES));
+    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES));
     try {
       checkLayout(db, dir);
       return new ScmDb(db);
@@ -72,19 +75,41 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public List<DatanodeDetails> nodes() throws IOException {
-    List<DatanodeDetails> nodes = new ArrayList<>();
+    return readAll(NODES, DatanodeDetails::parseFrom);
+  }
+
+  public void putPipeline(PipelineRecord pipeline, UUID id) throws IOException {
+    db.put(PIPELINES, utf8(id.toString()), pipeline.toByteArray());
+  }
+
+  public void deletePipeline(UUID id) throws IOException {
+    db.delete(PIPELINES, utf8(id.toString()));
+  }
+
+  public List<PipelineRecord> pipelines() throws IOException {
+    return readAll(PIPELINES, PipelineRecord::parseFrom);
+  }
+
+  /** Parses a row's protobuf value. */
+  @FunctionalInterface
+  private interface RowParser<T> {
+    T parse(byte[] value) throws InvalidProtocolBufferException;
+  }
+
+  private <T> List<T> readAll(String family, RowParser<T> parser) throws IOException {
+    List<T> rows = new ArrayList<>();
     List<String> corrupt = new ArrayList<>();
-    db.forEach(NODES, (key, value) -> {
+    db.forEach(family, (key, value) -> {
       try {
-        nodes.add(DatanodeDetails.parseFrom(value));
+        rows.add(parser.parse(value));
       } catch (InvalidProtocolBufferException e) {
         corrupt.add(new String(key, StandardCharsets.UTF_8));
       }
     });
     if (!corrupt.isEmpty()) {
-      throw new IOException("SCM database has unreadable node rows: " + corrupt);
+      throw new IOException("SCM database has unreadable " + family + " rows: " + corrupt);
     }
-    return nodes;
+    return rows;
   }
 
   private static byte[] utf8(String s) {

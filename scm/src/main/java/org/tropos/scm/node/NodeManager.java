@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +18,7 @@ import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.scm.ReregisterCommand;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmResult;
@@ -40,14 +42,22 @@ public final class NodeManager {
   private final Clock clock;
   private final NodeHealth health;
   private final String clusterId;
+  private final CommandQueue commands;
+  private volatile NodeEvents events = NodeEvents.NONE;
 
   public NodeManager(ScmDb db, RackResolver racks, Clock clock, Duration staleInterval, Duration deadInterval,
-      String clusterId) {
+      String clusterId, CommandQueue commands) {
+    this.commands = commands;
     this.db = db;
     this.racks = racks;
     this.clock = clock;
     this.health = new NodeHealth(staleInterval, deadInterval);
     this.clusterId = clusterId;
+  }
+
+  /** Who hears of registrations, state changes and pipeline reports; set once, before SCM serves requests. */
+  public void listen(NodeEvents listener) {
+    this.events = listener;
   }
 
   /** Loads the nodes SCM knew before it stopped; they count as STALE until they register again. */
@@ -82,11 +92,13 @@ public final class NodeManager {
       LOG.info("Datanode {} ({}) {} on rack {}", id, details.getHostName(),
           previous == null ? "registered" : "re-registered", details.getNetworkLocation());
     }
+    events.registered(id);
     return details;
   }
 
-  /** Records a heartbeat; returns the commands for the datanode. */
-  public List<ScmCommand> heartbeat(UUID id, NodeReport report) {
+  /** Records a heartbeat and the pipelines the node reports; returns the commands waiting for it. */
+  public List<ScmCommand> heartbeat(UUID id, NodeReport report, List<PipelineReport> pipelines) {
+    NodeState before;
     synchronized (lock) {
       TrackedNode node = nodes.get(id);
       if (node == null || !node.registeredSinceStart) {
@@ -94,17 +106,23 @@ public final class NodeManager {
       }
       node.lastContactMillis = clock.monotonicMillis();
       node.report = report;
-      if (node.state != NodeState.HEALTHY) {
-        LOG.info("Datanode {} ({}) is HEALTHY again after being {}", id, node.details.getHostName(), node.state);
+      before = node.state;
+      if (before != NodeState.HEALTHY) {
+        LOG.info("Datanode {} ({}) is HEALTHY again after being {}", id, node.details.getHostName(), before);
         node.state = NodeState.HEALTHY;
       }
-      return List.of();
     }
+    if (before != NodeState.HEALTHY) {
+      events.stateChanged(id, before, NodeState.HEALTHY);
+    }
+    events.pipelinesReported(id, pipelines);
+    return commands.drain(id);
   }
 
   /** Ages every node by the time since it was last heard from. */
   public void checkNodes() {
     long now = clock.monotonicMillis();
+    List<Runnable> changes = new ArrayList<>();
     synchronized (lock) {
       nodes.forEach((id, node) -> {
         long age = now - node.lastContactMillis;
@@ -112,9 +130,21 @@ public final class NodeManager {
         if (next != node.state) {
           LOG.info("Datanode {} ({}) went from {} to {}: no heartbeat for {} ms", id, node.details.getHostName(),
               node.state, next, age);
+          NodeState from = node.state;
+          changes.add(() -> events.stateChanged(id, from, next));
           node.state = next;
         }
       });
+    }
+    changes.forEach(Runnable::run);
+  }
+
+  /** One node, if known. */
+  public Optional<NodeStatus> node(UUID id) {
+    long now = clock.monotonicMillis();
+    synchronized (lock) {
+      TrackedNode node = nodes.get(id);
+      return node == null ? Optional.empty() : Optional.of(statusOf(id, node, now));
     }
   }
 
@@ -123,11 +153,15 @@ public final class NodeManager {
     long now = clock.monotonicMillis();
     List<NodeStatus> result = new ArrayList<>();
     synchronized (lock) {
-      nodes.forEach((id, node) -> result.add(new NodeStatus(id, node.details, node.state, node.report,
-          node.registeredSinceStart ? now - node.lastContactMillis : -1)));
+      nodes.forEach((id, node) -> result.add(statusOf(id, node, now)));
     }
     result.sort(Comparator.comparing((NodeStatus n) -> n.details().getHostName()).thenComparing(NodeStatus::id));
     return result;
+  }
+
+  private static NodeStatus statusOf(UUID id, TrackedNode node, long now) {
+    return new NodeStatus(id, node.details, node.state, node.report,
+        node.registeredSinceStart ? now - node.lastContactMillis : -1);
   }
 
   private void persist(UUID id, DatanodeDetails details) throws ScmException {

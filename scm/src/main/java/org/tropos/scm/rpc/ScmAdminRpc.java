@@ -1,25 +1,42 @@
 package org.tropos.scm.rpc;
 
 import io.grpc.stub.StreamObserver;
+import java.util.Map;
+import java.util.UUID;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Uuids;
 import org.tropos.common.util.VersionInfo;
+import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.scm.CreatePipelineRequest;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.proto.scm.GetScmInfoRequest;
 import org.tropos.proto.scm.GetScmInfoResponse;
 import org.tropos.proto.scm.ListDatanodesRequest;
 import org.tropos.proto.scm.ListDatanodesResponse;
+import org.tropos.proto.scm.ListPipelinesRequest;
+import org.tropos.proto.scm.ListPipelinesResponse;
+import org.tropos.proto.scm.PipelineInfo;
+import org.tropos.proto.scm.PipelineMember;
+import org.tropos.proto.scm.PipelineRequest;
+import org.tropos.proto.scm.PipelineResponse;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.scm.ScmIdentity;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
+import org.tropos.scm.pipeline.PipelineManager;
+import org.tropos.scm.pipeline.PipelineView;
 
 /** SCM's admin service, behind {@code tropos admin}. */
 public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBase {
   private final NodeManager nodes;
+  private final PipelineManager pipelines;
   private final ScmIdentity identity;
 
-  public ScmAdminRpc(NodeManager nodes, ScmIdentity identity) {
+  public ScmAdminRpc(NodeManager nodes, PipelineManager pipelines, ScmIdentity identity) {
     this.nodes = nodes;
+    this.pipelines = pipelines;
     this.identity = identity;
   }
 
@@ -32,14 +49,80 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
   @Override
   public void listDatanodes(ListDatanodesRequest request, StreamObserver<ListDatanodesResponse> observer) {
     ScmCalls.respond("ListDatanodes", observer, () -> {
+      Map<UUID, PipelineManager.NodeLoad> load = pipelines.loadPerNode();
       ListDatanodesResponse.Builder response = ListDatanodesResponse.newBuilder();
       for (NodeStatus node : nodes.nodes()) {
         if (request.getState() == NodeState.NODE_STATE_UNSPECIFIED || request.getState() == node.state()) {
+          PipelineManager.NodeLoad l = load.getOrDefault(node.id(), new PipelineManager.NodeLoad(0, 0));
           response.addDatanodes(DatanodeStatus.newBuilder().setDetails(node.details()).setState(node.state())
-              .setLastReport(node.lastReport()).setLastHeartbeatAgeMs(node.lastHeartbeatAgeMs()));
+              .setLastReport(node.lastReport()).setLastHeartbeatAgeMs(node.lastHeartbeatAgeMs())
+              .setPipelineCount(l.pipelines()).setLeaderCount(l.leaders()));
         }
       }
       return response.build();
     });
+  }
+
+  @Override
+  public void listPipelines(ListPipelinesRequest request, StreamObserver<ListPipelinesResponse> observer) {
+    ScmCalls.respond("ListPipelines", observer, () -> ListPipelinesResponse.newBuilder()
+        .addAllPipelines(pipelines.list(request.getState()).stream().map(ScmAdminRpc::toInfo).toList()).build());
+  }
+
+  @Override
+  public void createPipeline(CreatePipelineRequest request, StreamObserver<PipelineResponse> observer) {
+    ScmCalls.respond("CreatePipeline", observer, () -> {
+      ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
+          ? ReplicationFactor.THREE : request.getFactor();
+      return response(pipelines.create(factor));
+    });
+  }
+
+  @Override
+  public void closePipeline(PipelineRequest request, StreamObserver<PipelineResponse> observer) {
+    ScmCalls.respond("ClosePipeline", observer, () -> response(pipelines.close(idOf(request), "closed by admin")));
+  }
+
+  @Override
+  public void activatePipeline(PipelineRequest request, StreamObserver<PipelineResponse> observer) {
+    ScmCalls.respond("ActivatePipeline", observer, () -> response(pipelines.activate(idOf(request))));
+  }
+
+  @Override
+  public void deactivatePipeline(PipelineRequest request, StreamObserver<PipelineResponse> observer) {
+    ScmCalls.respond("DeactivatePipeline", observer, () -> response(pipelines.deactivate(idOf(request))));
+  }
+
+  private static UUID idOf(PipelineRequest request) throws ScmException {
+    if (!request.hasId() || !request.getId().hasId()) {
+      throw ScmCalls.invalid("the request names no pipeline");
+    }
+    return Uuids.fromProto(request.getId().getId());
+  }
+
+  private static PipelineResponse response(PipelineView view) {
+    return PipelineResponse.newBuilder().setPipeline(toInfo(view)).build();
+  }
+
+  static PipelineInfo toInfo(PipelineView view) {
+    PipelineInfo.Builder info = PipelineInfo.newBuilder().setId(view.record().getId())
+        .setFactor(view.record().getFactor()).setState(view.record().getState())
+        .setSuggestedLeader(view.record().getSuggestedLeader()).setCreatedEpochMs(view.record().getCreatedEpochMs());
+    if (view.leader() != null) {
+      info.setLeader(Uuids.toProto(view.leader()));
+    }
+    for (PipelineView.Member m : view.members()) {
+      PipelineMember.Builder member = PipelineMember.newBuilder();
+      if (m.node() != null) {
+        member.setDatanode(m.node().details()).setNodeState(m.node().state());
+      } else {
+        member.setDatanode(DatanodeDetails.newBuilder().setUuid(Uuids.toProto(m.id())));
+      }
+      if (m.report() != null) {
+        member.setRole(m.report().getRole()).setLogDir(m.report().getLogDir());
+      }
+      info.addMembers(member);
+    }
+    return info.build();
   }
 }

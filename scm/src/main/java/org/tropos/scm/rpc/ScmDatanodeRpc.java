@@ -41,7 +41,8 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
         throw ScmCalls.invalid("Heartbeat needs the datanode's uuid");
       }
       return HeartbeatResponse.newBuilder()
-          .addAllCommands(nodes.heartbeat(Uuids.fromProto(request.getDatanodeUuid()), request.getNodeReport()))
+          .addAllCommands(nodes.heartbeat(Uuids.fromProto(request.getDatanodeUuid()), request.getNodeReport(),
+              request.getPipelineReportsList()))
           .build();
     });
   }

@@ -33,6 +33,7 @@ class NodeManagerTest {
   @TempDir
   Path dir;
   private final ManualClock clock = new ManualClock();
+  private final CommandQueue commands = new CommandQueue();
   private ScmDb db;
   private NodeManager nodes;
 
@@ -49,7 +50,7 @@ class NodeManagerTest {
   }
 
   private NodeManager newManager() {
-    return new NodeManager(db, RACKS, clock, STALE, DEAD, "CID-test");
+    return new NodeManager(db, RACKS, clock, STALE, DEAD, "CID-test", commands);
   }
 
   private static DatanodeDetails node(UUID id, String host) {
@@ -78,12 +79,12 @@ class NodeManagerTest {
     clock.advance(Duration.ofMillis(1));
     nodes.checkNodes();
     assertEquals(NodeState.STALE, stateOf(id));
-    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance()));
+    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()));
     assertEquals(NodeState.HEALTHY, stateOf(id));
     clock.advance(DEAD);
     nodes.checkNodes();
     assertEquals(NodeState.DEAD, stateOf(id), "a node silent past the dead interval is DEAD even if never STALE");
-    nodes.heartbeat(id, NodeReport.getDefaultInstance());
+    nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of());
     assertEquals(NodeState.HEALTHY, stateOf(id));
   }
 
@@ -99,7 +100,7 @@ class NodeManagerTest {
 
   @Test
   void heartbeatFromAnUnknownNodeAsksItToRegister() {
-    List<ScmCommand> commands = nodes.heartbeat(UUID.randomUUID(), NodeReport.getDefaultInstance());
+    List<ScmCommand> commands = nodes.heartbeat(UUID.randomUUID(), NodeReport.getDefaultInstance(), List.of());
     assertEquals(1, commands.size());
     assertTrue(commands.get(0).hasReregister());
   }
@@ -112,10 +113,36 @@ class NodeManagerTest {
     nodes.load();
     assertEquals(NodeState.STALE, stateOf(id));
     assertEquals(-1, nodes.nodes().get(0).lastHeartbeatAgeMs());
-    assertTrue(nodes.heartbeat(id, NodeReport.getDefaultInstance()).get(0).hasReregister());
+    assertTrue(nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()).get(0).hasReregister());
     nodes.register(node(id, "dn2"), NodeReport.getDefaultInstance(), "CID-test");
     assertEquals(NodeState.HEALTHY, stateOf(id));
     assertEquals("/rack2", nodes.nodes().get(0).details().getNetworkLocation());
+  }
+
+  @Test
+  void eventsReportTransitionsAndQueuedCommandsRideTheNextHeartbeat() throws ScmException {
+    List<String> events = new java.util.ArrayList<>();
+    nodes.listen(new NodeEvents() {
+      @Override
+      public void registered(UUID datanode) {
+        events.add("registered");
+      }
+
+      @Override
+      public void stateChanged(UUID datanode, NodeState from, NodeState to) {
+        events.add(from + "->" + to);
+      }
+    });
+    UUID id = UUID.randomUUID();
+    nodes.register(node(id, "dn1"), NodeReport.getDefaultInstance(), "");
+    clock.advance(STALE);
+    nodes.checkNodes();
+    ScmCommand close = ScmCommand.newBuilder().setClosePipeline(
+        org.tropos.proto.scm.ClosePipelineCommand.getDefaultInstance()).build();
+    commands.add(id, close);
+    assertEquals(List.of(close), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()));
+    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()), "drained once");
+    assertEquals(List.of("registered", "HEALTHY->STALE", "STALE->HEALTHY"), events);
   }
 
   @Test

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.conf.ScmKeys;
 import org.tropos.tools.local.LocalCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,6 +21,14 @@ public final class LocalCommand implements Callable<Integer> {
   @Option(names = "--datanodes", paramLabel = "N", defaultValue = "3", description = "Datanodes (default: 3).")
   private int datanodes;
 
+  @Option(names = "--volumes", paramLabel = "V", defaultValue = "1",
+      description = "Data volumes per datanode, directories standing in for disks (default: 1).")
+  private int volumes;
+
+  @Option(names = "--raft-dirs", paramLabel = "R", defaultValue = "1",
+      description = "RaftLog directories per datanode, standing in for disks (default: 1).")
+  private int raftDirs;
+
   @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = ".tropos-local",
       description = "Where all data lives (default: ./.tropos-local).")
   private Path dataDir;
@@ -27,14 +36,17 @@ public final class LocalCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Configuration conf = config.loadForDaemon();
+    // A local cluster is watched by a person: report changes within seconds, not minutes.
     if (!conf.isSet(DatanodeKeys.HEARTBEAT_INTERVAL)) {
-      // A local cluster is watched by a person: report state changes within seconds, not half a minute.
       conf = conf.with(DatanodeKeys.HEARTBEAT_INTERVAL.name(), "3s");
     }
-    LocalCluster cluster = new LocalCluster(dataDir, datanodes, conf);
+    if (!conf.isSet(ScmKeys.PIPELINE_CREATION_INTERVAL)) {
+      conf = conf.with(ScmKeys.PIPELINE_CREATION_INTERVAL.name(), "10s");
+    }
+    LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, conf);
     cluster.start();
     System.out.print(cluster.describe());
-    System.out.println("Try: tropos admin datanode list     (Ctrl-C stops the cluster)");
+    System.out.println("Try: tropos admin datanode list, tropos admin pipeline list   (Ctrl-C stops the cluster)");
     System.out.flush();
     return Daemons.runUntilStopped(cluster);
   }

@@ -1,6 +1,8 @@
 package org.tropos.tools.local;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,20 +40,30 @@ public final class LocalCluster implements AutoCloseable {
 
   private final Path dataDir;
   private final int datanodeCount;
+  private final int volumesPerNode;
+  private final int raftDirsPerNode;
+  private final Map<Integer, Integer> ratisPorts = new HashMap<>();
   private Configuration base;
   private ScmServer scm;
   private final List<DatanodeServer> datanodes = new ArrayList<>();
 
   /**
-   * @param base configuration shared by all nodes (the conf dir's, plus any test settings); SCM ports of 0
-   *     pick free ports once, kept across SCM restarts
+   * @param volumesPerNode data volumes per datanode ({@code dn<i>/data1..V}), standing in for disks
+   * @param raftDirsPerNode RaftLog directories per datanode ({@code dn<i>/ratis1..R})
+   * @param base configuration shared by all nodes (the conf dir's, plus any test settings); SCM and Ratis ports
+   *     of 0 pick free ports once, kept across restarts
    */
-  public LocalCluster(Path dataDir, int datanodeCount, Configuration base) {
+  public LocalCluster(Path dataDir, int datanodeCount, int volumesPerNode, int raftDirsPerNode, Configuration base) {
     if (datanodeCount < 1 || datanodeCount > 200) {
       throw new IllegalArgumentException("datanodes must be between 1 and 200, not " + datanodeCount);
     }
+    if (volumesPerNode < 1 || raftDirsPerNode < 1) {
+      throw new IllegalArgumentException("each datanode needs at least one volume and one RaftLog directory");
+    }
     this.dataDir = dataDir.toAbsolutePath().normalize();
     this.datanodeCount = datanodeCount;
+    this.volumesPerNode = volumesPerNode;
+    this.raftDirsPerNode = raftDirsPerNode;
     this.base = base;
   }
 
@@ -99,13 +111,41 @@ public final class LocalCluster implements AutoCloseable {
     Path home = dataDir.resolve("dn" + i);
     Map<String, String> own = new HashMap<>();
     own.put(CommonKeys.METADATA_DIRS.name(), home.toString());
-    own.put(DatanodeKeys.DATA_DIRS.name(), home.resolve("data").toString());
-    own.put(DatanodeKeys.RAFT_LOG_DIRS.name(), home.resolve("ratis").toString());
+    own.put(DatanodeKeys.DATA_DIRS.name(), numbered(home, "data", volumesPerNode));
+    own.put(DatanodeKeys.RAFT_LOG_DIRS.name(), numbered(home, "ratis", raftDirsPerNode));
     own.put(DatanodeKeys.HOSTNAME.name(), datanodeAddress(i));
+    own.put(DatanodeKeys.RATIS_PORT.name(), Integer.toString(ratisPort(i)));
     own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm.datanodePort());
     DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(base.with(own)));
     datanode.start();
     datanodes.set(i - 1, datanode);
+  }
+
+  private static String numbered(Path home, String prefix, int count) {
+    List<String> dirs = new ArrayList<>();
+    for (int k = 1; k <= count; k++) {
+      dirs.add(home.resolve(prefix + k).toString());
+    }
+    return String.join(",", dirs);
+  }
+
+  /**
+   * The configured Ratis port, or with 0 a free port picked on first start and kept: a datanode's address is in
+   * every Raft group it belongs to, so it must not change across restarts.
+   */
+  private int ratisPort(int i) throws IOException {
+    int configured = base.get(DatanodeKeys.RATIS_PORT);
+    if (configured != 0) {
+      return configured;
+    }
+    Integer pinned = ratisPorts.get(i);
+    if (pinned == null) {
+      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName(datanodeAddress(i)))) {
+        pinned = probe.getLocalPort();
+      }
+      ratisPorts.put(i, pinned);
+    }
+    return pinned;
   }
 
   /** Stops datanode {@code i} (1-based) as a clean shutdown would. */

@@ -1,0 +1,69 @@
+package org.tropos.datanode.ratis;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.util.Threads;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.scm.ScmCommand;
+
+/**
+ * Carries out SCM's pipeline commands on one thread of its own, so the heartbeat never waits on Ratis. Commands
+ * are idempotent; one that fails is logged and SCM sends it again while the cluster still needs it. The queue
+ * holds at most {@value #QUEUE_LIMIT} commands; past that a command is dropped (SCM repeats it).
+ */
+public final class PipelineCommandHandler implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineCommandHandler.class);
+  private static final int QUEUE_LIMIT = 1000;
+
+  private final String nodeName;
+  private final RatisPipelines pipelines;
+  private final ExecutorService executor;
+
+  public PipelineCommandHandler(String nodeName, RatisPipelines pipelines) {
+    this.nodeName = nodeName;
+    this.pipelines = pipelines;
+    this.executor = Threads.boundedPool(nodeName + "-pipeline-commands", 1, QUEUE_LIMIT);
+  }
+
+  /** Queues a command; returns at once. */
+  public void submit(ScmCommand command) {
+    try {
+      executor.execute(() -> run(command));
+    } catch (RejectedExecutionException e) {
+      LOG.warn("{}: {} pipeline commands are queued; dropped {} (SCM sends it again)", nodeName, QUEUE_LIMIT,
+          command.getCommandCase());
+    }
+  }
+
+  private void run(ScmCommand command) {
+    try {
+      switch (command.getCommandCase()) {
+        case CREATE_PIPELINE:
+          pipelines.join(command.getCreatePipeline().getPipelineId(), command.getCreatePipeline().getMembersList(),
+              Uuids.fromProto(command.getCreatePipeline().getSuggestedLeader()));
+          break;
+        case CLOSE_PIPELINE:
+          pipelines.leave(command.getClosePipeline().getPipelineId());
+          break;
+        case TRANSFER_LEADERSHIP:
+          pipelines.transferLeadership(command.getTransferLeadership().getPipelineId(),
+              Uuids.fromProto(command.getTransferLeadership().getNewLeader()));
+          break;
+        default:
+          LOG.warn("{}: ignoring an unknown SCM command {}", nodeName, command.getCommandCase());
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("{}: SCM command {} failed (SCM will send it again if still needed): {}", nodeName,
+          command.getCommandCase(), e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    Threads.shutdown(executor, Duration.ofSeconds(15));
+  }
+}

@@ -1,0 +1,409 @@
+package org.tropos.scm.pipeline;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.PipelineId;
+import org.tropos.proto.hdds.PipelineReport;
+import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.scm.ClosePipelineCommand;
+import org.tropos.proto.scm.CreatePipelineCommand;
+import org.tropos.proto.scm.ScmCommand;
+import org.tropos.proto.scm.ScmResult;
+import org.tropos.proto.scm.TransferLeadershipCommand;
+import org.tropos.proto.scm.db.PipelineRecord;
+import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.CommandQueue;
+import org.tropos.scm.node.NodeEvents;
+import org.tropos.scm.node.NodeManager;
+import org.tropos.scm.node.NodeStatus;
+
+/**
+ * SCM's pipelines and their lifecycle: ALLOCATED when placed (members are told to form the Raft group), OPEN
+ * once every member reports the group with one leader, DORMANT when an administrator deactivates it, and closed
+ * (members told to leave; the record removed) by an administrator or when a member goes STALE. Pipelines are
+ * persisted in SCM's database and reloaded on restart. A member that does not report a group it should host is
+ * sent the create command again; a datanode reporting a group SCM does not know is told to leave it.
+ *
+ * <p>Thread-safety: all state is guarded by {@code lock}. Lock order: this lock, then the node manager's and the
+ * command queue's; never the reverse (node events arrive without the node manager's lock).
+ */
+public final class PipelineManager implements NodeEvents {
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineManager.class);
+
+  private final Object lock = new Object();
+  private final Map<UUID, TrackedPipeline> pipelines = new HashMap<>();
+  private final ScmDb db;
+  private final NodeManager nodes;
+  private final CommandQueue commands;
+  private final PipelineLimits limits;
+  private final PipelinePlacementPolicy policy;
+  private final Clock clock;
+  private final long resendAfterMs;
+  private final Duration settleAfterRegistration;
+  private final ScheduledExecutorService background;
+  private ScheduledFuture<?> pendingFill;
+  private String lastFillOutcome = "";
+
+  /**
+   * @param heartbeatInterval the datanodes' heartbeat interval: a create command is re-sent to a member that has
+   *     not reported the group after three of them
+   * @param background runs a fill after datanodes register or leave (SCM's pipeline scheduler)
+   */
+  public PipelineManager(ScmDb db, NodeManager nodes, CommandQueue commands, PipelineLimits limits, Clock clock,
+      Duration heartbeatInterval, ScheduledExecutorService background) {
+    this.db = db;
+    this.nodes = nodes;
+    this.commands = commands;
+    this.limits = limits;
+    this.policy = new PipelinePlacementPolicy(limits);
+    this.clock = clock;
+    this.resendAfterMs = Math.max(1000, 3 * heartbeatInterval.toMillis());
+    this.settleAfterRegistration = Duration.ofMillis(Math.max(1000, 2 * heartbeatInterval.toMillis()));
+    this.background = background;
+  }
+
+  public void load() throws IOException {
+    synchronized (lock) {
+      for (PipelineRecord record : db.pipelines()) {
+        TrackedPipeline p = new TrackedPipeline(record);
+        pipelines.put(p.id, p);
+      }
+      LOG.info("SCM loaded {} pipelines from its database", pipelines.size());
+    }
+  }
+
+  /** Places and allocates a new pipeline; its members form the Raft group on their next heartbeats. */
+  public PipelineView create(ReplicationFactor factor) throws ScmException {
+    synchronized (lock) {
+      if (factor == ReplicationFactor.THREE && limits.clusterWide() > 0
+          && live(ReplicationFactor.THREE).size() >= limits.clusterWide()) {
+        throw new ScmException(ScmResult.PIPELINE_LIMIT_REACHED, "the cluster holds " + limits.clusterWide()
+            + " RATIS/THREE pipelines, the most ozone.scm.ratis.pipeline.limit allows");
+      }
+      Placement placement = policy.place(factor, placementNodes(factor), usedSets(factor));
+      UUID id = UUID.randomUUID();
+      PipelineRecord record = PipelineRecord.newBuilder().setId(PipelineId.newBuilder().setId(Uuids.toProto(id)))
+          .setFactor(factor).setState(PipelineState.ALLOCATED).setSuggestedLeader(Uuids.toProto(placement.leader()))
+          .addAllMembers(placement.members().stream().map(Uuids::toProto).toList())
+          .setCreatedEpochMs(clock.wallTime().toEpochMilli()).build();
+      persist(record, id);
+      TrackedPipeline p = new TrackedPipeline(record);
+      pipelines.put(id, p);
+      p.members.forEach(member -> sendCreate(p, member));
+      LOG.info("Pipeline {} RATIS/{} allocated on {}; suggested leader {}", id, factor, describe(p.members),
+          placement.leader());
+      return view(p);
+    }
+  }
+
+  /** Creates RATIS/THREE pipelines until a limit or the cluster stops it; returns how many were created. */
+  public int fillToLimits() {
+    int created = 0;
+    String outcome;
+    while (true) {
+      try {
+        create(ReplicationFactor.THREE);
+        created++;
+      } catch (ScmException e) {
+        outcome = e.result() + ": " + e.getMessage();
+        break;
+      }
+    }
+    if (created > 0 || !outcome.equals(lastFillOutcome)) {
+      LOG.info("Pipeline fill created {}; {} RATIS/THREE pipelines now; stopped by {}", created,
+          countLive(ReplicationFactor.THREE), outcome);
+    }
+    lastFillOutcome = outcome;
+    return created;
+  }
+
+  /** Closes a pipeline: its members are told to leave the group and SCM forgets it. */
+  public PipelineView close(UUID id, String reason) throws ScmException {
+    synchronized (lock) {
+      TrackedPipeline p = find(id);
+      PipelineView closed = view(p).withState(PipelineState.CLOSED);
+      try {
+        db.deletePipeline(id);
+      } catch (IOException e) {
+        throw dbFailure(e);
+      }
+      pipelines.remove(id);
+      p.members.forEach(member -> commands.add(member, closeCommand(id)));
+      LOG.info("Pipeline {} closed: {}", id, reason);
+      return closed;
+    }
+  }
+
+  /** DORMANT → OPEN. */
+  public PipelineView activate(UUID id) throws ScmException {
+    return changeState(id, PipelineState.DORMANT, PipelineState.OPEN);
+  }
+
+  /** OPEN → DORMANT: the pipeline stays formed but takes no new containers. */
+  public PipelineView deactivate(UUID id) throws ScmException {
+    return changeState(id, PipelineState.OPEN, PipelineState.DORMANT);
+  }
+
+  private PipelineView changeState(UUID id, PipelineState from, PipelineState to) throws ScmException {
+    synchronized (lock) {
+      TrackedPipeline p = find(id);
+      if (p.state() != from) {
+        throw new ScmException(ScmResult.INVALID_PIPELINE_STATE, "pipeline " + id + " is " + p.state() + "; only a "
+            + from + " pipeline can become " + to);
+      }
+      setState(p, to);
+      return view(p);
+    }
+  }
+
+  /** Every pipeline in {@code state} (UNSPECIFIED = all), oldest first. */
+  public List<PipelineView> list(PipelineState state) {
+    synchronized (lock) {
+      return pipelines.values().stream().filter(p -> state == PipelineState.PIPELINE_STATE_UNSPECIFIED
+          || p.state() == state).sorted(java.util.Comparator.comparingLong(p -> p.record.getCreatedEpochMs()))
+          .map(this::view).toList();
+    }
+  }
+
+  /** Per datanode: live pipelines it is in and how many of them it leads. */
+  public Map<UUID, NodeLoad> loadPerNode() {
+    synchronized (lock) {
+      Map<UUID, NodeLoad> load = new HashMap<>();
+      for (TrackedPipeline p : pipelines.values()) {
+        UUID leader = p.leader();
+        p.members.forEach(m -> load.merge(m, new NodeLoad(1, m.equals(leader) ? 1 : 0), NodeLoad::plus));
+      }
+      return load;
+    }
+  }
+
+  /** Live pipelines a datanode is in, and how many it leads. */
+  public record NodeLoad(int pipelines, int leaders) {
+    NodeLoad plus(NodeLoad other) {
+      return new NodeLoad(pipelines + other.pipelines, leaders + other.leaders);
+    }
+  }
+
+  /**
+   * Fills once registrations settle: two heartbeat intervals after the last one. Filling at the first
+   * registrations would pair the first three nodes with each other up to their limits and leave the later ones
+   * only each other, so losing one node would strand its partners.
+   */
+  @Override
+  public void registered(UUID datanode) {
+    synchronized (lock) {
+      if (pendingFill != null) {
+        pendingFill.cancel(false);
+      }
+      pendingFill = background.schedule(this::fillToLimits, settleAfterRegistration.toMillis(),
+          TimeUnit.MILLISECONDS);
+    }
+  }
+
+  @Override
+  public void stateChanged(UUID datanode, NodeState from, NodeState to) {
+    if (to != NodeState.STALE && to != NodeState.DEAD) {
+      return;
+    }
+    List<UUID> affected;
+    synchronized (lock) {
+      affected = pipelines.values().stream().filter(p -> p.isMember(datanode)).map(p -> p.id).toList();
+    }
+    for (UUID id : affected) {
+      try {
+        close(id, "member " + datanode + " is " + to);
+      } catch (ScmException e) {
+        LOG.debug("Pipeline {} was already gone: {}", id, e.getMessage());
+      }
+    }
+    background.execute(this::fillToLimits);
+  }
+
+  @Override
+  public void pipelinesReported(UUID datanode, List<PipelineReport> reports) {
+    synchronized (lock) {
+      Set<UUID> hosted = new HashSet<>();
+      for (PipelineReport report : reports) {
+        UUID id = Uuids.fromProto(report.getPipelineId().getId());
+        TrackedPipeline p = pipelines.get(id);
+        if (p == null || !p.isMember(datanode)) {
+          commands.add(datanode, closeCommand(id));
+          continue;
+        }
+        hosted.add(id);
+        p.reports.put(datanode, report);
+        if (p.transferTarget != null && p.transferTarget.equals(p.leader())) {
+          p.transferTarget = null;
+        }
+      }
+      long now = clock.monotonicMillis();
+      for (TrackedPipeline p : pipelines.values()) {
+        if (p.isMember(datanode) && !hosted.contains(p.id)) {
+          p.reports.remove(datanode);
+          if (now - p.createSentAt.getOrDefault(datanode, 0L) >= resendAfterMs) {
+            sendCreate(p, datanode);
+          }
+        }
+        if (p.state() == PipelineState.ALLOCATED && p.isFormed()) {
+          setState(p, PipelineState.OPEN);
+          LOG.info("Pipeline {} is OPEN: leader {}, log dirs {}", p.id, p.leader(), logDirs(p));
+        }
+      }
+    }
+  }
+
+  /**
+   * Plans and sends leadership transfers so every datanode leads its share of the OPEN pipelines. Waits while a
+   * transfer is under way (or until it times out), so it never works against its own moves.
+   */
+  public int balanceLeaders() {
+    synchronized (lock) {
+      long now = clock.monotonicMillis();
+      pipelines.values().stream().filter(p -> p.transferTarget != null && now > p.transferDeadline)
+          .forEach(p -> p.transferTarget = null);
+      if (pipelines.values().stream().anyMatch(p -> p.transferTarget != null)) {
+        return 0;
+      }
+      List<LeaderBalancer.Leadership> open = new ArrayList<>();
+      for (TrackedPipeline p : pipelines.values()) {
+        if (p.state() != PipelineState.ALLOCATED && p.isFormed()) {
+          open.add(new LeaderBalancer.Leadership(p.id, p.members, p.leader()));
+        }
+      }
+      Map<UUID, Integer> weights = new HashMap<>();
+      placementNodes(ReplicationFactor.THREE).forEach(n -> weights.put(n.id(), Math.max(1, limits.limitOf(n))));
+      List<LeaderBalancer.Transfer> transfers = LeaderBalancer.plan(open, weights);
+      for (LeaderBalancer.Transfer t : transfers) {
+        TrackedPipeline p = pipelines.get(t.pipeline());
+        p.transferTarget = t.to();
+        p.transferDeadline = now + resendAfterMs + 10_000;
+        commands.add(t.from(), ScmCommand.newBuilder().setTransferLeadership(TransferLeadershipCommand.newBuilder()
+            .setPipelineId(p.record.getId()).setNewLeader(Uuids.toProto(t.to()))).build());
+        LOG.info("Pipeline {}: moving leadership from {} to {} to even out leaders", p.id, t.from(), t.to());
+      }
+      return transfers.size();
+    }
+  }
+
+  private List<PlacementNode> placementNodes(ReplicationFactor factor) {
+    Map<UUID, int[]> counts = new HashMap<>();
+    for (TrackedPipeline p : live(factor)) {
+      UUID leader = p.leaderOrSuggested();
+      p.members.forEach(m -> {
+        int[] c = counts.computeIfAbsent(m, k -> new int[2]);
+        c[0]++;
+        c[1] += m.equals(leader) ? 1 : 0;
+      });
+    }
+    List<PlacementNode> result = new ArrayList<>();
+    for (NodeStatus n : nodes.nodes()) {
+      int[] c = counts.getOrDefault(n.id(), new int[2]);
+      result.add(new PlacementNode(n.id(), n.details().getNetworkLocation(), NodeCapacity.healthyRaftLogDirs(n),
+          c[0], c[1], NodeCapacity.canHostPipelines(n)));
+    }
+    return result;
+  }
+
+  private List<TrackedPipeline> live(ReplicationFactor factor) {
+    return pipelines.values().stream().filter(p -> p.record.getFactor() == factor).toList();
+  }
+
+  private int countLive(ReplicationFactor factor) {
+    synchronized (lock) {
+      return live(factor).size();
+    }
+  }
+
+  private Set<Set<UUID>> usedSets(ReplicationFactor factor) {
+    Set<Set<UUID>> used = new HashSet<>();
+    live(factor).forEach(p -> used.add(Set.copyOf(p.members)));
+    return used;
+  }
+
+  private void sendCreate(TrackedPipeline p, UUID member) {
+    CreatePipelineCommand.Builder create = CreatePipelineCommand.newBuilder().setPipelineId(p.record.getId())
+        .setSuggestedLeader(p.record.getSuggestedLeader());
+    for (UUID m : p.members) {
+      nodes.node(m).ifPresent(n -> create.addMembers(n.details()));
+    }
+    if (create.getMembersCount() != p.members.size()) {
+      return;
+    }
+    commands.add(member, ScmCommand.newBuilder().setCreatePipeline(create).build());
+    p.createSentAt.put(member, clock.monotonicMillis());
+  }
+
+  private static ScmCommand closeCommand(UUID id) {
+    return ScmCommand.newBuilder().setClosePipeline(ClosePipelineCommand.newBuilder()
+        .setPipelineId(PipelineId.newBuilder().setId(Uuids.toProto(id)))).build();
+  }
+
+  private void setState(TrackedPipeline p, PipelineState state) {
+    PipelineRecord updated = p.record.toBuilder().setState(state).build();
+    try {
+      persist(updated, p.id);
+      p.record = updated;
+    } catch (ScmException e) {
+      LOG.error("Pipeline {} stays {}: {}", p.id, p.state(), e.getMessage());
+    }
+  }
+
+  private void persist(PipelineRecord record, UUID id) throws ScmException {
+    try {
+      db.putPipeline(record, id);
+    } catch (IOException e) {
+      throw dbFailure(e);
+    }
+  }
+
+  private static ScmException dbFailure(IOException e) {
+    LOG.error("SCM cannot update its pipeline table", e);
+    return new ScmException(ScmResult.INTERNAL_ERROR, "SCM cannot update its pipeline table: " + e.getMessage());
+  }
+
+  private TrackedPipeline find(UUID id) throws ScmException {
+    TrackedPipeline p = pipelines.get(id);
+    if (p == null) {
+      throw new ScmException(ScmResult.PIPELINE_NOT_FOUND, "no pipeline " + id);
+    }
+    return p;
+  }
+
+  private String describe(List<UUID> members) {
+    List<String> parts = new ArrayList<>();
+    for (UUID m : members) {
+      parts.add(nodes.node(m).map(n -> n.details().getHostName() + n.details().getNetworkLocation())
+          .orElse(m.toString()));
+    }
+    return String.join(", ", parts);
+  }
+
+  private static List<String> logDirs(TrackedPipeline p) {
+    return p.reports.values().stream().map(PipelineReport::getLogDir).toList();
+  }
+
+  private PipelineView view(TrackedPipeline p) {
+    List<PipelineView.Member> members = new ArrayList<>();
+    for (UUID m : p.members) {
+      members.add(new PipelineView.Member(m, nodes.node(m).orElse(null), p.reports.get(m)));
+    }
+    return new PipelineView(p.record, members, p.leader());
+  }
+}
