@@ -100,10 +100,25 @@ class PipelinesIT {
         assertEquals(before, ids(scm.listPipelines(PipelineState.PIPELINE_STATE_UNSPECIFIED)),
             "reloaded from SCM's database");
         mini.awaitAllHealthy();
-        Await.until("the same 6 pipelines OPEN with leaders", MiniCluster.WAIT, () -> open(scm),
-            ps -> ids(ps).equals(before) && ps.stream().allMatch(p -> p.hasLeader()));
+        Await.until("the same 6 pipelines OPEN, each node leading one again", MiniCluster.WAIT, () -> open(scm),
+            ps -> ids(ps).equals(before) && ps.stream().allMatch(p -> p.hasLeader())
+                && leadersPerNode(ps).size() == 6);
         assertEquals(before, ids(scm.listPipelines(PipelineState.PIPELINE_STATE_UNSPECIFIED)), "no new pipelines");
       }
+    }
+  }
+
+  @Test
+  void leadershipEvensOutAgainAfterALeaderRestarts() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, 6, 2, LIMIT_3);
+        ScmAdminClient scm = new ScmAdminClient(mini.scmClientAddress())) {
+      Await.until("one leader per node", MiniCluster.WAIT, () -> open(scm), ps -> ps.size() == 6
+          && leadersPerNode(ps).size() == 6);
+      mini.cluster().stopDatanode(2);
+      mini.cluster().startDatanode(2);
+      Await.until("the restarted node back and every node leading one pipeline", MiniCluster.WAIT,
+          () -> open(scm), ps -> ps.size() == 6 && leadersPerNode(ps).size() == 6
+              && leadersPerNode(ps).values().stream().allMatch(c -> c == 1));
     }
   }
 
