@@ -1,5 +1,6 @@
 package org.tropos.scm.pipeline;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,12 +42,15 @@ final class TrackedPipeline {
     return members.contains(node);
   }
 
-  /** The leader the members report: the one that reports itself LEADER, else one they all name; else null. */
+  /**
+   * The leader the members report: the member reporting itself LEADER in the highest term (an old leader may
+   * not have heard of the new term yet), else one they all name; else null.
+   */
   UUID leader() {
-    for (Map.Entry<UUID, PipelineReport> e : reports.entrySet()) {
-      if (e.getValue().getRole() == RaftRole.LEADER) {
-        return e.getKey();
-      }
+    UUID selfReported = reports.entrySet().stream().filter(e -> e.getValue().getRole() == RaftRole.LEADER)
+        .max(Comparator.comparingLong(e -> e.getValue().getTerm())).map(Map.Entry::getKey).orElse(null);
+    if (selfReported != null) {
+      return selfReported;
     }
     List<UUID> named = reports.values().stream().filter(PipelineReport::hasLeader)
         .map(r -> Uuids.fromProto(r.getLeader())).distinct().toList();
