@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -18,8 +20,9 @@ import org.tropos.proto.scm.ScmResult;
  * <p>RATIS/THREE: the anchor is the least-loaded node, then a node on another rack, then one on the anchor's
  * rack (two racks, 2 + 1); on a single-rack cluster, the three least-loaded nodes. Load is the fraction of its
  * limit a node would use, so nodes with more RaftLog disks (a higher auto limit) take proportionally more.
- * Among near-equal choices a set of nodes not yet used together is preferred; a set is reused only when
- * nothing else fits. The suggested leader is the member leading the fewest pipelines for its limit.
+ * Among near-equal choices, nodes that share fewer pipelines are preferred, and a set of nodes already
+ * used together is reused only when nothing else fits. The suggested leader is the member leading the fewest
+ * pipelines for its limit.
  *
  * <p>Pure and deterministic: it reads a snapshot and returns a decision, or a typed error, never a partial
  * pipeline. Not thread-safe to share snapshots; the policy itself holds no mutable state.
@@ -27,6 +30,11 @@ import org.tropos.proto.scm.ScmResult;
 public final class PipelinePlacementPolicy {
   /** Nodes examined for each of the second and third places when looking for an unused set. */
   private static final int CHOICES_PER_PLACE = 8;
+  /**
+   * Weight of each pair of chosen nodes already in a pipeline together: small enough to act only between
+   * near-equal loads, so partnerships spread and a lost node's freed capacity is spread too.
+   */
+  private static final double PAIR_WEIGHT = 1e-3;
 
   private final PipelineLimits limits;
 
@@ -76,8 +84,30 @@ public final class PipelinePlacementPolicy {
       throw new ScmException(ScmResult.NOT_ENOUGH_RACKS, "the " + free.size() + " datanodes with room left are"
           + " all on rack " + free.get(0).rack() + "; a pipeline must span two racks");
     }
-    trios.sort(Comparator.comparingDouble(t -> load(t.get(0)) + load(t.get(1)) + load(t.get(2))));
+    Map<UUID, Map<UUID, Integer>> together = pairsTogether(usedSets);
+    trios.sort(Comparator.comparingDouble(t -> load(t.get(0)) + load(t.get(1)) + load(t.get(2))
+        + PAIR_WEIGHT * (together(together, t.get(0), t.get(1)) + together(together, t.get(0), t.get(2))
+        + together(together, t.get(1), t.get(2)))));
     return trios.stream().filter(t -> !usedSets.contains(idsOf(t))).findFirst().orElse(trios.get(0));
+  }
+
+  /** How many used sets hold each pair of nodes. */
+  private static Map<UUID, Map<UUID, Integer>> pairsTogether(Set<Set<UUID>> usedSets) {
+    Map<UUID, Map<UUID, Integer>> together = new HashMap<>();
+    for (Set<UUID> set : usedSets) {
+      for (UUID a : set) {
+        for (UUID b : set) {
+          if (!a.equals(b)) {
+            together.computeIfAbsent(a, k -> new HashMap<>()).merge(b, 1, Integer::sum);
+          }
+        }
+      }
+    }
+    return together;
+  }
+
+  private static int together(Map<UUID, Map<UUID, Integer>> together, PlacementNode a, PlacementNode b) {
+    return together.getOrDefault(a.id(), Map.of()).getOrDefault(b.id(), 0);
   }
 
   /** The nodes tied for the least load: each may anchor, so an unused set can be found. */
