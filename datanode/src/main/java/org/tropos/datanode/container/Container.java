@@ -1,0 +1,73 @@
+package org.tropos.datanode.container;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.tropos.common.io.AtomicFiles;
+import org.tropos.proto.datanode.storage.ContainerDescriptor;
+import org.tropos.proto.hdds.ContainerState;
+
+/**
+ * One container replica on a data volume:
+ * <pre>
+ * containerDir&lt;k&gt;/&lt;id&gt;/metadata/&lt;id&gt;.container   descriptor (layout 1)
+ * containerDir&lt;k&gt;/&lt;id&gt;/chunks/&lt;localId&gt;.block    FILE_PER_BLOCK: the block's bytes, nothing else
+ * </pre>
+ *
+ * <p>Thread-safety: the descriptor is replaced under the container's monitor; block files are written by the
+ * pipeline's apply thread only.
+ */
+final class Container {
+  static final int LAYOUT_VERSION = 1;
+
+  private final Path dir;
+  private final VolumeDb db;
+  private ContainerDescriptor descriptor;
+
+  Container(Path dir, VolumeDb db, ContainerDescriptor descriptor) {
+    this.dir = dir;
+    this.db = db;
+    this.descriptor = descriptor;
+  }
+
+  static Path descriptorFile(Path dir, long id) {
+    return dir.resolve("metadata").resolve(id + ".container");
+  }
+
+  static Container create(Path dir, VolumeDb db, ContainerDescriptor descriptor) throws IOException {
+    Files.createDirectories(dir.resolve("chunks"));
+    Container container = new Container(dir, db, descriptor);
+    container.save(descriptor);
+    return container;
+  }
+
+  static ContainerDescriptor readDescriptor(Path file) throws IOException {
+    ContainerDescriptor d = ContainerDescriptor.parseFrom(Files.readAllBytes(file));
+    if (d.getLayoutVersion() > LAYOUT_VERSION) {
+      throw new IOException(file + " has layout " + d.getLayoutVersion() + "; this version reads up to "
+          + LAYOUT_VERSION);
+    }
+    return d;
+  }
+
+  synchronized ContainerDescriptor descriptor() {
+    return descriptor;
+  }
+
+  synchronized void save(ContainerDescriptor updated) throws IOException {
+    AtomicFiles.write(descriptorFile(dir, updated.getContainerId()), updated.toByteArray());
+    descriptor = updated;
+  }
+
+  boolean isOpen() {
+    return descriptor().getState() == ContainerState.CONTAINER_OPEN;
+  }
+
+  Path blockFile(long localId) {
+    return dir.resolve("chunks").resolve(localId + ".block");
+  }
+
+  VolumeDb db() {
+    return db;
+  }
+}

@@ -1,0 +1,231 @@
+package org.tropos.datanode.container;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.checksum.Checksums;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Closer;
+import org.tropos.datanode.volume.StorageDirectory;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.storage.BlockData;
+import org.tropos.proto.datanode.storage.ContainerDescriptor;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.PipelineId;
+
+/**
+ * The container replicas on this datanode's data volumes and the blocks in them. Chunk data is checked against
+ * the client's checksums before it is written; a block becomes readable when PutBlock commits its length and
+ * checksums (after the block file is synced). New containers go to the healthy volume with the most free space.
+ *
+ * <p>Thread-safety: containers are in a concurrent map; writes to one container come from one pipeline's apply
+ * thread; reads may come from any thread and only see committed blocks.
+ */
+public final class ContainerStore implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ContainerStore.class);
+  private static final int CONTAINERS_PER_DIR_SHIFT = 10;
+
+  private final String nodeName;
+  private final String clusterId;
+  private final List<StorageDirectory> volumes;
+  private final Map<Path, VolumeDb> dbs = new HashMap<>();
+  private final Map<Long, Container> containers = new ConcurrentHashMap<>();
+
+  public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes) {
+    this.nodeName = nodeName;
+    this.clusterId = clusterId;
+    this.volumes = List.copyOf(volumes);
+  }
+
+  /** Opens each healthy volume's block database and loads the containers on it. */
+  public void open() throws IOException {
+    for (StorageDirectory volume : volumes) {
+      if (volume.isHealthy()) {
+        Path root = clusterRoot(volume);
+        VolumeDb db = VolumeDb.open(root.resolve("container.db"));
+        dbs.put(volume.path(), db);
+        load(root.resolve("current"), db);
+      }
+    }
+    LOG.info("{}: {} containers on {} volumes", nodeName, containers.size(), dbs.size());
+  }
+
+  private void load(Path current, VolumeDb db) throws IOException {
+    if (!Files.isDirectory(current)) {
+      return;
+    }
+    try (Stream<Path> files = Files.find(current, 4, (p, a) -> p.toString().endsWith(".container"))) {
+      for (Path file : files.toList()) {
+        ContainerDescriptor d = Container.readDescriptor(file);
+        containers.put(d.getContainerId(), new Container(file.getParent().getParent(), db, d));
+      }
+    }
+  }
+
+  /** Creates an OPEN container replica for {@code pipeline}; creating one that exists is a no-op. */
+  public ContainerDescriptor create(long containerId, PipelineId pipeline) throws DatanodeException {
+    Container existing = containers.get(containerId);
+    if (existing != null) {
+      return existing.descriptor();
+    }
+    StorageDirectory volume = volumes.stream().filter(v -> v.isHealthy() && dbs.containsKey(v.path()))
+        .max(Comparator.comparingLong(v -> v.path().toFile().getUsableSpace()))
+        .orElseThrow(() -> new DatanodeException(DatanodeResult.DISK_FULL, nodeName + " has no healthy volume"));
+    Path dir = clusterRoot(volume).resolve("current")
+        .resolve("containerDir" + (containerId >> CONTAINERS_PER_DIR_SHIFT)).resolve(Long.toString(containerId));
+    ContainerDescriptor d = ContainerDescriptor.newBuilder().setLayoutVersion(Container.LAYOUT_VERSION)
+        .setContainerId(containerId).setState(ContainerState.CONTAINER_OPEN).setPipelineId(pipeline).build();
+    try {
+      containers.put(containerId, Container.create(dir, dbs.get(volume.path()), d));
+    } catch (IOException e) {
+      throw ioError("create container " + containerId, e);
+    }
+    LOG.info("{}: container {} created in {}", nodeName, containerId, dir);
+    return d;
+  }
+
+  /** Writes {@code data} at {@code offset} of the block after checking it against {@code checksums}. */
+  public void writeChunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums)
+      throws DatanodeException {
+    Container container = openContainer(block.getContainerId());
+    if (offset % checksums.getBytesPerChecksum() != 0) {
+      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "chunk offset " + offset
+          + " is not a multiple of bytes per checksum " + checksums.getBytesPerChecksum());
+    }
+    int bad = Checksums.firstMismatch(data, checksums);
+    if (bad >= 0) {
+      throw new DatanodeException(DatanodeResult.CHECKSUM_MISMATCH, "chunk of block " + name(block) + " at "
+          + offset + " does not match its checksum at byte " + (offset + (long) bad * checksums.getBytesPerChecksum()));
+    }
+    try (FileChannel file = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE)) {
+      ByteBuffer view = data.duplicate();
+      long at = offset;
+      while (view.hasRemaining()) {
+        at += file.write(view, at);
+      }
+    } catch (IOException e) {
+      throw ioError("write block " + name(block), e);
+    }
+  }
+
+  /** Commits a block: syncs its file and records its length and checksums; readable from now on. */
+  public BlockData putBlock(BlockData block) throws DatanodeException {
+    Container container = openContainer(block.getBlockId().getContainerId());
+    Path file = container.blockFile(block.getBlockId().getLocalId());
+    long pieces = Checksums.pieces(block.getLength(), block.getChecksums().getBytesPerChecksum());
+    if (Checksums.count(block.getChecksums()) != pieces) {
+      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " of "
+          + block.getLength() + " bytes needs " + pieces + " checksums, got " + Checksums.count(block.getChecksums()));
+    }
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      if (channel.size() < block.getLength()) {
+        throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " has "
+            + channel.size() + " bytes written, fewer than the " + block.getLength() + " being committed");
+      }
+      channel.force(true);
+      container.db().put(block);
+    } catch (IOException e) {
+      throw ioError("commit block " + name(block.getBlockId()), e);
+    }
+    return block;
+  }
+
+  public BlockData getBlock(BlockId id) throws DatanodeException {
+    Container container = container(id.getContainerId());
+    try {
+      BlockData block = container.db().get(id);
+      if (block == null) {
+        throw new DatanodeException(DatanodeResult.NO_SUCH_BLOCK, "no block " + name(id) + " on " + nodeName);
+      }
+      return block;
+    } catch (IOException e) {
+      throw ioError("read block metadata " + name(id), e);
+    }
+  }
+
+  /** The bytes and checksums to send for {@code length} bytes at {@code offset}, widened to whole pieces. */
+  public ReadPlan planRead(BlockId id, long offset, long length) throws DatanodeException {
+    BlockData block = getBlock(id);
+    if (offset < 0 || length < 0 || offset + length > block.getLength()) {
+      throw new DatanodeException(DatanodeResult.RANGE_OUT_OF_BOUNDS, "range " + offset + "+" + length
+          + " is outside block " + name(id) + " of " + block.getLength() + " bytes");
+    }
+    int bpc = block.getChecksums().getBytesPerChecksum();
+    long start = offset - offset % bpc;
+    long end = Math.min(block.getLength(), (offset + length + bpc - 1) / bpc * bpc);
+    ChecksumData sums = Checksums.slice(block.getChecksums(), (int) (start / bpc), Checksums.pieces(end, bpc));
+    return new ReadPlan(container(id.getContainerId()).blockFile(id.getLocalId()), start, end - start, sums,
+        block.getLength());
+  }
+
+  /** Moves a container replica to {@code state} (CLOSING, CLOSED, QUASI_CLOSED or UNHEALTHY). */
+  public ContainerDescriptor setState(long containerId, ContainerState state) throws DatanodeException {
+    Container container = container(containerId);
+    ContainerDescriptor updated = container.descriptor().toBuilder().setState(state).build();
+    try {
+      container.save(updated);
+    } catch (IOException e) {
+      throw ioError("record container " + containerId + " as " + state, e);
+    }
+    LOG.info("{}: container {} is {}", nodeName, containerId, state);
+    return updated;
+  }
+
+  public List<ContainerDescriptor> containers() {
+    List<ContainerDescriptor> all = new ArrayList<>();
+    containers.values().forEach(c -> all.add(c.descriptor()));
+    all.sort(Comparator.comparingLong(ContainerDescriptor::getContainerId));
+    return all;
+  }
+
+  private Container openContainer(long id) throws DatanodeException {
+    Container container = container(id);
+    if (!container.isOpen()) {
+      throw new DatanodeException(DatanodeResult.CONTAINER_NOT_OPEN, "container " + id + " is "
+          + container.descriptor().getState());
+    }
+    return container;
+  }
+
+  private Container container(long id) throws DatanodeException {
+    Container container = containers.get(id);
+    if (container == null) {
+      throw new DatanodeException(DatanodeResult.NO_SUCH_CONTAINER, "no container " + id + " on " + nodeName);
+    }
+    return container;
+  }
+
+  private Path clusterRoot(StorageDirectory volume) {
+    return volume.path().resolve("tropos").resolve(clusterId);
+  }
+
+  private static String name(BlockId id) {
+    return id.getContainerId() + "/" + id.getLocalId();
+  }
+
+  private DatanodeException ioError(String what, IOException e) {
+    LOG.error("{}: cannot {}", nodeName, what, e);
+    return new DatanodeException(DatanodeResult.IO_ERROR, nodeName + " cannot " + what + ": " + e.getMessage(), e);
+  }
+
+  @Override
+  public void close() {
+    Closer.closeAll(nodeName + " container store", dbs.values().toArray(new AutoCloseable[0]));
+    dbs.clear();
+  }
+}

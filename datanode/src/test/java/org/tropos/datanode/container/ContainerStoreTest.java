@@ -1,0 +1,143 @@
+package org.tropos.datanode.container;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.checksum.Checksums;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Uuids;
+import org.tropos.datanode.volume.VolumeSet;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.storage.BlockData;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.PipelineId;
+
+class ContainerStoreTest {
+  private static final int BPC = 16 * 1024;
+  private static final PipelineId PIPELINE = PipelineId.newBuilder().setId(Uuids.toProto(UUID.randomUUID())).build();
+
+  @TempDir
+  Path root;
+  private VolumeSet volumes;
+  private ContainerStore store;
+
+  @BeforeEach
+  void open() throws IOException {
+    volumes = new VolumeSet("dn-test", List.of(root.resolve("d1"), root.resolve("d2")), List.of(root.resolve("r")));
+    volumes.createDirectories();
+    volumes.format(UUID.randomUUID(), "CID-1");
+    store = reopen();
+  }
+
+  private ContainerStore reopen() throws IOException {
+    ContainerStore s = new ContainerStore("dn-test", "CID-1", volumes.dataVolumes());
+    s.open();
+    return s;
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+    assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
+  }
+
+  private static byte[] random(int size, long seed) {
+    byte[] b = new byte[size];
+    new Random(seed).nextBytes(b);
+    return b;
+  }
+
+  /** Writes {@code data} as chunks of {@code chunk} bytes and commits the block. */
+  private BlockData write(BlockId id, byte[] data, int chunk) throws DatanodeException {
+    ChecksumData all = ChecksumData.newBuilder().setBytesPerChecksum(BPC).build();
+    for (int off = 0; off < data.length; off += chunk) {
+      ByteBuffer piece = ByteBuffer.wrap(data, off, Math.min(chunk, data.length - off)).slice();
+      ChecksumData sums = Checksums.compute(piece, BPC);
+      store.writeChunk(id, off, piece, sums);
+      all = Checksums.concat(all.getChecksums().isEmpty() ? sums.toBuilder().clearChecksums().build() : all, sums);
+    }
+    return store.putBlock(BlockData.newBuilder().setBlockId(id).setLength(data.length).setChecksums(all)
+        .setBcsid(7).build());
+  }
+
+  private static BlockId block(long container, long local) {
+    return BlockId.newBuilder().setContainerId(container).setLocalId(local).build();
+  }
+
+  @Test
+  void committedBlocksReadBackAndSurviveAReopen() throws Exception {
+    store.create(1, PIPELINE);
+    byte[] data = random(5 * 1024 * 1024 + 1, 1);
+    write(block(1, 100), data, 4 * 1024 * 1024);
+    store.close();
+    store = reopen();
+    ReadPlan plan = store.planRead(block(1, 100), 0, data.length);
+    assertEquals(data.length, plan.length());
+    byte[] onDisk = Files.readAllBytes(plan.file());
+    assertArrayEquals(data, onDisk);
+    assertEquals(-1, Checksums.firstMismatch(ByteBuffer.wrap(onDisk), plan.checksums()));
+    assertEquals(ContainerState.CONTAINER_OPEN, store.containers().get(0).getState());
+  }
+
+  @Test
+  void readsAreWidenedToWholeChecksumPieces() throws Exception {
+    store.create(2, PIPELINE);
+    byte[] data = random(100_000, 2);
+    write(block(2, 1), data, 65_536);
+    ReadPlan plan = store.planRead(block(2, 1), 20_000, 30_000);
+    assertEquals(16_384, plan.offset());
+    assertEquals(65_536 - 16_384, plan.length(), "to the end of the piece holding byte 49,999");
+    ByteBuffer range = ByteBuffer.wrap(data, (int) plan.offset(), (int) plan.length()).slice();
+    assertEquals(-1, Checksums.firstMismatch(range, plan.checksums()));
+    ReadPlan tail = store.planRead(block(2, 1), 99_000, 1_000);
+    assertEquals(100_000 - 98_304, tail.length(), "the last piece is short");
+    assertEquals(DatanodeResult.RANGE_OUT_OF_BOUNDS,
+        assertThrows(DatanodeException.class, () -> store.planRead(block(2, 1), 99_000, 1_001)).result());
+  }
+
+  @Test
+  void corruptChunksClosedContainersAndUnknownBlocksAreRefused() throws Exception {
+    store.create(3, PIPELINE);
+    ByteBuffer data = ByteBuffer.wrap(random(32_768, 3));
+    ChecksumData sums = Checksums.compute(data, BPC);
+    data.put(100, (byte) (data.get(100) ^ 0x10));
+    DatanodeException corrupt = assertThrows(DatanodeException.class,
+        () -> store.writeChunk(block(3, 1), 0, data, sums));
+    assertEquals(DatanodeResult.CHECKSUM_MISMATCH, corrupt.result());
+    assertEquals(DatanodeResult.NO_SUCH_BLOCK,
+        assertThrows(DatanodeException.class, () -> store.getBlock(block(3, 1))).result());
+    store.setState(3, ContainerState.CONTAINER_CLOSED);
+    assertEquals(DatanodeResult.CONTAINER_NOT_OPEN, assertThrows(DatanodeException.class,
+        () -> store.writeChunk(block(3, 2), 0, ByteBuffer.wrap(new byte[10]), Checksums.compute(
+            ByteBuffer.wrap(new byte[10]), BPC))).result());
+    assertEquals(DatanodeResult.NO_SUCH_CONTAINER,
+        assertThrows(DatanodeException.class, () -> store.getBlock(block(99, 1))).result());
+    store.close();
+    store = reopen();
+    assertEquals(ContainerState.CONTAINER_CLOSED, store.containers().get(0).getState(), "state survives reopen");
+  }
+
+  @Test
+  void containersSpreadOverVolumesByFreeSpaceAndCreateIsIdempotent() throws Exception {
+    store.create(4, PIPELINE);
+    store.create(4, PIPELINE);
+    store.create(5, PIPELINE);
+    assertEquals(2, store.containers().size());
+  }
+}
