@@ -1,0 +1,145 @@
+package org.tropos.client.internal;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.SocketTimeoutException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import org.tropos.common.checksum.Checksums;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.ReadBlockRequest;
+import org.tropos.proto.datanode.ReadBlockResponse;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
+
+/**
+ * One connection to a datanode's read server. Each read sends a ReadBlock request and checks every byte that
+ * comes back against its checksum before handing it on; a mismatch fails the read (and the connection, whose
+ * stream is then mid-block) with CHECKSUM_MISMATCH so the caller can go to another replica.
+ *
+ * <p>Not thread-safe: one reader at a time per connection.
+ */
+public final class BlockReadClient implements AutoCloseable {
+  private static final int BUFFER_BYTES = 1 << 20;
+  /** Large socket buffers: fewer wakeups and acknowledgements per GiB read. */
+  private static final int SOCKET_BUFFER_BYTES = 4 << 20;
+
+  /** Receives verified bytes in order. */
+  @FunctionalInterface
+  public interface ByteSink {
+    void accept(ByteBuffer verified);
+  }
+
+  private final HostPort address;
+  private final SocketChannel channel;
+  private final Selector selector;
+  private final long timeoutMs;
+  private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+
+  public BlockReadClient(HostPort address, Duration timeout) throws IOException {
+    this.address = address;
+    this.timeoutMs = timeout.toMillis();
+    this.channel = SocketChannel.open();
+    try {
+      channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
+      channel.socket().connect(new InetSocketAddress(address.host(), address.port()), (int) timeoutMs);
+      channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
+      channel.configureBlocking(false);
+      this.selector = Selector.open();
+      channel.register(selector, SelectionKey.OP_READ);
+    } catch (IOException e) {
+      channel.close();
+      throw new IOException("cannot connect to the read server at " + address + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads bytes {@code offset} to {@code offset + length} of a block, verifying every checksum, into {@code sink}.
+   * Returns the block's committed length.
+   */
+  public long read(BlockId block, long offset, long length, ByteSink sink) throws IOException, DatanodeException {
+    byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length).build()
+        .toByteArray();
+    writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
+    ReadBlockResponse header = readHeader();
+    if (header.getResult() != DatanodeResult.OK) {
+      throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
+    }
+    receive(header, offset, length, sink);
+    return header.getBlockLength();
+  }
+
+  private void receive(ReadBlockResponse header, long offset, long length, ByteSink sink)
+      throws IOException, DatanodeException {
+    ChecksumData sums = header.getChecksums();
+    int bpc = sums.getBytesPerChecksum();
+    int chunk = BUFFER_BYTES / bpc * bpc;
+    long at = header.getOffset();
+    long end = at + header.getLength();
+    while (at < end) {
+      int n = (int) Math.min(chunk, end - at);
+      buffer.clear().limit(n);
+      readFully(buffer);
+      buffer.flip();
+      int firstPiece = (int) ((at - header.getOffset()) / bpc);
+      ChecksumData covering = Checksums.slice(sums, firstPiece, firstPiece + Checksums.pieces(n, bpc));
+      int bad = Checksums.firstMismatch(buffer, covering);
+      if (bad >= 0) {
+        close();
+        throw new DatanodeException(DatanodeResult.CHECKSUM_MISMATCH, "block data from " + address
+            + " does not match its checksum at offset " + (at + (long) bad * bpc));
+      }
+      long from = Math.max(at, offset);
+      long to = Math.min(at + n, offset + length);
+      if (from < to && sink != null) {
+        sink.accept(buffer.duplicate().position((int) (from - at)).limit((int) (to - at)).slice());
+      }
+      at += n;
+    }
+  }
+
+  private ReadBlockResponse readHeader() throws IOException {
+    ByteBuffer size = ByteBuffer.allocate(4);
+    readFully(size);
+    int bytes = size.flip().getInt();
+    if (bytes < 0 || bytes > 64 << 20) {
+      throw new IOException(address + " sent a response header of " + bytes + " bytes");
+    }
+    ByteBuffer header = ByteBuffer.allocate(bytes);
+    readFully(header);
+    return ReadBlockResponse.parseFrom(header.flip());
+  }
+
+  private void readFully(ByteBuffer target) throws IOException {
+    while (target.hasRemaining()) {
+      int n = channel.read(target);
+      if (n < 0) {
+        throw new IOException(address + " closed the connection mid-response");
+      }
+      if (n == 0 && selector.select(timeoutMs) == 0) {
+        throw new SocketTimeoutException("no data from " + address + " for " + timeoutMs + " ms");
+      }
+      selector.selectedKeys().clear();
+    }
+  }
+
+  private void writeFully(ByteBuffer source) throws IOException {
+    while (source.hasRemaining()) {
+      channel.write(source);
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      selector.close();
+    } finally {
+      channel.close();
+    }
+  }
+}

@@ -1,0 +1,111 @@
+package org.tropos.datanode.read;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.stream.ChunkedWriteHandler;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.NamedThreadFactory;
+import org.tropos.common.util.Threads;
+
+/**
+ * The datanode's block read server (ARCHITECTURE.md, "Read path"): Netty on the read port, one framed request at
+ * a time per connection, answered by a header with the checksums covering the range and then the bytes.
+ * Event-loop threads only move bytes; lookups run on a bounded planner pool (past its queue a read is answered
+ * DATANODE_BUSY).
+ */
+public final class BlockReadServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockReadServer.class);
+  private static final int MAX_REQUEST_BYTES = 64 * 1024;
+  private static final int PLANNER_THREADS = 4;
+  /** Large socket buffers: fewer wakeups and acknowledgements per GiB, the bulk of a block read's CPU. */
+  public static final int SOCKET_BUFFER_BYTES = 4 << 20;
+  private static final int PLANNER_QUEUE = 1024;
+
+  private final String name;
+  private final HostPort bind;
+  private final ReadPlanner planner;
+  private final BlockTransfer transfer;
+  private final LifeCycle lifeCycle;
+  private EventLoopGroup loops;
+  private ExecutorService planners;
+  private Channel listener;
+
+  /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}). */
+  public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
+    this.name = name;
+    this.bind = bind;
+    this.planner = planner;
+    this.transfer = transfer;
+    this.lifeCycle = new LifeCycle(name);
+  }
+
+  public void start() throws IOException {
+    lifeCycle.startBegins();
+    loops = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
+        new NamedThreadFactory(name + "-loop", true), NioIoHandler.newFactory());
+    planners = Threads.boundedPool(name + "-planner", PLANNER_THREADS, PLANNER_QUEUE);
+    ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_REQUEST_BYTES, 0, 4, 0, 4));
+            if (transfer == BlockTransfer.COPYING) {
+              ch.pipeline().addLast(new ChunkedWriteHandler());
+            }
+            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer));
+          }
+        });
+    try {
+      listener = bootstrap.bind(new InetSocketAddress(bind.host(), bind.port())).sync().channel();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new IOException(name + " interrupted while binding " + bind, e);
+    } catch (RuntimeException e) {
+      close();
+      throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
+    }
+    lifeCycle.startEnds();
+    LOG.info("{}: serving block reads ({}) on {}", name, transfer, new HostPort(bind.host(), port()));
+  }
+
+  public int port() {
+    lifeCycle.assertRunning();
+    return ((InetSocketAddress) listener.localAddress()).getPort();
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    if (listener != null) {
+      listener.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+    if (loops != null) {
+      loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
+    }
+    if (planners != null) {
+      Threads.shutdown(planners, Duration.ofSeconds(5));
+    }
+    lifeCycle.closeEnds();
+  }
+}

@@ -1,0 +1,11 @@
+package org.tropos.datanode.read;
+
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.datanode.container.ReadPlan;
+import org.tropos.proto.hdds.BlockId;
+
+/** Resolves a read to a file range and its checksums (the container store; may touch RocksDB, so it blocks). */
+@FunctionalInterface
+public interface ReadPlanner {
+  ReadPlan planRead(BlockId block, long offset, long length) throws DatanodeException;
+}

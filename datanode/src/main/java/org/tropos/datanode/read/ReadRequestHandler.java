@@ -1,0 +1,97 @@
+package org.tropos.datanode.read;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.DefaultFileRegion;
+import io.netty.channel.SimpleChannelInboundHandler;
+import java.io.IOException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.datanode.container.ReadPlan;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.ReadBlockRequest;
+import org.tropos.proto.datanode.ReadBlockResponse;
+
+/**
+ * Answers one framed {@link ReadBlockRequest} at a time: the lookup (RocksDB) runs on the planner pool, never on
+ * the event loop; then the header and the bytes are written, the bytes as a file region (sendfile) or, for the
+ * benchmark's baseline, as heap chunks. An error is a header with a result and no bytes.
+ */
+final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
+  private static final Logger LOG = LoggerFactory.getLogger(ReadRequestHandler.class);
+
+  private final ReadPlanner planner;
+  private final Executor planners;
+  private final BlockTransfer transfer;
+
+  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer) {
+    this.planner = planner;
+    this.planners = planners;
+    this.transfer = transfer;
+  }
+
+  @Override
+  protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
+    ReadBlockRequest request;
+    try {
+      request = ReadBlockRequest.parseFrom(new ByteBufInputStream(frame));
+    } catch (InvalidProtocolBufferException e) {
+      respondError(ctx, DatanodeResult.INVALID_REQUEST, "unreadable ReadBlockRequest: " + e.getMessage());
+      return;
+    } catch (IOException e) {
+      respondError(ctx, DatanodeResult.INVALID_REQUEST, e.getMessage());
+      return;
+    }
+    try {
+      planners.execute(() -> serve(ctx, request));
+    } catch (RejectedExecutionException e) {
+      respondError(ctx, DatanodeResult.DATANODE_BUSY, "too many reads in flight");
+    }
+  }
+
+  private void serve(ChannelHandlerContext ctx, ReadBlockRequest request) {
+    ReadPlan plan;
+    try {
+      plan = planner.planRead(request.getBlockId(), request.getOffset(), request.getLength());
+    } catch (DatanodeException e) {
+      respondError(ctx, e.result(), e.getMessage());
+      return;
+    }
+    ReadBlockResponse header = ReadBlockResponse.newBuilder().setResult(DatanodeResult.OK).setOffset(plan.offset())
+        .setLength(plan.length()).setChecksums(plan.checksums()).setBlockLength(plan.blockLength()).build();
+    ctx.write(frame(header));
+    Object body;
+    try {
+      body = transfer == BlockTransfer.ZERO_COPY
+          ? new DefaultFileRegion(plan.file().toFile(), plan.offset(), plan.length())
+          : new HeapChunkedFile(plan.file(), plan.offset(), plan.length());
+    } catch (IOException e) {
+      LOG.warn("Cannot open {} for a read: {}", plan.file(), e.toString());
+      ctx.close();
+      return;
+    }
+    ctx.writeAndFlush(body).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+  }
+
+  private static void respondError(ChannelHandlerContext ctx, DatanodeResult result, String message) {
+    ctx.writeAndFlush(frame(ReadBlockResponse.newBuilder().setResult(result).setMessage(message).build()));
+  }
+
+  private static ByteBuf frame(ReadBlockResponse header) {
+    byte[] bytes = header.toByteArray();
+    return Unpooled.buffer(4 + bytes.length).writeInt(bytes.length).writeBytes(bytes);
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("Read connection from {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+    ctx.close();
+  }
+}
