@@ -9,14 +9,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.common.util.VersionInfo;
+import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
+import org.tropos.datanode.read.BlockReadServer;
+import org.tropos.datanode.read.BlockTransfer;
 import org.tropos.datanode.scm.ScmHeartbeat;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -30,7 +34,9 @@ import org.tropos.proto.scm.ScmResult;
 
 /**
  * The datanode process: builds its components, starts them, stops them in reverse order. It holds no logic of
- * its own and is never handed to a component.
+ * its own and is never handed to a component. The data path (container store, read server, Ratis server) needs
+ * the cluster id for its directory layout, so a datanode that has never registered starts it right after its
+ * first registration; the heartbeat then registers again with the ports it bound.
  */
 public final class DatanodeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(DatanodeServer.class);
@@ -43,9 +49,13 @@ public final class DatanodeServer implements AutoCloseable {
   private VolumeSet volumes;
   private ExecutorService diskProbes;
   private ScheduledExecutorService diskChecker;
-  private RatisPipelines ratis;
-  private PipelineCommandHandler pipelineCommands;
+  private volatile ContainerStore store;
+  private volatile BlockReadServer readServer;
+  private volatile RatisPipelines ratis;
+  private volatile PipelineCommandHandler pipelineCommands;
   private ScmHeartbeat heartbeat;
+  /** Set under this object's monitor by close(): a data-path start that comes later does nothing. */
+  private boolean closing;
 
   public DatanodeServer(DatanodeConfig config) {
     this.config = config;
@@ -59,11 +69,11 @@ public final class DatanodeServer implements AutoCloseable {
       id = DatanodeId.loadOrCreate(config.idDir());
       volumes = new VolumeSet(name, config.dataDirs(), config.raftLogDirs());
       volumes.createDirectories();
+      startDiskChecks();
       if (!id.clusterId().isEmpty()) {
         volumes.format(id.uuid(), id.clusterId());
+        startDataPath();
       }
-      startDiskChecks();
-      startRatis();
       heartbeat = new ScmHeartbeat(name, config.scm(), config.heartbeatInterval(), this::details,
           this::nodeReport, this::pipelineReports, this::registered, this::onCommand);
       heartbeat.start();
@@ -85,59 +95,80 @@ public final class DatanodeServer implements AutoCloseable {
         config.diskCheckInterval(), () -> volumes.checkAll(diskProbes, config.diskCheckTimeout()));
   }
 
-  /** One Ratis server over the healthy RaftLog directories; without any, the node takes no pipelines. */
-  private void startRatis() throws IOException {
+  /** Container store, zero-copy read server and the Ratis server with its pipelines; once, with a cluster id. */
+  private synchronized void startDataPath() throws IOException {
+    if (store != null || closing) {
+      return;
+    }
+    store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes());
+    store.open();
+    readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
+        store::planRead, BlockTransfer.ZERO_COPY);
+    readServer.start();
     List<Path> logDirs = volumes.healthyRaftLogDirs();
     if (logDirs.isEmpty()) {
       LOG.error("{}: no healthy RaftLog directory: this datanode cannot join pipelines", name);
       return;
     }
-    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs);
+    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store);
     ratis.start();
     pipelineCommands = new PipelineCommandHandler(name, ratis);
   }
 
   private NodeReport nodeReport() {
-    return volumes.nodeReport(ratis == null ? Map.of() : ratis.groupsPerLogDir(ratis.reports()));
+    RatisPipelines r = ratis;
+    return volumes.nodeReport(r == null ? Map.of() : r.groupsPerLogDir(r.reports()));
   }
 
   /** The Raft groups this datanode hosts, as its heartbeats report them. */
   public List<PipelineReport> pipelineReports() {
-    return ratis == null ? List.of() : ratis.reports();
+    RatisPipelines r = ratis;
+    return r == null ? List.of() : r.reports();
   }
 
   private void onCommand(ScmCommand command) {
-    if (pipelineCommands == null) {
+    PipelineCommandHandler handler = pipelineCommands;
+    if (handler == null) {
       LOG.warn("{}: cannot carry out {}: no Ratis server (no healthy RaftLog directory)", name,
           command.getCommandCase());
       return;
     }
-    pipelineCommands.submit(command);
+    handler.submit(command);
   }
 
-  /** Records the cluster on first registration and binds the volumes to it. */
+  /** Records the cluster on first registration, binds the volumes to it and starts the data path. */
   private void registered(RegisterResponse response) throws ScmException {
-    if (response.getClusterId().equals(id.clusterId())) {
-      return;
-    }
-    if (!id.clusterId().isEmpty()) {
-      throw new ScmException(ScmResult.CLUSTER_ID_MISMATCH, "SCM answered for cluster " + response.getClusterId()
-          + " but this datanode belongs to " + id.clusterId());
+    if (!response.getClusterId().equals(id.clusterId())) {
+      if (!id.clusterId().isEmpty()) {
+        throw new ScmException(ScmResult.CLUSTER_ID_MISMATCH, "SCM answered for cluster "
+            + response.getClusterId() + " but this datanode belongs to " + id.clusterId());
+      }
+      try {
+        id = id.withClusterId(response.getClusterId(), config.idDir());
+      } catch (IOException e) {
+        throw new ScmException(ScmResult.INTERNAL_ERROR, "cannot record the cluster id: " + e.getMessage());
+      }
+      volumes.format(id.uuid(), id.clusterId());
     }
     try {
-      id = id.withClusterId(response.getClusterId(), config.idDir());
+      startDataPath();
     } catch (IOException e) {
-      throw new ScmException(ScmResult.INTERNAL_ERROR, "cannot record the cluster id: " + e.getMessage());
+      throw new ScmException(ScmResult.INTERNAL_ERROR, "cannot start the data path: " + e.getMessage());
     }
-    volumes.format(id.uuid(), id.clusterId());
   }
 
   private DatanodeDetails details() {
+    RatisPipelines r = ratis;
+    BlockReadServer read = readServer;
     return DatanodeDetails.newBuilder().setUuid(Uuids.toProto(id.uuid())).setHostName(config.hostName())
         .setIpAddress(config.ipAddress()).setVersion(VersionInfo.version())
-        .addPorts(Port.newBuilder().setName(PortName.RATIS).setValue(ratis == null ? config.ratisPort() : ratis.port()))
-        .addPorts(Port.newBuilder().setName(PortName.READ).setValue(config.readPort()))
-        .addPorts(Port.newBuilder().setName(PortName.HTTP).setValue(config.httpPort())).build();
+        .addPorts(port(PortName.RATIS, r == null ? config.ratisPort() : r.port()))
+        .addPorts(port(PortName.READ, read == null ? config.readPort() : read.port()))
+        .addPorts(port(PortName.HTTP, config.httpPort())).build();
+  }
+
+  private static Port port(PortName name, int value) {
+    return Port.newBuilder().setName(name).setValue(value).build();
   }
 
   public DatanodeId id() {
@@ -148,12 +179,23 @@ public final class DatanodeServer implements AutoCloseable {
     return volumes;
   }
 
+  /** The container store, or null before the datanode knows its cluster. */
+  public ContainerStore store() {
+    return store;
+  }
+
   @Override
   public void close() {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll(name, heartbeat, pipelineCommands, ratis,
+    // The heartbeat first: its registration may be starting the data path, which must finish (or not begin)
+    // before the data path's components are read and closed below.
+    Closer.closeAll(name, heartbeat);
+    synchronized (this) {
+      closing = true;
+    }
+    Closer.closeAll(name, pipelineCommands, ratis, readServer, store,
         diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
         diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT));
     lifeCycle.closeEnds();

@@ -46,6 +46,7 @@ final class MiniCluster implements AutoCloseable {
         "ozone.scm.client.port", "0",
         "ozone.scm.datanode.port", "0",
         "hdds.container.ratis.ipc.port", "0",
+        "hdds.container.ipc.port", "0",
         "ozone.scm.pipeline.creation.interval", "500ms",
         "hdds.heartbeat.interval", "100ms",
         "ozone.scm.stale.node.interval", Long.toString(STALE.toMillis()) + "ms",

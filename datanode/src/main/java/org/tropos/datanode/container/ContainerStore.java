@@ -77,7 +77,7 @@ public final class ContainerStore implements AutoCloseable {
   }
 
   /** Creates an OPEN container replica for {@code pipeline}; creating one that exists is a no-op. */
-  public ContainerDescriptor create(long containerId, PipelineId pipeline) throws DatanodeException {
+  public synchronized ContainerDescriptor create(long containerId, PipelineId pipeline) throws DatanodeException {
     Container existing = containers.get(containerId);
     if (existing != null) {
       return existing.descriptor();
@@ -120,6 +120,36 @@ public final class ContainerStore implements AutoCloseable {
       }
     } catch (IOException e) {
       throw ioError("write block " + name(block), e);
+    }
+  }
+
+  /**
+   * Reads back written (not necessarily committed) bytes of a block: Ratis asks for a chunk's data when it must
+   * resend an entry to a follower and no longer holds it.
+   */
+  public ByteBuffer readChunk(BlockId block, long offset, int length) throws DatanodeException {
+    Container container = container(block.getContainerId());
+    ByteBuffer data = ByteBuffer.allocate(length);
+    try (FileChannel file = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.READ)) {
+      while (data.hasRemaining()) {
+        if (file.read(data, offset + data.position()) < 0) {
+          throw new DatanodeException(DatanodeResult.RANGE_OUT_OF_BOUNDS, "chunk " + offset + "+" + length
+              + " of block " + name(block) + " was never written");
+        }
+      }
+    } catch (IOException e) {
+      throw ioError("read back a chunk of block " + name(block), e);
+    }
+    return data.flip();
+  }
+
+  /** Forces a block file's written bytes to disk (before a snapshot lets Ratis forget their log entries). */
+  public void sync(BlockId block) throws DatanodeException {
+    Path file = container(block.getContainerId()).blockFile(block.getLocalId());
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      channel.force(true);
+    } catch (IOException e) {
+      throw ioError("sync block " + name(block), e);
     }
   }
 

@@ -3,13 +3,17 @@ package org.tropos.datanode.ratis;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
@@ -30,6 +34,8 @@ import org.apache.ratis.util.SizeInBytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Threads;
+import org.tropos.datanode.container.ContainerStore;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
@@ -48,24 +54,37 @@ import org.tropos.proto.hdds.RaftRole;
 public final class RatisPipelines implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RatisPipelines.class);
   private static final long TRANSFER_TIMEOUT_MS = 10_000;
+  private static final long SNAPSHOT_EVERY_ENTRIES = 10_000;
+  /** The largest chunk (4 MB, ozone.scm.chunk.size) plus room for the command around it. */
+  private static final long ENTRY_BUFFER_BYTES = 5L << 20;
+  private static final int CHUNK_WRITERS = 4;
+  /** Chunk writes waiting for a writer; past this Ratis sees the write fail and the client retries. */
+  private static final int CHUNK_WRITE_QUEUE = 256;
 
   private final String nodeName;
   private final RaftPeerId me;
   private final String host;
   private final int port;
   private final List<Path> logDirs;
+  private final ContainerStore store;
   private final LifeCycle lifeCycle;
+  private ExecutorService chunkWriters;
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
   private RaftServer server;
 
-  /** @param port the Ratis port; 0 picks a free one (see {@link #port()}) */
-  public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs) {
+  /**
+   * @param port the Ratis port; 0 picks a free one (see {@link #port()})
+   * @param store where the pipelines' state machines keep containers and blocks
+   */
+  public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
+      ContainerStore store) {
     this.nodeName = nodeName;
     this.me = RaftPeerId.valueOf(datanodeId.toString());
     this.host = host;
     this.port = port;
     this.logDirs = List.copyOf(logDirs);
+    this.store = store;
     this.lifeCycle = new LifeCycle(nodeName + "-ratis");
   }
 
@@ -76,8 +95,15 @@ public final class RatisPipelines implements AutoCloseable {
     RaftServerConfigKeys.setStorageFreeSpaceMin(properties, SizeInBytes.valueOf("16MB"));
     GrpcConfigKeys.Server.setHost(properties, host);
     GrpcConfigKeys.Server.setPort(properties, port);
+    // Entries carry a chunk as stateMachineData on their way through the leader; buffers must fit one.
+    RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf(ENTRY_BUFFER_BYTES));
+    RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf(ENTRY_BUFFER_BYTES + (64 << 10)));
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, SNAPSHOT_EVERY_ENTRIES);
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+    chunkWriters = Threads.boundedPool(nodeName + "-chunk-writer", CHUNK_WRITERS, CHUNK_WRITE_QUEUE);
     server = RaftServer.newBuilder().setServerId(me).setProperties(properties)
-        .setStateMachineRegistry(group -> new PipelineStateMachine())
+        .setStateMachineRegistry(group -> new ContainerStateMachine(store, group, chunkWriters))
         .setOption(RaftStorage.StartupOption.RECOVER).build();
     server.start();
     lifeCycle.startEnds();
@@ -97,6 +123,7 @@ public final class RatisPipelines implements AutoCloseable {
     if (groupIds().contains(groupId)) {
       return;
     }
+    removeLeftovers(groupId);
     List<RaftPeer> peers = new ArrayList<>();
     for (DatanodeDetails member : members) {
       UUID id = Uuids.fromProto(member.getUuid());
@@ -106,6 +133,24 @@ public final class RatisPipelines implements AutoCloseable {
     check(server.groupManagement(GroupManagementRequest.newAdd(clientId, me, callIds.incrementAndGet(),
         RaftGroup.valueOf(groupId, peers), true)), "join pipeline " + groupId.getUuid());
     LOG.info("{}: joined pipeline {} with {}", nodeName, groupId.getUuid(), peers);
+  }
+
+  /**
+   * Deletes a directory of a group this server does not host. Ratis loads every group directory at start, so
+   * such a directory is what a failed join left behind; it would make every later join fail.
+   */
+  private void removeLeftovers(RaftGroupId groupId) throws IOException {
+    for (Path logDir : logDirs) {
+      Path leftover = logDir.resolve(groupId.getUuid().toString());
+      if (Files.exists(leftover)) {
+        LOG.warn("{}: removing {} left by a failed join of pipeline {}", nodeName, leftover, groupId.getUuid());
+        try (Stream<Path> paths = Files.walk(leftover)) {
+          for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
+        }
+      }
+    }
   }
 
   /** Leaves the pipeline's group and deletes its RaftLog; nothing happens if not in it. */
@@ -195,7 +240,11 @@ public final class RatisPipelines implements AutoCloseable {
     return RaftGroupId.valueOf(Uuids.fromProto(pipeline.getId()));
   }
 
+  /** Ratis's role of this member; unspecified while the group is still starting (Ratis reports none yet). */
   private static RaftRole roleOf(RaftPeerRole role) {
+    if (role == null) {
+      return RaftRole.RAFT_ROLE_UNSPECIFIED;
+    }
     switch (role) {
       case LEADER: return RaftRole.LEADER;
       case FOLLOWER: return RaftRole.FOLLOWER;
@@ -221,6 +270,9 @@ public final class RatisPipelines implements AutoCloseable {
       } catch (IOException e) {
         LOG.warn("{}: error closing the Ratis server: {}", nodeName, e.toString());
       }
+    }
+    if (chunkWriters != null) {
+      Threads.shutdown(chunkWriters, java.time.Duration.ofSeconds(5));
     }
     lifeCycle.closeEnds();
   }

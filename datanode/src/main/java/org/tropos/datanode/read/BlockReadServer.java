@@ -79,9 +79,10 @@ public final class BlockReadServer implements AutoCloseable {
       Thread.currentThread().interrupt();
       close();
       throw new IOException(name + " interrupted while binding " + bind, e);
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
+      // Netty rethrows the bind's checked exceptions (e.g. BindException) undeclared.
       close();
-      throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
+      throw new IOException(name + " cannot listen on " + bind + ": " + e, e);
     }
     lifeCycle.startEnds();
     LOG.info("{}: serving block reads ({}) on {}", name, transfer, new HostPort(bind.host(), port()));

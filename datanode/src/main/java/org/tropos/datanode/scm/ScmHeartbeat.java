@@ -54,6 +54,7 @@ public final class ScmHeartbeat implements AutoCloseable {
   private ManagedChannel channel;
   private ScheduledExecutorService scheduler;
   private boolean registered;
+  private DatanodeDetails registeredAs;
   private String lastFailure = "";
 
   /**
@@ -107,11 +108,17 @@ public final class ScmHeartbeat implements AutoCloseable {
         .setNodeReport(reports.get()).build());
     listener.registered(response);
     registered = true;
+    registeredAs = me;
     LOG.info("{}: registered with SCM at {} as {} on rack {} (cluster {})", nodeName, scm, me.getHostName(),
         response.getNetworkLocation(), response.getClusterId());
   }
 
+  /** Registers again when the node's details changed (e.g. its ports became known); else heartbeats. */
   private void heartbeat() throws ScmException {
+    if (!details.get().equals(registeredAs)) {
+      register();
+      return;
+    }
     HeartbeatResponse response = stub().heartbeat(HeartbeatRequest.newBuilder()
         .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.get())
         .addAllPipelineReports(pipelineReports.get()).build());

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.util.Uuids;
+import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineReport;
@@ -31,16 +33,31 @@ class RatisPipelinesIT {
   private final List<RatisPipelines> servers = new ArrayList<>(List.of());
   private final List<Integer> ports = new ArrayList<>();
 
+  private final List<ContainerStore> stores = new ArrayList<>();
+
   @AfterEach
   void stop() {
     servers.forEach(RatisPipelines::close);
+    stores.forEach(ContainerStore::close);
+    stores.clear();
+  }
+
+  private ContainerStore store(int i) throws Exception {
+    VolumeSet volumes = new VolumeSet("dn" + i, List.of(dir.resolve("dn" + i + "/data")), List.of());
+    volumes.createDirectories();
+    volumes.format(ids.get(i), "CID-test");
+    ContainerStore store = new ContainerStore("dn" + i, "CID-test", volumes.dataVolumes());
+    store.open();
+    stores.add(store);
+    return store;
   }
 
   private void startAll() throws Exception {
     servers.clear();
     for (int i = 0; i < 3; i++) {
       RatisPipelines server = new RatisPipelines("dn" + i, ids.get(i), "127.0.0.1",
-          ports.size() > i ? ports.get(i) : 0, List.of(dir.resolve("dn" + i + "/r1"), dir.resolve("dn" + i + "/r2")));
+          ports.size() > i ? ports.get(i) : 0, List.of(dir.resolve("dn" + i + "/r1"), dir.resolve("dn" + i + "/r2")),
+          store(i));
       server.start();
       servers.add(server);
       if (ports.size() <= i) {

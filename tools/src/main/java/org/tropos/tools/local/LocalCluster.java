@@ -12,6 +12,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.CommonKeys;
+import org.tropos.common.conf.ConfigKey;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.ScmKeys;
@@ -42,7 +43,7 @@ public final class LocalCluster implements AutoCloseable {
   private final int datanodeCount;
   private final int volumesPerNode;
   private final int raftDirsPerNode;
-  private final Map<Integer, Integer> ratisPorts = new HashMap<>();
+  private final Map<String, Integer> pinnedPorts = new HashMap<>();
   private Configuration base;
   private ScmServer scm;
   private final List<DatanodeServer> datanodes = new ArrayList<>();
@@ -114,7 +115,8 @@ public final class LocalCluster implements AutoCloseable {
     own.put(DatanodeKeys.DATA_DIRS.name(), numbered(home, "data", volumesPerNode));
     own.put(DatanodeKeys.RAFT_LOG_DIRS.name(), numbered(home, "ratis", raftDirsPerNode));
     own.put(DatanodeKeys.HOSTNAME.name(), datanodeAddress(i));
-    own.put(DatanodeKeys.RATIS_PORT.name(), Integer.toString(ratisPort(i)));
+    own.put(DatanodeKeys.RATIS_PORT.name(), Integer.toString(pinnedPort(i, DatanodeKeys.RATIS_PORT)));
+    own.put(DatanodeKeys.READ_PORT.name(), Integer.toString(pinnedPort(i, DatanodeKeys.READ_PORT)));
     own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm.datanodePort());
     DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(base.with(own)));
     datanode.start();
@@ -130,20 +132,20 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * The configured Ratis port, or with 0 a free port picked on first start and kept: a datanode's address is in
-   * every Raft group it belongs to, so it must not change across restarts.
+   * The configured port, or with 0 a free port picked on first start and kept: a datanode's Ratis address is in
+   * every Raft group it belongs to, and clients hold its read address, so neither may change across restarts.
    */
-  private int ratisPort(int i) throws IOException {
-    int configured = base.get(DatanodeKeys.RATIS_PORT);
+  private int pinnedPort(int i, ConfigKey<Integer> key) throws IOException {
+    int configured = base.get(key);
     if (configured != 0) {
       return configured;
     }
-    Integer pinned = ratisPorts.get(i);
+    Integer pinned = pinnedPorts.get(key.name() + "#" + i);
     if (pinned == null) {
       try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getByName(datanodeAddress(i)))) {
         pinned = probe.getLocalPort();
       }
-      ratisPorts.put(i, pinned);
+      pinnedPorts.put(key.name() + "#" + i, pinned);
     }
     return pinned;
   }

@@ -1,0 +1,139 @@
+package org.tropos.client.internal.ratis;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.datanode.CloseContainer;
+import org.tropos.proto.datanode.ContainerCommand;
+import org.tropos.proto.datanode.ContainerCommandResponse;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.PutBlock;
+import org.tropos.proto.datanode.WriteChunk;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.Port;
+import org.tropos.proto.hdds.PortName;
+
+/**
+ * Writes to one pipeline through its Raft group with the async Ratis client: chunk bytes go as the tail of the
+ * message (the datanodes turn them into stateMachineData, kept out of the RaftLog), commits are PutBlocks, and
+ * {@link #watch} waits until an entry is committed on every replica (or a majority).
+ *
+ * <p>Thread-safety: the Ratis client is thread-safe; calls may be issued concurrently.
+ */
+public final class PipelineClient implements AutoCloseable {
+  /** A datanode's answer with the Raft log index of the entry that carried the command. */
+  public record Reply(ContainerCommandResponse response, long logIndex) {
+  }
+
+  private final UUID pipeline;
+  private final RaftClient client;
+
+  public PipelineClient(UUID pipeline, List<DatanodeDetails> members, UUID leaderHint) {
+    this.pipeline = pipeline;
+    List<RaftPeer> peers = new ArrayList<>();
+    for (DatanodeDetails member : members) {
+      peers.add(RaftPeer.newBuilder().setId(Uuids.fromProto(member.getUuid()).toString())
+          .setAddress(ratisAddress(member)).build());
+    }
+    RaftProperties properties = new RaftProperties();
+    RaftClient.Builder builder = RaftClient.newBuilder().setProperties(properties)
+        .setRaftGroup(RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers))
+        .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties));
+    if (leaderHint != null) {
+      builder.setLeaderId(RaftPeerId.valueOf(leaderHint.toString()));
+    }
+    this.client = builder.build();
+  }
+
+  public UUID pipeline() {
+    return pipeline;
+  }
+
+  /** Sends a chunk; {@code data} (position to limit) is not copied and must not change until the reply. */
+  public CompletableFuture<Reply> writeChunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums) {
+    ContainerCommand command = ContainerCommand.newBuilder().setWriteChunk(WriteChunk.newBuilder()
+        .setBlockId(block).setOffset(offset).setLength(data.remaining()).setChecksums(checksums)).build();
+    return send(command, UnsafeByteOperations.unsafeWrap(data.duplicate()));
+  }
+
+  public CompletableFuture<Reply> putBlock(BlockId block, long length, ChecksumData checksums) {
+    return send(ContainerCommand.newBuilder().setPutBlock(PutBlock.newBuilder().setBlockId(block).setLength(length)
+        .setChecksums(checksums)).build(), ByteString.EMPTY);
+  }
+
+  public CompletableFuture<Reply> closeContainer(long containerId) {
+    return send(ContainerCommand.newBuilder().setCloseContainer(CloseContainer.newBuilder()
+        .setContainerId(containerId)).build(), ByteString.EMPTY);
+  }
+
+  /** Completes when the entry at {@code logIndex} is committed at {@code level} (ALL_COMMITTED or MAJORITY). */
+  public CompletableFuture<Void> watch(long logIndex, ReplicationLevel level) {
+    return client.async().watch(logIndex, level).thenAccept(reply -> {
+      if (!reply.isSuccess()) {
+        throw new CompletionException(failure("watch of entry " + logIndex, reply));
+      }
+    });
+  }
+
+  private CompletableFuture<Reply> send(ContainerCommand command, ByteString data) {
+    byte[] header = command.toByteArray();
+    ByteString content = ByteString.copyFrom(ByteBuffer.allocate(4 + header.length).putInt(header.length)
+        .put(header).flip()).concat(data);
+    return client.async().send(Message.valueOf(content)).thenApply(reply -> {
+      if (!reply.isSuccess()) {
+        throw new CompletionException(failure(command.getCommandCase().toString(), reply));
+      }
+      ContainerCommandResponse response = parse(reply);
+      if (response.getResult() != DatanodeResult.OK) {
+        throw new CompletionException(new DatanodeException(response.getResult(), response.getMessage()));
+      }
+      return new Reply(response, reply.getLogIndex());
+    });
+  }
+
+  private static ContainerCommandResponse parse(RaftClientReply reply) {
+    try {
+      return ContainerCommandResponse.parseFrom(reply.getMessage().getContent().toByteArray());
+    } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+      throw new CompletionException(new IOException("unreadable datanode reply", e));
+    }
+  }
+
+  private DatanodeException failure(String what, RaftClientReply reply) {
+    return new DatanodeException(DatanodeResult.IO_ERROR, what + " on pipeline " + pipeline + " failed: "
+        + reply.getException(), reply.getException());
+  }
+
+  private static String ratisAddress(DatanodeDetails member) {
+    int port = member.getPortsList().stream().filter(p -> p.getName() == PortName.RATIS).mapToInt(Port::getValue)
+        .findFirst().orElseThrow(() -> new IllegalArgumentException(member.getHostName() + " has no Ratis port"));
+    return (member.getIpAddress().isEmpty() ? member.getHostName() : member.getIpAddress()) + ":" + port;
+  }
+
+  @Override
+  public void close() throws IOException {
+    client.close();
+  }
+}

@@ -1,0 +1,197 @@
+package org.tropos.datanode.ratis;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import org.apache.ratis.proto.RaftProtos.LogEntryProto;
+import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.TransactionContext;
+import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Uuids;
+import org.tropos.datanode.container.ContainerStore;
+import org.tropos.proto.datanode.ContainerCommand;
+import org.tropos.proto.datanode.ContainerCommandResponse;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.PutBlock;
+import org.tropos.proto.datanode.WriteChunk;
+import org.tropos.proto.datanode.storage.BlockData;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.PipelineId;
+
+/**
+ * The state machine of one pipeline's Raft group: containers and blocks (ARCHITECTURE.md, "Write path").
+ * A WriteChunk's bytes are Ratis stateMachineData: {@link #write} puts them straight into the block file on
+ * every replica, so they never enter the RaftLog; {@link #read} serves them back from the file when the leader
+ * must resend an entry it no longer caches. Applying a PutBlock commits the block (bcsid = log index); applying
+ * a CloseContainer closes the replica. A snapshot first forces the block files written since the last one, since
+ * their bytes are not in the log to be replayed.
+ *
+ * <p>Thread-safety: Ratis applies entries on one thread per group, in log order; data writes run on the chunk
+ * executor and complete before their entry is applied.
+ */
+final class ContainerStateMachine extends BaseStateMachine {
+  private final ContainerStore store;
+  private final PipelineId pipeline;
+  private final Executor chunkWriters;
+  private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  private final Set<BlockId> unsynced = ConcurrentHashMap.newKeySet();
+
+  ContainerStateMachine(ContainerStore store, RaftGroupId group, Executor chunkWriters) {
+    this.store = store;
+    this.pipeline = PipelineId.newBuilder().setId(Uuids.toProto(group.getUuid())).build();
+    this.chunkWriters = chunkWriters;
+  }
+
+  @Override
+  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+    super.initialize(server, groupId, raftStorage);
+    storage.init(raftStorage);
+    loadSnapshot();
+  }
+
+  @Override
+  public void reinitialize() throws IOException {
+    loadSnapshot();
+  }
+
+  private void loadSnapshot() {
+    SingleFileSnapshotInfo snapshot = storage.getLatestSnapshot();
+    if (snapshot != null) {
+      updateLastAppliedTermIndex(snapshot.getTermIndex());
+    }
+  }
+
+  @Override
+  public StateMachineStorage getStateMachineStorage() {
+    return storage;
+  }
+
+  /** Splits the client's message into the command (log data) and, for a WriteChunk, its bytes. */
+  @Override
+  public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
+    ByteString content = request.getMessage().getContent();
+    int commandLength = content.substring(0, 4).asReadOnlyByteBuffer().getInt();
+    ByteString commandBytes = content.substring(4, 4 + commandLength);
+    ContainerCommand command = parse(commandBytes);
+    TransactionContext.Builder trx = TransactionContext.newBuilder().setStateMachine(this)
+        .setClientRequest(request).setLogData(commandBytes);
+    if (command.hasWriteChunk()) {
+      ByteString data = content.substring(4 + commandLength);
+      if (data.size() != command.getWriteChunk().getLength()) {
+        throw new IOException("WriteChunk says " + command.getWriteChunk().getLength() + " bytes but carries "
+            + data.size());
+      }
+      trx.setStateMachineData(data);
+    }
+    return trx.build();
+  }
+
+  @Override
+  public CompletableFuture<?> write(LogEntryProto entry, TransactionContext trx) {
+    StateMachineLogEntryProto sm = entry.getStateMachineLogEntry();
+    ContainerCommand command;
+    try {
+      command = parse(sm.getLogData());
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+    if (!command.hasWriteChunk()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    WriteChunk chunk = command.getWriteChunk();
+    ByteBuffer data = sm.getStateMachineEntry().getStateMachineData().asReadOnlyByteBuffer();
+    return CompletableFuture.runAsync(() -> {
+      try {
+        store.create(chunk.getBlockId().getContainerId(), pipeline);
+        store.writeChunk(chunk.getBlockId(), chunk.getOffset(), data, chunk.getChecksums());
+        unsynced.add(chunk.getBlockId());
+      } catch (DatanodeException e) {
+        throw new CompletionException(e);
+      }
+    }, chunkWriters);
+  }
+
+  @Override
+  public CompletableFuture<ByteString> read(LogEntryProto entry, TransactionContext trx) {
+    try {
+      WriteChunk chunk = parse(entry.getStateMachineLogEntry().getLogData()).getWriteChunk();
+      ByteBuffer data = store.readChunk(chunk.getBlockId(), chunk.getOffset(), (int) chunk.getLength());
+      return CompletableFuture.completedFuture(UnsafeByteOperations.unsafeWrap(data));
+    } catch (IOException | DatanodeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
+    LogEntryProto entry = trx.getLogEntry();
+    ContainerCommandResponse response;
+    try {
+      response = apply(parse(entry.getStateMachineLogEntry().getLogData()), entry.getIndex());
+    } catch (IOException e) {
+      response = ContainerCommandResponse.newBuilder().setResult(DatanodeResult.INVALID_REQUEST)
+          .setMessage(e.getMessage()).build();
+    }
+    updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+    return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(
+        response.toByteArray())));
+  }
+
+  private ContainerCommandResponse apply(ContainerCommand command, long index) {
+    ContainerCommandResponse.Builder response = ContainerCommandResponse.newBuilder().setResult(DatanodeResult.OK);
+    try {
+      if (command.hasPutBlock()) {
+        PutBlock put = command.getPutBlock();
+        store.putBlock(BlockData.newBuilder().setBlockId(put.getBlockId()).setLength(put.getLength())
+            .setChecksums(put.getChecksums()).setBcsid(index).build());
+        unsynced.remove(put.getBlockId());
+        response.setBcsid(index);
+      } else if (command.hasCloseContainer()) {
+        store.setState(command.getCloseContainer().getContainerId(), ContainerState.CONTAINER_CLOSED);
+      }
+    } catch (DatanodeException e) {
+      response.setResult(e.result()).setMessage(e.getMessage());
+    }
+    return response.build();
+  }
+
+  @Override
+  public long takeSnapshot() throws IOException {
+    TermIndex last = getLastAppliedTermIndex();
+    for (BlockId block : Set.copyOf(unsynced)) {
+      try {
+        store.sync(block);
+        unsynced.remove(block);
+      } catch (DatanodeException e) {
+        throw new IOException("cannot snapshot before block data is on disk: " + e.getMessage(), e);
+      }
+    }
+    File marker = storage.getSnapshotFile(last.getTerm(), last.getIndex());
+    if (!marker.exists() && !marker.createNewFile()) {
+      throw new IOException("cannot create snapshot file " + marker);
+    }
+    return last.getIndex();
+  }
+
+  private static ContainerCommand parse(ByteString bytes) throws IOException {
+    return ContainerCommand.parseFrom(bytes.toByteArray());
+  }
+}
