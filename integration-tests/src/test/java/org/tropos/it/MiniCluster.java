@@ -42,21 +42,26 @@ final class MiniCluster implements AutoCloseable {
   }
 
   static Configuration testConfig() {
-    return Configuration.defaults().with(Map.of(
-        "ozone.scm.client.port", "0",
-        "ozone.scm.datanode.port", "0",
-        "hdds.container.ratis.ipc.port", "0",
-        "hdds.container.ipc.port", "0",
-        "ozone.scm.pipeline.creation.interval", "500ms",
-        "hdds.heartbeat.interval", "100ms",
-        "ozone.scm.stale.node.interval", Long.toString(STALE.toMillis()) + "ms",
-        "ozone.scm.dead.node.interval", Long.toString(DEAD.toMillis()) + "ms",
-        "ozone.scm.heartbeat.thread.interval", "100ms",
-        "hdds.datanode.periodic.disk.check.interval.minutes", "200ms"));
+    return Configuration.defaults().with(Map.ofEntries(
+        Map.entry("ozone.scm.client.port", "0"),
+        Map.entry("ozone.scm.datanode.port", "0"),
+        Map.entry("ozone.scm.block.client.port", "0"),
+        Map.entry("hdds.container.ratis.ipc.port", "0"),
+        Map.entry("hdds.container.ipc.port", "0"),
+        Map.entry("ozone.scm.pipeline.creation.interval", "500ms"),
+        Map.entry("hdds.heartbeat.interval", "100ms"),
+        Map.entry("ozone.scm.stale.node.interval", Long.toString(STALE.toMillis()) + "ms"),
+        Map.entry("ozone.scm.dead.node.interval", Long.toString(DEAD.toMillis()) + "ms"),
+        Map.entry("ozone.scm.heartbeat.thread.interval", "100ms"),
+        Map.entry("hdds.datanode.periodic.disk.check.interval.minutes", "200ms")));
   }
 
   LocalCluster cluster() {
     return cluster;
+  }
+
+  HostPort scmBlockAddress() {
+    return new HostPort("127.0.0.1", cluster.scm().blockPort());
   }
 
   HostPort scmClientAddress() {

@@ -6,6 +6,7 @@ import java.util.List;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.DataSize;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
@@ -23,10 +24,13 @@ import org.tropos.scm.pipeline.PipelineLimits;
  * @param heartbeatInterval the datanodes' heartbeat interval
  * @param pipelineLimits per-node and cluster-wide pipeline limits
  * @param pipelineCreationInterval how often pipelines are filled up and leaders rebalanced
+ * @param blockBind where the block service listens
+ * @param containerSize bytes a container takes before it is full
+ * @param blockSize the largest block
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
-    Duration pipelineCreationInterval) {
+    Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize, DataSize blockSize) {
 
   public ScmConfig {
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
@@ -46,7 +50,9 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.CLIENT_PORT)),
         new HostPort(conf.get(ScmKeys.DATANODE_BIND_HOST), conf.get(ScmKeys.DATANODE_PORT)),
         dbDir(conf), stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL), heartbeat,
-        PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL));
+        PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL),
+        new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.BLOCK_PORT)),
+        conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE));
   }
 
   private static Path dbDir(Configuration conf) {

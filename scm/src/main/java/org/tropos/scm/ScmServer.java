@@ -13,11 +13,13 @@ import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
+import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
+import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
 
 /**
@@ -41,6 +43,8 @@ public final class ScmServer implements AutoCloseable {
   private ScheduledExecutorService pipelineScheduler;
   private GrpcServer datanodeServer;
   private GrpcServer clientServer;
+  private GrpcServer blockServer;
+  private ContainerManager containerManager;
 
   public ScmServer(ScmConfig config, RackResolver racks, Clock clock) {
     this.config = config;
@@ -62,6 +66,9 @@ public final class ScmServer implements AutoCloseable {
           config.heartbeatInterval(), pipelineScheduler);
       pipelineManager.load();
       nodeManager.listen(pipelineManager);
+      containerManager = new ContainerManager(db, pipelineManager, nodeManager, racks, config.containerSize(),
+          config.blockSize());
+      containerManager.load();
       scheduler = Threads.scheduler("scm-node-checker");
       Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
           config.nodeCheckInterval(), nodeManager::checkNodes);
@@ -76,14 +83,17 @@ public final class ScmServer implements AutoCloseable {
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity)));
       clientServer.start();
+      blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
+          List.of(new ScmBlockRpc(containerManager)));
+      blockServer.start();
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
     }
     lifeCycle.startEnds();
     LOG.info("SCM {} of cluster {} started (version {}): datanode service on port {}, client service on port {},"
-        + " database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(), datanodePort(),
-        clientPort(), config.dbDir());
+        + " block service on port {}, database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(),
+        datanodePort(), clientPort(), blockPort(), config.dbDir());
   }
 
   public int datanodePort() {
@@ -92,6 +102,14 @@ public final class ScmServer implements AutoCloseable {
 
   public int clientPort() {
     return clientServer.port();
+  }
+
+  public int blockPort() {
+    return blockServer.port();
+  }
+
+  public ContainerManager containerManager() {
+    return containerManager;
   }
 
   public ScmIdentity identity() {
@@ -111,7 +129,7 @@ public final class ScmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("SCM", clientServer, datanodeServer,
+    Closer.closeAll("SCM", blockServer, clientServer, datanodeServer,
         scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
         pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT), db);
     lifeCycle.closeEnds();

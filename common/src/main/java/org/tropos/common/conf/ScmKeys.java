@@ -18,6 +18,20 @@ public final class ScmKeys {
   public static final ConfigKey<String> DATANODE_ADDRESS = ConfigKey.of("ozone.scm.datanode.address",
       ConfigType.STRING, "", "host[:port] of SCM's datanode service; empty = the first ozone.scm.names entry"
           + " (else localhost) with ozone.scm.datanode.port.");
+  public static final ConfigKey<Integer> BLOCK_PORT = port("ozone.scm.block.client.port", 9863,
+      "Port of SCM's block service (block allocation, container locations).");
+  public static final ConfigKey<String> BLOCK_ADDRESS = ConfigKey.of("ozone.scm.block.client.address",
+      ConfigType.STRING, "", "host[:port] of SCM's block service; empty = the first ozone.scm.names entry (else"
+          + " localhost) with ozone.scm.block.client.port.");
+  public static final ConfigKey<DataSize> CONTAINER_SIZE = ConfigKey.of("ozone.scm.container.size", ConfigType.SIZE,
+      "5GB", "A container takes blocks until this many bytes are allocated in it; then it is full.")
+      .requiring(s -> s.bytes() >= (1 << 20), ">= 1MB");
+  public static final ConfigKey<DataSize> BLOCK_SIZE = ConfigKey.of("ozone.scm.block.size", ConfigType.SIZE,
+      "256MB", "The largest block; a writer starts a new block after this many bytes.")
+      .requiring(s -> s.bytes() >= (1 << 10), ">= 1KB");
+  public static final ConfigKey<DataSize> CHUNK_SIZE = ConfigKey.of("ozone.scm.chunk.size", ConfigType.SIZE, "4MB",
+      "A writer sends a block to its pipeline in chunks of this size (one Raft entry each).")
+      .requiring(s -> s.bytes() >= (1 << 10) && s.bytes() <= (4 << 20), "between 1KB and 4MB");
   public static final ConfigKey<Integer> DATANODE_PORT = port("ozone.scm.datanode.port", 9861,
       "Port of SCM's datanode service (register, heartbeat).");
   public static final ConfigKey<String> DATANODE_BIND_HOST = ConfigKey.of("ozone.scm.datanode.bind.host",

@@ -14,6 +14,10 @@ public final class ScmAddresses {
     return resolve(conf, ScmKeys.DATANODE_ADDRESS, ScmKeys.DATANODE_PORT);
   }
 
+  public static HostPort blockService(Configuration conf) {
+    return resolve(conf, ScmKeys.BLOCK_ADDRESS, ScmKeys.BLOCK_PORT);
+  }
+
   public static HostPort clientService(Configuration conf) {
     return resolve(conf, ScmKeys.CLIENT_ADDRESS, ScmKeys.CLIENT_PORT);
   }

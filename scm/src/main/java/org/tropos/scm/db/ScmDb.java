@@ -2,6 +2,7 @@ package org.tropos.scm.db;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +10,7 @@ import java.util.List;
 import java.util.UUID;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.proto.scm.db.PipelineRecord;
 
 /**
@@ -18,6 +20,7 @@ import org.tropos.proto.scm.db.PipelineRecord;
  * meta   "layoutVersion" -> "1", "clusterId" -> "CID-uuid", "scmId" -> uuid
  * nodes      datanode uuid (string) -> DatanodeDetails (protobuf)
  * pipelines  pipeline uuid (string) -> PipelineRecord (protobuf, scm_db.proto)
+ * containers container id (8 bytes, big-endian) -> ContainerRecord (protobuf, scm_db.proto)
  * </pre>
  *
  * A database written by a newer layout is refused. Later issues add pipelines and containers as new column
@@ -28,6 +31,7 @@ public final class ScmDb implements AutoCloseable {
   private static final String META = "meta";
   private static final String NODES = "nodes";
   private static final String PIPELINES = "pipelines";
+  private static final String CONTAINERS = "containers";
   private static final String LAYOUT_KEY = "layoutVersion";
 
   private final ManagedRocksDb db;
@@ -37,7 +41,7 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public static ScmDb open(Path dir) throws IOException {
-    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES));
+    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES, CONTAINERS));
     try {
       checkLayout(db, dir);
       return new ScmDb(db);
@@ -88,6 +92,14 @@ public final class ScmDb implements AutoCloseable {
 
   public List<PipelineRecord> pipelines() throws IOException {
     return readAll(PIPELINES, PipelineRecord::parseFrom);
+  }
+
+  public void putContainer(ContainerRecord container) throws IOException {
+    db.put(CONTAINERS, ByteBuffer.allocate(8).putLong(container.getContainerId()).array(), container.toByteArray());
+  }
+
+  public List<ContainerRecord> containers() throws IOException {
+    return readAll(CONTAINERS, ContainerRecord::parseFrom);
   }
 
   /** Parses a row's protobuf value. */

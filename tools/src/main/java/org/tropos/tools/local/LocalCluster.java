@@ -104,7 +104,8 @@ public final class LocalCluster implements AutoCloseable {
   /** Keeps the ports SCM bound (free ones, when configured as 0) for its restarts and for the datanodes. */
   private void pinScmPorts() {
     base = base.with(Map.of(ScmKeys.DATANODE_PORT.name(), Integer.toString(scm.datanodePort()),
-        ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort())));
+        ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort()),
+        ScmKeys.BLOCK_PORT.name(), Integer.toString(scm.blockPort())));
   }
 
   /** Starts datanode {@code i} (1-based), again if it was stopped. */
@@ -190,8 +191,8 @@ public final class LocalCluster implements AutoCloseable {
   public String describe() {
     StringBuilder out = new StringBuilder();
     out.append(String.format("Tropos local cluster %s, data in %s%n", scm.identity().clusterId(), dataDir));
-    out.append(String.format("  SCM          client/admin %s:%d   datanodes %s:%d   db %s%n", LOOPBACK,
-        scm.clientPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
+    out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
+        LOOPBACK, scm.clientPort(), LOOPBACK, scm.blockPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
     for (int i = 1; i <= datanodeCount; i++) {
       DatanodeServer dn = datanodes.get(i - 1);
       out.append(String.format("  datanode %-3d %-12s %-7s id %s   data %s%n", i, datanodeAddress(i), rackOf(i),

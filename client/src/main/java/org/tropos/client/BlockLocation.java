@@ -1,0 +1,24 @@
+package org.tropos.client;
+
+import org.tropos.proto.hdds.BlockId;
+
+/**
+ * One block of a written object and how many of its bytes belong to it (a block abandoned after a failure holds
+ * only what was committed before it).
+ */
+public record BlockLocation(BlockId block, long length) {
+  /** {@code container:local:length}. */
+  @Override
+  public String toString() {
+    return block.getContainerId() + ":" + block.getLocalId() + ":" + length;
+  }
+
+  public static BlockLocation parse(String text) {
+    String[] parts = text.trim().split(":");
+    if (parts.length != 3) {
+      throw new IllegalArgumentException("not a block location (container:local:length): " + text);
+    }
+    return new BlockLocation(BlockId.newBuilder().setContainerId(Long.parseLong(parts[0]))
+        .setLocalId(Long.parseLong(parts[1])).build(), Long.parseLong(parts[2]));
+  }
+}

@@ -1,0 +1,95 @@
+package org.tropos.client.internal;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.client.BlockLocation;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.Port;
+import org.tropos.proto.hdds.PortName;
+import org.tropos.proto.scm.ContainerInfo;
+
+/**
+ * Reads blocks back (ARCHITECTURE.md, "Read path"): replicas are tried nearest first (SCM orders them by
+ * topology); only bytes that passed their checksums are handed on, so when a replica fails or serves corrupt
+ * data the read resumes at the exact offset on the next one, and a corrupt replica is reported to SCM.
+ *
+ * <p>Not thread-safe: one reader per stream.
+ */
+public final class BlockStreamReader {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockStreamReader.class);
+  private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+
+  private final ScmBlockClient scm;
+  private final String clientHost;
+
+  public BlockStreamReader(ScmBlockClient scm, String clientHost) {
+    this.scm = scm;
+    this.clientHost = clientHost;
+  }
+
+  /** Reads every block in order into {@code sink}. */
+  public void read(List<BlockLocation> blocks, BlockReadClient.ByteSink sink) throws IOException {
+    for (BlockLocation location : blocks) {
+      read(location, sink);
+    }
+  }
+
+  private void read(BlockLocation location, BlockReadClient.ByteSink sink) throws IOException {
+    List<DatanodeDetails> replicas = replicasOf(location);
+    long[] delivered = {0};
+    IOException last = null;
+    for (DatanodeDetails replica : replicas) {
+      try (BlockReadClient reader = new BlockReadClient(readAddress(replica), READ_TIMEOUT)) {
+        reader.read(location.block(), delivered[0], location.length() - delivered[0], verified -> {
+          delivered[0] += verified.remaining();
+          sink.accept(verified);
+        });
+        return;
+      } catch (DatanodeException e) {
+        last = new IOException(e.getMessage(), e);
+        if (e.result() == DatanodeResult.CHECKSUM_MISMATCH) {
+          report(location, replica, e.getMessage());
+        }
+      } catch (IOException e) {
+        last = e;
+      }
+      LOG.warn("Block {} from {} failed after {} bytes ({}); trying the next replica", location,
+          replica.getHostName(), delivered[0], last.getMessage());
+    }
+    throw new IOException("no replica of block " + location + " could be read; last error: "
+        + (last == null ? "no replicas" : last.getMessage()), last);
+  }
+
+  private List<DatanodeDetails> replicasOf(BlockLocation location) throws IOException {
+    try {
+      List<ContainerInfo> info = scm.containers(List.of(location.block().getContainerId()), clientHost);
+      return info.get(0).getReplicasList();
+    } catch (ScmException e) {
+      throw new IOException("cannot find the replicas of block " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void report(BlockLocation location, DatanodeDetails replica, String reason) {
+    UUID id = Uuids.fromProto(replica.getUuid());
+    try {
+      scm.reportBadReplica(location.block(), id, reason);
+    } catch (ScmException e) {
+      LOG.warn("Could not report the corrupt replica of {} on {} to SCM: {}", location, id, e.getMessage());
+    }
+  }
+
+  private static HostPort readAddress(DatanodeDetails replica) {
+    int port = replica.getPortsList().stream().filter(p -> p.getName() == PortName.READ).mapToInt(Port::getValue)
+        .findFirst().orElseThrow(() -> new IllegalArgumentException(replica.getHostName() + " has no read port"));
+    return new HostPort(replica.getIpAddress().isEmpty() ? replica.getHostName() : replica.getIpAddress(), port);
+  }
+}

@@ -1,0 +1,232 @@
+package org.tropos.client.internal;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.client.BlockLocation;
+import org.tropos.client.internal.ratis.PipelineClient;
+import org.tropos.common.checksum.Checksums;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.scm.AllocateBlockResponse;
+import org.tropos.proto.scm.ExcludeList;
+import org.tropos.proto.scm.PipelineMember;
+
+/**
+ * Writes a stream of bytes as blocks (ARCHITECTURE.md, "Write path"): chunks go to the block's pipeline
+ * asynchronously; every {@code commitEveryChunks} chunks (and at the end) a PutBlock commits what was sent and
+ * the writer waits until every replica has it (falling back to a majority, with a warning naming the slow
+ * pipeline). Only uncommitted chunks stay buffered. On any failure the pipeline is excluded, a new block is
+ * allocated and the uncommitted chunks are sent again to it, so nothing acknowledged is lost and nothing
+ * unacknowledged is silently dropped: after {@code maxRetries} failures the write fails.
+ *
+ * <p>Not thread-safe: one writer per stream.
+ */
+public final class BlockStreamWriter implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(BlockStreamWriter.class);
+
+  /**
+   * How to write.
+   *
+   * @param blockSize the largest block
+   * @param chunkSize bytes per WriteChunk
+   * @param bytesPerChecksum bytes per CRC32C
+   * @param commitEveryChunks chunks between PutBlocks (bounds the bytes buffered for a resend)
+   * @param maxRetries failures tolerated before the write fails
+   * @param allCommittedWait how long to wait for every replica before accepting a majority
+   */
+  public record Settings(long blockSize, int chunkSize, int bytesPerChecksum, int commitEveryChunks, int maxRetries,
+      ReplicationFactor factor, Duration allCommittedWait) {
+  }
+
+  private final ScmBlockClient scm;
+  private final Settings settings;
+  private final Map<UUID, PipelineClient> pipelines = new HashMap<>();
+  private final ExcludeList.Builder exclude = ExcludeList.newBuilder();
+  private final List<BlockLocation> written = new ArrayList<>();
+  private final List<ByteBuffer> uncommitted = new ArrayList<>();
+  private final List<CompletableFuture<PipelineClient.Reply>> inFlight = new ArrayList<>();
+  private final ByteBuffer chunk;
+  private AllocateBlockResponse block;
+  private long sent;
+  private long committed;
+  private ChecksumData blockSums = ChecksumData.getDefaultInstance();
+  private int failures;
+
+  public BlockStreamWriter(ScmBlockClient scm, Settings settings) {
+    this.scm = scm;
+    this.settings = settings;
+    this.chunk = ByteBuffer.allocate(settings.chunkSize());
+  }
+
+  public void write(ByteBuffer data) throws IOException {
+    while (data.hasRemaining()) {
+      int n = Math.min(chunk.remaining(), data.remaining());
+      chunk.put(data.duplicate().limit(data.position() + n));
+      data.position(data.position() + n);
+      if (!chunk.hasRemaining()) {
+        sendBufferedChunk();
+      }
+    }
+  }
+
+  /** Commits everything written and returns the blocks that hold it, in order. */
+  public List<BlockLocation> finish() throws IOException {
+    if (chunk.position() > 0) {
+      sendBufferedChunk();
+    }
+    if (block != null) {
+      commitWithRetries();
+      written.add(new BlockLocation(block.getBlockId(), committed));
+      block = null;
+    }
+    return List.copyOf(written);
+  }
+
+  private void sendBufferedChunk() throws IOException {
+    ByteBuffer data = ByteBuffer.allocate(chunk.position()).put(chunk.flip()).flip();
+    chunk.clear();
+    if (block != null && sent + data.remaining() > settings.blockSize()) {
+      commitWithRetries();
+      written.add(new BlockLocation(block.getBlockId(), committed));
+      block = null;
+    }
+    if (block == null) {
+      startBlock();
+    }
+    uncommitted.add(data);
+    send(data);
+    if (uncommitted.size() >= settings.commitEveryChunks()) {
+      commitWithRetries();
+    }
+  }
+
+  private void send(ByteBuffer data) {
+    ChecksumData sums = Checksums.compute(data, settings.bytesPerChecksum());
+    inFlight.add(pipeline().writeChunk(block.getBlockId(), sent, data, sums));
+    blockSums = Checksums.concat(blockSums, sums);
+    sent += data.remaining();
+  }
+
+  /** Commits what was sent; on failure moves the uncommitted chunks to a new block and tries again. */
+  private void commitWithRetries() throws IOException {
+    while (true) {
+      try {
+        commit();
+        return;
+      } catch (IOException e) {
+        failures++;
+        if (failures > settings.maxRetries()) {
+          throw new IOException("write failed after " + settings.maxRetries() + " retries: " + e.getMessage(), e);
+        }
+        LOG.warn("Write to pipeline {} failed ({}); moving {} uncommitted bytes to a new block",
+            pipelineId(), e.getMessage(), sent - committed);
+        abandonBlock();
+      }
+    }
+  }
+
+  private void commit() throws IOException {
+    try {
+      for (CompletableFuture<PipelineClient.Reply> f : inFlight) {
+        f.get();
+      }
+      inFlight.clear();
+      long index = pipeline().putBlock(block.getBlockId(), sent, blockSums).get().logIndex();
+      waitForReplicas(index);
+      committed = sent;
+      uncommitted.clear();
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while committing a block", e);
+    }
+  }
+
+  private void waitForReplicas(long index) throws InterruptedException, ExecutionException {
+    try {
+      pipeline().watch(index, ReplicationLevel.ALL_COMMITTED).get(settings.allCommittedWait().toMillis(),
+          TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn("Pipeline {}: not every replica committed entry {} within {}; accepting a majority (slow or lost"
+          + " member)", pipelineId(), index, settings.allCommittedWait());
+      pipeline().watch(index, ReplicationLevel.MAJORITY_COMMITTED).get();
+    }
+  }
+
+  /** Keeps the committed part of the current block and resends the rest to a new block on another pipeline. */
+  private void abandonBlock() throws IOException {
+    inFlight.forEach(f -> f.cancel(false));
+    inFlight.clear();
+    exclude.addPipelines(block.getPipeline().getId());
+    if (committed > 0) {
+      written.add(new BlockLocation(block.getBlockId(), committed));
+    }
+    closePipeline(pipelineId());
+    List<ByteBuffer> resend = List.copyOf(uncommitted);
+    startBlock();
+    for (ByteBuffer data : resend) {
+      send(data.duplicate());
+    }
+  }
+
+  private void startBlock() throws IOException {
+    try {
+      block = scm.allocateBlock(settings.blockSize(), settings.factor(), exclude.build());
+    } catch (ScmException e) {
+      throw new IOException("cannot allocate a block: " + e.getMessage(), e);
+    }
+    sent = 0;
+    committed = 0;
+    blockSums = ChecksumData.getDefaultInstance();
+  }
+
+  private PipelineClient pipeline() {
+    UUID id = pipelineId();
+    return pipelines.computeIfAbsent(id, k -> new PipelineClient(k, block.getPipeline().getMembersList().stream()
+        .map(PipelineMember::getDatanode).toList(), block.getPipeline().hasLeader()
+        ? Uuids.fromProto(block.getPipeline().getLeader()) : null));
+  }
+
+  private UUID pipelineId() {
+    return Uuids.fromProto(block.getPipeline().getId().getId());
+  }
+
+  private void closePipeline(UUID id) {
+    PipelineClient client = pipelines.remove(id);
+    if (client != null) {
+      try {
+        client.close();
+      } catch (IOException | CompletionException e) {
+        LOG.debug("closing pipeline client {}: {}", id, e.toString());
+      }
+    }
+  }
+
+  /** The block being written, for tests that interfere with it. */
+  public BlockId currentBlock() {
+    return block == null ? null : block.getBlockId();
+  }
+
+  @Override
+  public void close() {
+    List.copyOf(pipelines.keySet()).forEach(this::closePipeline);
+  }
+}

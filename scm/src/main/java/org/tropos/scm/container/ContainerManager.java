@@ -1,0 +1,209 @@
+package org.tropos.scm.container;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.conf.DataSize;
+import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.scm.ContainerInfo;
+import org.tropos.proto.scm.ExcludeList;
+import org.tropos.proto.scm.ScmResult;
+import org.tropos.proto.scm.db.ContainerRecord;
+import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.NodeManager;
+import org.tropos.scm.node.NodeStatus;
+import org.tropos.scm.pipeline.PipelineManager;
+import org.tropos.scm.pipeline.PipelineView;
+
+/**
+ * Containers and block allocation (ARCHITECTURE.md, "Write path"): a block goes to an OPEN pipeline outside the
+ * writer's exclude list, chosen in turn so writes spread over pipelines, into an OPEN container of that pipeline
+ * with room for it (a new container when none has). A container whose allocations reach
+ * ozone.scm.container.size is CLOSING: it takes no more blocks. Containers are persisted with their block id
+ * counter, so ids are never reused across restarts.
+ *
+ * <p>Thread-safety: all state is guarded by the manager's monitor. Lock order: this, then the pipeline manager's,
+ * then the node manager's.
+ */
+public final class ContainerManager {
+  private static final Logger LOG = LoggerFactory.getLogger(ContainerManager.class);
+  private static final String NEXT_CONTAINER_ID = "nextContainerId";
+
+  private final ScmDb db;
+  private final PipelineManager pipelines;
+  private final NodeManager nodes;
+  private final RackResolver racks;
+  private final long containerBytes;
+  private final long blockBytes;
+  private final Map<Long, ContainerRecord> containers = new HashMap<>();
+  private long nextContainerId = 1;
+  private long allocations;
+
+  public ContainerManager(ScmDb db, PipelineManager pipelines, NodeManager nodes, RackResolver racks,
+      DataSize containerSize, DataSize blockSize) {
+    this.db = db;
+    this.pipelines = pipelines;
+    this.nodes = nodes;
+    this.racks = racks;
+    this.containerBytes = containerSize.bytes();
+    this.blockBytes = blockSize.bytes();
+  }
+
+  public synchronized void load() throws IOException {
+    for (ContainerRecord c : db.containers()) {
+      containers.put(c.getContainerId(), c);
+    }
+    String next = db.meta(NEXT_CONTAINER_ID);
+    nextContainerId = next == null ? 1 : Long.parseLong(next);
+    LOG.info("SCM loaded {} containers; next container id {}", containers.size(), nextContainerId);
+  }
+
+  /** A new block of up to {@code size} bytes, and the pipeline to write it through. */
+  public synchronized Allocation allocateBlock(long size, ReplicationFactor factor, ExcludeList exclude)
+      throws ScmException {
+    if (size <= 0 || size > blockBytes) {
+      throw new ScmException(ScmResult.INVALID_REQUEST, "a block holds 1 to " + blockBytes + " bytes"
+          + " (ozone.scm.block.size), not " + size);
+    }
+    List<PipelineView> eligible = eligiblePipelines(factor, exclude);
+    if (eligible.isEmpty()) {
+      throw new ScmException(ScmResult.NO_PIPELINE_FOR_BLOCK, "no OPEN RATIS/" + factor + " pipeline outside the"
+          + " exclude list " + describe(exclude));
+    }
+    PipelineView pipeline = eligible.get((int) (allocations++ % eligible.size()));
+    ContainerRecord container = openContainerWithRoom(pipeline, size, exclude);
+    long localId = container.getNextLocalId();
+    ContainerRecord.Builder updated = container.toBuilder().setNextLocalId(localId + 1)
+        .setAllocatedBytes(container.getAllocatedBytes() + size);
+    if (updated.getAllocatedBytes() >= containerBytes) {
+      updated.setState(ContainerState.CONTAINER_CLOSING);
+      LOG.info("Container {} is full ({} bytes allocated): CLOSING", container.getContainerId(),
+          updated.getAllocatedBytes());
+    }
+    save(updated.build());
+    return new Allocation(BlockId.newBuilder().setContainerId(container.getContainerId()).setLocalId(localId)
+        .build(), pipeline);
+  }
+
+  /** A block and the pipeline it is to be written through. */
+  public record Allocation(BlockId block, PipelineView pipeline) {
+  }
+
+  private List<PipelineView> eligiblePipelines(ReplicationFactor factor, ExcludeList exclude) {
+    Set<UUID> badNodes = exclude.getDatanodesList().stream().map(Uuids::fromProto).collect(Collectors.toSet());
+    Set<UUID> badPipelines = exclude.getPipelinesList().stream().map(p -> Uuids.fromProto(p.getId()))
+        .collect(Collectors.toSet());
+    return pipelines.list(PipelineState.OPEN).stream()
+        .filter(p -> p.record().getFactor() == factor)
+        .filter(p -> !badPipelines.contains(Uuids.fromProto(p.record().getId().getId())))
+        .filter(p -> p.members().stream().noneMatch(m -> badNodes.contains(m.id())))
+        .toList();
+  }
+
+  private ContainerRecord openContainerWithRoom(PipelineView pipeline, long size, ExcludeList exclude)
+      throws ScmException {
+    for (ContainerRecord c : containers.values()) {
+      if (c.getState() == ContainerState.CONTAINER_OPEN && c.getPipelineId().equals(pipeline.record().getId())
+          && c.getAllocatedBytes() + size <= containerBytes && !exclude.getContainersList().contains(
+              c.getContainerId())) {
+        return c;
+      }
+    }
+    long id = nextContainerId++;
+    putMeta(NEXT_CONTAINER_ID, Long.toString(nextContainerId));
+    ContainerRecord created = ContainerRecord.newBuilder().setContainerId(id)
+        .setState(ContainerState.CONTAINER_OPEN).setPipelineId(pipeline.record().getId())
+        .addAllMembers(pipeline.record().getMembersList()).setNextLocalId(1).build();
+    save(created);
+    LOG.info("Container {} opened on pipeline {}", id, Uuids.fromProto(pipeline.record().getId().getId()));
+    return created;
+  }
+
+  /** Where the containers are: replicas nearest to {@code clientHost} first, reported-bad ones last. */
+  public synchronized List<ContainerInfo> containers(List<Long> ids, String clientHost) throws ScmException {
+    List<ContainerInfo> result = new ArrayList<>();
+    String clientRack = clientHost.isEmpty() ? "" : racks.resolve(clientHost, clientHost);
+    for (long id : ids) {
+      ContainerRecord c = containers.get(id);
+      if (c == null) {
+        throw new ScmException(ScmResult.CONTAINER_NOT_FOUND, "no container " + id);
+      }
+      List<DatanodeDetails> replicas = new ArrayList<>();
+      for (var member : c.getMembersList()) {
+        nodes.node(Uuids.fromProto(member)).map(NodeStatus::details).ifPresent(replicas::add);
+      }
+      replicas.sort(Comparator.comparingInt(d -> distance(d, c, clientHost, clientRack)));
+      result.add(ContainerInfo.newBuilder().setContainerId(id).setState(c.getState())
+          .setPipelineId(c.getPipelineId()).addAllReplicas(replicas).build());
+    }
+    return result;
+  }
+
+  /** 0 same host, 1 same rack, 2 elsewhere; + 10 if a reader reported the replica bad. */
+  private static int distance(DatanodeDetails replica, ContainerRecord c, String clientHost, String clientRack) {
+    int d = replica.getHostName().equals(clientHost) || replica.getIpAddress().equals(clientHost) ? 0
+        : replica.getNetworkLocation().equals(clientRack) ? 1 : 2;
+    return c.getBadReplicasList().contains(replica.getUuid()) ? d + 10 : d;
+  }
+
+  /** Records a replica a reader found corrupt; it is offered last from now on (repair comes with replication). */
+  public synchronized void reportBadReplica(BlockId block, UUID datanode, String reason) throws ScmException {
+    ContainerRecord c = containers.get(block.getContainerId());
+    if (c == null) {
+      throw new ScmException(ScmResult.CONTAINER_NOT_FOUND, "no container " + block.getContainerId());
+    }
+    LOG.warn("Replica of container {} on datanode {} reported bad (block {}): {}", block.getContainerId(), datanode,
+        block.getLocalId(), reason);
+    if (!c.getBadReplicasList().contains(Uuids.toProto(datanode))) {
+      save(c.toBuilder().addBadReplicas(Uuids.toProto(datanode)).build());
+    }
+  }
+
+  /** Bad replicas recorded for a container (for tests and admin views). */
+  public synchronized List<UUID> badReplicas(long containerId) {
+    ContainerRecord c = containers.get(containerId);
+    return c == null ? List.of() : c.getBadReplicasList().stream().map(Uuids::fromProto).toList();
+  }
+
+  private void save(ContainerRecord record) throws ScmException {
+    try {
+      db.putContainer(record);
+    } catch (IOException e) {
+      throw dbFailure(e);
+    }
+    containers.put(record.getContainerId(), record);
+  }
+
+  private void putMeta(String key, String value) throws ScmException {
+    try {
+      db.putMeta(key, value);
+    } catch (IOException e) {
+      throw dbFailure(e);
+    }
+  }
+
+  private static ScmException dbFailure(IOException e) {
+    LOG.error("SCM cannot update its container table", e);
+    return new ScmException(ScmResult.INTERNAL_ERROR, "SCM cannot update its container table: " + e.getMessage());
+  }
+
+  private static String describe(ExcludeList exclude) {
+    return "(" + exclude.getDatanodesCount() + " datanodes, " + exclude.getPipelinesCount() + " pipelines, "
+        + exclude.getContainersCount() + " containers)";
+  }
+}

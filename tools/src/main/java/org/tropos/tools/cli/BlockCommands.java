@@ -1,0 +1,111 @@
+package org.tropos.tools.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.tropos.client.BlockLocation;
+import org.tropos.client.internal.BlockStreamReader;
+import org.tropos.client.internal.BlockStreamWriter;
+import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.common.conf.ClientKeys;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.net.ScmAddresses;
+import org.tropos.proto.hdds.ReplicationFactor;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tropos admin block put|get}: writes a file as replicated blocks and reads it back, until the Ozone
+ * Manager gives data names. {@code put} prints the blocks ({@code container:local:length,...}); {@code get} takes
+ * them back.
+ */
+@Command(name = "block", mixinStandardHelpOptions = true, description = "Write and read raw blocks (testing).",
+    subcommands = {BlockCommands.Put.class, BlockCommands.Get.class})
+public final class BlockCommands {
+  private static final int COMMIT_EVERY_CHUNKS = 4;
+  private static final int MAX_RETRIES = 5;
+  private static final Duration ALL_COMMITTED_WAIT = Duration.ofSeconds(30);
+
+  @Command(name = "put", mixinStandardHelpOptions = true,
+      description = "Write FILE as blocks; prints the block list that 'block get' reads back.")
+  static final class Put implements Callable<Integer> {
+    @Mixin
+    ConfigOptions config;
+
+    @Option(names = "--factor", defaultValue = "THREE", description = "ONE or THREE (default THREE).")
+    ReplicationFactor factor;
+
+    @Parameters(paramLabel = "FILE")
+    Path file;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+      Configuration conf = config.loadForClient();
+      BlockStreamWriter.Settings settings = new BlockStreamWriter.Settings(conf.get(ScmKeys.BLOCK_SIZE).bytes(),
+          (int) conf.get(ScmKeys.CHUNK_SIZE).bytes(), (int) conf.get(ClientKeys.BYTES_PER_CHECKSUM).bytes(),
+          COMMIT_EVERY_CHUNKS, MAX_RETRIES, factor, ALL_COMMITTED_WAIT);
+      List<BlockLocation> blocks;
+      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockService(conf));
+          BlockStreamWriter writer = new BlockStreamWriter(scm, settings);
+          InputStream in = Files.newInputStream(file)) {
+        byte[] buffer = new byte[1 << 20];
+        for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
+          writer.write(ByteBuffer.wrap(buffer, 0, n));
+        }
+        blocks = writer.finish();
+      }
+      spec.commandLine().getOut().println(String.join(",", blocks.stream().map(BlockLocation::toString).toList()));
+      spec.commandLine().getOut().flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  @Command(name = "get", mixinStandardHelpOptions = true, description = "Read blocks back into OUT.")
+  static final class Get implements Callable<Integer> {
+    @Mixin
+    ConfigOptions config;
+
+    @Parameters(index = "0", paramLabel = "BLOCKS", description = "What 'block put' printed.")
+    String blocks;
+
+    @Parameters(index = "1", paramLabel = "OUT")
+    Path out;
+
+    @Override
+    public Integer call() throws IOException {
+      Configuration conf = config.loadForClient();
+      List<BlockLocation> locations = Arrays.stream(blocks.split(",")).map(BlockLocation::parse).toList();
+      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockService(conf));
+          OutputStream file = Files.newOutputStream(out)) {
+        WritableByteChannel sink = Channels.newChannel(file);
+        new BlockStreamReader(scm, InetAddress.getLocalHost().getHostAddress()).read(locations, verified -> {
+          try {
+            sink.write(verified);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
+      }
+      return ExitCodes.OK;
+    }
+  }
+}
