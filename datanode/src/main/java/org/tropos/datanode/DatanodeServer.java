@@ -21,8 +21,10 @@ import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
 import org.tropos.datanode.read.BlockReadServer;
 import org.tropos.datanode.read.BlockTransfer;
+import org.tropos.datanode.scm.HeartbeatReports;
 import org.tropos.datanode.scm.ScmHeartbeat;
 import org.tropos.datanode.volume.VolumeSet;
+import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.PipelineReport;
@@ -75,7 +77,8 @@ public final class DatanodeServer implements AutoCloseable {
         startDataPath();
       }
       heartbeat = new ScmHeartbeat(name, config.scm(), config.heartbeatInterval(), this::details,
-          this::nodeReport, this::pipelineReports, this::registered, this::onCommand);
+          new HeartbeatReports(this::nodeReport, this::pipelineReports, this::containerReports), this::registered,
+          this::onCommand);
       heartbeat.start();
     } catch (IOException | RuntimeException e) {
       close();
@@ -112,7 +115,7 @@ public final class DatanodeServer implements AutoCloseable {
     }
     ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store);
     ratis.start();
-    pipelineCommands = new PipelineCommandHandler(name, ratis);
+    pipelineCommands = new PipelineCommandHandler(name, ratis, store);
   }
 
   private NodeReport nodeReport() {
@@ -124,6 +127,11 @@ public final class DatanodeServer implements AutoCloseable {
   public List<PipelineReport> pipelineReports() {
     RatisPipelines r = ratis;
     return r == null ? List.of() : r.reports();
+  }
+
+  private List<ContainerReport> containerReports() {
+    ContainerStore s = store;
+    return s == null ? List.of() : s.reports();
   }
 
   private void onCommand(ScmCommand command) {

@@ -66,9 +66,11 @@ public final class ScmServer implements AutoCloseable {
           config.heartbeatInterval(), pipelineScheduler);
       pipelineManager.load();
       nodeManager.listen(pipelineManager);
-      containerManager = new ContainerManager(db, pipelineManager, nodeManager, racks, config.containerSize(),
-          config.blockSize());
+      containerManager = new ContainerManager(db, pipelineManager, nodeManager, commands, racks,
+          config.containerSize(), config.blockSize());
       containerManager.load();
+      nodeManager.listen(containerManager);
+      pipelineManager.onClosed(containerManager::pipelineClosed);
       scheduler = Threads.scheduler("scm-node-checker");
       Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
           config.nodeCheckInterval(), nodeManager::checkNodes);
@@ -76,6 +78,7 @@ public final class ScmServer implements AutoCloseable {
           config.pipelineCreationInterval(), () -> {
             pipelineManager.fillToLimits();
             pipelineManager.balanceLeaders();
+            containerManager.closeContainers();
           });
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
           List.of(new ScmDatanodeRpc(nodeManager, identity)));

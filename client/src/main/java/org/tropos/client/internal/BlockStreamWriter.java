@@ -19,8 +19,10 @@ import org.slf4j.LoggerFactory;
 import org.tropos.client.BlockLocation;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -135,9 +137,11 @@ public final class BlockStreamWriter implements AutoCloseable {
         if (failures > settings.maxRetries()) {
           throw new IOException("write failed after " + settings.maxRetries() + " retries: " + e.getMessage(), e);
         }
-        LOG.warn("Write to pipeline {} failed ({}); moving {} uncommitted bytes to a new block",
-            pipelineId(), e.getMessage(), sent - committed);
-        abandonBlock();
+        boolean containerClosed = e.getCause() instanceof DatanodeException d
+            && d.result() == DatanodeResult.CONTAINER_NOT_OPEN;
+        LOG.warn("Write to pipeline {} failed ({}); moving {} uncommitted bytes to a new block", pipelineId(),
+            e.getMessage(), sent - committed);
+        abandonBlock(containerClosed);
       }
     }
   }
@@ -171,15 +175,24 @@ public final class BlockStreamWriter implements AutoCloseable {
     }
   }
 
-  /** Keeps the committed part of the current block and resends the rest to a new block on another pipeline. */
-  private void abandonBlock() throws IOException {
+  /**
+   * Keeps the committed part of the current block and resends the rest to a new block: in another container
+   * when only the container closed (the pipeline is fine), else on another pipeline.
+   */
+  private void abandonBlock(boolean containerClosed) throws IOException {
     inFlight.forEach(f -> f.cancel(false));
     inFlight.clear();
-    exclude.addPipelines(block.getPipeline().getId());
+    if (containerClosed) {
+      exclude.addContainers(block.getBlockId().getContainerId());
+    } else {
+      exclude.addPipelines(block.getPipeline().getId());
+    }
     if (committed > 0) {
       written.add(new BlockLocation(block.getBlockId(), committed));
     }
-    closePipeline(pipelineId());
+    if (!containerClosed) {
+      closePipeline(pipelineId());
+    }
     List<ByteBuffer> resend = List.copyOf(uncommitted);
     startBlock();
     for (ByteBuffer data : resend) {

@@ -50,6 +50,34 @@ public final class Threads {
     }, initialDelay.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Waits until {@code condition} holds, checking it every {@code poll} on a scheduler thread of its own; fails
+   * with a {@link java.util.concurrent.TimeoutException} naming {@code what} after {@code timeout}.
+   */
+  public static void awaitCondition(String what, Duration timeout, Duration poll,
+      java.util.concurrent.Callable<Boolean> condition) throws Exception {
+    java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+    ScheduledExecutorService checker = scheduler("await-" + what.replaceAll("\\W+", "-"));
+    try {
+      checker.scheduleWithFixedDelay(() -> {
+        try {
+          if (condition.call()) {
+            done.complete(null);
+          }
+        } catch (Exception e) {
+          done.completeExceptionally(e);
+        }
+      }, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
+      try {
+        done.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new java.util.concurrent.TimeoutException("no " + what + " within " + timeout);
+      }
+    } finally {
+      checker.shutdownNow();
+    }
+  }
+
   /** Stops an executor: no new tasks, waits up to {@code timeout}, then interrupts what still runs. */
   public static void shutdown(ExecutorService executor, Duration timeout) {
     executor.shutdown();

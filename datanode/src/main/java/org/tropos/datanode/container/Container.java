@@ -23,11 +23,22 @@ final class Container {
   private final Path dir;
   private final VolumeDb db;
   private ContainerDescriptor descriptor;
+  /** The highest bcsid committed so far; written into the descriptor when the state changes. */
+  private long bcsid;
 
   Container(Path dir, VolumeDb db, ContainerDescriptor descriptor) {
     this.dir = dir;
     this.db = db;
     this.descriptor = descriptor;
+    this.bcsid = descriptor.getBcsid();
+  }
+
+  synchronized void committed(long blockBcsid) {
+    bcsid = Math.max(bcsid, blockBcsid);
+  }
+
+  synchronized long bcsid() {
+    return bcsid;
   }
 
   static Path descriptorFile(Path dir, long id) {
@@ -55,8 +66,9 @@ final class Container {
   }
 
   synchronized void save(ContainerDescriptor updated) throws IOException {
-    AtomicFiles.write(descriptorFile(dir, updated.getContainerId()), updated.toByteArray());
-    descriptor = updated;
+    ContainerDescriptor withBcsid = updated.toBuilder().setBcsid(Math.max(bcsid, updated.getBcsid())).build();
+    AtomicFiles.write(descriptorFile(dir, updated.getContainerId()), withBcsid.toByteArray());
+    descriptor = withBcsid;
   }
 
   boolean isOpen() {

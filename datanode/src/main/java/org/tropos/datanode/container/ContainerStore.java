@@ -24,6 +24,7 @@ import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
+import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.PipelineId;
 
@@ -98,6 +99,12 @@ public final class ContainerStore implements AutoCloseable {
     return d;
   }
 
+  /** False if the container exists and is not OPEN (a container not created yet will be, OPEN). */
+  public boolean acceptsWrites(long containerId) {
+    Container container = containers.get(containerId);
+    return container == null || container.isOpen();
+  }
+
   /** Writes {@code data} at {@code offset} of the block after checking it against {@code checksums}. */
   public void writeChunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums)
       throws DatanodeException {
@@ -169,6 +176,7 @@ public final class ContainerStore implements AutoCloseable {
       }
       channel.force(true);
       container.db().put(block);
+      container.committed(block.getBcsid());
     } catch (IOException e) {
       throw ioError("commit block " + name(block.getBlockId()), e);
     }
@@ -214,6 +222,26 @@ public final class ContainerStore implements AutoCloseable {
     }
     LOG.info("{}: container {} is {}", nodeName, containerId, state);
     return updated;
+  }
+
+  /** A report of every container replica, for SCM. */
+  public List<ContainerReport> reports() {
+    List<ContainerReport> reports = new ArrayList<>();
+    containers.values().forEach(c -> {
+      ContainerDescriptor d = c.descriptor();
+      reports.add(ContainerReport.newBuilder().setContainerId(d.getContainerId()).setState(d.getState())
+          .setBcsid(c.bcsid()).setPipelineId(d.getPipelineId()).build());
+    });
+    return reports;
+  }
+
+  /** Closes an open replica locally as QUASI_CLOSED (its pipeline is gone); others are left as they are. */
+  public void quasiClose(long containerId) throws DatanodeException {
+    Container container = container(containerId);
+    ContainerState state = container.descriptor().getState();
+    if (state == ContainerState.CONTAINER_OPEN || state == ContainerState.CONTAINER_CLOSING) {
+      setState(containerId, ContainerState.CONTAINER_QUASI_CLOSED);
+    }
   }
 
   public List<ContainerDescriptor> containers() {

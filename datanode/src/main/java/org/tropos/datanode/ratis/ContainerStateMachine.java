@@ -124,7 +124,11 @@ final class ContainerStateMachine extends BaseStateMachine {
         store.writeChunk(chunk.getBlockId(), chunk.getOffset(), data, chunk.getChecksums());
         unsynced.add(chunk.getBlockId());
       } catch (DatanodeException e) {
-        throw new CompletionException(e);
+        // A follower may append a chunk after applying its container's close: skip it (failing would fail this
+        // member's log); the block's PutBlock then fails the same way on every replica.
+        if (e.result() != DatanodeResult.CONTAINER_NOT_OPEN) {
+          throw new CompletionException(e);
+        }
       }
     }, chunkWriters);
   }
@@ -158,7 +162,11 @@ final class ContainerStateMachine extends BaseStateMachine {
   private ContainerCommandResponse apply(ContainerCommand command, long index) {
     ContainerCommandResponse.Builder response = ContainerCommandResponse.newBuilder().setResult(DatanodeResult.OK);
     try {
-      if (command.hasPutBlock()) {
+      if (command.hasWriteChunk() && !store.acceptsWrites(command.getWriteChunk().getBlockId().getContainerId())) {
+        // Closed before this chunk: the same answer on every replica, whether or not its bytes were written.
+        response.setResult(DatanodeResult.CONTAINER_NOT_OPEN).setMessage("container "
+            + command.getWriteChunk().getBlockId().getContainerId() + " is not OPEN");
+      } else if (command.hasPutBlock()) {
         PutBlock put = command.getPutBlock();
         store.putBlock(BlockData.newBuilder().setBlockId(put.getBlockId()).setLength(put.getLength())
             .setChecksums(put.getChecksums()).setBcsid(index).build());

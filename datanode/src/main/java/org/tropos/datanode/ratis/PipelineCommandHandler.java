@@ -6,8 +6,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
+import org.tropos.datanode.container.ContainerStore;
+import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ScmCommand;
 
 /**
@@ -21,11 +24,13 @@ public final class PipelineCommandHandler implements AutoCloseable {
 
   private final String nodeName;
   private final RatisPipelines pipelines;
+  private final ContainerStore store;
   private final ExecutorService executor;
 
-  public PipelineCommandHandler(String nodeName, RatisPipelines pipelines) {
+  public PipelineCommandHandler(String nodeName, RatisPipelines pipelines, ContainerStore store) {
     this.nodeName = nodeName;
     this.pipelines = pipelines;
+    this.store = store;
     this.executor = Threads.boundedPool(nodeName + "-pipeline-commands", 1, QUEUE_LIMIT);
   }
 
@@ -53,12 +58,24 @@ public final class PipelineCommandHandler implements AutoCloseable {
           pipelines.transferLeadership(command.getTransferLeadership().getPipelineId(),
               Uuids.fromProto(command.getTransferLeadership().getNewLeader()));
           break;
+        case CLOSE_CONTAINER:
+          closeContainer(command.getCloseContainer());
+          break;
         default:
           LOG.warn("{}: ignoring an unknown SCM command {}", nodeName, command.getCommandCase());
       }
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | DatanodeException | RuntimeException e) {
       LOG.warn("{}: SCM command {} failed (SCM will send it again if still needed): {}", nodeName,
           command.getCommandCase(), e.toString());
+    }
+  }
+
+  /** Through the Raft group (only its leader can), or locally as QUASI_CLOSED when the pipeline is gone. */
+  private void closeContainer(CloseContainerCommand close) throws IOException, DatanodeException {
+    if (close.getQuasi()) {
+      store.quasiClose(close.getContainerId());
+    } else {
+      pipelines.closeContainer(close.getPipelineId(), close.getContainerId());
     }
   }
 

@@ -3,6 +3,7 @@ package org.tropos.datanode.ratis;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,13 +12,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.GroupManagementRequest;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroup;
@@ -30,6 +36,7 @@ import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.SizeInBytes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +44,8 @@ import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.datanode.CloseContainer;
+import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineReport;
@@ -187,6 +196,30 @@ public final class RatisPipelines implements AutoCloseable {
     LOG.info("{}: handed leadership of pipeline {} to {}", nodeName, groupId.getUuid(), newLeader);
   }
 
+  /**
+   * Closes a container through the pipeline's Raft group, so every replica closes at the same log position.
+   * Only the leader can; elsewhere the request fails and SCM sends it to the leader it sees next time.
+   */
+  public void closeContainer(PipelineId pipeline, long containerId) throws IOException {
+    byte[] command = ContainerCommand.newBuilder().setCloseContainer(CloseContainer.newBuilder()
+        .setContainerId(containerId)).build().toByteArray();
+    ByteBuffer message = ByteBuffer.allocate(4 + command.length).putInt(command.length).put(command).flip();
+    RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(me)
+        .setGroupId(groupIdOf(pipeline)).setCallId(callIds.incrementAndGet())
+        .setMessage(Message.valueOf(UnsafeByteOperations.unsafeWrap(message)))
+        .setType(RaftClientRequest.writeRequestType()).build();
+    try {
+      check(server.submitClientRequestAsync(request).get(TRANSFER_TIMEOUT_MS, TimeUnit.MILLISECONDS),
+          "close container " + containerId);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while closing container " + containerId, e);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("cannot close container " + containerId + ": " + e, e);
+    }
+    LOG.info("{}: closed container {} through pipeline {}", nodeName, containerId, groupIdOf(pipeline).getUuid());
+  }
+
   /** A report of every group this node hosts: role, leader, RaftLog directory. */
   public List<PipelineReport> reports() {
     List<PipelineReport> reports = new ArrayList<>();
@@ -202,8 +235,9 @@ public final class RatisPipelines implements AutoCloseable {
           report.setLeader(Uuids.toProto(UUID.fromString(info.getLeaderId().toString())));
         }
         reports.add(report.build());
-      } catch (IOException e) {
-        LOG.debug("{}: group {} went away while reporting: {}", nodeName, groupId, e.toString());
+      } catch (IOException | IllegalStateException e) {
+        // The group is going away, or still starting (Ratis has no role or storage for it yet): next time.
+        LOG.debug("{}: group {} not reportable now: {}", nodeName, groupId, e.toString());
       }
     }
     return reports;

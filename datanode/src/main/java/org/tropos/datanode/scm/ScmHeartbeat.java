@@ -6,7 +6,6 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -16,8 +15,6 @@ import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.DatanodeDetails;
-import org.tropos.proto.hdds.NodeReport;
-import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.scm.HeartbeatRequest;
 import org.tropos.proto.scm.HeartbeatResponse;
 import org.tropos.proto.scm.RegisterRequest;
@@ -46,8 +43,7 @@ public final class ScmHeartbeat implements AutoCloseable {
   private final HostPort scm;
   private final Duration interval;
   private final Supplier<DatanodeDetails> details;
-  private final Supplier<NodeReport> reports;
-  private final Supplier<List<PipelineReport>> pipelineReports;
+  private final HeartbeatReports reports;
   private final RegistrationListener listener;
   private final Consumer<ScmCommand> commands;
   private final LifeCycle lifeCycle;
@@ -58,19 +54,16 @@ public final class ScmHeartbeat implements AutoCloseable {
   private String lastFailure = "";
 
   /**
-   * @param reports the node report of each heartbeat
-   * @param pipelineReports the Raft groups the node hosts, for each heartbeat
+   * @param reports what each heartbeat reports
    * @param commands receives SCM's commands other than re-register; must return at once
    */
   public ScmHeartbeat(String nodeName, HostPort scm, Duration interval, Supplier<DatanodeDetails> details,
-      Supplier<NodeReport> reports, Supplier<List<PipelineReport>> pipelineReports, RegistrationListener listener,
-      Consumer<ScmCommand> commands) {
+      HeartbeatReports reports, RegistrationListener listener, Consumer<ScmCommand> commands) {
     this.nodeName = nodeName;
     this.scm = scm;
     this.interval = interval;
     this.details = details;
     this.reports = reports;
-    this.pipelineReports = pipelineReports;
     this.listener = listener;
     this.commands = commands;
     this.lifeCycle = new LifeCycle(nodeName + "-scm-heartbeat");
@@ -105,7 +98,7 @@ public final class ScmHeartbeat implements AutoCloseable {
   private void register() throws ScmException {
     DatanodeDetails me = details.get();
     RegisterResponse response = stub().register(RegisterRequest.newBuilder().setDatanode(me)
-        .setNodeReport(reports.get()).build());
+        .setNodeReport(reports.node().get()).build());
     listener.registered(response);
     registered = true;
     registeredAs = me;
@@ -120,8 +113,9 @@ public final class ScmHeartbeat implements AutoCloseable {
       return;
     }
     HeartbeatResponse response = stub().heartbeat(HeartbeatRequest.newBuilder()
-        .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.get())
-        .addAllPipelineReports(pipelineReports.get()).build());
+        .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.node().get())
+        .addAllPipelineReports(reports.pipelines().get()).addAllContainerReports(reports.containers().get())
+        .build());
     for (ScmCommand command : response.getCommandsList()) {
       if (command.hasReregister()) {
         LOG.info("{}: SCM at {} asked this datanode to register again", nodeName, scm);

@@ -16,15 +16,20 @@ import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ContainerInfo;
 import org.tropos.proto.scm.ExcludeList;
+import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmResult;
 import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.CommandQueue;
+import org.tropos.scm.node.NodeEvents;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
 import org.tropos.scm.pipeline.PipelineManager;
@@ -34,13 +39,16 @@ import org.tropos.scm.pipeline.PipelineView;
  * Containers and block allocation (ARCHITECTURE.md, "Write path"): a block goes to an OPEN pipeline outside the
  * writer's exclude list, chosen in turn so writes spread over pipelines, into an OPEN container of that pipeline
  * with room for it (a new container when none has). A container whose allocations reach
- * ozone.scm.container.size is CLOSING: it takes no more blocks. Containers are persisted with their block id
+ * ozone.scm.container.size is CLOSING: it takes no more blocks, and SCM asks its pipeline's leader to close it
+ * through the Raft group (again at every {@link #closeContainers()} until every replica reports CLOSED, which makes
+ * it CLOSED). A container whose pipeline is lost becomes QUASI_CLOSED and each member closes its own replica.
+ * Replicas are known from the datanodes' container reports. Containers are persisted with their block id
  * counter, so ids are never reused across restarts.
  *
  * <p>Thread-safety: all state is guarded by the manager's monitor. Lock order: this, then the pipeline manager's,
  * then the node manager's.
  */
-public final class ContainerManager {
+public final class ContainerManager implements NodeEvents {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerManager.class);
   private static final String NEXT_CONTAINER_ID = "nextContainerId";
 
@@ -50,12 +58,16 @@ public final class ContainerManager {
   private final RackResolver racks;
   private final long containerBytes;
   private final long blockBytes;
+  private final CommandQueue commands;
   private final Map<Long, ContainerRecord> containers = new HashMap<>();
+  /** The last report of each replica, per container; rebuilt from heartbeats after a restart. */
+  private final Map<Long, Map<UUID, ContainerReport>> replicas = new HashMap<>();
   private long nextContainerId = 1;
   private long allocations;
 
-  public ContainerManager(ScmDb db, PipelineManager pipelines, NodeManager nodes, RackResolver racks,
-      DataSize containerSize, DataSize blockSize) {
+  public ContainerManager(ScmDb db, PipelineManager pipelines, NodeManager nodes, CommandQueue commands,
+      RackResolver racks, DataSize containerSize, DataSize blockSize) {
+    this.commands = commands;
     this.db = db;
     this.pipelines = pipelines;
     this.nodes = nodes;
@@ -144,14 +156,93 @@ public final class ContainerManager {
         throw new ScmException(ScmResult.CONTAINER_NOT_FOUND, "no container " + id);
       }
       List<DatanodeDetails> replicas = new ArrayList<>();
-      for (var member : c.getMembersList()) {
-        nodes.node(Uuids.fromProto(member)).map(NodeStatus::details).ifPresent(replicas::add);
+      for (UUID holder : holdersOf(c)) {
+        nodes.node(holder).map(NodeStatus::details).ifPresent(replicas::add);
       }
       replicas.sort(Comparator.comparingInt(d -> distance(d, c, clientHost, clientRack)));
       result.add(ContainerInfo.newBuilder().setContainerId(id).setState(c.getState())
           .setPipelineId(c.getPipelineId()).addAllReplicas(replicas).build());
     }
     return result;
+  }
+
+  /** The pipeline's members, and any other datanode that reported a replica. */
+  private List<UUID> holdersOf(ContainerRecord c) {
+    Set<UUID> holders = new java.util.LinkedHashSet<>();
+    c.getMembersList().forEach(m -> holders.add(Uuids.fromProto(m)));
+    holders.addAll(replicas.getOrDefault(c.getContainerId(), Map.of()).keySet());
+    return List.copyOf(holders);
+  }
+
+  @Override
+  public synchronized void containersReported(UUID datanode, List<ContainerReport> reports) {
+    for (ContainerReport report : reports) {
+      ContainerRecord c = containers.get(report.getContainerId());
+      if (c == null) {
+        continue;
+      }
+      replicas.computeIfAbsent(report.getContainerId(), k -> new HashMap<>()).put(datanode, report);
+      if (c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
+        saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSED).build());
+        LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
+      }
+    }
+  }
+
+  private boolean allReplicasClosed(ContainerRecord c) {
+    Map<UUID, ContainerReport> reported = replicas.getOrDefault(c.getContainerId(), Map.of());
+    return c.getMembersList().stream().allMatch(m -> {
+      ContainerReport r = reported.get(Uuids.fromProto(m));
+      return r != null && r.getState() == ContainerState.CONTAINER_CLOSED;
+    });
+  }
+
+  /** Asks each CLOSING container's pipeline leader to close it through the Raft group; repeated until done. */
+  public synchronized void closeContainers() {
+    Map<UUID, UUID> leaders = new HashMap<>();
+    pipelines.list(PipelineState.PIPELINE_STATE_UNSPECIFIED).forEach(p -> {
+      if (p.leader() != null) {
+        leaders.put(Uuids.fromProto(p.record().getId().getId()), p.leader());
+      }
+    });
+    for (ContainerRecord c : containers.values()) {
+      UUID leader = leaders.get(Uuids.fromProto(c.getPipelineId().getId()));
+      if (c.getState() == ContainerState.CONTAINER_CLOSING && leader != null) {
+        commands.add(leader, closeCommand(c, false));
+      }
+    }
+  }
+
+  /** The pipeline is gone: its open containers become QUASI_CLOSED and each member closes its own replica. */
+  public synchronized void pipelineClosed(UUID pipeline, List<UUID> members) {
+    for (ContainerRecord c : List.copyOf(containers.values())) {
+      boolean onIt = Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline);
+      if (onIt && (c.getState() == ContainerState.CONTAINER_OPEN
+          || c.getState() == ContainerState.CONTAINER_CLOSING)) {
+        saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_QUASI_CLOSED).build());
+        members.forEach(m -> commands.add(m, closeCommand(c, true)));
+        LOG.info("Container {} is QUASI_CLOSED: its pipeline {} is gone", c.getContainerId(), pipeline);
+      }
+    }
+  }
+
+  private static ScmCommand closeCommand(ContainerRecord c, boolean quasi) {
+    return ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
+        .setContainerId(c.getContainerId()).setPipelineId(c.getPipelineId()).setQuasi(quasi)).build();
+  }
+
+  /** SCM's view of a container, for tests and admin views. */
+  public synchronized ContainerRecord container(long id) {
+    return containers.get(id);
+  }
+
+  private void saveQuietly(ContainerRecord record) {
+    try {
+      save(record);
+    } catch (ScmException e) {
+      LOG.error("Container {} stays {}: {}", record.getContainerId(), containers.get(record.getContainerId())
+          .getState(), e.getMessage());
+    }
   }
 
   /** 0 same host, 1 same rack, 2 elsewhere; + 10 if a reader reported the replica bad. */

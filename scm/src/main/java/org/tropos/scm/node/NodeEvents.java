@@ -2,6 +2,7 @@ package org.tropos.scm.node;
 
 import java.util.List;
 import java.util.UUID;
+import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineReport;
 
@@ -23,5 +24,9 @@ public interface NodeEvents {
 
   /** A datanode's heartbeat listed the Raft groups it hosts. */
   default void pipelinesReported(UUID datanode, List<PipelineReport> reports) {
+  }
+
+  /** A datanode's heartbeat listed the container replicas it holds. */
+  default void containersReported(UUID datanode, List<ContainerReport> reports) {
   }
 }

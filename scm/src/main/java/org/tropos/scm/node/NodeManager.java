@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,6 +16,7 @@ import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.NodeState;
@@ -43,7 +45,7 @@ public final class NodeManager {
   private final NodeHealth health;
   private final String clusterId;
   private final CommandQueue commands;
-  private volatile NodeEvents events = NodeEvents.NONE;
+  private final List<NodeEvents> listeners = new CopyOnWriteArrayList<>();
 
   public NodeManager(ScmDb db, RackResolver racks, Clock clock, Duration staleInterval, Duration deadInterval,
       String clusterId, CommandQueue commands) {
@@ -55,9 +57,9 @@ public final class NodeManager {
     this.clusterId = clusterId;
   }
 
-  /** Who hears of registrations, state changes and pipeline reports; set once, before SCM serves requests. */
+  /** Adds a listener of registrations, state changes and reports; before SCM serves requests. */
   public void listen(NodeEvents listener) {
-    this.events = listener;
+    listeners.add(listener);
   }
 
   /** Loads the nodes SCM knew before it stopped; they count as STALE until they register again. */
@@ -92,12 +94,13 @@ public final class NodeManager {
       LOG.info("Datanode {} ({}) {} on rack {}", id, details.getHostName(),
           previous == null ? "registered" : "re-registered", details.getNetworkLocation());
     }
-    events.registered(id);
+    listeners.forEach(l -> l.registered(id));
     return details;
   }
 
-  /** Records a heartbeat and the pipelines the node reports; returns the commands waiting for it. */
-  public List<ScmCommand> heartbeat(UUID id, NodeReport report, List<PipelineReport> pipelines) {
+  /** Records a heartbeat and the pipelines and containers it reports; returns the commands waiting for it. */
+  public List<ScmCommand> heartbeat(UUID id, NodeReport report, List<PipelineReport> pipelines,
+      List<ContainerReport> containers) {
     NodeState before;
     synchronized (lock) {
       TrackedNode node = nodes.get(id);
@@ -113,9 +116,10 @@ public final class NodeManager {
       }
     }
     if (before != NodeState.HEALTHY) {
-      events.stateChanged(id, before, NodeState.HEALTHY);
+      listeners.forEach(l -> l.stateChanged(id, before, NodeState.HEALTHY));
     }
-    events.pipelinesReported(id, pipelines);
+    listeners.forEach(l -> l.pipelinesReported(id, pipelines));
+    listeners.forEach(l -> l.containersReported(id, containers));
     return commands.drain(id);
   }
 
@@ -131,7 +135,7 @@ public final class NodeManager {
           LOG.info("Datanode {} ({}) went from {} to {}: no heartbeat for {} ms", id, node.details.getHostName(),
               node.state, next, age);
           NodeState from = node.state;
-          changes.add(() -> events.stateChanged(id, from, next));
+          changes.add(() -> listeners.forEach(l -> l.stateChanged(id, from, next)));
           node.state = next;
         }
       });

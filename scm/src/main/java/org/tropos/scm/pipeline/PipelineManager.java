@@ -9,9 +9,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.ScmException;
@@ -59,6 +61,7 @@ public final class PipelineManager implements NodeEvents {
   private final Duration settleAfterRegistration;
   private final ScheduledExecutorService background;
   private ScheduledFuture<?> pendingFill;
+  private final List<BiConsumer<UUID, List<UUID>>> closedListeners = new CopyOnWriteArrayList<>();
   private String lastFillOutcome = "";
 
   /**
@@ -134,21 +137,30 @@ public final class PipelineManager implements NodeEvents {
     return created;
   }
 
+  /** Tells {@code listener} (pipeline id, members) of every closed pipeline, outside this manager's lock. */
+  public void onClosed(BiConsumer<UUID, List<UUID>> listener) {
+    closedListeners.add(listener);
+  }
+
   /** Closes a pipeline: its members are told to leave the group and SCM forgets it. */
   public PipelineView close(UUID id, String reason) throws ScmException {
+    PipelineView closed;
+    List<UUID> members;
     synchronized (lock) {
       TrackedPipeline p = find(id);
-      PipelineView closed = view(p).withState(PipelineState.CLOSED);
+      closed = view(p).withState(PipelineState.CLOSED);
       try {
         db.deletePipeline(id);
       } catch (IOException e) {
         throw dbFailure(e);
       }
       pipelines.remove(id);
+      members = p.members;
       p.members.forEach(member -> commands.add(member, closeCommand(id)));
       LOG.info("Pipeline {} closed: {}", id, reason);
-      return closed;
     }
+    closedListeners.forEach(l -> l.accept(id, members));
+    return closed;
   }
 
   /** DORMANT → OPEN. */

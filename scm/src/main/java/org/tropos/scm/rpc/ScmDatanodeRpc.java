@@ -42,7 +42,7 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       }
       return HeartbeatResponse.newBuilder()
           .addAllCommands(nodes.heartbeat(Uuids.fromProto(request.getDatanodeUuid()), request.getNodeReport(),
-              request.getPipelineReportsList()))
+              request.getPipelineReportsList(), request.getContainerReportsList()))
           .build();
     });
   }

@@ -79,12 +79,12 @@ class NodeManagerTest {
     clock.advance(Duration.ofMillis(1));
     nodes.checkNodes();
     assertEquals(NodeState.STALE, stateOf(id));
-    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()));
+    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of(), List.of()));
     assertEquals(NodeState.HEALTHY, stateOf(id));
     clock.advance(DEAD);
     nodes.checkNodes();
     assertEquals(NodeState.DEAD, stateOf(id), "a node silent past the dead interval is DEAD even if never STALE");
-    nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of());
+    nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of(), List.of());
     assertEquals(NodeState.HEALTHY, stateOf(id));
   }
 
@@ -100,7 +100,7 @@ class NodeManagerTest {
 
   @Test
   void heartbeatFromAnUnknownNodeAsksItToRegister() {
-    List<ScmCommand> commands = nodes.heartbeat(UUID.randomUUID(), NodeReport.getDefaultInstance(), List.of());
+    List<ScmCommand> commands = nodes.heartbeat(UUID.randomUUID(), NodeReport.getDefaultInstance(), List.of(), List.of());
     assertEquals(1, commands.size());
     assertTrue(commands.get(0).hasReregister());
   }
@@ -113,7 +113,7 @@ class NodeManagerTest {
     nodes.load();
     assertEquals(NodeState.STALE, stateOf(id));
     assertEquals(-1, nodes.nodes().get(0).lastHeartbeatAgeMs());
-    assertTrue(nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()).get(0).hasReregister());
+    assertTrue(nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of(), List.of()).get(0).hasReregister());
     nodes.register(node(id, "dn2"), NodeReport.getDefaultInstance(), "CID-test");
     assertEquals(NodeState.HEALTHY, stateOf(id));
     assertEquals("/rack2", nodes.nodes().get(0).details().getNetworkLocation());
@@ -140,8 +140,8 @@ class NodeManagerTest {
     ScmCommand close = ScmCommand.newBuilder().setClosePipeline(
         org.tropos.proto.scm.ClosePipelineCommand.getDefaultInstance()).build();
     commands.add(id, close);
-    assertEquals(List.of(close), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()));
-    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of()), "drained once");
+    assertEquals(List.of(close), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of(), List.of()));
+    assertEquals(List.of(), nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of(), List.of()), "drained once");
     assertEquals(List.of("registered", "HEALTHY->STALE", "STALE->HEALTHY"), events);
   }
 

@@ -1,0 +1,18 @@
+package org.tropos.datanode.scm;
+
+import java.util.List;
+import java.util.function.Supplier;
+import org.tropos.proto.hdds.ContainerReport;
+import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.hdds.PipelineReport;
+
+/**
+ * Where each heartbeat's reports come from: the node's storage, the Raft groups it hosts, its container replicas.
+ *
+ * @param node volumes and RaftLog directories
+ * @param pipelines the Raft groups hosted
+ * @param containers the container replicas held
+ */
+public record HeartbeatReports(Supplier<NodeReport> node, Supplier<List<PipelineReport>> pipelines,
+    Supplier<List<ContainerReport>> containers) {
+}

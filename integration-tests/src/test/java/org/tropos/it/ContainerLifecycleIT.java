@@ -1,0 +1,79 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.BlockLocation;
+import org.tropos.client.ScmAdminClient;
+import org.tropos.client.internal.BlockStreamWriter;
+import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.common.util.Uuids;
+import org.tropos.datanode.DatanodeServer;
+import org.tropos.proto.datanode.storage.ContainerDescriptor;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.ReplicationFactor;
+
+/** Containers from OPEN to CLOSED through Raft when full, and to QUASI_CLOSED when their pipeline is lost. */
+@Timeout(180)
+class ContainerLifecycleIT {
+  private static final int MB = 1 << 20;
+  private static final BlockStreamWriter.Settings SETTINGS = new BlockStreamWriter.Settings(MB, MB / 4, 16 * 1024,
+      4, 5, ReplicationFactor.THREE, Duration.ofSeconds(3));
+  /** 1 MB blocks in 4 MB containers: the fourth block fills a container. */
+  private static final Map<String, String> SMALL_CONTAINERS = Map.of("ozone.scm.datanode.pipeline.limit", "1",
+      "ozone.scm.block.size", "1MB", "ozone.scm.container.size", "4MB");
+
+  @TempDir
+  Path dir;
+
+  private static List<BlockLocation> write(ScmBlockClient scm, int bytes) throws Exception {
+    try (BlockStreamWriter writer = new BlockStreamWriter(scm, SETTINGS)) {
+      writer.write(ByteBuffer.allocate(bytes));
+      return writer.finish();
+    }
+  }
+
+  private static ContainerState replicaState(DatanodeServer dn, long container) {
+    return dn.store().containers().stream().filter(c -> c.getContainerId() == container).findFirst()
+        .map(ContainerDescriptor::getState).orElse(ContainerState.CONTAINER_STATE_UNSPECIFIED);
+  }
+
+  @Test
+  void aFullContainerClosesOnEveryReplicaAndALostPipelinesContainerQuasiCloses() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, SMALL_CONTAINERS);
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress());
+        ScmAdminClient admin = new ScmAdminClient(mini.scmClientAddress())) {
+      Await.until("an OPEN pipeline", MiniCluster.WAIT, () -> admin.listPipelines(PipelineState.OPEN),
+          ps -> ps.size() == 1 && ps.get(0).hasLeader());
+      List<BlockLocation> full = write(scm, 4 * MB);
+      long first = full.get(0).block().getContainerId();
+      Await.until("container " + first + " CLOSED in SCM", MiniCluster.WAIT,
+          () -> mini.cluster().scm().containerManager().container(first).getState(),
+          s -> s == ContainerState.CONTAINER_CLOSED);
+      for (int i = 1; i <= 3; i++) {
+        assertEquals(ContainerState.CONTAINER_CLOSED, replicaState(mini.cluster().datanode(i), first));
+      }
+
+      List<BlockLocation> more = write(scm, MB);
+      long second = more.get(0).block().getContainerId();
+      UUID pipeline = Uuids.fromProto(admin.listPipelines(PipelineState.OPEN).get(0).getId().getId());
+      admin.closePipeline(pipeline);
+      assertEquals(ContainerState.CONTAINER_QUASI_CLOSED,
+          mini.cluster().scm().containerManager().container(second).getState());
+      for (int i = 1; i <= 3; i++) {
+        DatanodeServer dn = mini.cluster().datanode(i);
+        Await.until("dn" + i + "'s replica of " + second + " QUASI_CLOSED", MiniCluster.WAIT,
+            () -> replicaState(dn, second), s -> s == ContainerState.CONTAINER_QUASI_CLOSED);
+      }
+    }
+  }
+}
