@@ -21,6 +21,7 @@ import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -37,6 +38,13 @@ class BlockStreamsIT {
 
   @TempDir
   Path dir;
+  /** Shared by the writers of a test, as a process shares them; closed after each test. */
+  private final PipelineClients pipelines = new PipelineClients();
+
+  @org.junit.jupiter.api.AfterEach
+  void closePipelineClients() {
+    pipelines.close();
+  }
 
   /** Deterministic bytes, generated in pieces so 300 MB never sits in memory. */
   private static final class Source {
@@ -56,9 +64,9 @@ class BlockStreamsIT {
     }
   }
 
-  private static List<BlockLocation> write(ScmBlockClient scm, Source source, long size, Runnable midway)
+  private List<BlockLocation> write(ScmBlockClient scm, Source source, long size, Runnable midway)
       throws Exception {
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, SETTINGS)) {
+    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, SETTINGS)) {
       long done = 0;
       boolean interfered = false;
       while (done < size) {

@@ -15,6 +15,7 @@ import org.tropos.client.BlockLocation;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
@@ -34,9 +35,16 @@ class ContainerLifecycleIT {
 
   @TempDir
   Path dir;
+  /** Shared by the writers of a test, as a process shares them; closed after each test. */
+  private final PipelineClients pipelines = new PipelineClients();
 
-  private static List<BlockLocation> write(ScmBlockClient scm, int bytes) throws Exception {
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, SETTINGS)) {
+  @org.junit.jupiter.api.AfterEach
+  void closePipelineClients() {
+    pipelines.close();
+  }
+
+  private List<BlockLocation> write(ScmBlockClient scm, int bytes) throws Exception {
+    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, SETTINGS)) {
       writer.write(ByteBuffer.allocate(bytes));
       return writer.finish();
     }

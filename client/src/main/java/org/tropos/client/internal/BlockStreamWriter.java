@@ -4,12 +4,9 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -18,6 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.BlockLocation;
 import org.tropos.client.internal.ratis.PipelineClient;
+import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.ScmException;
@@ -28,7 +26,6 @@ import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
-import org.tropos.proto.scm.PipelineMember;
 
 /**
  * Writes a stream of bytes as blocks (ARCHITECTURE.md, "Write path"): chunks go to the block's pipeline
@@ -59,7 +56,7 @@ public final class BlockStreamWriter implements AutoCloseable {
 
   private final ScmBlockClient scm;
   private final Settings settings;
-  private final Map<UUID, PipelineClient> pipelines = new HashMap<>();
+  private final PipelineClients pipelines;
   private final ExcludeList.Builder exclude = ExcludeList.newBuilder();
   private final List<BlockLocation> written = new ArrayList<>();
   private final List<ByteBuffer> uncommitted = new ArrayList<>();
@@ -71,8 +68,10 @@ public final class BlockStreamWriter implements AutoCloseable {
   private ChecksumData blockSums = ChecksumData.getDefaultInstance();
   private int failures;
 
-  public BlockStreamWriter(ScmBlockClient scm, Settings settings) {
+  /** @param pipelines the process's shared pipeline clients (owned by the caller) */
+  public BlockStreamWriter(ScmBlockClient scm, PipelineClients pipelines, Settings settings) {
     this.scm = scm;
+    this.pipelines = pipelines;
     this.settings = settings;
     this.chunk = ByteBuffer.allocate(settings.chunkSize());
   }
@@ -191,7 +190,7 @@ public final class BlockStreamWriter implements AutoCloseable {
       written.add(new BlockLocation(block.getBlockId(), committed));
     }
     if (!containerClosed) {
-      closePipeline(pipelineId());
+      pipelines.invalidate(pipelineId());
     }
     List<ByteBuffer> resend = List.copyOf(uncommitted);
     startBlock();
@@ -212,25 +211,11 @@ public final class BlockStreamWriter implements AutoCloseable {
   }
 
   private PipelineClient pipeline() {
-    UUID id = pipelineId();
-    return pipelines.computeIfAbsent(id, k -> new PipelineClient(k, block.getPipeline().getMembersList().stream()
-        .map(PipelineMember::getDatanode).toList(), block.getPipeline().hasLeader()
-        ? Uuids.fromProto(block.getPipeline().getLeader()) : null));
+    return pipelines.get(block.getPipeline());
   }
 
   private UUID pipelineId() {
     return Uuids.fromProto(block.getPipeline().getId().getId());
-  }
-
-  private void closePipeline(UUID id) {
-    PipelineClient client = pipelines.remove(id);
-    if (client != null) {
-      try {
-        client.close();
-      } catch (IOException | CompletionException e) {
-        LOG.debug("closing pipeline client {}: {}", id, e.toString());
-      }
-    }
   }
 
   /** The block being written, for tests that interfere with it. */
@@ -238,8 +223,8 @@ public final class BlockStreamWriter implements AutoCloseable {
     return block == null ? null : block.getBlockId();
   }
 
+  /** Nothing to release: the pipeline clients belong to the caller. */
   @Override
   public void close() {
-    List.copyOf(pipelines.keySet()).forEach(this::closePipeline);
   }
 }

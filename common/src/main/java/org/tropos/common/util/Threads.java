@@ -78,6 +78,16 @@ public final class Threads {
     }
   }
 
+  /**
+   * A fixed pool whose queue holds at most {@code queueLimit} tasks; past that the submitting thread runs the
+   * task itself. Backpressure for producers that must not fail (e.g. Ratis's log thread writing chunk data).
+   */
+  public static ExecutorService boundedPoolWithBackpressure(String name, int threads, int queueLimit) {
+    return new ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+        new LinkedBlockingQueue<>(queueLimit), new NamedThreadFactory(name, true),
+        new ThreadPoolExecutor.CallerRunsPolicy());
+  }
+
   /** Stops an executor: no new tasks, waits up to {@code timeout}, then interrupts what still runs. */
   public static void shutdown(ExecutorService executor, Duration timeout) {
     executor.shutdown();

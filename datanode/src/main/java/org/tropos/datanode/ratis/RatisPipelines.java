@@ -38,6 +38,7 @@ import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.util.LifeCycle;
@@ -66,9 +67,14 @@ public final class RatisPipelines implements AutoCloseable {
   private static final long SNAPSHOT_EVERY_ENTRIES = 10_000;
   /** The largest chunk (4 MB, ozone.scm.chunk.size) plus room for the command around it. */
   private static final long ENTRY_BUFFER_BYTES = 5L << 20;
+  /** Uncommitted bytes a group's leader holds before writers must wait (Ratis's default is 64 MB). */
+  private static final long PENDING_WRITE_BYTES = 16L << 20;
   private static final int CHUNK_WRITERS = 4;
-  /** Chunk writes waiting for a writer; past this Ratis sees the write fail and the client retries. */
-  private static final int CHUNK_WRITE_QUEUE = 256;
+  /**
+   * Chunk writes waiting for a writer thread (each pins its chunk, up to 4 MB); past this Ratis's own thread writes
+   * the chunk, which slows appends and, through the leader's pending-write limit, the clients.
+   */
+  private static final int CHUNK_WRITE_QUEUE = 8;
 
   private final String nodeName;
   private final RaftPeerId me;
@@ -107,10 +113,17 @@ public final class RatisPipelines implements AutoCloseable {
     // Entries carry a chunk as stateMachineData on their way through the leader; buffers must fit one.
     RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf(ENTRY_BUFFER_BYTES));
     RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf(ENTRY_BUFFER_BYTES + (64 << 10)));
+    // Elections only after a second of silence: on a loaded machine the default 150-300 ms churned leaders.
+    // Losing a datanode is detected by SCM (stale interval), which closes and replaces its pipelines.
+    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(1, TimeUnit.SECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(2, TimeUnit.SECONDS));
+    // Bound what a group's leader accepts before it is committed: writers wait rather than fill the heap.
+    RaftServerConfigKeys.Write.setByteLimit(properties, SizeInBytes.valueOf(PENDING_WRITE_BYTES));
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, SNAPSHOT_EVERY_ENTRIES);
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
-    chunkWriters = Threads.boundedPool(nodeName + "-chunk-writer", CHUNK_WRITERS, CHUNK_WRITE_QUEUE);
+    chunkWriters = Threads.boundedPoolWithBackpressure(nodeName + "-chunk-writer", CHUNK_WRITERS,
+        CHUNK_WRITE_QUEUE);
     server = RaftServer.newBuilder().setServerId(me).setProperties(properties)
         .setStateMachineRegistry(group -> new ContainerStateMachine(store, group, chunkWriters))
         .setOption(RaftStorage.StartupOption.RECOVER).build();

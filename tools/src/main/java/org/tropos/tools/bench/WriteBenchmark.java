@@ -18,6 +18,7 @@ import org.HdrHistogram.Recorder;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DataSize;
 import org.tropos.common.net.HostPort;
@@ -112,9 +113,10 @@ public final class WriteBenchmark implements Callable<Integer> {
     try (LocalCluster cluster = new LocalCluster(clusterDir, datanodes, 1, Math.max(1, limit), conf)) {
       cluster.start();
       awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), limit * datanodes / 3);
-      try (ScmBlockClient scm = new ScmBlockClient(new HostPort("127.0.0.1", cluster.scm().blockPort()))) {
-        Phase smallPhase = phase(scm, DataSize.parse(small).bytes(), smallCount);
-        Phase largePhase = phase(scm, DataSize.parse(large).bytes(), largeCount);
+      try (ScmBlockClient scm = new ScmBlockClient(new HostPort("127.0.0.1", cluster.scm().blockPort()));
+          PipelineClients pipelines = new PipelineClients()) {
+        Phase smallPhase = phase(scm, pipelines, DataSize.parse(small).bytes(), smallCount);
+        Phase largePhase = phase(scm, pipelines, DataSize.parse(large).bytes(), largeCount);
         return new Phase[] {smallPhase, largePhase};
       }
     }
@@ -128,7 +130,7 @@ public final class WriteBenchmark implements Callable<Integer> {
   }
 
   /** {@code writers} threads each write {@code count} objects of {@code size} bytes. */
-  private Phase phase(ScmBlockClient scm, long size, int count) throws Exception {
+  private Phase phase(ScmBlockClient scm, PipelineClients pipelines, long size, int count) throws Exception {
     Recorder latencies = new Recorder(3);
     ExecutorService pool = Threads.boundedPool("bench-writer", writers, writers);
     long start = clock.monotonicNanos();
@@ -138,7 +140,7 @@ public final class WriteBenchmark implements Callable<Integer> {
         done.add(pool.submit(() -> {
           for (int i = 0; i < count; i++) {
             long t0 = clock.monotonicNanos();
-            writeObject(scm, size);
+            writeObject(scm, pipelines, size);
             latencies.recordValue(clock.monotonicNanos() - t0);
           }
           return null;
@@ -157,10 +159,10 @@ public final class WriteBenchmark implements Callable<Integer> {
         h.getValueAtPercentile(99) / 1e6);
   }
 
-  private void writeObject(ScmBlockClient scm, long size) throws Exception {
+  private void writeObject(ScmBlockClient scm, PipelineClients pipelines, long size) throws Exception {
     BlockStreamWriter.Settings settings = new BlockStreamWriter.Settings(256L * MB, 4 * MB, 16 * 1024, 4, 5,
         ReplicationFactor.THREE, Duration.ofSeconds(30));
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, settings)) {
+    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, settings)) {
       long left = size;
       while (left > 0) {
         int n = (int) Math.min(left, pattern.capacity());

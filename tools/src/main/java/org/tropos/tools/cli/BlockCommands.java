@@ -18,6 +18,7 @@ import org.tropos.client.BlockLocation;
 import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.ScmKeys;
@@ -65,7 +66,8 @@ public final class BlockCommands {
           COMMIT_EVERY_CHUNKS, MAX_RETRIES, factor, ALL_COMMITTED_WAIT);
       List<BlockLocation> blocks;
       try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockService(conf));
-          BlockStreamWriter writer = new BlockStreamWriter(scm, settings);
+          PipelineClients pipelines = new PipelineClients();
+          BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, settings);
           InputStream in = Files.newInputStream(file)) {
         byte[] buffer = new byte[1 << 20];
         for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcFactory;
@@ -47,6 +48,8 @@ public final class PipelineClient implements AutoCloseable {
   public record Reply(ContainerCommandResponse response, long logIndex) {
   }
 
+  private static final int MAX_OUTSTANDING_REQUESTS = 16;
+
   private final UUID pipeline;
   private final RaftClient client;
 
@@ -58,6 +61,8 @@ public final class PipelineClient implements AutoCloseable {
           .setAddress(ratisAddress(member)).build());
     }
     RaftProperties properties = new RaftProperties();
+    // At most this many requests in flight per pipeline from this process; the next writer waits.
+    RaftClientConfigKeys.Async.setOutstandingRequestsMax(properties, MAX_OUTSTANDING_REQUESTS);
     RaftClient.Builder builder = RaftClient.newBuilder().setProperties(properties)
         .setRaftGroup(RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers))
         .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties));

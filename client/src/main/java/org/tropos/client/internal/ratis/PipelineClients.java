@@ -1,0 +1,51 @@
+package org.tropos.client.internal.ratis;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.scm.PipelineInfo;
+import org.tropos.proto.scm.PipelineMember;
+
+/**
+ * One Ratis client per pipeline, shared by every writer of a process: a Ratis client holds gRPC channels, too
+ * costly to build per object. A writer that finds a pipeline broken invalidates its client.
+ *
+ * <p>Thread-safety: a concurrent map; the clients themselves are thread-safe.
+ */
+public final class PipelineClients implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(PipelineClients.class);
+
+  private final Map<UUID, PipelineClient> clients = new ConcurrentHashMap<>();
+
+  public PipelineClient get(PipelineInfo pipeline) {
+    return clients.computeIfAbsent(Uuids.fromProto(pipeline.getId().getId()), id -> new PipelineClient(id,
+        pipeline.getMembersList().stream().map(PipelineMember::getDatanode).toList(),
+        pipeline.hasLeader() ? Uuids.fromProto(pipeline.getLeader()) : null));
+  }
+
+  /** Drops (and closes) the client of a pipeline found broken. */
+  public void invalidate(UUID pipeline) {
+    PipelineClient client = clients.remove(pipeline);
+    if (client != null) {
+      closeQuietly(client);
+    }
+  }
+
+  private static void closeQuietly(PipelineClient client) {
+    try {
+      client.close();
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("closing the client of pipeline {}: {}", client.pipeline(), e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    clients.values().forEach(PipelineClients::closeQuietly);
+    clients.clear();
+  }
+}
