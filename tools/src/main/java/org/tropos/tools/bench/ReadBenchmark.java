@@ -3,7 +3,6 @@ package org.tropos.tools.bench;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,7 +12,6 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.tropos.client.internal.BlockReadClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.conf.DataSize;
@@ -75,7 +73,7 @@ public final class ReadBenchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     long bytes = DataSize.parse(size).bytes();
     int bpc = (int) DataSize.parse(bytesPerChecksum).bytes();
-    Path root = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("tropos-bench-read");
+    Path root = BenchDirs.open(dir, "tropos-bench-read");
     try {
       VolumeSet volumes = new VolumeSet("bench", List.of(root.resolve("volume")), List.of(root.resolve("ratis")));
       volumes.createDirectories();
@@ -86,9 +84,7 @@ public final class ReadBenchmark implements Callable<Integer> {
         measure(store, block, bytes, store.planRead(block, 0, bytes).file());
       }
     } finally {
-      if (dir == null) {
-        deleteTree(root);
-      }
+      BenchDirs.close(dir, root);
     }
     return ExitCodes.OK;
   }
@@ -244,14 +240,6 @@ public final class ReadBenchmark implements Callable<Integer> {
   private static void check(boolean condition, String message) {
     if (!condition) {
       throw new IllegalStateException(message);
-    }
-  }
-
-  private static void deleteTree(Path root) throws java.io.IOException {
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
     }
   }
 }

@@ -2,7 +2,6 @@ package org.tropos.tools.bench;
 
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -84,14 +83,18 @@ public final class WriteBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path root = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("tropos-bench-write");
+    Path root = BenchDirs.open(dir, "tropos-bench-write");
     PrintWriter out = spec.commandLine().getOut();
     List<Phase[]> results = new ArrayList<>();
-    for (int limit : limits) {
-      Phase[] phases = runCluster(root.resolve("limit" + limit), limit);
-      results.add(phases);
-      out.print(json ? json(limit, phases) : row(limit, phases));
-      out.flush();
+    try {
+      for (int limit : limits) {
+        Phase[] phases = runCluster(root.resolve("limit" + limit), limit);
+        results.add(phases);
+        out.print(json ? json(limit, phases) : row(limit, phases));
+        out.flush();
+      }
+    } finally {
+      BenchDirs.close(dir, root);
     }
     if (!json && results.size() > 1) {
       Phase[] base = results.get(0);
