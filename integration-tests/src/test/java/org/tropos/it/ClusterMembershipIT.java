@@ -5,11 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -94,9 +92,9 @@ class ClusterMembershipIT {
       mini.awaitAllHealthy();
       UUID victim = mini.cluster().datanode(1).id().uuid();
       Path volume = dir.resolve("dn1").resolve("data1");
-      try (Stream<Path> files = Files.walk(volume)) {
-        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
+      // The disk goes away at once: the datanode writes in the volume (RocksDB, disk probes) all the time, so
+      // deleting the tree file by file would race with it.
+      Files.move(volume, volume.resolveSibling("data1.gone"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
       Files.writeString(volume, "the disk is gone");
       Await.until("dn1's volume reported FAILED", MiniCluster.WAIT, () -> volumeOf(mini, victim),
           v -> v.getState() == StorageState.FAILED);
