@@ -183,10 +183,6 @@ public final class DatanodeServer implements AutoCloseable {
     return id;
   }
 
-  public VolumeSet volumes() {
-    return volumes;
-  }
-
   /** The container store, or null before the datanode knows its cluster. */
   public ContainerStore store() {
     return store;

@@ -119,14 +119,6 @@ public final class ScmServer implements AutoCloseable {
     return identity;
   }
 
-  public NodeManager nodeManager() {
-    return nodeManager;
-  }
-
-  public PipelineManager pipelineManager() {
-    return pipelineManager;
-  }
-
   @Override
   public void close() {
     if (!lifeCycle.closeBegins()) {

@@ -21,7 +21,6 @@ import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
-import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockResponse;
@@ -216,11 +215,6 @@ public final class BlockStreamWriter implements AutoCloseable {
 
   private UUID pipelineId() {
     return Uuids.fromProto(block.getPipeline().getId().getId());
-  }
-
-  /** The block being written, for tests that interfere with it. */
-  public BlockId currentBlock() {
-    return block == null ? null : block.getBlockId();
   }
 
   /** Nothing to release: the pipeline clients belong to the caller. */

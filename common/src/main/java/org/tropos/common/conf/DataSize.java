@@ -22,10 +22,6 @@ public record DataSize(long bytes) implements Comparable<DataSize> {
     return new DataSize(bytes);
   }
 
-  public static DataSize ofMebibytes(long mebibytes) {
-    return new DataSize(Math.multiplyExact(mebibytes, 1L << 20));
-  }
-
   /** Parses {@code 256MB}; throws {@link IllegalArgumentException} naming what is wrong. */
   public static DataSize parse(String text) {
     Matcher m = FORMAT.matcher(text);

@@ -15,13 +15,6 @@ public final class Preconditions {
     }
   }
 
-  public static <T> T assertNotNull(T value, String what) {
-    if (value == null) {
-      throw new IllegalStateException(what + " is null");
-    }
-    return value;
-  }
-
   static String format(String format, Object... args) {
     StringBuilder out = new StringBuilder();
     int from = 0;
