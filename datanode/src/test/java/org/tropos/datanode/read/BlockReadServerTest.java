@@ -1,0 +1,153 @@
+package org.tropos.datanode.read;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.tropos.client.internal.BlockReadClient;
+import org.tropos.common.checksum.Checksums;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Uuids;
+import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.volume.VolumeSet;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.storage.BlockData;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
+import org.tropos.proto.hdds.PipelineId;
+
+/** The read server and the verifying client over a real loopback socket, on a real container store. */
+class BlockReadServerTest {
+  private static final int BPC = 16 * 1024;
+  private static final int CHUNK = 256 * 1024;
+  /** Neither a multiple of the checksum piece nor of the chunk: the last piece is short. */
+  private static final int BLOCK_BYTES = 3 * 1024 * 1024 + 12_345;
+  private static final BlockId BLOCK = BlockId.newBuilder().setContainerId(1).setLocalId(1).build();
+
+  @TempDir
+  Path root;
+  private ContainerStore store;
+  private byte[] data;
+
+  @BeforeEach
+  void writeBlock() throws Exception {
+    VolumeSet volumes = new VolumeSet("dn-read", List.of(root.resolve("d")), List.of(root.resolve("r")));
+    volumes.createDirectories();
+    volumes.format(UUID.randomUUID(), "CID-1");
+    store = new ContainerStore("dn-read", "CID-1", volumes.dataVolumes());
+    store.open();
+    store.create(1, PipelineId.newBuilder().setId(Uuids.toProto(UUID.randomUUID())).build());
+    data = new byte[BLOCK_BYTES];
+    new Random(42).nextBytes(data);
+    ChecksumData all = ChecksumData.getDefaultInstance();
+    for (int off = 0; off < data.length; off += CHUNK) {
+      ByteBuffer piece = ByteBuffer.wrap(data, off, Math.min(CHUNK, data.length - off)).slice();
+      ChecksumData sums = Checksums.compute(piece, BPC);
+      store.writeChunk(BLOCK, off, piece, sums);
+      all = Checksums.concat(all, sums);
+    }
+    store.putBlock(BlockData.newBuilder().setBlockId(BLOCK).setLength(data.length).setChecksums(all).build());
+  }
+
+  @AfterEach
+  void closeStore() {
+    store.close();
+    assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
+  }
+
+  private BlockReadServer start(BlockTransfer transfer) throws IOException {
+    BlockReadServer server = new BlockReadServer("read-test", new HostPort("127.0.0.1", 0), store::planRead,
+        transfer);
+    server.start();
+    return server;
+  }
+
+  private static BlockReadClient connect(BlockReadServer server) throws IOException {
+    return new BlockReadClient(new HostPort("127.0.0.1", server.port()), Duration.ofSeconds(10));
+  }
+
+  private static byte[] read(BlockReadClient client, long offset, long length) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long blockLength = client.read(BLOCK, offset, length, verified -> {
+      byte[] bytes = new byte[verified.remaining()];
+      verified.get(bytes);
+      out.writeBytes(bytes);
+    });
+    assertEquals(BLOCK_BYTES, blockLength);
+    return out.toByteArray();
+  }
+
+  private byte[] expected(int offset, int length) {
+    byte[] b = new byte[length];
+    System.arraycopy(data, offset, b, 0, length);
+    return b;
+  }
+
+  @ParameterizedTest
+  @EnumSource(BlockTransfer.class)
+  void servesWholeBlockAndUnalignedRangesOnOneConnection(BlockTransfer transfer) throws Exception {
+    try (BlockReadServer server = start(transfer); BlockReadClient client = connect(server)) {
+      assertArrayEquals(data, read(client, 0, BLOCK_BYTES));
+      // Ranges that start and end inside checksum pieces: the server widens, the client hands on exactly these.
+      int[][] ranges = {{1, 1}, {BPC - 1, 2}, {BPC + 7, 3 * BPC}, {BLOCK_BYTES - 5, 5}, {CHUNK - 3, CHUNK + 9}};
+      for (int[] r : ranges) {
+        assertArrayEquals(expected(r[0], r[1]), read(client, r[0], r[1]), "range " + r[0] + "+" + r[1]);
+      }
+      assertEquals(0, read(client, 100, 0).length);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BlockTransfer.class)
+  void refusesMissingBlocksAndRangesPastTheEndWithoutDroppingTheConnection(BlockTransfer transfer)
+      throws Exception {
+    try (BlockReadServer server = start(transfer); BlockReadClient client = connect(server)) {
+      BlockId missing = BLOCK.toBuilder().setLocalId(99).build();
+      DatanodeException noBlock = assertThrows(DatanodeException.class, () -> client.read(missing, 0, 1, b -> { }));
+      assertEquals(DatanodeResult.NO_SUCH_BLOCK, noBlock.result());
+      DatanodeException past = assertThrows(DatanodeException.class,
+          () -> client.read(BLOCK, BLOCK_BYTES - 1, 2, b -> { }));
+      assertEquals(DatanodeResult.RANGE_OUT_OF_BOUNDS, past.result());
+      assertArrayEquals(expected(10, 10), read(client, 10, 10));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(BlockTransfer.class)
+  void clientRejectsAFlippedByteAndHandsOnNothingPastTheGoodPieces(BlockTransfer transfer) throws Exception {
+    int corruptAt = 2 * 1024 * 1024 + 100;
+    Path file = store.planRead(BLOCK, 0, 1).file();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {(byte) ~data[corruptAt]}), corruptAt);
+    }
+    try (BlockReadServer server = start(transfer); BlockReadClient client = connect(server)) {
+      long[] delivered = {0};
+      DatanodeException e = assertThrows(DatanodeException.class,
+          () -> client.read(BLOCK, 0, BLOCK_BYTES, verified -> delivered[0] += verified.remaining()));
+      assertEquals(DatanodeResult.CHECKSUM_MISMATCH, e.result());
+      assertTrue(e.getMessage().contains("offset " + (corruptAt - corruptAt % BPC)), e.getMessage());
+      assertTrue(delivered[0] <= corruptAt, "handed on " + delivered[0] + " bytes past the corruption");
+    }
+    try (BlockReadServer server = start(transfer); BlockReadClient client = connect(server)) {
+      assertArrayEquals(expected(0, BPC), read(client, 0, BPC), "pieces before the corruption still read");
+    }
+  }
+}
