@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
+import org.apache.ratis.protocol.exceptions.GroupMismatchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.BlockLocation;
@@ -62,6 +63,7 @@ public final class BlockStreamWriter implements AutoCloseable {
   private final List<CompletableFuture<PipelineClient.Reply>> inFlight = new ArrayList<>();
   private final ByteBuffer chunk;
   private AllocateBlockResponse block;
+  private PipelineClient client;
   private long sent;
   private long committed;
   private ChecksumData blockSums = ChecksumData.getDefaultInstance();
@@ -119,7 +121,7 @@ public final class BlockStreamWriter implements AutoCloseable {
 
   private void send(ByteBuffer data) {
     ChecksumData sums = Checksums.compute(data, settings.bytesPerChecksum());
-    inFlight.add(pipeline().writeChunk(block.getBlockId(), sent, data, sums));
+    inFlight.add(client.writeChunk(block.getBlockId(), sent, data, sums));
     blockSums = Checksums.concat(blockSums, sums);
     sent += data.remaining();
   }
@@ -139,7 +141,7 @@ public final class BlockStreamWriter implements AutoCloseable {
             && d.result() == DatanodeResult.CONTAINER_NOT_OPEN;
         LOG.warn("Write to pipeline {} failed ({}); moving {} uncommitted bytes to a new block", pipelineId(),
             e.getMessage(), sent - committed);
-        abandonBlock(containerClosed);
+        abandonBlock(containerClosed, causedBy(e, GroupMismatchException.class));
       }
     }
   }
@@ -150,7 +152,7 @@ public final class BlockStreamWriter implements AutoCloseable {
         f.get();
       }
       inFlight.clear();
-      long index = pipeline().putBlock(block.getBlockId(), sent, blockSums).get().logIndex();
+      long index = client.putBlock(block.getBlockId(), sent, blockSums).get().logIndex();
       waitForReplicas(index);
       committed = sent;
       uncommitted.clear();
@@ -164,12 +166,12 @@ public final class BlockStreamWriter implements AutoCloseable {
 
   private void waitForReplicas(long index) throws InterruptedException, ExecutionException {
     try {
-      pipeline().watch(index, ReplicationLevel.ALL_COMMITTED).get(settings.allCommittedWait().toMillis(),
+      client.watch(index, ReplicationLevel.ALL_COMMITTED).get(settings.allCommittedWait().toMillis(),
           TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       LOG.warn("Pipeline {}: not every replica committed entry {} within {}; accepting a majority (slow or lost"
           + " member)", pipelineId(), index, settings.allCommittedWait());
-      pipeline().watch(index, ReplicationLevel.MAJORITY_COMMITTED).get();
+      client.watch(index, ReplicationLevel.MAJORITY_COMMITTED).get();
     }
   }
 
@@ -177,7 +179,7 @@ public final class BlockStreamWriter implements AutoCloseable {
    * Keeps the committed part of the current block and resends the rest to a new block: in another container
    * when only the container closed (the pipeline is fine), else on another pipeline.
    */
-  private void abandonBlock(boolean containerClosed) throws IOException {
+  private void abandonBlock(boolean containerClosed, boolean pipelineGone) throws IOException {
     inFlight.forEach(f -> f.cancel(false));
     inFlight.clear();
     if (containerClosed) {
@@ -188,8 +190,10 @@ public final class BlockStreamWriter implements AutoCloseable {
     if (committed > 0) {
       written.add(new BlockLocation(block.getBlockId(), committed));
     }
-    if (!containerClosed) {
-      pipelines.invalidate(pipelineId());
+    if (pipelineGone) {
+      // Only then: the client is shared by every writer of the process, and after anything else (a leader
+      // stepping down, a timeout) Ratis finds the group's leader again by itself.
+      pipelines.invalidate(client);
     }
     List<ByteBuffer> resend = List.copyOf(uncommitted);
     startBlock();
@@ -198,19 +202,25 @@ public final class BlockStreamWriter implements AutoCloseable {
     }
   }
 
+  private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (type.isInstance(t)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   private void startBlock() throws IOException {
     try {
       block = scm.allocateBlock(settings.blockSize(), settings.factor(), exclude.build());
     } catch (ScmException e) {
       throw new IOException("cannot allocate a block: " + e.getMessage(), e);
     }
+    client = pipelines.get(block.getPipeline());
     sent = 0;
     committed = 0;
     blockSums = ChecksumData.getDefaultInstance();
-  }
-
-  private PipelineClient pipeline() {
-    return pipelines.get(block.getPipeline());
   }
 
   private UUID pipelineId() {

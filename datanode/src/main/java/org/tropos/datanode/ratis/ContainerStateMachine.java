@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentNavigableMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
@@ -39,10 +41,11 @@ import org.tropos.proto.hdds.PipelineId;
 /**
  * The state machine of one pipeline's Raft group: containers and blocks (ARCHITECTURE.md, "Write path").
  * A WriteChunk's bytes are Ratis stateMachineData: {@link #write} puts them straight into the block file on
- * every replica, so they never enter the RaftLog; {@link #read} serves them back from the file when the leader
- * must resend an entry it no longer caches. Applying a PutBlock commits the block (bcsid = log index); applying
- * a CloseContainer closes the replica. A snapshot first forces the block files written since the last one, since
- * their bytes are not in the log to be replayed.
+ * every replica, so they never enter the RaftLog. This state machine, not Ratis's log cache, keeps them in memory,
+ * and only until their entry is applied (by then a majority has them); {@link #read} serves them to the leader's
+ * appenders from there, or from the block file for a follower that lags further. Applying a PutBlock commits the
+ * block (bcsid = log index); applying a CloseContainer closes the replica. A snapshot first forces the block files
+ * written since the last one, since their bytes are not in the log to be replayed.
  *
  * <p>Thread-safety: Ratis applies entries on one thread per group, in log order; data writes run on the chunk
  * executor and complete before their entry is applied.
@@ -53,6 +56,8 @@ final class ContainerStateMachine extends BaseStateMachine {
   private final Executor chunkWriters;
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
   private final Set<BlockId> unsynced = ConcurrentHashMap.newKeySet();
+  /** Chunk bytes by log index, from {@link #write} until the entry is applied or truncated. */
+  private final ConcurrentNavigableMap<Long, ByteString> unapplied = new ConcurrentSkipListMap<>();
 
   ContainerStateMachine(ContainerStore store, RaftGroupId group, Executor chunkWriters) {
     this.store = store;
@@ -89,7 +94,8 @@ final class ContainerStateMachine extends BaseStateMachine {
   public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
     ByteString content = request.getMessage().getContent();
     int commandLength = content.substring(0, 4).asReadOnlyByteBuffer().getInt();
-    ByteString commandBytes = content.substring(4, 4 + commandLength);
+    // A copy: a substring would keep the whole message, chunk bytes included, alive in Ratis's log cache.
+    ByteString commandBytes = ByteString.copyFrom(content.substring(4, 4 + commandLength).toByteArray());
     ContainerCommand command = parse(commandBytes);
     TransactionContext.Builder trx = TransactionContext.newBuilder().setStateMachine(this)
         .setClientRequest(request).setLogData(commandBytes);
@@ -117,7 +123,13 @@ final class ContainerStateMachine extends BaseStateMachine {
       return CompletableFuture.completedFuture(null);
     }
     WriteChunk chunk = command.getWriteChunk();
-    ByteBuffer data = sm.getStateMachineEntry().getStateMachineData().asReadOnlyByteBuffer();
+    ByteString bytes = sm.getStateMachineEntry().getStateMachineData();
+    if (bytes.isEmpty() && chunk.getLength() > 0) {
+      // The leader had no bytes to send: the chunk came after its container's close and is refused when applied.
+      return CompletableFuture.completedFuture(null);
+    }
+    unapplied.put(entry.getIndex(), bytes);
+    ByteBuffer data = bytes.asReadOnlyByteBuffer();
     return CompletableFuture.runAsync(() -> {
       try {
         store.create(chunk.getBlockId().getContainerId(), pipeline);
@@ -135,18 +147,40 @@ final class ContainerStateMachine extends BaseStateMachine {
 
   @Override
   public CompletableFuture<ByteString> read(LogEntryProto entry, TransactionContext trx) {
+    ByteString cached = unapplied.get(entry.getIndex());
+    if (cached != null) {
+      return CompletableFuture.completedFuture(cached);
+    }
+    // Applied, so written here before (Ratis applies an entry only after its data is written).
+    WriteChunk chunk;
     try {
-      WriteChunk chunk = parse(entry.getStateMachineLogEntry().getLogData()).getWriteChunk();
-      ByteBuffer data = store.readChunk(chunk.getBlockId(), chunk.getOffset(), (int) chunk.getLength());
-      return CompletableFuture.completedFuture(UnsafeByteOperations.unsafeWrap(data));
-    } catch (IOException | DatanodeException e) {
+      chunk = parse(entry.getStateMachineLogEntry().getLogData()).getWriteChunk();
+    } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
+    try {
+      ByteBuffer data = store.readChunk(chunk.getBlockId(), chunk.getOffset(), (int) chunk.getLength());
+      return CompletableFuture.completedFuture(UnsafeByteOperations.unsafeWrap(data));
+    } catch (DatanodeException e) {
+      if (!store.acceptsWrites(chunk.getBlockId().getContainerId())) {
+        // Skipped by write() because it came after the close: every replica refuses it when applying.
+        return CompletableFuture.completedFuture(ByteString.EMPTY);
+      }
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** A follower's entries from {@code index} on were replaced by a new leader's: their bytes are not needed. */
+  @Override
+  public CompletableFuture<Void> truncate(long index) {
+    unapplied.tailMap(index, true).clear();
+    return CompletableFuture.completedFuture(null);
   }
 
   @Override
   public CompletableFuture<Message> applyTransaction(TransactionContext trx) {
     LogEntryProto entry = trx.getLogEntry();
+    unapplied.remove(entry.getIndex());
     ContainerCommandResponse response;
     try {
       response = apply(parse(entry.getStateMachineLogEntry().getLogData()), entry.getIndex());

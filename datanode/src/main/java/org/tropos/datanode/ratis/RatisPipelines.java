@@ -122,9 +122,12 @@ public final class RatisPipelines implements AutoCloseable {
     // Bound what a group's leader accepts before it is committed: writers wait rather than fill the heap.
     RaftServerConfigKeys.Write.setByteLimit(properties, SizeInBytes.valueOf(PENDING_WRITE_BYTES));
     // Entries wait in each group's log queue with their chunk bytes until written; Ratis allows 64 MB per group,
-    // several groups per datanode. Bounded like every other queue here (it was not the cause of the OOM seen in
-    // the limit-3 write benchmark, which is still open: see docs/benchmarks.md).
+    // several groups per datanode. Bounded like every other queue here.
     RaftServerConfigKeys.Log.setQueueByteLimit(properties, SizeInBytes.valueOf(LOG_QUEUE_BYTES));
+    // The state machine keeps a chunk's bytes only until its entry is applied (ContainerStateMachine), so Ratis's
+    // log cache holds entries without them. Left off, every group cached up to 200 MB of chunk bytes and six
+    // datanodes' groups exhausted a 2 GB heap (a heap dump of the write benchmark showed 1.27 GB there).
+    RaftServerConfigKeys.Log.StateMachineData.setCachingEnabled(properties, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, SNAPSHOT_EVERY_ENTRIES);
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);

@@ -25,7 +25,7 @@ class ReadBenchmarkTest {
     assertEquals(0, code, err.toString());
     String json = out.toString().trim();
     for (String field : List.of("sendfileMBps", "catMBps", "zeroCopyMBps", "copyingMBps", "zeroCopyCpuSecPerGiB",
-        "copyingCpuSecPerGiB")) {
+        "copyingCpuSecPerGiB", "cpuSendfileVsCopying")) {
       assertTrue(json.contains("\"" + field + "\":"), field + " missing in " + json);
     }
     assertTrue(json.contains("\"sizeBytes\":3145728"), json);

@@ -27,10 +27,9 @@ public final class PipelineClients implements AutoCloseable {
         pipeline.hasLeader() ? Uuids.fromProto(pipeline.getLeader()) : null));
   }
 
-  /** Drops (and closes) the client of a pipeline found broken. */
-  public void invalidate(UUID pipeline) {
-    PipelineClient client = clients.remove(pipeline);
-    if (client != null) {
+  /** Drops (and closes) the client of a pipeline found gone, unless another writer already replaced it. */
+  public void invalidate(PipelineClient client) {
+    if (clients.remove(client.pipeline(), client)) {
       closeQuietly(client);
     }
   }
