@@ -1,5 +1,6 @@
 package org.tropos.common.util;
 
+import java.time.Duration;
 import java.time.Instant;
 
 /** The source of time for main code, injected so tests control it (STYLE.md 6). */
@@ -12,4 +13,7 @@ public interface Clock {
 
   /** Wall-clock time: for timestamps shown to people or stored. */
   Instant wallTime();
+
+  /** Waits this long (a retry's back-off); a test clock just moves on. */
+  void pause(Duration duration) throws InterruptedException;
 }

@@ -1,5 +1,6 @@
 package org.tropos.common.util;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
@@ -23,5 +24,10 @@ public final class SystemClock implements Clock {
   @Override
   public Instant wallTime() {
     return Instant.now();
+  }
+
+  @Override
+  public void pause(Duration duration) throws InterruptedException {
+    TimeUnit.NANOSECONDS.sleep(duration.toNanos());
   }
 }

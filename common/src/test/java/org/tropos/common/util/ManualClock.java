@@ -27,4 +27,9 @@ public final class ManualClock implements Clock {
   public synchronized Instant wallTime() {
     return wall;
   }
+
+  @Override
+  public void pause(Duration duration) {
+    advance(duration);
+  }
 }

@@ -1,0 +1,39 @@
+package org.tropos.common.conf;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/** Keys of the Ozone Manager, including the address its clients use. */
+public final class OmKeys {
+  public static final ConfigKey<String> ADDRESS = ConfigKey.of("ozone.om.address", ConfigType.STRING, "",
+      "host[:port] of the OM's client service; empty = localhost with ozone.om.port.");
+  public static final ConfigKey<Integer> PORT = ScmKeys.port("ozone.om.port", 9862,
+      "Port of the OM's client service.");
+  public static final ConfigKey<String> BIND_HOST = ConfigKey.of("ozone.om.address.bind.host", ConfigType.STRING,
+      "0.0.0.0", "Address the OM's client service binds to.");
+  public static final ConfigKey<List<String>> DB_DIRS = ConfigKey.of("ozone.om.db.dirs", ConfigType.LIST, "",
+      "Directory of the OM's RocksDB; empty = the first ozone.metadata.dirs entry.");
+  public static final ConfigKey<Integer> HANDLER_COUNT = ConfigKey.of("ozone.om.handler.count.key", ConfigType.INT,
+      "32", "Threads that read and execute OM requests in parallel (only validation and commit are serial).")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<Integer> MAX_CONFLICT_RETRIES = ConfigKey.of("ozone.om.occ.max.retries",
+      ConfigType.INT, "20", "Times a request that conflicted with concurrent changes is re-run before it fails"
+          + " with TOO_MANY_CONFLICTS.").requiring(v -> v >= 0, ">= 0");
+  public static final ConfigKey<Integer> COMMIT_BATCH_MAX = ConfigKey.of("ozone.om.occ.commit.batch.max",
+      ConfigType.INT, "1024", "Most transactions validated and written in one RocksDB batch (one WAL sync).")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<String> DEFAULT_BUCKET_LAYOUT = ConfigKey.of("ozone.default.bucket.layout",
+      ConfigType.STRING, "FILE_SYSTEM_OPTIMIZED", "Layout of buckets created without one: FILE_SYSTEM_OPTIMIZED or"
+          + " OBJECT_STORE.").requiring(v -> v.equals("FILE_SYSTEM_OPTIMIZED") || v.equals("OBJECT_STORE"),
+              "FILE_SYSTEM_OPTIMIZED or OBJECT_STORE");
+  public static final ConfigKey<Integer> DEFAULT_REPLICATION = ConfigKey.of("ozone.replication", ConfigType.INT, "3",
+      "Replicas of the keys of buckets created without a replication: 1 or 3.")
+      .requiring(v -> v == 1 || v == 3, "1 or 3");
+  public static final ConfigKey<Duration> DIRECTORY_PURGE_INTERVAL = ScmKeys.positive(ConfigKey.of(
+      "ozone.directory.deleting.service.interval", ConfigType.duration(ChronoUnit.MILLIS), "60s",
+      "How often the OM purges the contents of deleted directories."));
+
+  private OmKeys() {
+  }
+}

@@ -1,0 +1,29 @@
+package org.tropos.om.db;
+
+/** The OM's RocksDB column families (ARCHITECTURE.md, "OM"); key encodings are in {@link OmDbKeys}. */
+public enum OmTable {
+  VOLUMES("volumes"),
+  BUCKETS("buckets"),
+  /** FSO directories: bucket id, parent id, name. */
+  DIRECTORIES("directories"),
+  /** FSO files: bucket id, parent id, name. */
+  FILES("files"),
+  /** OBJECT_STORE keys: bucket id, key name. */
+  KEYS("keys"),
+  OPEN_KEYS("openKeys"),
+  DELETED_KEYS("deletedKeys"),
+  DELETED_DIRECTORIES("deletedDirectories"),
+  /** Bytes and names used per bucket, kept apart from the bucket row (see om_db.proto). */
+  USAGE("usage"),
+  META("meta");
+
+  private final String family;
+
+  OmTable(String family) {
+    this.family = family;
+  }
+
+  public String family() {
+    return family;
+  }
+}

@@ -1,0 +1,50 @@
+package org.tropos.om.namespace;
+
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.DirectoryRow;
+import org.tropos.proto.om.db.FileRow;
+import org.tropos.proto.om.db.UsageRow;
+import org.tropos.proto.om.db.VolumeRow;
+
+/** Stored rows as clients see them. */
+final class Infos {
+  private Infos() {
+  }
+
+  static VolumeInfo volume(VolumeRow row) {
+    return VolumeInfo.newBuilder().setName(row.getName()).setOwner(row.getOwner()).setQuotaBytes(row.getQuotaBytes())
+        .setQuotaNamespace(row.getQuotaNamespace()).setCreationTimeMs(row.getCreationTimeMs())
+        .setModificationTimeMs(row.getModificationTimeMs()).setObjectId(row.getObjectId()).build();
+  }
+
+  static BucketInfo bucket(BucketRow row, UsageRow usage) {
+    return BucketInfo.newBuilder().setVolume(row.getVolume()).setName(row.getName()).setLayout(row.getLayout())
+        .setFactor(row.getFactor()).setOwner(row.getOwner()).setQuotaBytes(row.getQuotaBytes())
+        .setQuotaNamespace(row.getQuotaNamespace()).setCreationTimeMs(row.getCreationTimeMs())
+        .setModificationTimeMs(row.getModificationTimeMs()).setUsedBytes(usage.getUsedBytes())
+        .setUsedNamespace(usage.getUsedNamespace()).setObjectId(row.getObjectId()).build();
+  }
+
+  static KeyInfo file(BucketRow bucket, String path, FileRow row) {
+    return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
+        .setSize(row.getSize()).addAllBlocks(row.getBlocksList()).setFactor(row.getFactor()).setOwner(row.getOwner())
+        .setCreationTimeMs(row.getCreationTimeMs()).setModificationTimeMs(row.getModificationTimeMs())
+        .putAllMetadata(row.getMetadataMap()).setObjectId(row.getObjectId()).build();
+  }
+
+  static KeyInfo directory(BucketRow bucket, String path, DirectoryRow row) {
+    return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
+        .setDirectory(true).setOwner(row.getOwner()).setCreationTimeMs(row.getCreationTimeMs())
+        .setModificationTimeMs(row.getModificationTimeMs()).setObjectId(row.getObjectId()).build();
+  }
+
+  /** The bucket itself as the root directory of its namespace. */
+  static KeyInfo root(BucketRow bucket) {
+    return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName("")
+        .setDirectory(true).setOwner(bucket.getOwner()).setCreationTimeMs(bucket.getCreationTimeMs())
+        .setModificationTimeMs(bucket.getModificationTimeMs()).setObjectId(bucket.getObjectId()).build();
+  }
+}

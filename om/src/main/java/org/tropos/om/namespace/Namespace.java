@@ -1,0 +1,170 @@
+package org.tropos.om.namespace;
+
+import org.tropos.common.rpc.OmException;
+import org.tropos.om.occ.OccRunner;
+import org.tropos.om.occ.Txn;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListStatusResponse;
+import org.tropos.proto.om.ListVolumesResponse;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.OpenKeyRow;
+
+/**
+ * The OM's namespace operations, each one optimistic transaction run by the {@link OccRunner}: volumes,
+ * buckets, and keys, dispatched on the bucket's layout (FSO tree or flat OBJECT_STORE keys). Nothing here talks
+ * to SCM: an operation may run several times, so block allocation happens outside, in the RPC layer.
+ *
+ * <p>Thread-safe: every call is independent; concurrency is the runner's business.
+ */
+public final class Namespace {
+  private final OccRunner runner;
+  private final Buckets.Defaults defaults;
+
+  public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor) {
+    this.runner = runner;
+    this.defaults = new Buckets.Defaults(defaultLayout, defaultFactor);
+  }
+
+  public VolumeInfo createVolume(VolumeInfo volume) throws OmException {
+    return runner.run("create volume " + volume.getName(), txn -> Volumes.create(txn, volume));
+  }
+
+  public VolumeInfo getVolume(String name) throws OmException {
+    return runner.run("get volume " + name, txn -> Volumes.get(txn, name));
+  }
+
+  public ListVolumesResponse listVolumes(String prefix, String startAfter, int max) throws OmException {
+    return runner.run("list volumes", txn -> Volumes.list(txn, prefix, startAfter, max));
+  }
+
+  public void deleteVolume(String name) throws OmException {
+    runner.run("delete volume " + name, txn -> {
+      Volumes.delete(txn, name);
+      return null;
+    });
+  }
+
+  public BucketInfo createBucket(BucketInfo bucket) throws OmException {
+    return runner.run("create bucket " + bucket.getVolume() + "/" + bucket.getName(),
+        txn -> Buckets.create(txn, bucket, defaults));
+  }
+
+  public BucketInfo getBucket(String volume, String name) throws OmException {
+    return runner.run("get bucket " + volume + "/" + name, txn -> Buckets.get(txn, volume, name));
+  }
+
+  public ListBucketsResponse listBuckets(String volume, String prefix, String startAfter, int max)
+      throws OmException {
+    return runner.run("list buckets of " + volume, txn -> Buckets.list(txn, volume, prefix, startAfter, max));
+  }
+
+  public void deleteBucket(String volume, String name) throws OmException {
+    runner.run("delete bucket " + volume + "/" + name, txn -> {
+      Buckets.delete(txn, volume, name);
+      return null;
+    });
+  }
+
+  /** Opens a key for writing; returns its row (open id, replication). */
+  public OpenKeyRow openKey(OpenKeyRequest request) throws OmException {
+    return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn,
+        Buckets.require(txn, request.getVolume(), request.getBucket()), request));
+  }
+
+  /** The open key a block is allocated for, checked to exist. */
+  public OpenKeyRow openKeyOf(String volume, String bucket, long openId) throws OmException {
+    return runner.run("find open key " + openId, txn -> OpenKeys.require(txn, Buckets.require(txn, volume, bucket),
+        openId));
+  }
+
+  public KeyInfo commitKey(CommitKeyRequest request) throws OmException {
+    return runner.run("commit key " + request.getOpenId(), txn -> {
+      BucketRow bucket = Buckets.require(txn, request.getVolume(), request.getBucket());
+      OpenKeyRow open = OpenKeys.require(txn, bucket, request.getOpenId());
+      return flat(bucket) ? FlatKeys.commit(txn, bucket, open, request)
+          : FsoChanges.commit(txn, bucket, open, request);
+    });
+  }
+
+  public KeyInfo lookupKey(String volume, String bucket, String key) throws OmException {
+    return runner.run("look up " + key, txn -> {
+      BucketRow b = Buckets.require(txn, volume, bucket);
+      return flat(b) ? FlatKeys.lookup(txn, b, key) : FsoTree.lookup(txn, b, key);
+    });
+  }
+
+  public ListKeysResponse listKeys(String volume, String bucket, String prefix, String startAfter, int max)
+      throws OmException {
+    return runner.run("list keys of " + volume + "/" + bucket, txn -> {
+      BucketRow b = Buckets.require(txn, volume, bucket);
+      if (!flat(b)) {
+        throw new OmException(OmResult.NOT_SUPPORTED_FOR_LAYOUT, "ListKeys of the FILE_SYSTEM_OPTIMIZED bucket "
+            + volume + "/" + bucket + " is not implemented yet: use ListStatus");
+      }
+      return FlatKeys.list(txn, b, prefix, startAfter, max);
+    });
+  }
+
+  /** Deletes a key; in an FSO bucket also a directory (recursively only if asked). */
+  public void deleteKey(String volume, String bucket, String key, boolean recursive) throws OmException {
+    runner.run("delete " + key, txn -> {
+      BucketRow b = Buckets.require(txn, volume, bucket);
+      if (flat(b)) {
+        FlatKeys.delete(txn, b, key);
+      } else {
+        FsoChanges.delete(txn, b, key, recursive);
+      }
+      return null;
+    });
+  }
+
+  public void renameKey(String volume, String bucket, String from, String to) throws OmException {
+    runner.run("rename " + from + " to " + to, txn -> {
+      BucketRow b = Buckets.require(txn, volume, bucket);
+      if (flat(b)) {
+        FlatKeys.rename(txn, b, from, to);
+      } else {
+        FsoChanges.rename(txn, b, from, to);
+      }
+      return null;
+    });
+  }
+
+  public KeyInfo createDirectory(String volume, String bucket, String path, String owner) throws OmException {
+    return runner.run("create directory " + path, txn -> FsoTree.mkdirs(txn, fso(txn, volume, bucket), path, owner));
+  }
+
+  public KeyInfo getFileStatus(String volume, String bucket, String path) throws OmException {
+    return runner.run("status of " + path, txn -> {
+      BucketRow b = Buckets.require(txn, volume, bucket);
+      return flat(b) ? FlatKeys.lookup(txn, b, path) : FsoTree.status(txn, b, path);
+    });
+  }
+
+  public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
+      throws OmException {
+    return runner.run("list " + path, txn -> FsoTree.list(txn, fso(txn, volume, bucket), path, startAfter, max));
+  }
+
+  private static BucketRow fso(Txn txn, String volume, String bucket) throws OmException {
+    BucketRow b = Buckets.require(txn, volume, bucket);
+    if (flat(b)) {
+      throw new OmException(OmResult.NOT_SUPPORTED_FOR_LAYOUT, "bucket " + volume + "/" + bucket
+          + " is OBJECT_STORE: it has no directories");
+    }
+    return b;
+  }
+
+  private static boolean flat(BucketRow bucket) {
+    return bucket.getLayout() == BucketLayout.OBJECT_STORE;
+  }
+}

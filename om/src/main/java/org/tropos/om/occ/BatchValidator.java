@@ -1,0 +1,149 @@
+package org.tropos.om.occ;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.rpc.OmException;
+import org.tropos.om.db.OmDb;
+import org.tropos.om.db.OmDbKeys;
+import org.tropos.om.db.OmTable;
+import org.tropos.om.db.RowCodec;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.db.UsageRow;
+
+/**
+ * The validate step of optimistic concurrency, for one group commit: transactions are taken in order; each is
+ * checked against the latest committed state plus the changes of the transactions accepted before it in the
+ * same batch; an accepted one gets the next transaction id, which stamps every row it writes. What comes out is
+ * a list of stored changes, independent of how it is applied (one RocksDB batch here; a Raft log entry once the
+ * OM is replicated), so the same validated write set can later be replicated.
+ *
+ * <p>Not thread-safe: the committer's thread.
+ */
+public final class BatchValidator {
+  private final ReadView latest;
+  private long lastTxId;
+  /** Rows changed in this batch so far: their new version ({@link ReadSet#ABSENT} once deleted). */
+  private final Map<RowRef, Long> versions = new HashMap<>();
+  /** Keys changed in this batch per table, in order, true when the row now exists: for range checks. */
+  private final Map<OmTable, TreeMap<ByteBuffer, Boolean>> changedKeys = new EnumMap<>(OmTable.class);
+  private final Map<String, UsageRow> usage = new HashMap<>();
+  private final List<OmDb.Change> changes = new ArrayList<>();
+
+  public BatchValidator(ReadView latest, long lastTxId) {
+    this.latest = latest;
+    this.lastTxId = lastTxId;
+  }
+
+  /** Accepts a transaction and returns its id, or refuses it with a {@link Conflict} (or quota error). */
+  public long accept(ReadSet reads, WriteSet writes) throws Conflict, OmException {
+    for (Map.Entry<RowRef, Long> read : reads.versions().entrySet()) {
+      long now = currentVersion(read.getKey());
+      if (now != read.getValue()) {
+        throw new Conflict(read.getKey().table().family() + " row changed (version " + read.getValue() + " -> "
+            + now + ")");
+      }
+    }
+    for (ReadSet.EmptyRange range : reads.emptyRanges()) {
+      if (!isEmpty(range.table(), range.prefix())) {
+        throw new Conflict(range.table().family() + " range no longer empty");
+      }
+    }
+    Map<String, UsageRow> newUsage = countUsage(writes);
+    long txId = ++lastTxId;
+    for (WriteSet.Mutation m : writes.mutations()) {
+      byte[] key = m.ref().keyBytes();
+      boolean put = m.row() != null;
+      changes.add(new OmDb.Change(m.ref().table(), key, put ? RowCodec.encode(txId, m.row().toByteArray()) : null));
+      versions.put(m.ref(), put ? txId : ReadSet.ABSENT);
+      changedKeys.computeIfAbsent(m.ref().table(), t -> new TreeMap<>()).put(ByteBuffer.wrap(key), put);
+    }
+    newUsage.forEach((bucket, row) -> {
+      usage.put(bucket, row);
+      changes.add(new OmDb.Change(OmTable.USAGE, OmDbKeys.utf8(bucket), RowCodec.encode(txId, row.toByteArray())));
+    });
+    return txId;
+  }
+
+  public List<OmDb.Change> changes() {
+    return changes;
+  }
+
+  public long lastTxId() {
+    return lastTxId;
+  }
+
+  private long currentVersion(RowRef ref) throws OmException {
+    Long changed = versions.get(ref);
+    if (changed != null) {
+      return changed;
+    }
+    byte[] stored = get(ref.table(), ref.keyBytes());
+    return stored == null ? ReadSet.ABSENT : RowCodec.updateId(stored);
+  }
+
+  private boolean isEmpty(OmTable table, byte[] prefix) {
+    TreeMap<ByteBuffer, Boolean> changed = changedKeys.getOrDefault(table, new TreeMap<>());
+    for (Map.Entry<ByteBuffer, Boolean> e : changed.tailMap(ByteBuffer.wrap(prefix), true).entrySet()) {
+      byte[] key = e.getKey().array();
+      if (!Txn.startsWith(key, prefix)) {
+        break;
+      }
+      if (e.getValue()) {
+        return false;
+      }
+    }
+    boolean[] empty = {true};
+    latest.scan(table.family(), prefix, prefix, (k, v) -> {
+      if (Boolean.FALSE.equals(changed.get(ByteBuffer.wrap(k)))) {
+        return true;
+      }
+      empty[0] = false;
+      return false;
+    });
+    return empty[0];
+  }
+
+  private Map<String, UsageRow> countUsage(WriteSet writes) throws OmException {
+    Map<String, UsageRow> result = new HashMap<>();
+    for (WriteSet.UsageDelta d : writes.usage()) {
+      UsageRow now = usage.containsKey(d.bucket()) ? usage.get(d.bucket()) : storedUsage(d.bucket());
+      long bytes = now.getUsedBytes() + d.bytes();
+      long names = now.getUsedNamespace() + d.names();
+      if (d.bytes() > 0 && d.quotaBytes() > 0 && bytes > d.quotaBytes()) {
+        throw new OmException(OmResult.QUOTA_EXCEEDED, "bucket " + d.bucket() + " would hold " + bytes
+            + " bytes, over its quota of " + d.quotaBytes());
+      }
+      if (d.names() > 0 && d.quotaNames() > 0 && names > d.quotaNames()) {
+        throw new OmException(OmResult.QUOTA_EXCEEDED, "bucket " + d.bucket() + " would hold " + names
+            + " names, over its quota of " + d.quotaNames());
+      }
+      result.put(d.bucket(), UsageRow.newBuilder().setUsedBytes(bytes).setUsedNamespace(names).build());
+    }
+    return result;
+  }
+
+  private UsageRow storedUsage(String bucket) throws OmException {
+    byte[] stored = get(OmTable.USAGE, OmDbKeys.utf8(bucket));
+    try {
+      return stored == null ? UsageRow.getDefaultInstance() : UsageRow.parseFrom(RowCodec.payload(stored));
+    } catch (InvalidProtocolBufferException e) {
+      throw new OmException(OmResult.INTERNAL_ERROR, "unreadable usage of " + bucket + ": " + e.getMessage());
+    }
+  }
+
+  private byte[] get(OmTable table, byte[] key) throws OmException {
+    try {
+      return latest.get(table.family(), key);
+    } catch (IOException e) {
+      throw new OmException(OmResult.INTERNAL_ERROR, e.getMessage());
+    }
+  }
+}

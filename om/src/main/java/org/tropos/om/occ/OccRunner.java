@@ -1,0 +1,125 @@
+package org.tropos.om.occ;
+
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.rpc.OmException;
+import org.tropos.common.util.Clock;
+import org.tropos.om.db.OmDb;
+import org.tropos.proto.om.OmResult;
+
+/**
+ * Runs a request under optimistic concurrency (ARCHITECTURE.md, "OM"): read and execute on a snapshot, on the
+ * caller's thread, in parallel with other requests; then validate and commit through the {@link Committer}. A
+ * conflict re-runs the request from the start after a short random pause (so two requests that keep colliding
+ * drift apart), at most {@code maxRetries} times, then fails with TOO_MANY_CONFLICTS.
+ *
+ * <p>Thread-safe.
+ */
+public final class OccRunner {
+  private static final long BACKOFF_BASE_MICROS = 50;
+  private static final long BACKOFF_MAX_MICROS = 5_000;
+
+  /** A request's read and execute phases: reads and changes through {@link Txn}; may run several times. */
+  @FunctionalInterface
+  public interface Operation<T> {
+    T execute(Txn txn) throws OmException;
+  }
+
+  private final OmDb db;
+  private final ObjectIds ids;
+  private final Committer committer;
+  private final Clock clock;
+  private final int maxRetries;
+  private final OccMetrics metrics;
+
+  public OccRunner(OmDb db, ObjectIds ids, Committer committer, Clock clock, int maxRetries, OccMetrics metrics) {
+    this.db = db;
+    this.ids = ids;
+    this.committer = committer;
+    this.clock = clock;
+    this.maxRetries = maxRetries;
+    this.metrics = metrics;
+  }
+
+  public <T> T run(String what, Operation<T> operation) throws OmException {
+    long start = clock.monotonicNanos();
+    try {
+      for (int attempt = 0; attempt <= maxRetries; attempt++) {
+        if (attempt > 0) {
+          metrics.retry();
+          backOff(attempt);
+        }
+        Prepared<T> prepared = prepare(operation);
+        if (commit(prepared)) {
+          return prepared.result();
+        }
+      }
+      metrics.gaveUp();
+      throw new OmException(OmResult.TOO_MANY_CONFLICTS, what + " conflicted with concurrent changes "
+          + (maxRetries + 1) + " times; try again");
+    } finally {
+      metrics.latency(clock.monotonicNanos() - start);
+    }
+  }
+
+  /** One attempt's read and execute phases done: its result, and what it read and wants to change. */
+  public static final class Prepared<T> {
+    private final T result;
+    private final Txn txn;
+
+    private Prepared(T result, Txn txn) {
+      this.result = result;
+      this.txn = txn;
+    }
+
+    public T result() {
+      return result;
+    }
+  }
+
+  /** The read and execute phases of one attempt, on a fresh snapshot. {@link #run} is prepare + commit. */
+  public <T> Prepared<T> prepare(Operation<T> operation) throws OmException {
+    try (ReadView view = db.snapshot()) {
+      Txn txn = new Txn(view, ids, clock);
+      return new Prepared<>(operation.execute(txn), txn);
+    }
+  }
+
+  /** Validates and commits a prepared attempt: true when committed (or nothing to write), false on a conflict. */
+  public boolean commit(Prepared<?> prepared) throws OmException {
+    Txn txn = prepared.txn;
+    if (txn.writes().isEmpty()) {
+      metrics.readOnly();
+      return true;
+    }
+    try {
+      committer.submit(txn.reads(), txn.writes()).get();
+      metrics.commit();
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new OmException(OmResult.OM_NOT_READY, "interrupted while committing");
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof Conflict) {
+        metrics.conflict();
+        return false;
+      }
+      if (e.getCause() instanceof OmException om) {
+        throw om;
+      }
+      throw new OmException(OmResult.INTERNAL_ERROR, "commit failed: " + e.getCause());
+    }
+  }
+
+  private void backOff(int attempt) throws OmException {
+    long ceiling = Math.min(BACKOFF_MAX_MICROS, BACKOFF_BASE_MICROS << Math.min(attempt, 10));
+    try {
+      clock.pause(Duration.ofNanos(ThreadLocalRandom.current().nextLong(ceiling * 1000)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new OmException(OmResult.OM_NOT_READY, "interrupted while retrying");
+    }
+  }
+}

@@ -1,0 +1,158 @@
+package org.tropos.om.namespace;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.om.db.OpenKeyRow;
+
+class NamespaceTest {
+  @TempDir
+  Path dir;
+  private OmTestStore om;
+
+  @BeforeEach
+  void open() throws Exception {
+    om = new OmTestStore(dir);
+    om.namespace.createVolume(VolumeInfo.newBuilder().setName("vol1").setOwner("alice").build());
+    om.namespace.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("fso").build());
+    om.namespace.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("flat")
+        .setLayout(BucketLayout.OBJECT_STORE).setQuotaBytes(1000).build());
+  }
+
+  @AfterEach
+  void close() {
+    om.close();
+    assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
+  }
+
+  static KeyInfo put(Namespace ns, String bucket, String key, long size, boolean createParents) throws OmException {
+    OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey(key)
+        .setCreateParents(createParents).build());
+    CommitKeyRequest.Builder commit = CommitKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket)
+        .setOpenId(open.getOpenId()).setSize(size);
+    if (size > 0) {
+      commit.addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(1)
+          .setLocalId(open.getOpenId())).setLength(size));
+    }
+    return ns.commitKey(commit.build());
+  }
+
+  private static OmResult failure(Executable e) {
+    return assertThrows(OmException.class, e::run).result();
+  }
+
+  @FunctionalInterface
+  interface Executable {
+    void run() throws Exception;
+  }
+
+  @Test
+  void volumesAndBucketsRefuseDuplicatesBadNamesAndNonEmptyDeletes() throws Exception {
+    Namespace ns = om.namespace;
+    assertEquals(OmResult.VOLUME_ALREADY_EXISTS, failure(() -> ns.createVolume(VolumeInfo.newBuilder()
+        .setName("vol1").build())));
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.createVolume(VolumeInfo.newBuilder()
+        .setName("Bad_Name").build())));
+    assertEquals(OmResult.VOLUME_NOT_FOUND, failure(() -> ns.createBucket(BucketInfo.newBuilder()
+        .setVolume("nope").setName("bk1").build())));
+    assertEquals(OmResult.VOLUME_NOT_EMPTY, failure(() -> ns.deleteVolume("vol1")));
+    assertEquals(List.of("flat", "fso"), ns.listBuckets("vol1", "", "", 0).getBucketsList().stream()
+        .map(BucketInfo::getName).toList());
+    assertEquals(BucketLayout.FILE_SYSTEM_OPTIMIZED, ns.getBucket("vol1", "fso").getLayout());
+    assertEquals("alice", ns.getBucket("vol1", "fso").getOwner());
+    put(ns, "flat", "k", 10, false);
+    assertEquals(OmResult.BUCKET_NOT_EMPTY, failure(() -> ns.deleteBucket("vol1", "flat")));
+    ns.deleteKey("vol1", "flat", "k", false);
+    ns.deleteBucket("vol1", "flat");
+    ns.deleteBucket("vol1", "fso");
+    ns.deleteVolume("vol1");
+    assertEquals(0, ns.listVolumes("", "", 0).getVolumesCount());
+  }
+
+  @Test
+  void directoriesAreCreatedWithParentsAndListedInNameOrderWithPaging() throws Exception {
+    Namespace ns = om.namespace;
+    ns.createDirectory("vol1", "fso", "a/b/c", "");
+    assertTrue(ns.getFileStatus("vol1", "fso", "a/b").getDirectory());
+    assertEquals(OmResult.DIRECTORY_NOT_FOUND, failure(() -> put(ns, "fso", "x/y/file", 1, false)));
+    put(ns, "fso", "x/y/file", 1, true);
+    put(ns, "fso", "a/b/f2", 5, false);
+    put(ns, "fso", "a/b/a1", 5, false);
+    ns.createDirectory("vol1", "fso", "a/b/d", "");
+    List<String> names = ns.listStatus("vol1", "fso", "a/b", "", 0).getEntriesList().stream()
+        .map(KeyInfo::getName).toList();
+    assertEquals(List.of("a/b/a1", "a/b/c", "a/b/d", "a/b/f2"), names);
+    var page = ns.listStatus("vol1", "fso", "a/b", "c", 1);
+    assertEquals(List.of("a/b/d"), page.getEntriesList().stream().map(KeyInfo::getName).toList());
+    assertTrue(page.getTruncated());
+    assertEquals(OmResult.FILE_ALREADY_EXISTS, failure(() -> ns.createDirectory("vol1", "fso", "a/b/f2", "")));
+    assertEquals(OmResult.NOT_A_DIRECTORY, failure(() -> put(ns, "fso", "a/b/f2/under", 1, true)));
+    assertEquals(OmResult.NOT_A_FILE, failure(() -> ns.lookupKey("vol1", "fso", "a/b")));
+    assertEquals(OmResult.INVALID_PATH, failure(() -> ns.createDirectory("vol1", "fso", "a/../b", "")));
+    assertEquals(5, ns.lookupKey("vol1", "fso", "/a//b/f2").getSize(), "paths are normalised");
+  }
+
+  @Test
+  void renamingADirectoryMovesItsWholeSubtreeAndRefusesItsOwnSubtree() throws Exception {
+    Namespace ns = om.namespace;
+    put(ns, "fso", "src/deep/er/file", 7, true);
+    ns.createDirectory("vol1", "fso", "dst", "");
+    ns.renameKey("vol1", "fso", "src", "dst/moved");
+    assertEquals(7, ns.lookupKey("vol1", "fso", "dst/moved/deep/er/file").getSize());
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.getFileStatus("vol1", "fso", "src")));
+    assertEquals(OmResult.INVALID_PATH, failure(() -> ns.renameKey("vol1", "fso", "dst", "dst/moved/deep/x")));
+    assertEquals(OmResult.FILE_ALREADY_EXISTS, failure(() -> ns.renameKey("vol1", "fso", "dst/moved", "dst")));
+    assertEquals(OmResult.DIRECTORY_NOT_FOUND, failure(() -> ns.renameKey("vol1", "fso", "dst", "no/where")));
+    assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
+  }
+
+  @Test
+  void deletesAreImmediateAndQueueBlocksAndUsageFollows() throws Exception {
+    Namespace ns = om.namespace;
+    put(ns, "fso", "d/f1", 100, true);
+    put(ns, "fso", "d/sub/f2", 50, true);
+    assertEquals(OmResult.DIRECTORY_NOT_EMPTY, failure(() -> ns.deleteKey("vol1", "fso", "d", false)));
+    BucketInfo before = ns.getBucket("vol1", "fso");
+    assertEquals(150, before.getUsedBytes());
+    assertEquals(4, before.getUsedNamespace(), "d, d/f1, d/sub, d/sub/f2");
+    ns.deleteKey("vol1", "fso", "d", true);
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.getFileStatus("vol1", "fso", "d/f1")));
+    assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
+    put(ns, "flat", "k", 600, false);
+    assertEquals(OmResult.QUOTA_EXCEEDED, failure(() -> put(ns, "flat", "k2", 600, false)));
+    put(ns, "flat", "k", 900, false);
+    assertEquals(900, ns.getBucket("vol1", "flat").getUsedBytes(), "an overwrite frees the old size");
+  }
+
+  @Test
+  void everythingCommittedSurvivesARestart() throws Exception {
+    put(om.namespace, "fso", "p/q/r", 3, true);
+    put(om.namespace, "flat", "obj", 4, false);
+    om.close();
+    om = new OmTestStore(dir);
+    assertEquals(3, om.namespace.lookupKey("vol1", "fso", "p/q/r").getSize());
+    assertEquals(4, om.namespace.lookupKey("vol1", "flat", "obj").getSize());
+    KeyInfo again = put(om.namespace, "fso", "p/q/s", 1, false);
+    assertFalse(again.getObjectId() == om.namespace.lookupKey("vol1", "fso", "p/q/r").getObjectId(),
+        "object ids stay unique across restarts");
+  }
+}
