@@ -27,8 +27,17 @@ public final class NamespaceCheck {
   private NamespaceCheck() {
   }
 
+  private static final int MAX_REPORTED = 20;
+
   public static List<String> check(OccRunner runner, String volume, String bucket) throws OmException {
-    return runner.run("check " + volume + "/" + bucket, txn -> check(txn, Buckets.require(txn, volume, bucket)));
+    List<String> problems = runner.run("check " + volume + "/" + bucket,
+        txn -> check(txn, Buckets.require(txn, volume, bucket)));
+    if (problems.size() <= MAX_REPORTED) {
+      return problems;
+    }
+    List<String> first = new ArrayList<>(problems.subList(0, MAX_REPORTED));
+    first.add("... and " + (problems.size() - MAX_REPORTED) + " more");
+    return first;
   }
 
   private static List<String> check(Txn txn, BucketRow bucket) throws OmException {
