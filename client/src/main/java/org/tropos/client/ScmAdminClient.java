@@ -2,7 +2,7 @@ package org.tropos.client;
 
 import java.util.List;
 import java.util.UUID;
-import org.tropos.client.internal.ScmChannel;
+import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;

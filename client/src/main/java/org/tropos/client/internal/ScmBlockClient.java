@@ -3,6 +3,7 @@ package org.tropos.client.internal;
 import java.util.List;
 import java.util.UUID;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;

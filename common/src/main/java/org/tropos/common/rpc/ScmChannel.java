@@ -1,4 +1,4 @@
-package org.tropos.client.internal;
+package org.tropos.common.rpc;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
@@ -9,7 +9,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.tropos.common.net.HostPort;
-import org.tropos.common.rpc.ScmException;
 
 /**
  * A channel to one of SCM's services, shared by its clients: stubs get a deadline per call and failed calls

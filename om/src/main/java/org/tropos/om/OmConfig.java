@@ -1,0 +1,51 @@
+package org.tropos.om;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.tropos.common.conf.CommonKeys;
+import org.tropos.common.conf.ConfigException;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.OmKeys;
+import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmAddresses;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketLayout;
+
+/**
+ * The OM's settings, typed and checked together.
+ *
+ * @param bind where the client service listens
+ * @param dbDir directory of the OM's RocksDB
+ * @param scmBlockAddress SCM's block service
+ * @param handlerThreads threads that read and execute requests in parallel
+ * @param maxConflictRetries re-runs of a conflicting request before TOO_MANY_CONFLICTS
+ * @param commitBatchMax most transactions per group commit
+ * @param defaultLayout layout of buckets created without one
+ * @param defaultFactor replication of buckets created without one
+ * @param blockSize the largest block (SCM's setting, which clients also read)
+ */
+public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int handlerThreads,
+    int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
+    long blockSize) {
+
+  public static OmConfig from(Configuration conf) {
+    return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), conf.get(OmKeys.PORT)), dbDir(conf),
+        ScmAddresses.blockService(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),
+        conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
+        conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
+        conf.get(ScmKeys.BLOCK_SIZE).bytes());
+  }
+
+  private static Path dbDir(Configuration conf) {
+    List<String> dirs = conf.get(OmKeys.DB_DIRS);
+    if (dirs.isEmpty()) {
+      dirs = conf.get(CommonKeys.METADATA_DIRS);
+    }
+    if (dirs.isEmpty()) {
+      throw new ConfigException("Set " + OmKeys.DB_DIRS.name() + " or " + CommonKeys.METADATA_DIRS.name()
+          + ": the OM needs a directory for its database");
+    }
+    return Path.of(dirs.get(0)).resolve("om.db");
+  }
+}

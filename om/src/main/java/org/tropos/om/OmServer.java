@@ -1,0 +1,86 @@
+package org.tropos.om;
+
+import java.io.IOException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.Closer;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.VersionInfo;
+import org.tropos.om.db.OmDb;
+import org.tropos.om.namespace.Namespace;
+import org.tropos.om.occ.Committer;
+import org.tropos.om.occ.ObjectIds;
+import org.tropos.om.occ.OccMetrics;
+import org.tropos.om.occ.OccRunner;
+import org.tropos.om.rpc.OmRpc;
+import org.tropos.om.scm.ScmBlocks;
+
+/**
+ * The Ozone Manager process: builds its components, starts them, stops them in reverse order. It holds no logic
+ * of its own and is never handed to a component.
+ */
+public final class OmServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(OmServer.class);
+
+  private final OmConfig config;
+  private final Clock clock;
+  private final OccMetrics metrics = new OccMetrics();
+  private final LifeCycle lifeCycle = new LifeCycle("OM");
+  private OmDb db;
+  private Committer committer;
+  private OccRunner runner;
+  private ScmBlocks scm;
+  private GrpcServer server;
+
+  public OmServer(OmConfig config, Clock clock) {
+    this.config = config;
+    this.clock = clock;
+  }
+
+  public void start() throws IOException {
+    lifeCycle.startBegins();
+    try {
+      db = OmDb.open(config.dbDir());
+      committer = new Committer("om", db, config.commitBatchMax(), metrics);
+      committer.start();
+      runner = new OccRunner(db, new ObjectIds(db), committer, clock, config.maxConflictRetries(), metrics);
+      Namespace namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
+      scm = new ScmBlocks(config.scmBlockAddress());
+      server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
+          List.of(new OmRpc(namespace, scm, config.blockSize())));
+      server.start();
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+    lifeCycle.startEnds();
+    LOG.info("OM started (version {}): client service on port {}, database {}, SCM block service at {}",
+        VersionInfo.version(), port(), config.dbDir(), config.scmBlockAddress());
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  public OccMetrics metrics() {
+    return metrics;
+  }
+
+  /** The request path without gRPC, for in-process measurements and checks. */
+  public OccRunner runner() {
+    return runner;
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    Closer.closeAll("OM", server, scm, committer, db);
+    lifeCycle.closeEnds();
+    LOG.info("OM stopped");
+  }
+}

@@ -1,0 +1,199 @@
+package org.tropos.om.rpc;
+
+import io.grpc.stub.StreamObserver;
+import java.util.List;
+import org.tropos.om.namespace.Namespace;
+import org.tropos.om.scm.ScmBlocks;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.AllocateKeyBlockRequest;
+import org.tropos.proto.om.AllocateKeyBlockResponse;
+import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.CommitKeyResponse;
+import org.tropos.proto.om.CreateBucketRequest;
+import org.tropos.proto.om.CreateBucketResponse;
+import org.tropos.proto.om.CreateDirectoryRequest;
+import org.tropos.proto.om.CreateDirectoryResponse;
+import org.tropos.proto.om.CreateVolumeRequest;
+import org.tropos.proto.om.CreateVolumeResponse;
+import org.tropos.proto.om.DeleteBucketRequest;
+import org.tropos.proto.om.DeleteBucketResponse;
+import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.DeleteKeyResponse;
+import org.tropos.proto.om.DeleteVolumeRequest;
+import org.tropos.proto.om.DeleteVolumeResponse;
+import org.tropos.proto.om.GetBucketRequest;
+import org.tropos.proto.om.GetBucketResponse;
+import org.tropos.proto.om.GetFileStatusRequest;
+import org.tropos.proto.om.GetFileStatusResponse;
+import org.tropos.proto.om.GetVolumeRequest;
+import org.tropos.proto.om.GetVolumeResponse;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.ListBucketsRequest;
+import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeysRequest;
+import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListStatusRequest;
+import org.tropos.proto.om.ListStatusResponse;
+import org.tropos.proto.om.ListVolumesRequest;
+import org.tropos.proto.om.ListVolumesResponse;
+import org.tropos.proto.om.LookupKeyRequest;
+import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.OmServiceGrpc;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.OpenKeyResponse;
+import org.tropos.proto.om.RenameKeyRequest;
+import org.tropos.proto.om.RenameKeyResponse;
+import org.tropos.proto.om.db.OpenKeyRow;
+import org.tropos.proto.scm.ExcludeList;
+
+/**
+ * The OM's client service: decodes each call, runs it against the {@link Namespace}, and for keys being written
+ * or read talks to SCM (block allocation, container locations) outside the optimistic transaction, which may run
+ * more than once.
+ */
+public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
+  private final Namespace namespace;
+  private final ScmBlocks scm;
+  private final long blockSize;
+
+  public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize) {
+    this.namespace = namespace;
+    this.scm = scm;
+    this.blockSize = blockSize;
+  }
+
+  @Override
+  public void createVolume(CreateVolumeRequest r, StreamObserver<CreateVolumeResponse> o) {
+    OmCalls.respond("CreateVolume", o, () -> CreateVolumeResponse.newBuilder()
+        .setVolume(namespace.createVolume(r.getVolume())).build());
+  }
+
+  @Override
+  public void getVolume(GetVolumeRequest r, StreamObserver<GetVolumeResponse> o) {
+    OmCalls.respond("GetVolume", o, () -> GetVolumeResponse.newBuilder().setVolume(namespace.getVolume(r.getName()))
+        .build());
+  }
+
+  @Override
+  public void listVolumes(ListVolumesRequest r, StreamObserver<ListVolumesResponse> o) {
+    OmCalls.respond("ListVolumes", o, () -> namespace.listVolumes(r.getPrefix(), r.getStartAfter(),
+        r.getMaxResults()));
+  }
+
+  @Override
+  public void deleteVolume(DeleteVolumeRequest r, StreamObserver<DeleteVolumeResponse> o) {
+    OmCalls.respond("DeleteVolume", o, () -> {
+      namespace.deleteVolume(r.getName());
+      return DeleteVolumeResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void createBucket(CreateBucketRequest r, StreamObserver<CreateBucketResponse> o) {
+    OmCalls.respond("CreateBucket", o, () -> CreateBucketResponse.newBuilder()
+        .setBucket(namespace.createBucket(r.getBucket())).build());
+  }
+
+  @Override
+  public void getBucket(GetBucketRequest r, StreamObserver<GetBucketResponse> o) {
+    OmCalls.respond("GetBucket", o, () -> GetBucketResponse.newBuilder()
+        .setBucket(namespace.getBucket(r.getVolume(), r.getName())).build());
+  }
+
+  @Override
+  public void listBuckets(ListBucketsRequest r, StreamObserver<ListBucketsResponse> o) {
+    OmCalls.respond("ListBuckets", o, () -> namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(),
+        r.getMaxResults()));
+  }
+
+  @Override
+  public void deleteBucket(DeleteBucketRequest r, StreamObserver<DeleteBucketResponse> o) {
+    OmCalls.respond("DeleteBucket", o, () -> {
+      namespace.deleteBucket(r.getVolume(), r.getName());
+      return DeleteBucketResponse.getDefaultInstance();
+    });
+  }
+
+  /** Records the open key, then (outside the transaction) allocates its first block when its size is known. */
+  @Override
+  public void openKey(OpenKeyRequest r, StreamObserver<OpenKeyResponse> o) {
+    OmCalls.respond("OpenKey", o, () -> {
+      OpenKeyRow open = namespace.openKey(r);
+      OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId());
+      if (r.getSize() > 0) {
+        response.setFirstBlock(scm.allocate(Math.min(r.getSize(), blockSize), open.getFactor(),
+            ExcludeList.getDefaultInstance()));
+      }
+      return response.build();
+    });
+  }
+
+  @Override
+  public void allocateBlock(AllocateKeyBlockRequest r, StreamObserver<AllocateKeyBlockResponse> o) {
+    OmCalls.respond("AllocateBlock", o, () -> {
+      ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenId()).getFactor();
+      long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
+      return AllocateKeyBlockResponse.newBuilder().setBlock(scm.allocate(size, factor, r.getExclude())).build();
+    });
+  }
+
+  @Override
+  public void commitKey(CommitKeyRequest r, StreamObserver<CommitKeyResponse> o) {
+    OmCalls.respond("CommitKey", o, () -> CommitKeyResponse.newBuilder().setKey(namespace.commitKey(r)).build());
+  }
+
+  /** The key and, from SCM, where its containers' replicas are, nearest to the reader first. */
+  @Override
+  public void lookupKey(LookupKeyRequest r, StreamObserver<LookupKeyResponse> o) {
+    OmCalls.respond("LookupKey", o, () -> {
+      KeyInfo key = namespace.lookupKey(r.getVolume(), r.getBucket(), r.getKey());
+      List<Long> containers = key.getBlocksList().stream().map(b -> b.getBlockId().getContainerId()).distinct()
+          .toList();
+      LookupKeyResponse.Builder response = LookupKeyResponse.newBuilder().setKey(key);
+      if (!containers.isEmpty()) {
+        response.addAllContainers(scm.containers(containers, r.getClientHost()));
+      }
+      return response.build();
+    });
+  }
+
+  @Override
+  public void listKeys(ListKeysRequest r, StreamObserver<ListKeysResponse> o) {
+    OmCalls.respond("ListKeys", o, () -> namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(),
+        r.getStartAfter(), r.getMaxResults()));
+  }
+
+  @Override
+  public void deleteKey(DeleteKeyRequest r, StreamObserver<DeleteKeyResponse> o) {
+    OmCalls.respond("DeleteKey", o, () -> {
+      namespace.deleteKey(r.getVolume(), r.getBucket(), r.getKey(), r.getRecursive());
+      return DeleteKeyResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void renameKey(RenameKeyRequest r, StreamObserver<RenameKeyResponse> o) {
+    OmCalls.respond("RenameKey", o, () -> {
+      namespace.renameKey(r.getVolume(), r.getBucket(), r.getKey(), r.getToKey());
+      return RenameKeyResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void createDirectory(CreateDirectoryRequest r, StreamObserver<CreateDirectoryResponse> o) {
+    OmCalls.respond("CreateDirectory", o, () -> CreateDirectoryResponse.newBuilder()
+        .setDirectory(namespace.createDirectory(r.getVolume(), r.getBucket(), r.getPath(), r.getOwner())).build());
+  }
+
+  @Override
+  public void getFileStatus(GetFileStatusRequest r, StreamObserver<GetFileStatusResponse> o) {
+    OmCalls.respond("GetFileStatus", o, () -> GetFileStatusResponse.newBuilder()
+        .setStatus(namespace.getFileStatus(r.getVolume(), r.getBucket(), r.getPath())).build());
+  }
+
+  @Override
+  public void listStatus(ListStatusRequest r, StreamObserver<ListStatusResponse> o) {
+    OmCalls.respond("ListStatus", o, () -> namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(),
+        r.getStartAfter(), r.getMaxResults()));
+  }
+}
