@@ -1,6 +1,7 @@
 package org.tropos.om;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
@@ -24,17 +25,18 @@ import org.tropos.proto.om.BucketLayout;
  * @param defaultLayout layout of buckets created without one
  * @param defaultFactor replication of buckets created without one
  * @param blockSize the largest block (SCM's setting, which clients also read)
+ * @param directoryPurgeInterval how often the contents of deleted directories are purged
  */
 public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
-    long blockSize) {
+    long blockSize, Duration directoryPurgeInterval) {
 
   public static OmConfig from(Configuration conf) {
     return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), conf.get(OmKeys.PORT)), dbDir(conf),
         ScmAddresses.blockService(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),
         conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
-        conf.get(ScmKeys.BLOCK_SIZE).bytes());
+        conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL));
   }
 
   private static Path dbDir(Configuration conf) {

@@ -1,15 +1,20 @@
 package org.tropos.om;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
 import org.tropos.om.db.OmDb;
+import org.tropos.om.namespace.DirectoryPurger;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.occ.Committer;
 import org.tropos.om.occ.ObjectIds;
@@ -24,6 +29,7 @@ import org.tropos.om.scm.ScmBlocks;
  */
 public final class OmServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OmServer.class);
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
   private final OmConfig config;
   private final Clock clock;
@@ -34,6 +40,7 @@ public final class OmServer implements AutoCloseable {
   private OccRunner runner;
   private ScmBlocks scm;
   private GrpcServer server;
+  private ScheduledExecutorService background;
 
   public OmServer(OmConfig config, Clock clock) {
     this.config = config;
@@ -48,6 +55,10 @@ public final class OmServer implements AutoCloseable {
       committer.start();
       runner = new OccRunner(db, new ObjectIds(db), committer, clock, config.maxConflictRetries(), metrics);
       Namespace namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
+      DirectoryPurger purger = new DirectoryPurger(runner);
+      background = Threads.scheduler("om-directory-purger");
+      Threads.everyPeriod(background, "Purge of deleted directories", config.directoryPurgeInterval(),
+          config.directoryPurgeInterval(), () -> purge(purger));
       scm = new ScmBlocks(config.scmBlockAddress());
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
           List.of(new OmRpc(namespace, scm, config.blockSize())));
@@ -59,6 +70,17 @@ public final class OmServer implements AutoCloseable {
     lifeCycle.startEnds();
     LOG.info("OM started (version {}): client service on port {}, database {}, SCM block service at {}",
         VersionInfo.version(), port(), config.dbDir(), config.scmBlockAddress());
+  }
+
+  private static void purge(DirectoryPurger purger) {
+    try {
+      long removed = purger.purgeAll();
+      if (removed > 0) {
+        LOG.info("OM: purged {} entries of deleted directories", removed);
+      }
+    } catch (OmException e) {
+      LOG.warn("OM: purge of deleted directories failed, will retry: {}", e.getMessage());
+    }
   }
 
   public int port() {
@@ -79,7 +101,8 @@ public final class OmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("OM", server, scm, committer, db);
+    Closer.closeAll("OM", server, scm, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
+        committer, db);
     lifeCycle.closeEnds();
     LOG.info("OM stopped");
   }

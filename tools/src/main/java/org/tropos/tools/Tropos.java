@@ -4,14 +4,18 @@ import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import org.tropos.common.conf.ConfigException;
+import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.proto.om.OmResult;
 import org.tropos.proto.scm.ScmResult;
 import org.tropos.tools.bench.BenchCommand;
 import org.tropos.tools.cli.AdminCommand;
 import org.tropos.tools.cli.DatanodeCommand;
 import org.tropos.tools.cli.ExitCodes;
 import org.tropos.tools.cli.LocalCommand;
+import org.tropos.tools.cli.OmCommand;
 import org.tropos.tools.cli.ScmCommand;
+import org.tropos.tools.cli.ShCommand;
 import org.tropos.tools.cli.VersionCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -19,8 +23,8 @@ import picocli.CommandLine.Command;
 /** The {@code tropos} command: the one entry point that turns outcomes into process exit codes. */
 @Command(name = "tropos", mixinStandardHelpOptions = true, versionProvider = VersionCommand.class,
     description = "Tropos, a distributed object store.",
-    subcommands = {ScmCommand.class, DatanodeCommand.class, LocalCommand.class, AdminCommand.class,
-        BenchCommand.class, VersionCommand.class},
+    subcommands = {ScmCommand.class, OmCommand.class, DatanodeCommand.class, LocalCommand.class, ShCommand.class,
+        AdminCommand.class, BenchCommand.class, VersionCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  success", "  1  the operation failed", "  2  invalid command line",
         "  3  invalid configuration (the message names the key)", "  4  service unreachable"})
@@ -66,6 +70,9 @@ public final class Tropos {
     if (e instanceof ScmException s) {
       return s.getMessage() + " (" + s.result() + ")";
     }
+    if (e instanceof OmException o) {
+      return o.getMessage() + " (" + o.result() + ")";
+    }
     return e.getMessage() == null ? e.toString() : e.getMessage();
   }
 
@@ -75,6 +82,9 @@ public final class Tropos {
     }
     if (e instanceof ScmException s) {
       return s.result() == ScmResult.SCM_NOT_READY ? ExitCodes.UNAVAILABLE : ExitCodes.FAILED;
+    }
+    if (e instanceof OmException o) {
+      return o.result() == OmResult.OM_NOT_READY ? ExitCodes.UNAVAILABLE : ExitCodes.FAILED;
     }
     if (e instanceof StatusRuntimeException || e instanceof IOException) {
       return ExitCodes.FAILED;

@@ -44,12 +44,20 @@ public final class BlockStreamReader {
   }
 
   private void read(BlockLocation location, BlockReadClient.ByteSink sink) throws IOException {
-    List<DatanodeDetails> replicas = replicasOf(location);
+    read(location, replicasOf(location), 0, location.length(), sink);
+  }
+
+  /**
+   * Reads {@code length} bytes of a block from {@code offset}, trying {@code replicas} in order (nearest first)
+   * and resuming on the next one at the exact offset reached.
+   */
+  public void read(BlockLocation location, List<DatanodeDetails> replicas, long offset, long length,
+      BlockReadClient.ByteSink sink) throws IOException {
     long[] delivered = {0};
     IOException last = null;
     for (DatanodeDetails replica : replicas) {
       try (BlockReadClient reader = new BlockReadClient(readAddress(replica), READ_TIMEOUT)) {
-        reader.read(location.block(), delivered[0], location.length() - delivered[0], verified -> {
+        reader.read(location.block(), offset + delivered[0], length - delivered[0], verified -> {
           delivered[0] += verified.remaining();
           sink.accept(verified);
         });

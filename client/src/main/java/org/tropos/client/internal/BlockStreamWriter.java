@@ -18,8 +18,10 @@ import org.tropos.client.BlockLocation;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.conf.ClientKeys;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.rpc.DatanodeException;
-import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.hdds.ChecksumData;
@@ -52,9 +54,19 @@ public final class BlockStreamWriter implements AutoCloseable {
    */
   public record Settings(long blockSize, int chunkSize, int bytesPerChecksum, int commitEveryChunks, int maxRetries,
       ReplicationFactor factor, Duration allCommittedWait) {
+    private static final int COMMIT_EVERY_CHUNKS = 4;
+    private static final int MAX_RETRIES = 5;
+    private static final Duration ALL_COMMITTED_WAIT = Duration.ofSeconds(10);
+
+    /** The configured block, chunk and checksum sizes, with the standard commit and retry behaviour. */
+    public static Settings from(Configuration conf, ReplicationFactor factor) {
+      return new Settings(conf.get(ScmKeys.BLOCK_SIZE).bytes(), (int) conf.get(ScmKeys.CHUNK_SIZE).bytes(),
+          (int) conf.get(ClientKeys.BYTES_PER_CHECKSUM).bytes(), COMMIT_EVERY_CHUNKS, MAX_RETRIES, factor,
+          ALL_COMMITTED_WAIT);
+    }
   }
 
-  private final ScmBlockClient scm;
+  private final BlockAllocator allocator;
   private final Settings settings;
   private final PipelineClients pipelines;
   private final ExcludeList.Builder exclude = ExcludeList.newBuilder();
@@ -69,9 +81,14 @@ public final class BlockStreamWriter implements AutoCloseable {
   private ChecksumData blockSums = ChecksumData.getDefaultInstance();
   private int failures;
 
-  /** @param pipelines the process's shared pipeline clients (owned by the caller) */
+  /** Raw blocks from SCM. */
   public BlockStreamWriter(ScmBlockClient scm, PipelineClients pipelines, Settings settings) {
-    this.scm = scm;
+    this(BlockAllocator.of(scm), pipelines, settings);
+  }
+
+  /** @param pipelines the process's shared pipeline clients (owned by the caller) */
+  public BlockStreamWriter(BlockAllocator allocator, PipelineClients pipelines, Settings settings) {
+    this.allocator = allocator;
     this.pipelines = pipelines;
     this.settings = settings;
     this.chunk = ByteBuffer.allocate(settings.chunkSize());
@@ -212,11 +229,7 @@ public final class BlockStreamWriter implements AutoCloseable {
   }
 
   private void startBlock() throws IOException {
-    try {
-      block = scm.allocateBlock(settings.blockSize(), settings.factor(), exclude.build());
-    } catch (ScmException e) {
-      throw new IOException("cannot allocate a block: " + e.getMessage(), e);
-    }
+    block = allocator.allocate(settings.blockSize(), settings.factor(), exclude.build());
     client = pipelines.get(block.getPipeline());
     sent = 0;
     committed = 0;

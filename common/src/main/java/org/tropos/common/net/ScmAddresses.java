@@ -3,9 +3,13 @@ package org.tropos.common.net;
 import java.util.List;
 import org.tropos.common.conf.ConfigKey;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
 
-/** Where SCM's services are, as datanodes and clients find them: a specific address, else ozone.scm.names. */
+/**
+ * Where SCM's services are, as datanodes and clients find them (a specific address, else ozone.scm.names), and
+ * where the OM is.
+ */
 public final class ScmAddresses {
   private ScmAddresses() {
   }
@@ -20,6 +24,13 @@ public final class ScmAddresses {
 
   public static HostPort clientService(Configuration conf) {
     return resolve(conf, ScmKeys.CLIENT_ADDRESS, ScmKeys.CLIENT_PORT);
+  }
+
+  /** The OM's client service: ozone.om.address, else localhost with ozone.om.port. */
+  public static HostPort omService(Configuration conf) {
+    int port = conf.get(OmKeys.PORT);
+    String address = conf.get(OmKeys.ADDRESS);
+    return address.isBlank() ? new HostPort("localhost", port) : HostPort.parse(address, port, OmKeys.ADDRESS.name());
   }
 
   private static HostPort resolve(Configuration conf, ConfigKey<String> addressKey, ConfigKey<Integer> portKey) {

@@ -19,12 +19,17 @@ final class DeletedKeys {
   /** Deletes the row at {@code key} of {@code table} holding {@code file}, and queues its blocks. */
   static void remove(Txn txn, BucketRow bucket, OmTable table, byte[] key, String path, FileRow file)
       throws OmException {
+    remove(txn, Usage.key(bucket), table, key, FsoTree.name(bucket) + "/" + path, file);
+  }
+
+  /** The same, for a bucket known by its usage key ("volume/bucket") and a full path, as the purge has them. */
+  static void remove(Txn txn, String bucketKey, OmTable table, byte[] key, String fullPath, FileRow file)
+      throws OmException {
     txn.delete(table, key);
     if (file.getBlocksCount() > 0) {
       txn.put(OmTable.DELETED_KEYS, OmDbKeys.ids(txn.newObjectId(), file.getObjectId()), DeletedKeyRow.newBuilder()
-          .setPath(FsoTree.name(bucket) + "/" + path).addAllBlocks(file.getBlocksList())
-          .setDeletedTimeMs(txn.nowMillis()).build());
+          .setPath(fullPath).addAllBlocks(file.getBlocksList()).setDeletedTimeMs(txn.nowMillis()).build());
     }
-    Usage.add(txn, bucket, -file.getSize(), -1);
+    Usage.free(txn, bucketKey, file.getSize(), 1);
   }
 }

@@ -71,7 +71,8 @@ final class FsoChanges {
     txn.delete(OmTable.DIRECTORIES, key);
     txn.put(OmTable.DELETED_DIRECTORIES, OmDbKeys.ids(bucket.getObjectId(), dir.getObjectId()),
         DeletedDirectoryRow.newBuilder().setBucketId(bucket.getObjectId()).setObjectId(dir.getObjectId())
-            .setPath(FsoTree.name(bucket) + "/" + r.path()).setDeletedTimeMs(txn.nowMillis()).build());
+            .setPath(FsoTree.name(bucket) + "/" + r.path()).setDeletedTimeMs(txn.nowMillis())
+            .setBucketKey(Usage.key(bucket)).build());
     Usage.add(txn, bucket, 0, -1);
   }
 

@@ -1,6 +1,5 @@
 package org.tropos.om.namespace;
 
-import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.occ.Txn;
 import org.tropos.om.occ.WriteSet;
 import org.tropos.proto.om.db.BucketRow;
@@ -12,8 +11,17 @@ final class Usage {
 
   static void add(Txn txn, BucketRow bucket, long bytes, long names) {
     if (bytes != 0 || names != 0) {
-      txn.addUsage(new WriteSet.UsageDelta(new String(OmDbKeys.bucket(bucket.getVolume(), bucket.getName()),
-          java.nio.charset.StandardCharsets.UTF_8), bytes, names, bucket.getQuotaBytes(), bucket.getQuotaNamespace()));
+      txn.addUsage(new WriteSet.UsageDelta(key(bucket), bytes, names, bucket.getQuotaBytes(),
+          bucket.getQuotaNamespace()));
     }
+  }
+
+  /** Frees usage (no quota to check) of the bucket with this key. */
+  static void free(Txn txn, String bucketKey, long bytes, long names) {
+    txn.addUsage(new WriteSet.UsageDelta(bucketKey, -bytes, -names, 0, 0));
+  }
+
+  static String key(BucketRow bucket) {
+    return bucket.getVolume() + "/" + bucket.getName();
   }
 }

@@ -59,6 +59,8 @@ class NamespaceStressTest {
         pool.shutdownNow();
       }
       assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"), "seed " + seed);
+      new DirectoryPurger(om.runner).purgeAll();
+      assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"), "after the purge, seed " + seed);
       assertTrue(committed.get() > THREADS * OPS_PER_THREAD / 10, "too few operations succeeded: " + committed);
       assertTrue(om.metrics.snapshot().conflicts() > 0, "overlapping work should have conflicted at least once");
     }

@@ -144,6 +144,23 @@ class NamespaceTest {
   }
 
   @Test
+  void thePurgeEmptiesDeletedDirectoriesAndFreesTheirUsage() throws Exception {
+    Namespace ns = om.namespace;
+    for (int i = 0; i < 30; i++) {
+      put(ns, "fso", "tree/d" + (i % 3) + "/sub/f" + i, 10, true);
+    }
+    ns.deleteKey("vol1", "fso", "tree", true);
+    DirectoryPurger purger = new DirectoryPurger(om.runner);
+    assertTrue(purger.purgeAll() >= 30 + 6, "files, d0..d2, their subs and the deleted rows");
+    BucketInfo bucket = ns.getBucket("vol1", "fso");
+    assertEquals(0, bucket.getUsedBytes());
+    assertEquals(0, bucket.getUsedNamespace());
+    assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
+    assertEquals(0, purger.purgeAll(), "nothing left");
+    ns.deleteBucket("vol1", "fso");
+  }
+
+  @Test
   void everythingCommittedSurvivesARestart() throws Exception {
     put(om.namespace, "fso", "p/q/r", 3, true);
     put(om.namespace, "flat", "obj", 4, false);

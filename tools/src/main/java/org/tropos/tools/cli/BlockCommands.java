@@ -10,7 +10,6 @@ import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -19,9 +18,7 @@ import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
-import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
-import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.proto.hdds.ReplicationFactor;
 import picocli.CommandLine.Command;
@@ -39,9 +36,6 @@ import picocli.CommandLine.Spec;
 @Command(name = "block", mixinStandardHelpOptions = true, description = "Write and read raw blocks (testing).",
     subcommands = {BlockCommands.Put.class, BlockCommands.Get.class})
 public final class BlockCommands {
-  private static final int COMMIT_EVERY_CHUNKS = 4;
-  private static final int MAX_RETRIES = 5;
-  private static final Duration ALL_COMMITTED_WAIT = Duration.ofSeconds(30);
 
   @Command(name = "put", mixinStandardHelpOptions = true,
       description = "Write FILE as blocks; prints the block list that 'block get' reads back.")
@@ -61,9 +55,7 @@ public final class BlockCommands {
     @Override
     public Integer call() throws IOException {
       Configuration conf = config.loadForClient();
-      BlockStreamWriter.Settings settings = new BlockStreamWriter.Settings(conf.get(ScmKeys.BLOCK_SIZE).bytes(),
-          (int) conf.get(ScmKeys.CHUNK_SIZE).bytes(), (int) conf.get(ClientKeys.BYTES_PER_CHECKSUM).bytes(),
-          COMMIT_EVERY_CHUNKS, MAX_RETRIES, factor, ALL_COMMITTED_WAIT);
+      BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf, factor);
       List<BlockLocation> blocks;
       try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockService(conf));
           PipelineClients pipelines = new PipelineClients();

@@ -46,7 +46,8 @@ public final class LocalCommand implements Callable<Integer> {
     LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, conf);
     cluster.start();
     System.out.print(cluster.describe());
-    System.out.println("Try: tropos admin datanode list, tropos admin pipeline list   (Ctrl-C stops the cluster)");
+    System.out.println("Try: tropos sh volume create /vol1, tropos sh bucket create /vol1/bucket1,"
+        + " tropos sh key put /vol1/bucket1/key FILE, tropos admin pipeline list   (Ctrl-C stops the cluster)");
     System.out.flush();
     return Daemons.runUntilStopped(cluster);
   }

@@ -15,22 +15,25 @@ import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigKey;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.RackResolvers;
 import org.tropos.common.util.SystemClock;
 import org.tropos.datanode.DatanodeConfig;
 import org.tropos.datanode.DatanodeServer;
+import org.tropos.om.OmConfig;
+import org.tropos.om.OmServer;
 import org.tropos.scm.ScmConfig;
 import org.tropos.scm.ScmServer;
 
 /**
- * SCM and N datanodes in one process on loopback, with all data under one directory: {@code tropos local}, and
+ * SCM, the OM and N datanodes in one process on loopback, with all data under one directory: {@code tropos local}, and
  * the in-process mini cluster of the integration tests.
  *
  * <p>Each datanode gets its own loopback address ({@code 127.0.0.11}, {@code 127.0.0.12}, ...) so it looks like
  * a host of its own: racks are mapped per address by a topology table ({@code /rack1}, {@code /rack2}
- * alternating), and every datanode can use the standard ports. Data lives in {@code <dir>/scm} and
- * {@code <dir>/dn<i>}; starting again on the same directory brings the same cluster and node ids back.
+ * alternating), and every datanode can use the standard ports. Data lives in {@code <dir>/scm}, {@code <dir>/om}
+ * and {@code <dir>/dn<i>}; starting again on the same directory brings the same cluster and node ids back.
  *
  * <p>Not thread-safe: one owner starts, stops and restarts nodes.
  */
@@ -46,6 +49,7 @@ public final class LocalCluster implements AutoCloseable {
   private final Map<String, Integer> pinnedPorts = new HashMap<>();
   private Configuration base;
   private ScmServer scm;
+  private OmServer om;
   private final List<DatanodeServer> datanodes = new ArrayList<>();
 
   /**
@@ -73,6 +77,7 @@ public final class LocalCluster implements AutoCloseable {
     try {
       startScm();
       pinScmPorts();
+      startOm();
       for (int i = 1; i <= datanodeCount; i++) {
         datanodes.add(null);
         startDatanode(i);
@@ -99,6 +104,28 @@ public final class LocalCluster implements AutoCloseable {
         ScmKeys.TOPOLOGY_TABLE_FILE.name(), table.toString()));
     scm = new ScmServer(ScmConfig.from(conf), RackResolvers.fromConfig(conf), SystemClock.INSTANCE);
     scm.start();
+  }
+
+  private void startOm() throws IOException {
+    Configuration conf = base.with(Map.of(
+        CommonKeys.METADATA_DIRS.name(), dataDir.resolve("om").toString(),
+        OmKeys.DB_DIRS.name(), dataDir.resolve("om").toString(),
+        OmKeys.BIND_HOST.name(), LOOPBACK,
+        ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm.blockPort()));
+    om = new OmServer(OmConfig.from(conf), SystemClock.INSTANCE);
+    om.start();
+    base = base.with(Map.of(OmKeys.PORT.name(), Integer.toString(om.port()),
+        OmKeys.ADDRESS.name(), LOOPBACK + ":" + om.port()));
+  }
+
+  /** Stops the OM and starts it again on the same port and database. */
+  public void restartOm() throws IOException {
+    om.close();
+    startOm();
+  }
+
+  public OmServer om() {
+    return om;
   }
 
   /** Keeps the ports SCM bound (free ones, when configured as 0) for its restarts and for the datanodes. */
@@ -193,6 +220,7 @@ public final class LocalCluster implements AutoCloseable {
     out.append(String.format("Tropos local cluster %s, data in %s%n", scm.identity().clusterId(), dataDir));
     out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
         LOOPBACK, scm.clientPort(), LOOPBACK, scm.blockPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
+    out.append(String.format("  OM           client %s:%d   db %s%n", LOOPBACK, om.port(), dataDir.resolve("om")));
     for (int i = 1; i <= datanodeCount; i++) {
       DatanodeServer dn = datanodes.get(i - 1);
       out.append(String.format("  datanode %-3d %-12s %-7s id %s   data %s%n", i, datanodeAddress(i), rackOf(i),
@@ -209,6 +237,9 @@ public final class LocalCluster implements AutoCloseable {
       } catch (RuntimeException e) {
         LOG.warn("Error stopping datanode {}: {}", i, e.toString());
       }
+    }
+    if (om != null) {
+      om.close();
     }
     if (scm != null) {
       scm.close();

@@ -1,0 +1,160 @@
+package org.tropos.client;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.util.ArrayList;
+import java.util.List;
+import org.tropos.client.internal.BlockStreamReader;
+import org.tropos.client.internal.BlockStreamWriter;
+import org.tropos.client.internal.KeyInputStream;
+import org.tropos.client.internal.KeyOutputStream;
+import org.tropos.client.internal.OmClient;
+import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListStatusResponse;
+import org.tropos.proto.om.ListVolumesResponse;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.OpenKeyResponse;
+import org.tropos.proto.om.VolumeInfo;
+
+/**
+ * The Java client of a Tropos cluster, in the style of Ozone's {@code ObjectStore}: volumes, buckets, and keys
+ * written through an {@link java.io.OutputStream} (visible only once closed, atomically) and read through an
+ * {@link java.io.InputStream} that verifies every byte. Metadata calls fail with {@link OmException}, which
+ * carries the OM's result (KEY_NOT_FOUND, BUCKET_NOT_EMPTY, ...).
+ *
+ * <p>Thread-safe: share one per process; each stream belongs to one thread.
+ */
+public final class TroposClient implements AutoCloseable {
+  private final Configuration conf;
+  private final OmClient om;
+  private final ScmBlockClient scm;
+  private final PipelineClients pipelines = new PipelineClients();
+  private final String clientHost;
+
+  private TroposClient(Configuration conf) throws IOException {
+    this.conf = conf;
+    this.om = new OmClient(ScmAddresses.omService(conf));
+    this.scm = new ScmBlockClient(ScmAddresses.blockService(conf));
+    this.clientHost = InetAddress.getLocalHost().getHostAddress();
+  }
+
+  /** Connects to the OM (ozone.om.address) and SCM (for reports of corrupt replicas) of {@code conf}. */
+  public static TroposClient create(Configuration conf) throws IOException {
+    return new TroposClient(conf);
+  }
+
+  public VolumeInfo createVolume(VolumeInfo volume) throws OmException {
+    return om.createVolume(volume);
+  }
+
+  public VolumeInfo getVolume(String name) throws OmException {
+    return om.getVolume(name);
+  }
+
+  /** Every volume whose name starts with {@code prefix}, all pages. */
+  public List<VolumeInfo> listVolumes(String prefix) throws OmException {
+    List<VolumeInfo> all = new ArrayList<>();
+    ListVolumesResponse page;
+    String after = "";
+    do {
+      page = om.listVolumes(prefix, after, 0);
+      all.addAll(page.getVolumesList());
+      after = all.isEmpty() ? "" : all.get(all.size() - 1).getName();
+    } while (page.getTruncated());
+    return all;
+  }
+
+  public void deleteVolume(String name) throws OmException {
+    om.deleteVolume(name);
+  }
+
+  public BucketInfo createBucket(BucketInfo bucket) throws OmException {
+    return om.createBucket(bucket);
+  }
+
+  public BucketInfo getBucket(String volume, String name) throws OmException {
+    return om.getBucket(volume, name);
+  }
+
+  public List<BucketInfo> listBuckets(String volume, String prefix) throws OmException {
+    List<BucketInfo> all = new ArrayList<>();
+    ListBucketsResponse page;
+    String after = "";
+    do {
+      page = om.listBuckets(volume, prefix, after, 0);
+      all.addAll(page.getBucketsList());
+      after = all.isEmpty() ? "" : all.get(all.size() - 1).getName();
+    } while (page.getTruncated());
+    return all;
+  }
+
+  public void deleteBucket(String volume, String name) throws OmException {
+    om.deleteBucket(volume, name);
+  }
+
+  /** Starts writing a key (missing parent directories are created); close the stream to commit it. */
+  public KeyOutputStream createKey(String volume, String bucket, String key, long expectedSize)
+      throws OmException {
+    return createKey(OpenKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key)
+        .setSize(expectedSize).setCreateParents(true).build());
+  }
+
+  /** Starts writing a key with every option of {@link OpenKeyRequest}. */
+  public KeyOutputStream createKey(OpenKeyRequest request) throws OmException {
+    OpenKeyResponse open = om.openKey(request);
+    BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf,
+        open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor());
+    return new KeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(), open);
+  }
+
+  public KeyInputStream readKey(String volume, String bucket, String key) throws OmException {
+    return new KeyInputStream(om.lookupKey(volume, bucket, key, clientHost), new BlockStreamReader(scm, clientHost));
+  }
+
+  public KeyInfo getKey(String volume, String bucket, String key) throws OmException {
+    return om.lookupKey(volume, bucket, key, clientHost).getKey();
+  }
+
+  /** One page of an OBJECT_STORE bucket's keys starting with {@code prefix}, after {@code startAfter}. */
+  public ListKeysResponse listKeys(String volume, String bucket, String prefix, String startAfter, int max)
+      throws OmException {
+    return om.listKeys(volume, bucket, prefix, startAfter, max);
+  }
+
+  public void deleteKey(String volume, String bucket, String key, boolean recursive) throws OmException {
+    om.deleteKey(volume, bucket, key, recursive);
+  }
+
+  public void renameKey(String volume, String bucket, String from, String to) throws OmException {
+    om.renameKey(volume, bucket, from, to);
+  }
+
+  public KeyInfo createDirectory(String volume, String bucket, String path) throws OmException {
+    return om.createDirectory(volume, bucket, path);
+  }
+
+  public KeyInfo getFileStatus(String volume, String bucket, String path) throws OmException {
+    return om.getFileStatus(volume, bucket, path);
+  }
+
+  /** One page of a directory's entries (FSO buckets), after {@code startAfter} (a name in that directory). */
+  public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
+      throws OmException {
+    return om.listStatus(volume, bucket, path, startAfter, max);
+  }
+
+  @Override
+  public void close() {
+    pipelines.close();
+    scm.close();
+    om.close();
+  }
+}

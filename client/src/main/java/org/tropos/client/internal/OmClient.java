@@ -1,0 +1,148 @@
+package org.tropos.client.internal;
+
+import java.time.Duration;
+import java.util.List;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.RpcChannel;
+import org.tropos.proto.om.AllocateKeyBlockRequest;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.CreateBucketRequest;
+import org.tropos.proto.om.CreateDirectoryRequest;
+import org.tropos.proto.om.CreateVolumeRequest;
+import org.tropos.proto.om.DeleteBucketRequest;
+import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.DeleteVolumeRequest;
+import org.tropos.proto.om.GetBucketRequest;
+import org.tropos.proto.om.GetFileStatusRequest;
+import org.tropos.proto.om.GetVolumeRequest;
+import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.ListBucketsRequest;
+import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeysRequest;
+import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListStatusRequest;
+import org.tropos.proto.om.ListStatusResponse;
+import org.tropos.proto.om.ListVolumesRequest;
+import org.tropos.proto.om.ListVolumesResponse;
+import org.tropos.proto.om.LookupKeyRequest;
+import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.OmServiceGrpc;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.OpenKeyResponse;
+import org.tropos.proto.om.RenameKeyRequest;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.scm.AllocateBlockResponse;
+import org.tropos.proto.scm.ExcludeList;
+
+/** The OM's client service, call by call. Failures arrive as {@link OmException}. Thread-safe. */
+public final class OmClient implements AutoCloseable {
+  private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+
+  private final RpcChannel<OmException> om;
+
+  public OmClient(HostPort address) {
+    this.om = new RpcChannel<>(address, OmException::fromRpc, CALL_TIMEOUT);
+  }
+
+  private OmServiceGrpc.OmServiceBlockingStub stub() {
+    return om.stub(OmServiceGrpc::newBlockingStub);
+  }
+
+  public VolumeInfo createVolume(VolumeInfo volume) throws OmException {
+    return om.call(() -> stub().createVolume(CreateVolumeRequest.newBuilder().setVolume(volume).build()).getVolume());
+  }
+
+  public VolumeInfo getVolume(String name) throws OmException {
+    return om.call(() -> stub().getVolume(GetVolumeRequest.newBuilder().setName(name).build()).getVolume());
+  }
+
+  public ListVolumesResponse listVolumes(String prefix, String startAfter, int max) throws OmException {
+    return om.call(() -> stub().listVolumes(ListVolumesRequest.newBuilder().setPrefix(prefix)
+        .setStartAfter(startAfter).setMaxResults(max).build()));
+  }
+
+  public void deleteVolume(String name) throws OmException {
+    om.call(() -> stub().deleteVolume(DeleteVolumeRequest.newBuilder().setName(name).build()));
+  }
+
+  public BucketInfo createBucket(BucketInfo bucket) throws OmException {
+    return om.call(() -> stub().createBucket(CreateBucketRequest.newBuilder().setBucket(bucket).build()).getBucket());
+  }
+
+  public BucketInfo getBucket(String volume, String name) throws OmException {
+    return om.call(() -> stub().getBucket(GetBucketRequest.newBuilder().setVolume(volume).setName(name).build())
+        .getBucket());
+  }
+
+  public ListBucketsResponse listBuckets(String volume, String prefix, String startAfter, int max)
+      throws OmException {
+    return om.call(() -> stub().listBuckets(ListBucketsRequest.newBuilder().setVolume(volume).setPrefix(prefix)
+        .setStartAfter(startAfter).setMaxResults(max).build()));
+  }
+
+  public void deleteBucket(String volume, String name) throws OmException {
+    om.call(() -> stub().deleteBucket(DeleteBucketRequest.newBuilder().setVolume(volume).setName(name).build()));
+  }
+
+  public OpenKeyResponse openKey(OpenKeyRequest request) throws OmException {
+    return om.call(() -> stub().openKey(request));
+  }
+
+  public AllocateBlockResponse allocateBlock(String volume, String bucket, long openId, long size,
+      ExcludeList exclude) throws OmException {
+    return om.call(() -> stub().allocateBlock(AllocateKeyBlockRequest.newBuilder().setVolume(volume)
+        .setBucket(bucket).setOpenId(openId).setSize(size).setExclude(exclude).build()).getBlock());
+  }
+
+  public KeyInfo commitKey(String volume, String bucket, long openId, long size, List<KeyBlock> blocks)
+      throws OmException {
+    return om.call(() -> stub().commitKey(CommitKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
+        .setOpenId(openId).setSize(size).addAllBlocks(blocks).build()).getKey());
+  }
+
+  public LookupKeyResponse lookupKey(String volume, String bucket, String key, String clientHost)
+      throws OmException {
+    return om.call(() -> stub().lookupKey(LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
+        .setKey(key).setClientHost(clientHost).build()));
+  }
+
+  public ListKeysResponse listKeys(String volume, String bucket, String prefix, String startAfter, int max)
+      throws OmException {
+    return om.call(() -> stub().listKeys(ListKeysRequest.newBuilder().setVolume(volume).setBucket(bucket)
+        .setPrefix(prefix).setStartAfter(startAfter).setMaxResults(max).build()));
+  }
+
+  public void deleteKey(String volume, String bucket, String key, boolean recursive) throws OmException {
+    om.call(() -> stub().deleteKey(DeleteKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key)
+        .setRecursive(recursive).build()));
+  }
+
+  public void renameKey(String volume, String bucket, String from, String to) throws OmException {
+    om.call(() -> stub().renameKey(RenameKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(from)
+        .setToKey(to).build()));
+  }
+
+  public KeyInfo createDirectory(String volume, String bucket, String path) throws OmException {
+    return om.call(() -> stub().createDirectory(CreateDirectoryRequest.newBuilder().setVolume(volume)
+        .setBucket(bucket).setPath(path).build()).getDirectory());
+  }
+
+  public KeyInfo getFileStatus(String volume, String bucket, String path) throws OmException {
+    return om.call(() -> stub().getFileStatus(GetFileStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
+        .setPath(path).build()).getStatus());
+  }
+
+  public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
+      throws OmException {
+    return om.call(() -> stub().listStatus(ListStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
+        .setPath(path).setStartAfter(startAfter).setMaxResults(max).build()));
+  }
+
+  @Override
+  public void close() {
+    om.close();
+  }
+}

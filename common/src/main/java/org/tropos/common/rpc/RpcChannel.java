@@ -1,0 +1,60 @@
+package org.tropos.common.rpc;
+
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.stub.AbstractStub;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.tropos.common.net.HostPort;
+
+/**
+ * A channel to one gRPC service of ours, shared by its clients: stubs get a deadline per call, and a failed call
+ * arrives as the service's exception (with its Result, or "not ready" when the service cannot be reached).
+ *
+ * @param <E> the service's exception
+ */
+public final class RpcChannel<E extends Exception> implements AutoCloseable {
+  /** Turns a failed call into the service's exception. */
+  @FunctionalInterface
+  public interface Translator<E> {
+    E translate(StatusRuntimeException failure, String target);
+  }
+
+  private final HostPort address;
+  private final ManagedChannel channel;
+  private final Translator<E> translator;
+  private final Duration callTimeout;
+
+  public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout) {
+    this.address = address;
+    this.translator = translator;
+    this.callTimeout = callTimeout;
+    this.channel = NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext().build();
+  }
+
+  /** A stub for this channel with the call deadline set, e.g. {@code stub(OmServiceGrpc::newBlockingStub)}. */
+  public <S extends AbstractStub<S>> S stub(Function<ManagedChannel, S> newStub) {
+    return newStub.apply(channel).withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Runs one call, translating its failure. */
+  public <T> T call(Supplier<T> rpc) throws E {
+    try {
+      return rpc.get();
+    } catch (StatusRuntimeException e) {
+      throw translator.translate(e, address.toString());
+    }
+  }
+
+  public HostPort address() {
+    return address;
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+  }
+}

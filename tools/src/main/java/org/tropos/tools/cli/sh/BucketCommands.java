@@ -1,0 +1,96 @@
+package org.tropos.tools.cli.sh;
+
+import java.io.PrintWriter;
+import org.tropos.client.TroposClient;
+import org.tropos.common.conf.DataSize;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code tropos sh bucket create|info|list|delete}. */
+@Command(name = "bucket", mixinStandardHelpOptions = true, description = "Buckets.",
+    subcommands = {BucketCommands.Create.class, BucketCommands.Info.class, BucketCommands.ListBuckets.class,
+        BucketCommands.Delete.class})
+public final class BucketCommands {
+  abstract static class OnBucket extends ShCall {
+    @Parameters(paramLabel = "BUCKET", description = "/volume/bucket")
+    String bucket;
+
+    @Override
+    OzonePath path() {
+      return OzonePath.parse(bucket).requireBucket();
+    }
+  }
+
+  @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a bucket.")
+  static final class Create extends OnBucket {
+    @Option(names = {"-l", "--layout"}, description = "FILE_SYSTEM_OPTIMIZED or OBJECT_STORE (default: the OM's).")
+    BucketLayout layout;
+
+    @Option(names = {"-r", "--replication"}, description = "1 or 3 replicas (default: the OM's).")
+    Integer replication;
+
+    @Option(names = "--quota", description = "Most bytes it may hold, e.g. 1TB (default: none).")
+    String quota;
+
+    @Option(names = {"-u", "--user"}, description = "Owner (default: the volume's).")
+    String owner = "";
+
+    @Override
+    void run(TroposClient client, PrintWriter out) throws Exception {
+      BucketInfo.Builder request = BucketInfo.newBuilder().setVolume(path().volume()).setName(path().bucket())
+          .setOwner(owner).setQuotaBytes(quota == null ? 0 : DataSize.parse(quota).bytes());
+      if (layout != null) {
+        request.setLayout(layout);
+      }
+      if (replication != null) {
+        if (replication != 1 && replication != 3) {
+          throw new IllegalArgumentException("--replication must be 1 or 3, not " + replication);
+        }
+        request.setFactor(replication == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE);
+      }
+      out.println(Json.bucket(client.createBucket(request.build())));
+    }
+  }
+
+  @Command(name = "info", mixinStandardHelpOptions = true, description = "Show a bucket and its usage.")
+  static final class Info extends OnBucket {
+    @Override
+    void run(TroposClient client, PrintWriter out) throws Exception {
+      out.println(Json.bucket(client.getBucket(path().volume(), path().bucket())));
+    }
+  }
+
+  @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true, description = "List a volume's buckets.")
+  static final class ListBuckets extends ShCall {
+    @Parameters(paramLabel = "VOLUME", description = "/volume")
+    String volume;
+
+    @Option(names = {"-p", "--prefix"}, defaultValue = "", description = "Only names starting with this.")
+    String prefix;
+
+    @Override
+    OzonePath path() {
+      return OzonePath.parse(volume).requireVolume();
+    }
+
+    @Override
+    void run(TroposClient client, PrintWriter out) throws Exception {
+      for (BucketInfo b : client.listBuckets(path().volume(), prefix)) {
+        out.println(Json.bucket(b));
+      }
+    }
+  }
+
+  @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete an empty bucket.")
+  static final class Delete extends OnBucket {
+    @Override
+    void run(TroposClient client, PrintWriter out) throws Exception {
+      client.deleteBucket(path().volume(), path().bucket());
+      out.println("Bucket " + path().volume() + "/" + path().bucket() + " is deleted");
+    }
+  }
+}
