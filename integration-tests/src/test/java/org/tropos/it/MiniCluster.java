@@ -15,6 +15,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.tools.local.LocalCluster;
 
@@ -46,6 +47,8 @@ final class MiniCluster implements AutoCloseable {
         Map.entry("ozone.scm.client.port", "0"),
         Map.entry("ozone.scm.datanode.port", "0"),
         Map.entry("ozone.scm.block.client.port", "0"),
+        Map.entry("ozone.om.port", "0"),
+        Map.entry("ozone.directory.deleting.service.interval", "200ms"),
         Map.entry("hdds.container.ratis.ipc.port", "0"),
         Map.entry("hdds.container.ipc.port", "0"),
         Map.entry("ozone.scm.pipeline.creation.interval", "500ms"),
@@ -68,12 +71,34 @@ final class MiniCluster implements AutoCloseable {
     return new HostPort("127.0.0.1", cluster.scm().clientPort());
   }
 
-  /** Writes an ozone-site.xml that points a client at this cluster's SCM, and returns its directory. */
+  HostPort omAddress() {
+    return new HostPort("127.0.0.1", cluster.om().port());
+  }
+
+  /** What a client of this cluster needs: the OM's and SCM's addresses, over the test settings. */
+  Configuration clientConfig() {
+    return testConfig().with(Map.of("ozone.om.address", omAddress().toString(),
+        "ozone.scm.block.client.address", scmBlockAddress().toString(),
+        "ozone.scm.client.address", scmClientAddress().toString()));
+  }
+
+  /** Writes an ozone-site.xml that points a client at this cluster's SCM and OM, and returns its directory. */
   Path clientConfDir(Path dir) throws IOException {
     Files.createDirectories(dir);
-    Files.writeString(dir.resolve("ozone-site.xml"), "<configuration><property><name>ozone.scm.client.address"
-        + "</name><value>" + scmClientAddress() + "</value></property></configuration>\n");
+    StringBuilder xml = new StringBuilder("<configuration>");
+    for (String[] p : new String[][] {{"ozone.scm.client.address", scmClientAddress().toString()},
+        {"ozone.scm.block.client.address", scmBlockAddress().toString()},
+        {"ozone.om.address", omAddress().toString()}}) {
+      xml.append("<property><name>").append(p[0]).append("</name><value>").append(p[1]).append("</value></property>");
+    }
+    Files.writeString(dir.resolve("ozone-site.xml"), xml.append("</configuration>\n"));
     return dir;
+  }
+
+  /** Waits until at least {@code count} pipelines are OPEN with a leader. */
+  void awaitOpenPipelines(int count) throws Exception {
+    Await.until(count + " OPEN pipelines", WAIT, () -> admin.listPipelines(PipelineState.OPEN),
+        ps -> ps.size() >= count && ps.stream().allMatch(p -> p.hasLeader()));
   }
 
   List<DatanodeStatus> datanodes() throws ScmException {

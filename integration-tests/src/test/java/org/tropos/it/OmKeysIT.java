@@ -1,0 +1,175 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.TroposClient;
+import org.tropos.client.internal.KeyInputStream;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.tools.Tropos;
+
+/** Keys end to end through the OM: the Java client and {@code tropos sh} on an in-process cluster. */
+@Timeout(300)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class OmKeysIT {
+  private static final int MB = 1 << 20;
+  /** 4 MB blocks of 1 MB chunks, so a 9 MB key spans three blocks. */
+  private static final Map<String, String> CLUSTER = Map.of("ozone.scm.block.size", "4MB",
+      "ozone.scm.chunk.size", "1MB", "ozone.scm.datanode.pipeline.limit", "2");
+
+  private Path dir;
+  private MiniCluster mini;
+  private TroposClient client;
+
+  @BeforeAll
+  void start(@TempDir Path tempDir) throws Exception {
+    dir = tempDir;
+    mini = new MiniCluster(dir.resolve("cluster"), 3, 1, CLUSTER);
+    mini.awaitAllHealthy();
+    mini.awaitOpenPipelines(1);
+    client = TroposClient.create(mini.clientConfig().with(CLUSTER));
+    client.createVolume(VolumeInfo.newBuilder().setName("vol1").setOwner("it").build());
+    client.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("fso").build());
+    client.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("flat")
+        .setLayout(BucketLayout.OBJECT_STORE).build());
+  }
+
+  @AfterAll
+  void stop() {
+    if (client != null) {
+      client.close();
+    }
+    if (mini != null) {
+      mini.close();
+    }
+  }
+
+  private static byte[] random(int size, long seed) {
+    byte[] data = new byte[size];
+    new Random(seed).nextBytes(data);
+    return data;
+  }
+
+  private void put(String bucket, String key, byte[] data) throws Exception {
+    try (OutputStream out = client.createKey("vol1", bucket, key, data.length)) {
+      out.write(data);
+    }
+  }
+
+  private byte[] get(String bucket, String key) throws Exception {
+    try (InputStream in = client.readKey("vol1", bucket, key)) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void keysOfEverySizeReadBackBitExactInBothLayouts() throws Exception {
+    for (int size : new int[] {0, 1024, 4 * MB + 1, 9 * MB}) {
+      byte[] data = random(size, size);
+      put("fso", "sizes/k" + size, data);
+      put("flat", "sizes/k" + size, data);
+      assertArrayEquals(data, get("fso", "sizes/k" + size), size + " bytes, FSO");
+      assertArrayEquals(data, get("flat", "sizes/k" + size), size + " bytes, OBJECT_STORE");
+    }
+    KeyInfo big = client.getKey("vol1", "fso", "sizes/k" + 9 * MB);
+    assertEquals(3, big.getBlocksCount(), "9 MB in 4 MB blocks");
+    try (KeyInputStream in = client.readKey("vol1", "fso", "sizes/k" + 9 * MB)) {
+      in.seek(5 * MB - 3);
+      byte[] some = in.readNBytes(10);
+      byte[] expected = new byte[10];
+      System.arraycopy(random(9 * MB, 9 * MB), 5 * MB - 3, expected, 0, 10);
+      assertArrayEquals(expected, some, "a seek across a block boundary");
+    }
+  }
+
+  @Test
+  void aKeyIsInvisibleUntilItsStreamIsClosed() throws Exception {
+    OutputStream out = client.createKey("vol1", "flat", "pending", 10);
+    out.write(random(10, 1));
+    assertEquals(OmResult.KEY_NOT_FOUND, assertThrows(OmException.class,
+        () -> client.getKey("vol1", "flat", "pending")).result());
+    out.close();
+    assertEquals(10, client.getKey("vol1", "flat", "pending").getSize());
+  }
+
+  @Test
+  void directoriesRenameAndDeleteAsOneChange() throws Exception {
+    byte[] data = random(2000, 7);
+    for (int i = 0; i < 5; i++) {
+      put("fso", "jobs/tmp/part-" + i, data);
+    }
+    client.renameKey("vol1", "fso", "jobs/tmp", "jobs/final");
+    assertArrayEquals(data, get("fso", "jobs/final/part-3"));
+    assertEquals(5, client.listStatus("vol1", "fso", "jobs/final", "", 0).getEntriesCount());
+    client.deleteKey("vol1", "fso", "jobs", true);
+    assertEquals(OmResult.KEY_NOT_FOUND, assertThrows(OmException.class,
+        () -> client.getFileStatus("vol1", "fso", "jobs/final/part-1")).result());
+  }
+
+  @Test
+  void anOmRestartKeepsEveryCommittedKey() throws Exception {
+    byte[] data = random(300_000, 11);
+    put("fso", "durable/a", data);
+    put("flat", "durable-b", data);
+    mini.cluster().restartOm();
+    assertArrayEquals(data, get("fso", "durable/a"));
+    assertArrayEquals(data, get("flat", "durable-b"));
+    assertTrue(client.listKeys("vol1", "flat", "durable", "", 0).getKeysList().stream()
+        .anyMatch(k -> k.getName().equals("durable-b")));
+  }
+
+  @Test
+  void shellPutsGetsListsRenamesAndDeletes() throws Exception {
+    Path conf = mini.clientConfDir(dir.resolve("conf"));
+    Path local = dir.resolve("local.bin");
+    Files.write(local, random(1_500_000, 3));
+    assertEquals(0, sh(conf, "volume", "create", "/shvol"));
+    assertEquals(0, sh(conf, "bucket", "create", "/shvol/bucket1", "--layout", "OBJECT_STORE"));
+    assertEquals(0, sh(conf, "key", "put", "/shvol/bucket1/a/key", local.toString()));
+    Path back = dir.resolve("back.bin");
+    assertEquals(0, sh(conf, "key", "get", "/shvol/bucket1/a/key", back.toString()));
+    assertArrayEquals(Files.readAllBytes(local), Files.readAllBytes(back));
+    assertEquals(0, sh(conf, "key", "rename", "/shvol/bucket1", "a/key", "b/key"));
+    StringWriter listing = new StringWriter();
+    assertEquals(0, Tropos.run(new PrintWriter(listing), new PrintWriter(new StringWriter()), "sh", "key", "list",
+        "/shvol/bucket1", "--conf", conf.toString()));
+    assertTrue(listing.toString().contains("\"name\" : \"b/key\""), listing.toString());
+    assertEquals(0, sh(conf, "key", "delete", "/shvol/bucket1/b/key"));
+    assertEquals(1, sh(conf, "key", "get", "/shvol/bucket1/b/key", dir.resolve("gone").toString()));
+    assertEquals(1, sh(conf, "volume", "delete", "/shvol"), "not empty");
+    assertEquals(0, sh(conf, "bucket", "delete", "/shvol/bucket1"));
+    assertEquals(0, sh(conf, "volume", "delete", "/shvol"));
+  }
+
+  private static int sh(Path conf, String... args) {
+    String[] all = new String[args.length + 3];
+    all[0] = "sh";
+    System.arraycopy(args, 0, all, 1, args.length);
+    all[args.length + 1] = "--conf";
+    all[args.length + 2] = conf.toString();
+    return Tropos.run(new PrintWriter(new ByteArrayOutputStream()), new PrintWriter(new StringWriter()), all);
+  }
+
+}
