@@ -28,17 +28,11 @@ final class FlatKeys {
 
   static KeyInfo commit(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request) throws OmException {
     String name = open.getPath();
-    Optional<FileRow> existing = get(txn, bucket, name);
-    if (existing.isPresent()) {
-      if (open.getNoOverwrite()) {
-        throw new OmException(OmResult.FILE_ALREADY_EXISTS, name + " already exists in " + FsoTree.name(bucket));
-      }
-      DeletedKeys.remove(txn, bucket, OmTable.KEYS, key(bucket, name), name, existing.get());
+    if (open.getNoOverwrite() && get(txn, bucket, name).isPresent()) {
+      throw new OmException(OmResult.FILE_ALREADY_EXISTS, name + " already exists in " + FsoTree.name(bucket));
     }
     FileRow file = OpenKeys.toFile(txn, open, bucket.getObjectId(), name, request);
-    txn.put(OmTable.KEYS, key(bucket, name), file);
-    txn.delete(OmTable.OPEN_KEYS, OmDbKeys.ids(bucket.getObjectId(), open.getOpenId()));
-    Usage.add(txn, bucket, file.getSize(), 1);
+    OpenKeys.commit(txn, bucket, open, OmTable.KEYS, key(bucket, name), name, file);
     return Infos.file(bucket, name, file);
   }
 

@@ -22,7 +22,7 @@ final class FsoChanges {
   /** Makes an open key a file: its parent is resolved again now, so a file follows a renamed parent. */
   static KeyInfo commit(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request) throws OmException {
     List<String> parts = Names.split(open.getPath());
-    FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts);
+    FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts, open.getNoOverwrite());
     long parent = r.parentId();
     if (!r.parentsExist()) {
       if (!open.getCreateParents()) {
@@ -35,18 +35,12 @@ final class FsoChanges {
     if (r.dir().isPresent()) {
       throw new OmException(OmResult.NOT_A_FILE, r.path() + " in " + FsoTree.name(bucket) + " is a directory");
     }
-    byte[] key = OmDbKeys.child(bucket.getObjectId(), parent, parts.get(parts.size() - 1));
-    if (r.file().isPresent()) {
-      if (open.getNoOverwrite()) {
-        throw new OmException(OmResult.FILE_ALREADY_EXISTS, r.path() + " already exists in "
-            + FsoTree.name(bucket));
-      }
-      DeletedKeys.remove(txn, bucket, OmTable.FILES, key, r.path(), r.file().get());
+    if (open.getNoOverwrite() && r.file().isPresent()) {
+      throw new OmException(OmResult.FILE_ALREADY_EXISTS, r.path() + " already exists in " + FsoTree.name(bucket));
     }
     FileRow file = OpenKeys.toFile(txn, open, parent, parts.get(parts.size() - 1), request);
-    txn.put(OmTable.FILES, key, file);
-    txn.delete(OmTable.OPEN_KEYS, OmDbKeys.ids(bucket.getObjectId(), open.getOpenId()));
-    Usage.add(txn, bucket, file.getSize(), 1);
+    OpenKeys.commit(txn, bucket, open, OmTable.FILES, OmDbKeys.child(bucket.getObjectId(), parent,
+        parts.get(parts.size() - 1)), r.path(), file);
     return Infos.file(bucket, r.path(), file);
   }
 

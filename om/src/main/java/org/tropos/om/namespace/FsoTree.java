@@ -47,6 +47,14 @@ final class FsoTree {
   }
 
   static Resolved resolve(Txn txn, BucketRow bucket, List<String> parts) throws OmException {
+    return resolve(txn, bucket, parts, true);
+  }
+
+  /**
+   * @param recordFile whether the last component's file row joins the read set; not for an overwrite, which
+   *     replaces whatever file is there at commit
+   */
+  static Resolved resolve(Txn txn, BucketRow bucket, List<String> parts, boolean recordFile) throws OmException {
     long b = bucket.getObjectId();
     long parent = b;
     List<DirectoryRow> ancestors = new ArrayList<>();
@@ -68,8 +76,10 @@ final class FsoTree {
     }
     String last = parts.get(parts.size() - 1);
     Optional<DirectoryRow> dir = txn.get(OmTable.DIRECTORIES, OmDbKeys.child(b, parent, last), DirectoryRow.parser());
-    Optional<FileRow> file = dir.isPresent() ? Optional.empty()
-        : txn.get(OmTable.FILES, OmDbKeys.child(b, parent, last), FileRow.parser());
+    byte[] fileKey = OmDbKeys.child(b, parent, last);
+    Optional<FileRow> file = dir.isPresent() ? Optional.empty() : recordFile
+        ? txn.get(OmTable.FILES, fileKey, FileRow.parser())
+        : txn.unrecorded(t -> t.get(OmTable.FILES, fileKey, FileRow.parser()));
     return new Resolved(parts, ancestors, parent, -1, dir, file);
   }
 

@@ -25,7 +25,10 @@ final class OpenKeys {
     if (bucket.getLayout() == BucketLayout.OBJECT_STORE) {
       Names.checkKey(request.getKey());
     } else {
-      checkFsoTarget(txn, bucket, request);
+      txn.unrecorded(t -> {
+        checkFsoTarget(t, bucket, request);
+        return null;
+      });
     }
     ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
         ? bucket.getFactor() : request.getFactor();
@@ -55,6 +58,22 @@ final class OpenKeys {
       throw new OmException(OmResult.DIRECTORY_NOT_FOUND, "the parent of " + r.path() + " in "
           + FsoTree.name(bucket) + " does not exist");
     }
+  }
+
+  /**
+   * Stores a committed key and retires its open key. Without overwrite the caller has checked the name is free
+   * (a recorded read, so a concurrent create conflicts); with it, the key replaces at commit whatever is there.
+   */
+  static void commit(Txn txn, BucketRow bucket, OpenKeyRow open, OmTable table, byte[] key, String path,
+      FileRow file) {
+    if (open.getNoOverwrite()) {
+      txn.put(table, key, file);
+    } else {
+      txn.replace(table, key, new FileReplacement(file, Usage.key(bucket), FsoTree.name(bucket) + "/" + path,
+          txn.nowMillis()));
+    }
+    txn.delete(OmTable.OPEN_KEYS, OmDbKeys.ids(bucket.getObjectId(), open.getOpenId()));
+    Usage.add(txn, bucket, file.getSize(), 1);
   }
 
   static OpenKeyRow require(Txn txn, BucketRow bucket, long openId) throws OmException {

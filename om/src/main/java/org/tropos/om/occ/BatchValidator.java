@@ -1,11 +1,13 @@
 package org.tropos.om.occ;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,6 +34,8 @@ public final class BatchValidator {
   private long lastTxId;
   /** Rows changed in this batch so far: their new version ({@link ReadSet#ABSENT} once deleted). */
   private final Map<RowRef, Long> versions = new HashMap<>();
+  /** The payloads of rows changed in this batch so far (null once deleted). */
+  private final Map<RowRef, byte[]> payloads = new HashMap<>();
   /** Keys changed in this batch per table, in order, true when the row now exists: for range checks. */
   private final Map<OmTable, TreeMap<ByteBuffer, Boolean>> changedKeys = new EnumMap<>(OmTable.class);
   private final Map<String, UsageRow> usage = new HashMap<>();
@@ -56,20 +60,55 @@ public final class BatchValidator {
         throw new Conflict(range.table().family() + " range no longer empty");
       }
     }
-    Map<String, UsageRow> newUsage = countUsage(writes);
-    long txId = ++lastTxId;
+    long txId = lastTxId + 1;
+    List<Put> puts = new ArrayList<>();
+    List<WriteSet.UsageDelta> usageDeltas = new ArrayList<>(writes.usage());
+    Effects effects = new Effects(txId, puts, usageDeltas);
     for (WriteSet.Mutation m : writes.mutations()) {
-      byte[] key = m.ref().keyBytes();
-      boolean put = m.row() != null;
-      changes.add(new OmDb.Change(m.ref().table(), key, put ? RowCodec.encode(txId, m.row().toByteArray()) : null));
-      versions.put(m.ref(), put ? txId : ReadSet.ABSENT);
-      changedKeys.computeIfAbsent(m.ref().table(), t -> new TreeMap<>()).put(ByteBuffer.wrap(key), put);
+      Message row = m.replacement() != null ? m.replacement().replace(currentPayload(m.ref()), effects) : m.row();
+      puts.add(new Put(m.ref(), row));
+    }
+    Map<String, UsageRow> newUsage = countUsage(usageDeltas);
+    lastTxId = txId;
+    for (Put p : puts) {
+      byte[] key = p.ref().keyBytes();
+      byte[] payload = p.row() == null ? null : p.row().toByteArray();
+      changes.add(new OmDb.Change(p.ref().table(), key, payload == null ? null : RowCodec.encode(txId, payload)));
+      versions.put(p.ref(), payload == null ? ReadSet.ABSENT : txId);
+      payloads.put(p.ref(), payload);
+      changedKeys.computeIfAbsent(p.ref().table(), t -> new TreeMap<>()).put(ByteBuffer.wrap(key), payload != null);
     }
     newUsage.forEach((bucket, row) -> {
       usage.put(bucket, row);
       changes.add(new OmDb.Change(OmTable.USAGE, OmDbKeys.utf8(bucket), RowCodec.encode(txId, row.toByteArray())));
     });
     return txId;
+  }
+
+  /** A row to store ({@code row} null: to delete). */
+  private record Put(RowRef ref, Message row) {
+  }
+
+  /** Where a replacement's follow-up changes go. */
+  private record Effects(long txId, List<Put> puts, List<WriteSet.UsageDelta> usage) implements Replacement.Effects {
+    @Override
+    public void put(OmTable table, byte[] key, Message row) {
+      puts.add(new Put(RowRef.of(table, key), row));
+    }
+
+    @Override
+    public void addUsage(WriteSet.UsageDelta delta) {
+      usage.add(delta);
+    }
+  }
+
+  /** A row's payload as committed so far, this batch included; null when absent. */
+  private byte[] currentPayload(RowRef ref) throws OmException {
+    if (versions.containsKey(ref)) {
+      return payloads.get(ref);
+    }
+    byte[] stored = get(ref.table(), ref.keyBytes());
+    return stored == null ? null : RowCodec.payload(stored);
   }
 
   public List<OmDb.Change> changes() {
@@ -111,9 +150,15 @@ public final class BatchValidator {
     return empty[0];
   }
 
-  private Map<String, UsageRow> countUsage(WriteSet writes) throws OmException {
+  /** Each bucket's usage after this transaction's deltas (summed first), checked against its quotas. */
+  private Map<String, UsageRow> countUsage(List<WriteSet.UsageDelta> deltas) throws OmException {
+    Map<String, WriteSet.UsageDelta> sums = new LinkedHashMap<>();
+    for (WriteSet.UsageDelta d : deltas) {
+      sums.merge(d.bucket(), d, (a, b) -> new WriteSet.UsageDelta(a.bucket(), a.bytes() + b.bytes(),
+          a.names() + b.names(), Math.max(a.quotaBytes(), b.quotaBytes()), Math.max(a.quotaNames(), b.quotaNames())));
+    }
     Map<String, UsageRow> result = new HashMap<>();
-    for (WriteSet.UsageDelta d : writes.usage()) {
+    for (WriteSet.UsageDelta d : sums.values()) {
       UsageRow now = usage.containsKey(d.bucket()) ? usage.get(d.bucket()) : storedUsage(d.bucket());
       long bytes = now.getUsedBytes() + d.bytes();
       long names = now.getUsedNamespace() + d.names();

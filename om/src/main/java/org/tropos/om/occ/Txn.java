@@ -8,6 +8,7 @@ import java.util.Optional;
 import org.tropos.common.db.ManagedRocksDb.ReadView;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.Preconditions;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.db.RowCodec;
 import org.tropos.proto.om.OmResult;
@@ -27,6 +28,7 @@ public final class Txn {
   private final ReadSet reads = new ReadSet();
   private final WriteSet writes = new WriteSet();
   private long now = -1;
+  private boolean recording = true;
 
   Txn(ReadView view, ObjectIds ids, Clock clock) {
     this.view = view;
@@ -39,11 +41,29 @@ public final class Txn {
     RowRef ref = RowRef.of(table, key);
     WriteSet.Mutation pending = writes.mutationOf(ref);
     if (pending != null) {
+      Preconditions.assertTrue(pending.replacement() == null, "{} row read after it was replaced in the same"
+          + " transaction: its value is only known at commit", table.family());
       return pending.row() == null ? Optional.empty() : Optional.of(cast(pending.row(), parser));
     }
     byte[] stored = read(table, key);
-    reads.recordRow(ref, stored == null ? ReadSet.ABSENT : RowCodec.updateId(stored));
+    if (recording) {
+      reads.recordRow(ref, stored == null ? ReadSet.ABSENT : RowCodec.updateId(stored));
+    }
     return stored == null ? Optional.empty() : Optional.of(parse(stored, parser, table));
+  }
+
+  /**
+   * Runs {@code reads} without recording what they see: for checks that are only advice (the request is checked
+   * again when it commits), so that they cannot make it conflict.
+   */
+  public <T> T unrecorded(OccRunner.Operation<T> reads) throws OmException {
+    boolean was = recording;
+    recording = false;
+    try {
+      return reads.execute(this);
+    } finally {
+      recording = was;
+    }
   }
 
   @SuppressWarnings("unchecked")
@@ -53,16 +73,18 @@ public final class Txn {
 
   /** Whether no row's key starts with {@code prefix}; the answer is validated at commit (no phantoms). */
   public boolean isEmpty(OmTable table, byte[] prefix) throws OmException {
-    reads.recordEmpty(table, prefix);
+    if (recording) {
+      reads.recordEmpty(table, prefix);
+    }
     for (WriteSet.Mutation m : writes.mutations()) {
-      if (m.row() != null && m.ref().table() == table && startsWith(m.ref().keyBytes(), prefix)) {
+      if (!m.deletes() && m.ref().table() == table && startsWith(m.ref().keyBytes(), prefix)) {
         return false;
       }
     }
     boolean[] empty = {true};
     view.scan(table.family(), prefix, prefix, (k, v) -> {
       WriteSet.Mutation pending = writes.mutationOf(RowRef.of(table, k));
-      if (pending != null && pending.row() == null) {
+      if (pending != null && pending.deletes()) {
         return true;
       }
       empty[0] = false;
@@ -106,6 +128,11 @@ public final class Txn {
 
   public void delete(OmTable table, byte[] key) {
     writes.delete(table, key);
+  }
+
+  /** Writes a row whose new value the committer computes from the one committed by then (see Replacement). */
+  public void replace(OmTable table, byte[] key, Replacement replacement) {
+    writes.replace(table, key, replacement);
   }
 
   public void addUsage(WriteSet.UsageDelta delta) {

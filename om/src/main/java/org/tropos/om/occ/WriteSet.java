@@ -13,8 +13,14 @@ import org.tropos.om.db.OmTable;
  * read and written by the transaction, so that counting bytes never makes two transactions conflict.
  */
 public final class WriteSet {
-  /** A row to put, or ({@code row} null) to delete. */
-  public record Mutation(RowRef ref, Message row) {
+  /**
+   * A row to put ({@code row}), to delete (both null), or to replace at commit ({@code replacement}: its new value
+   * depends on the value committed by then).
+   */
+  public record Mutation(RowRef ref, Message row, Replacement replacement) {
+    boolean deletes() {
+      return row == null && replacement == null;
+    }
   }
 
   /** Bytes and names a bucket gains (or loses, negative), with its quotas (0 = none) to check them against. */
@@ -29,12 +35,17 @@ public final class WriteSet {
 
   void put(OmTable table, byte[] key, Message row) {
     RowRef ref = RowRef.of(table, key);
-    mutations.put(ref, new Mutation(ref, row));
+    mutations.put(ref, new Mutation(ref, row, null));
   }
 
   void delete(OmTable table, byte[] key) {
     RowRef ref = RowRef.of(table, key);
-    mutations.put(ref, new Mutation(ref, null));
+    mutations.put(ref, new Mutation(ref, null, null));
+  }
+
+  void replace(OmTable table, byte[] key, Replacement replacement) {
+    RowRef ref = RowRef.of(table, key);
+    mutations.put(ref, new Mutation(ref, null, replacement));
   }
 
   void addUsage(UsageDelta delta) {
