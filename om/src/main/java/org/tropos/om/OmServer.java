@@ -38,6 +38,7 @@ public final class OmServer implements AutoCloseable {
   private OmDb db;
   private Committer committer;
   private OccRunner runner;
+  private Namespace namespace;
   private ScmBlocks scm;
   private GrpcServer server;
   private ScheduledExecutorService background;
@@ -54,7 +55,7 @@ public final class OmServer implements AutoCloseable {
       committer = new Committer("om", db, config.commitBatchMax(), metrics);
       committer.start();
       runner = new OccRunner(db, new ObjectIds(db), committer, clock, config.maxConflictRetries(), metrics);
-      Namespace namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
+      namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
       DirectoryPurger purger = new DirectoryPurger(runner);
       background = Threads.scheduler("om-directory-purger");
       Threads.everyPeriod(background, "Purge of deleted directories", config.directoryPurgeInterval(),
@@ -94,6 +95,11 @@ public final class OmServer implements AutoCloseable {
   /** The request path without gRPC, for in-process measurements and checks. */
   public OccRunner runner() {
     return runner;
+  }
+
+  /** The namespace operations without gRPC, for in-process measurements. */
+  public Namespace namespace() {
+    return namespace;
   }
 
   @Override

@@ -51,8 +51,8 @@ final class FsoTree {
   }
 
   /**
-   * @param recordFile whether the last component's file row joins the read set; not for an overwrite, which
-   *     replaces whatever file is there at commit
+   * @param recordFile whether the last component's file row is read (and joins the read set); not for an
+   *     overwrite, which replaces whatever file is there at commit (then {@code file} is always empty)
    */
   static Resolved resolve(Txn txn, BucketRow bucket, List<String> parts, boolean recordFile) throws OmException {
     long b = bucket.getObjectId();
@@ -76,10 +76,8 @@ final class FsoTree {
     }
     String last = parts.get(parts.size() - 1);
     Optional<DirectoryRow> dir = txn.get(OmTable.DIRECTORIES, OmDbKeys.child(b, parent, last), DirectoryRow.parser());
-    byte[] fileKey = OmDbKeys.child(b, parent, last);
-    Optional<FileRow> file = dir.isPresent() ? Optional.empty() : recordFile
-        ? txn.get(OmTable.FILES, fileKey, FileRow.parser())
-        : txn.unrecorded(t -> t.get(OmTable.FILES, fileKey, FileRow.parser()));
+    Optional<FileRow> file = dir.isPresent() || !recordFile ? Optional.empty()
+        : txn.get(OmTable.FILES, OmDbKeys.child(b, parent, last), FileRow.parser());
     return new Resolved(parts, ancestors, parent, -1, dir, file);
   }
 

@@ -34,6 +34,8 @@ public final class BatchValidator {
   private long lastTxId;
   /** Rows changed in this batch so far: their new version ({@link ReadSet#ABSENT} once deleted). */
   private final Map<RowRef, Long> versions = new HashMap<>();
+  /** Committed versions already looked up in this batch (the bucket's row is in nearly every read set). */
+  private final Map<RowRef, Long> readVersions = new HashMap<>();
   /** The payloads of rows changed in this batch so far (null once deleted). */
   private final Map<RowRef, byte[]> payloads = new HashMap<>();
   /** Keys changed in this batch per table, in order, true when the row now exists: for range checks. */
@@ -124,8 +126,13 @@ public final class BatchValidator {
     if (changed != null) {
       return changed;
     }
-    byte[] stored = get(ref.table(), ref.keyBytes());
-    return stored == null ? ReadSet.ABSENT : RowCodec.updateId(stored);
+    Long read = readVersions.get(ref);
+    if (read == null) {
+      byte[] stored = get(ref.table(), ref.keyBytes());
+      read = stored == null ? ReadSet.ABSENT : RowCodec.updateId(stored);
+      readVersions.put(ref, read);
+    }
+    return read;
   }
 
   private boolean isEmpty(OmTable table, byte[] prefix) {

@@ -50,6 +50,11 @@ public final class OccMetrics {
     latencyMicros.recordValue(Math.max(1, TimeUnit.NANOSECONDS.toMicros(nanos)));
   }
 
+  /** Validation failures so far (each re-runs its request). */
+  public long conflicts() {
+    return conflicts.sum();
+  }
+
   /** A point-in-time copy; the histograms cover the time since the previous snapshot. */
   public Snapshot snapshot() {
     return new Snapshot(commits.sum(), readOnly.sum(), conflicts.sum(), retries.sum(), gaveUp.sum(), batches.sum(),

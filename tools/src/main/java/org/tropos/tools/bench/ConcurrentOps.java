@@ -1,0 +1,56 @@
+package org.tropos.tools.bench;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.Threads;
+
+/** Runs operations 0..n-1 on a fixed number of threads, as fast as they go, timing each. */
+final class ConcurrentOps {
+  /** Operation number {@code i}. */
+  @FunctionalInterface
+  interface Op {
+    void run(long i) throws Exception;
+  }
+
+  /** Throughput and latency of one run. */
+  record Result(long ops, double seconds, double opsPerSec, double p50Ms, double p99Ms) {
+  }
+
+  private ConcurrentOps() {
+  }
+
+  static Result run(Clock clock, String name, int threads, long n, Op op) throws Exception {
+    Recorder latencies = new Recorder(3);
+    AtomicLong next = new AtomicLong();
+    ExecutorService pool = Threads.boundedPool(name, threads, threads);
+    long start = clock.monotonicNanos();
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(pool.submit(() -> {
+          for (long i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+            long t0 = clock.monotonicNanos();
+            op.run(i);
+            latencies.recordValue(Math.max(1, clock.monotonicNanos() - t0));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      Threads.shutdown(pool, Duration.ofSeconds(30));
+    }
+    double seconds = (clock.monotonicNanos() - start) / 1e9;
+    Histogram h = latencies.getIntervalHistogram();
+    return new Result(n, seconds, n / seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6);
+  }
+}
