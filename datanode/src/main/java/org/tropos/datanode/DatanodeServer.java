@@ -16,6 +16,7 @@ import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.common.util.VersionInfo;
+import org.tropos.datanode.container.BlockDeletionHandler;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
@@ -30,6 +31,7 @@ import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
+import org.tropos.proto.scm.DeleteBlocksAck;
 import org.tropos.proto.scm.RegisterResponse;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmResult;
@@ -52,6 +54,7 @@ public final class DatanodeServer implements AutoCloseable {
   private ExecutorService diskProbes;
   private ScheduledExecutorService diskChecker;
   private volatile ContainerStore store;
+  private volatile BlockDeletionHandler deletions;
   private volatile BlockReadServer readServer;
   private volatile RatisPipelines ratis;
   private volatile PipelineCommandHandler pipelineCommands;
@@ -77,8 +80,8 @@ public final class DatanodeServer implements AutoCloseable {
         startDataPath();
       }
       heartbeat = new ScmHeartbeat(name, config.scm(), config.heartbeatInterval(), this::details,
-          new HeartbeatReports(this::nodeReport, this::pipelineReports, this::containerReports), this::registered,
-          this::onCommand);
+          new HeartbeatReports(this::nodeReport, this::pipelineReports, this::containerReports, this::deletionAcks),
+          this::registered, this::onCommand);
       heartbeat.start();
     } catch (IOException | RuntimeException e) {
       close();
@@ -105,6 +108,7 @@ public final class DatanodeServer implements AutoCloseable {
     }
     store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes());
     store.open();
+    deletions = new BlockDeletionHandler(name, store);
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
         store::planRead, BlockTransfer.ZERO_COPY);
     readServer.start();
@@ -134,7 +138,21 @@ public final class DatanodeServer implements AutoCloseable {
     return s == null ? List.of() : s.reports();
   }
 
+  private List<DeleteBlocksAck> deletionAcks() {
+    BlockDeletionHandler d = deletions;
+    return d == null ? List.of() : d.takeAcks();
+  }
+
   private void onCommand(ScmCommand command) {
+    if (command.hasDeleteBlocks()) {
+      BlockDeletionHandler d = deletions;
+      if (d == null) {
+        LOG.warn("{}: cannot delete blocks before the data path starts (SCM sends the deletion again)", name);
+      } else {
+        d.submit(command.getDeleteBlocks());
+      }
+      return;
+    }
     PipelineCommandHandler handler = pipelineCommands;
     if (handler == null) {
       LOG.warn("{}: cannot carry out {}: no Ratis server (no healthy RaftLog directory)", name,
@@ -199,7 +217,7 @@ public final class DatanodeServer implements AutoCloseable {
     synchronized (this) {
       closing = true;
     }
-    Closer.closeAll(name, pipelineCommands, ratis, readServer, store,
+    Closer.closeAll(name, pipelineCommands, ratis, readServer, deletions, store,
         diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
         diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT));
     lifeCycle.closeEnds();

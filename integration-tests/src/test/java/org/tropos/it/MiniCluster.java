@@ -122,8 +122,13 @@ final class MiniCluster implements AutoCloseable {
 
   /** Restarts SCM; the admin client follows it to the same port. */
   void restartScm() throws IOException {
+    restartScm(Map.of());
+  }
+
+  /** Restarts SCM with {@code settings} changed; the admin client follows it to the same port. */
+  void restartScm(Map<String, String> settings) throws IOException {
     admin.close();
-    cluster.restartScm();
+    cluster.restartScm(settings);
     admin = new ScmAdminClient(scmClientAddress());
   }
 

@@ -10,6 +10,7 @@ import org.tropos.common.conf.DataSize;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.scm.block.BlockDeletionConfig;
 import org.tropos.scm.pipeline.PipelineLimits;
 
 /**
@@ -27,10 +28,12 @@ import org.tropos.scm.pipeline.PipelineLimits;
  * @param blockBind where the block service listens
  * @param containerSize bytes a container takes before it is full
  * @param blockSize the largest block
+ * @param blockDeletion how the blocks of deleted keys are sent to the datanodes
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
-    Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize, DataSize blockSize) {
+    Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize, DataSize blockSize,
+    BlockDeletionConfig blockDeletion) {
 
   public ScmConfig {
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
@@ -52,7 +55,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         dbDir(conf), stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL), heartbeat,
         PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL),
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.BLOCK_PORT)),
-        conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE));
+        conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat));
   }
 
   private static Path dbDir(Configuration conf) {

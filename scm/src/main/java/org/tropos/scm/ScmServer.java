@@ -13,6 +13,8 @@ import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
+import org.tropos.scm.block.BlockDeletingService;
+import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;
@@ -41,10 +43,13 @@ public final class ScmServer implements AutoCloseable {
   private PipelineManager pipelineManager;
   private ScheduledExecutorService scheduler;
   private ScheduledExecutorService pipelineScheduler;
+  private ScheduledExecutorService deletionScheduler;
   private GrpcServer datanodeServer;
   private GrpcServer clientServer;
   private GrpcServer blockServer;
   private ContainerManager containerManager;
+  private DeletedBlockLog deletedBlocks;
+  private BlockDeletingService blockDeleting;
 
   public ScmServer(ScmConfig config, RackResolver racks, Clock clock) {
     this.config = config;
@@ -80,14 +85,15 @@ public final class ScmServer implements AutoCloseable {
             pipelineManager.balanceLeaders();
             containerManager.closeContainers();
           });
+      startBlockDeletion(commands);
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
-          List.of(new ScmDatanodeRpc(nodeManager, identity)));
+          List.of(new ScmDatanodeRpc(nodeManager, identity, blockDeleting)));
       datanodeServer.start();
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity)));
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
-          List.of(new ScmBlockRpc(containerManager)));
+          List.of(new ScmBlockRpc(containerManager, deletedBlocks)));
       blockServer.start();
     } catch (IOException | RuntimeException e) {
       close();
@@ -97,6 +103,17 @@ public final class ScmServer implements AutoCloseable {
     LOG.info("SCM {} of cluster {} started (version {}): datanode service on port {}, client service on port {},"
         + " block service on port {}, database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(),
         datanodePort(), clientPort(), blockPort(), config.dbDir());
+  }
+
+  /** The deleted-block log and the component that sends it to the datanodes, on a scheduler of its own. */
+  private void startBlockDeletion(CommandQueue commands) throws IOException {
+    deletedBlocks = new DeletedBlockLog(db);
+    deletedBlocks.load();
+    blockDeleting = new BlockDeletingService(deletedBlocks, containerManager::replicaHolders, nodeManager, commands,
+        clock, config.blockDeletion());
+    deletionScheduler = Threads.scheduler("scm-block-deleting");
+    Threads.everyPeriod(deletionScheduler, "Block deletion", config.blockDeletion().interval(),
+        config.blockDeletion().interval(), blockDeleting::run);
   }
 
   public int datanodePort() {
@@ -115,6 +132,10 @@ public final class ScmServer implements AutoCloseable {
     return containerManager;
   }
 
+  public DeletedBlockLog deletedBlockLog() {
+    return deletedBlocks;
+  }
+
   public ScmIdentity identity() {
     return identity;
   }
@@ -126,6 +147,7 @@ public final class ScmServer implements AutoCloseable {
     }
     Closer.closeAll("SCM", blockServer, clientServer, datanodeServer,
         scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
+        deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
         pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT), db);
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");

@@ -1,6 +1,9 @@
 package org.tropos.client.internal;
 
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmChannel;
@@ -11,8 +14,12 @@ import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockRequest;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ContainerInfo;
+import org.tropos.proto.scm.DeleteKeyBlocksRequest;
+import org.tropos.proto.scm.DeleteKeyBlocksResponse;
 import org.tropos.proto.scm.ExcludeList;
 import org.tropos.proto.scm.GetContainersRequest;
+import org.tropos.proto.scm.KeyBlocks;
+import org.tropos.proto.scm.KeyBlocksResult;
 import org.tropos.proto.scm.ReportBadReplicaRequest;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
 
@@ -38,6 +45,25 @@ public final class ScmBlockClient implements AutoCloseable {
   public void reportBadReplica(BlockId block, UUID datanode, String reason) throws ScmException {
     scm.call(() -> stub().reportBadReplica(ReportBadReplicaRequest.newBuilder().setBlockId(block)
         .setDatanode(Uuids.toProto(datanode)).setReason(reason).build()));
+  }
+
+  /**
+   * Hands SCM the blocks of deleted keys, for OM once nothing references them. Returns the ids of the keys SCM has
+   * durably recorded: their blocks will be deleted on the datanodes in the background and the caller may forget
+   * them. A key not returned must be sent again later. Sending a key again is harmless. Fails with
+   * INVALID_REQUEST for a malformed request (a key without id, a block without container or local id) and with
+   * INTERNAL_ERROR or SCM_NOT_READY when nothing was recorded.
+   */
+  public Set<String> deleteKeyBlocks(List<KeyBlocks> keys) throws ScmException {
+    DeleteKeyBlocksResponse response = scm.call(() -> stub().deleteKeyBlocks(DeleteKeyBlocksRequest.newBuilder()
+        .addAllKeys(keys).build()));
+    Set<String> accepted = new LinkedHashSet<>();
+    for (KeyBlocksResult result : response.getResultsList()) {
+      if (result.getAccepted()) {
+        accepted.add(result.getKeyId());
+      }
+    }
+    return Collections.unmodifiableSet(accepted);
   }
 
   private ScmBlockServiceGrpc.ScmBlockServiceBlockingStub stub() {

@@ -62,6 +62,17 @@ public final class ScmKeys {
       "ozone.scm.pipeline.creation.interval", ConfigType.duration(ChronoUnit.MILLIS), "120s",
       "How often SCM fills pipelines up to the limits and rebalances their leaders (also right after a datanode"
           + " registers)."));
+  public static final ConfigKey<Duration> BLOCK_DELETING_SERVICE_INTERVAL = positive(ConfigKey.of(
+      "hdds.scm.block.deleting.service.interval", ConfigType.duration(ChronoUnit.MILLIS), "60s",
+      "How often SCM sends the blocks of deleted keys to the datanodes holding them."));
+  public static final ConfigKey<Integer> BLOCK_DELETION_PER_INTERVAL_MAX = ConfigKey.of(
+      "hdds.scm.block.deletion.per-interval.max", ConfigType.INT, "100000",
+      "Most blocks SCM sends for deletion in one run, new and re-sent; also the most deletion transactions"
+          + " awaiting acknowledgement at once.").requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<Integer> BLOCK_DELETION_MAX_RETRY = ConfigKey.of(
+      "ozone.scm.block.deletion.max.retry", ConfigType.INT, "4096",
+      "Times SCM re-sends a deletion a datanode does not acknowledge before it stops trying (until SCM"
+          + " restarts); the deletion stays in SCM's log.").requiring(v -> v >= 1, ">= 1");
   public static final ConfigKey<String> TOPOLOGY_MAPPING_IMPL = ConfigKey.of(
       "net.topology.node.switch.mapping.impl", ConfigType.STRING, "org.apache.hadoop.net.ScriptBasedMapping",
       "How SCM maps datanodes to racks: org.apache.hadoop.net.TableMapping (net.topology.table.file.name) or"

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
+import java.util.function.BiPredicate;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -193,6 +194,20 @@ public final class ManagedRocksDb implements AutoCloseable {
     }
   }
 
+  /**
+   * Visits rows of a column family in key order, from the first key at or after {@code from}, while
+   * {@code visitor} returns true.
+   */
+  public void scan(String family, byte[] from, BiPredicate<byte[], byte[]> visitor) {
+    try (RocksIterator it = db.newIterator(family(family))) {
+      for (it.seek(from); it.isValid(); it.next()) {
+        if (!visitor.test(it.key(), it.value())) {
+          return;
+        }
+      }
+    }
+  }
+
   private ColumnFamilyHandle family(String name) {
     ColumnFamilyHandle handle = families.get(name);
     Preconditions.assertTrue(handle != null, "{}: no column family {}", dir, name);
@@ -238,6 +253,11 @@ public final class ManagedRocksDb implements AutoCloseable {
 
     public void delete(String family, byte[] key) throws RocksDBException {
       batch.delete(family(family), key);
+    }
+
+    /** Deletes the keys from {@code from} (inclusive) to {@code to} (exclusive). */
+    public void deleteRange(String family, byte[] from, byte[] to) throws RocksDBException {
+      batch.deleteRange(family(family), from, to);
     }
   }
 }

@@ -25,7 +25,8 @@ public final class AtomicFiles {
     syncDirectory(dir);
   }
 
-  private static void syncDirectory(Path dir) {
+  /** Makes a directory's entries (files created, renamed or deleted in it) durable, where the file system can. */
+  public static void syncDirectory(Path dir) {
     try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
       ch.force(true);
     } catch (IOException e) {

@@ -41,4 +41,23 @@ class ManagedRocksDbTest {
       assertEquals(List.of("b"), keys);
     }
   }
+
+  @Test
+  void scanStartsAtAKeyAndStopsWhenToldAndRangesDeleteAtomically() throws IOException {
+    try (ManagedRocksDb db = ManagedRocksDb.open(dir, List.of("rows"))) {
+      for (String k : List.of("a", "b", "c", "d", "e")) {
+        db.put("rows", b(k), b(k));
+      }
+      List<String> seen = new ArrayList<>();
+      db.scan("rows", b("bb"), (k, v) -> {
+        seen.add(new String(k, StandardCharsets.UTF_8));
+        return seen.size() < 2;
+      });
+      assertEquals(List.of("c", "d"), seen, "from the first key after bb, two rows");
+      db.writeBatch(batch -> batch.deleteRange("rows", b("b"), b("d")));
+      List<String> left = new ArrayList<>();
+      db.forEach("rows", (k, v) -> left.add(new String(k, StandardCharsets.UTF_8)));
+      assertEquals(List.of("a", "d", "e"), left, "b and c gone, the end of the range kept");
+    }
+  }
 }

@@ -15,13 +15,15 @@ import org.tropos.proto.hdds.ContainerState;
  * </pre>
  *
  * <p>Thread-safety: the descriptor is replaced under the container's monitor; block files are written by the
- * pipeline's apply thread only.
+ * pipeline's apply thread only. Committing a block, deleting blocks and leaving OPEN are serialised by
+ * {@link #blockLock()} (taken before the monitor), so a deletion and a commit of the same block cannot interleave.
  */
 final class Container {
   static final int LAYOUT_VERSION = 1;
 
   private final Path dir;
   private final VolumeDb db;
+  private final Object blockLock = new Object();
   private ContainerDescriptor descriptor;
   /** The highest bcsid committed so far; written into the descriptor when the state changes. */
   private long bcsid;
@@ -76,10 +78,19 @@ final class Container {
   }
 
   Path blockFile(long localId) {
-    return dir.resolve("chunks").resolve(localId + ".block");
+    return chunksDir().resolve(localId + ".block");
+  }
+
+  Path chunksDir() {
+    return dir.resolve("chunks");
   }
 
   VolumeDb db() {
     return db;
+  }
+
+  /** Held while a block is committed or deleted, and while the container leaves OPEN. */
+  Object blockLock() {
+    return blockLock;
   }
 }

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Closer;
 import org.tropos.datanode.volume.StorageDirectory;
@@ -32,9 +33,11 @@ import org.tropos.proto.hdds.PipelineId;
  * The container replicas on this datanode's data volumes and the blocks in them. Chunk data is checked against
  * the client's checksums before it is written; a block becomes readable when PutBlock commits its length and
  * checksums (after the block file is synced). New containers go to the healthy volume with the most free space.
+ * Blocks are deleted when SCM says so ({@link #deleteBlocks}).
  *
  * <p>Thread-safety: containers are in a concurrent map; writes to one container come from one pipeline's apply
- * thread; reads may come from any thread and only see committed blocks.
+ * thread; reads may come from any thread and only see committed blocks. Deletions come from the datanode's
+ * deletion thread; a container's block lock keeps them apart from commits and from the container's close.
  */
 public final class ContainerStore implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerStore.class);
@@ -150,6 +153,17 @@ public final class ContainerStore implements AutoCloseable {
     return data.flip();
   }
 
+  /** Whether the block was deleted while its container was OPEN (see {@link #deleteBlocks}). */
+  public boolean wasDeleted(BlockId block) {
+    Container container = containers.get(block.getContainerId());
+    try {
+      return container != null && container.db().wasDeleted(block);
+    } catch (IOException e) {
+      LOG.warn("{}: cannot tell whether block {} was deleted: {}", nodeName, name(block), e.toString());
+      return false;
+    }
+  }
+
   /** Forces a block file's written bytes to disk (before a snapshot lets Ratis forget their log entries). */
   public void sync(BlockId block) throws DatanodeException {
     Path file = container(block.getContainerId()).blockFile(block.getLocalId());
@@ -169,6 +183,23 @@ public final class ContainerStore implements AutoCloseable {
       throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " of "
           + block.getLength() + " bytes needs " + pieces + " checksums, got " + Checksums.count(block.getChecksums()));
     }
+    try {
+      synchronized (container.blockLock()) {
+        if (container.db().wasDeleted(block.getBlockId())) {
+          // Chunks written after the deletion (by a replica lagging behind its pipeline) go too.
+          Files.deleteIfExists(file);
+          throw new DatanodeException(DatanodeResult.NO_SUCH_BLOCK, "block " + name(block.getBlockId())
+              + " was deleted on " + nodeName + "; it is not committed again");
+        }
+        commit(container, file, block);
+      }
+    } catch (IOException e) {
+      throw ioError("commit block " + name(block.getBlockId()), e);
+    }
+    return block;
+  }
+
+  private static void commit(Container container, Path file, BlockData block) throws IOException, DatanodeException {
     try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       if (channel.size() < block.getLength()) {
         throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " has "
@@ -177,10 +208,36 @@ public final class ContainerStore implements AutoCloseable {
       channel.force(true);
       container.db().put(block);
       container.committed(block.getBcsid());
-    } catch (IOException e) {
-      throw ioError("commit block " + name(block.getBlockId()), e);
     }
-    return block;
+  }
+
+  /**
+   * Deletes blocks of a container replica: their metadata first (synced), so no reader finds a block without its
+   * file, then their files. Idempotent: a block that is not here counts as deleted, and so does every block of a
+   * container this datanode does not hold. While the container is OPEN the blocks are also remembered as deleted,
+   * so a PutBlock of one applied later (by a replica lagging behind its pipeline, or when Ratis replays its log
+   * after a restart) does not bring it back; that record goes when the container leaves OPEN, after which no
+   * PutBlock applies to it.
+   *
+   * @return false if this datanode holds no replica of the container
+   */
+  public boolean deleteBlocks(long containerId, List<Long> localIds) throws DatanodeException {
+    Container container = containers.get(containerId);
+    if (container == null) {
+      return false;
+    }
+    try {
+      synchronized (container.blockLock()) {
+        container.db().delete(containerId, localIds, container.isOpen());
+      }
+      for (long localId : localIds) {
+        Files.deleteIfExists(container.blockFile(localId));
+      }
+      AtomicFiles.syncDirectory(container.chunksDir());
+    } catch (IOException e) {
+      throw ioError("delete blocks of container " + containerId, e);
+    }
+    return true;
   }
 
   public BlockData getBlock(BlockId id) throws DatanodeException {
@@ -216,7 +273,13 @@ public final class ContainerStore implements AutoCloseable {
     Container container = container(containerId);
     ContainerDescriptor updated = container.descriptor().toBuilder().setState(state).build();
     try {
-      container.save(updated);
+      synchronized (container.blockLock()) {
+        boolean wasOpen = container.isOpen();
+        container.save(updated);
+        if (wasOpen && state != ContainerState.CONTAINER_OPEN) {
+          container.db().forgetDeleted(containerId);
+        }
+      }
     } catch (IOException e) {
       throw ioError("record container " + containerId + " as " + state, e);
     }

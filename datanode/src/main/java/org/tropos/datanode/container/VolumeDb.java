@@ -11,11 +11,15 @@ import org.tropos.proto.hdds.BlockId;
 
 /**
  * A data volume's block metadata: {@code <volume>/tropos/<clusterId>/container.db}, one RocksDB per volume
- * (layout 1), column family {@code blocks}: key = containerId (8 bytes) + localId (8 bytes), big-endian, so a
- * container's blocks are contiguous; value = {@link BlockData}. Writes are synced.
+ * (layout 1). Column family {@code blocks}: key = containerId (8 bytes) + localId (8 bytes), big-endian, so a
+ * container's blocks are contiguous; value = {@link BlockData}. Column family {@code deletedBlocks}: the same keys,
+ * empty values: blocks deleted while their container was OPEN (see {@link ContainerStore#deleteBlocks}). A volume
+ * of an older version gains the second family, empty. Writes are synced.
  */
 final class VolumeDb implements AutoCloseable {
   private static final String BLOCKS = "blocks";
+  private static final String DELETED_BLOCKS = "deletedBlocks";
+  private static final byte[] EMPTY = new byte[0];
 
   private final ManagedRocksDb db;
 
@@ -24,7 +28,7 @@ final class VolumeDb implements AutoCloseable {
   }
 
   static VolumeDb open(Path dir) throws IOException {
-    return new VolumeDb(ManagedRocksDb.open(dir, List.of(BLOCKS)));
+    return new VolumeDb(ManagedRocksDb.open(dir, List.of(BLOCKS, DELETED_BLOCKS)));
   }
 
   void put(BlockData block) throws IOException {
@@ -44,8 +48,34 @@ final class VolumeDb implements AutoCloseable {
     }
   }
 
+  /** Removes blocks' metadata in one synced batch; with {@code remember}, records them as deleted in it too. */
+  void delete(long containerId, List<Long> localIds, boolean remember) throws IOException {
+    db.writeBatch(batch -> {
+      for (long localId : localIds) {
+        batch.delete(BLOCKS, key(containerId, localId));
+        if (remember) {
+          batch.put(DELETED_BLOCKS, key(containerId, localId), EMPTY);
+        }
+      }
+    });
+  }
+
+  /** Whether the block was deleted while its container was OPEN. */
+  boolean wasDeleted(BlockId id) throws IOException {
+    return db.get(DELETED_BLOCKS, key(id)) != null;
+  }
+
+  /** Forgets the deleted blocks of a container (it takes no more writes). */
+  void forgetDeleted(long containerId) throws IOException {
+    db.writeBatch(batch -> batch.deleteRange(DELETED_BLOCKS, key(containerId, 0), key(containerId + 1, 0)));
+  }
+
   private static byte[] key(BlockId id) {
-    return ByteBuffer.allocate(16).putLong(id.getContainerId()).putLong(id.getLocalId()).array();
+    return key(id.getContainerId(), id.getLocalId());
+  }
+
+  private static byte[] key(long containerId, long localId) {
+    return ByteBuffer.allocate(16).putLong(containerId).putLong(localId).array();
   }
 
   @Override

@@ -166,6 +166,11 @@ final class ContainerStateMachine extends BaseStateMachine {
         // Skipped by write() because it came after the close: every replica refuses it when applying.
         return CompletableFuture.completedFuture(ByteString.EMPTY);
       }
+      if (store.wasDeleted(chunk.getBlockId())) {
+        // The block was deleted since (SCM's DeleteBlocks): a lagging follower need not write it, and failing here
+        // would stop it from ever catching up. Its PutBlock is not committed again.
+        return CompletableFuture.completedFuture(ByteString.EMPTY);
+      }
       return CompletableFuture.failedFuture(e);
     }
   }

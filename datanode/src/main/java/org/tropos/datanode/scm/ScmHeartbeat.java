@@ -115,7 +115,7 @@ public final class ScmHeartbeat implements AutoCloseable {
     HeartbeatResponse response = stub().heartbeat(HeartbeatRequest.newBuilder()
         .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.node().get())
         .addAllPipelineReports(reports.pipelines().get()).addAllContainerReports(reports.containers().get())
-        .build());
+        .addAllDeleteBlocksAcks(reports.deletions().get()).build());
     for (ScmCommand command : response.getCommandsList()) {
       if (command.hasReregister()) {
         LOG.info("{}: SCM at {} asked this datanode to register again", nodeName, scm);

@@ -2,6 +2,7 @@ package org.tropos.datanode.container;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,6 +28,9 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.PipelineId;
+import org.tropos.proto.scm.DeleteBlocksAck;
+import org.tropos.proto.scm.DeleteBlocksCommand;
+import org.tropos.proto.scm.DeleteBlocksTransaction;
 
 class ContainerStoreTest {
   private static final int BPC = 16 * 1024;
@@ -139,5 +143,67 @@ class ContainerStoreTest {
     store.create(4, PIPELINE);
     store.create(5, PIPELINE);
     assertEquals(2, store.containers().size());
+  }
+
+  @Test
+  void deletingABlockRemovesItsRowAndFileAndIsIdempotent() throws Exception {
+    store.create(6, PIPELINE);
+    write(block(6, 1), random(40_000, 6), 16_384);
+    write(block(6, 2), random(1_000, 7), 16_384);
+    Path file = store.planRead(block(6, 1), 0, 1).file();
+    assertTrue(Files.exists(file));
+    assertTrue(store.deleteBlocks(6, List.of(1L, 3L)), "block 3 never existed: fine");
+    assertEquals(DatanodeResult.NO_SUCH_BLOCK,
+        assertThrows(DatanodeException.class, () -> store.getBlock(block(6, 1))).result());
+    assertFalse(Files.exists(file));
+    assertTrue(store.deleteBlocks(6, List.of(1L)), "again: nothing left to delete");
+    assertFalse(store.deleteBlocks(77, List.of(1L)), "a container not held here counts as done");
+    assertEquals(1_000, store.getBlock(block(6, 2)).getLength(), "the other block is untouched");
+    store.close();
+    store = reopen();
+    assertEquals(DatanodeResult.NO_SUCH_BLOCK,
+        assertThrows(DatanodeException.class, () -> store.getBlock(block(6, 1))).result());
+  }
+
+  @Test
+  void aBlockDeletedWhileOpenIsNotCommittedAgainByALateOrReplayedPutBlock() throws Exception {
+    store.create(7, PIPELINE);
+    byte[] data = random(20_000, 8);
+    write(block(7, 1), data, 16_384);
+    Path file = store.planRead(block(7, 1), 0, 1).file();
+    store.deleteBlocks(7, List.of(1L));
+    store.close();
+    store = reopen();
+    DatanodeException replayed = assertThrows(DatanodeException.class, () -> write(block(7, 1), data, 16_384));
+    assertEquals(DatanodeResult.NO_SUCH_BLOCK, replayed.result());
+    assertFalse(Files.exists(file), "the chunks written again are removed too");
+    assertEquals(DatanodeResult.NO_SUCH_BLOCK,
+        assertThrows(DatanodeException.class, () -> store.getBlock(block(7, 1))).result());
+    assertTrue(store.wasDeleted(block(7, 1)), "remembered while OPEN, also across a restart");
+    write(block(7, 2), data, 16_384);
+    store.setState(7, ContainerState.CONTAINER_CLOSED);
+    assertFalse(store.wasDeleted(block(7, 1)), "forgotten once CLOSED: no PutBlock applies any more");
+    store.deleteBlocks(7, List.of(2L));
+    assertFalse(store.wasDeleted(block(7, 2)), "nothing to remember for a CLOSED container");
+    assertEquals(DatanodeResult.NO_SUCH_BLOCK,
+        assertThrows(DatanodeException.class, () -> store.getBlock(block(7, 2))).result(), "closed: deletable too");
+  }
+
+  @Test
+  void theDeletionHandlerAcknowledgesEveryTransactionItCarriedOutPerContainer() throws Exception {
+    store.create(8, PIPELINE);
+    write(block(8, 1), random(100, 9), 16_384);
+    try (BlockDeletionHandler handler = new BlockDeletionHandler("dn-test", store)) {
+      handler.execute(DeleteBlocksCommand.newBuilder()
+          .addTransactions(DeleteBlocksTransaction.newBuilder().setTxId(5).setContainerId(8).addLocalIds(1))
+          .addTransactions(DeleteBlocksTransaction.newBuilder().setTxId(6).setContainerId(9).addLocalIds(1))
+          .addTransactions(DeleteBlocksTransaction.newBuilder().setTxId(7).setContainerId(8).addLocalIds(2))
+          .build());
+      assertEquals(List.of(DeleteBlocksAck.newBuilder().setContainerId(8).addTxIds(5).addTxIds(7).build(),
+          DeleteBlocksAck.newBuilder().setContainerId(9).addTxIds(6).build()), handler.takeAcks());
+      assertEquals(List.of(), handler.takeAcks(), "taken once");
+    }
+    assertEquals(DatanodeResult.NO_SUCH_BLOCK,
+        assertThrows(DatanodeException.class, () -> store.getBlock(block(8, 1))).result());
   }
 }

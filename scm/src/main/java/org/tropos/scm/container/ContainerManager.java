@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -164,6 +165,15 @@ public final class ContainerManager implements NodeEvents {
           .setPipelineId(c.getPipelineId()).addAllReplicas(replicas).build());
     }
     return result;
+  }
+
+  /**
+   * The datanodes that hold, or may hold, a replica of a container: its pipeline's members and any other datanode
+   * that reported one since SCM started. Empty if SCM does not know the container.
+   */
+  public synchronized Optional<List<UUID>> replicaHolders(long containerId) {
+    ContainerRecord c = containers.get(containerId);
+    return c == null ? Optional.empty() : Optional.of(holdersOf(c));
   }
 
   /** The pipeline's members, and any other datanode that reported a replica. */

@@ -6,25 +6,30 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.db.ContainerRecord;
+import org.tropos.proto.scm.db.DeletedBlocksRecord;
 import org.tropos.proto.scm.db.PipelineRecord;
 
 /**
  * SCM's RocksDB: the one place that knows its schema.
  *
  * <pre>
- * meta   "layoutVersion" -> "1", "clusterId" -> "CID-uuid", "scmId" -> uuid
- * nodes      datanode uuid (string) -> DatanodeDetails (protobuf)
- * pipelines  pipeline uuid (string) -> PipelineRecord (protobuf, scm_db.proto)
- * containers container id (8 bytes, big-endian) -> ContainerRecord (protobuf, scm_db.proto)
+ * meta   "layoutVersion" -> "1", "clusterId" -> "CID-uuid", "scmId" -> uuid, "nextContainerId" -> decimal,
+ *        "nextDeletedBlocksTxId" -> decimal
+ * nodes         datanode uuid (string) -> DatanodeDetails (protobuf)
+ * pipelines     pipeline uuid (string) -> PipelineRecord (protobuf, scm_db.proto)
+ * containers    container id (8 bytes, big-endian) -> ContainerRecord (protobuf, scm_db.proto)
+ * deletedBlocks transaction id (8 bytes, big-endian) -> DeletedBlocksRecord (protobuf, scm_db.proto)
  * </pre>
  *
- * A database written by a newer layout is refused. Later issues add pipelines and containers as new column
- * families; an older database simply gains them, empty.
+ * A database written by a newer layout is refused. New tables are new column families; an older database simply
+ * gains them, empty (the layout version stays 1). An older SCM cannot open a database with column families it
+ * does not know: RocksDB refuses to open without them.
  */
 public final class ScmDb implements AutoCloseable {
   public static final int LAYOUT_VERSION = 1;
@@ -32,6 +37,8 @@ public final class ScmDb implements AutoCloseable {
   private static final String NODES = "nodes";
   private static final String PIPELINES = "pipelines";
   private static final String CONTAINERS = "containers";
+  private static final String DELETED_BLOCKS = "deletedBlocks";
+  private static final String NEXT_DELETED_BLOCKS_TX_ID = "nextDeletedBlocksTxId";
   private static final String LAYOUT_KEY = "layoutVersion";
 
   private final ManagedRocksDb db;
@@ -41,7 +48,7 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public static ScmDb open(Path dir) throws IOException {
-    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES, CONTAINERS));
+    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES, CONTAINERS, DELETED_BLOCKS));
     try {
       checkLayout(db, dir);
       return new ScmDb(db);
@@ -95,11 +102,64 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public void putContainer(ContainerRecord container) throws IOException {
-    db.put(CONTAINERS, ByteBuffer.allocate(8).putLong(container.getContainerId()).array(), container.toByteArray());
+    db.put(CONTAINERS, longKey(container.getContainerId()), container.toByteArray());
   }
 
   public List<ContainerRecord> containers() throws IOException {
     return readAll(CONTAINERS, ContainerRecord::parseFrom);
+  }
+
+  /** The id the next deleted-blocks transaction gets: 1 in a new database. */
+  public long nextDeletedBlocksTxId() throws IOException {
+    String next = meta(NEXT_DELETED_BLOCKS_TX_ID);
+    return next == null ? 1 : Long.parseLong(next);
+  }
+
+  /** Adds deleted-blocks transactions and moves the id counter past them, atomically (one synced batch). */
+  public void appendDeletedBlocks(List<DeletedBlocksRecord> records, long nextTxId) throws IOException {
+    db.writeBatch(batch -> {
+      for (DeletedBlocksRecord r : records) {
+        batch.put(DELETED_BLOCKS, longKey(r.getTxId()), r.toByteArray());
+      }
+      batch.put(META, utf8(NEXT_DELETED_BLOCKS_TX_ID), utf8(Long.toString(nextTxId)));
+    });
+  }
+
+  /** Up to {@code limit} deleted-blocks transactions with ids from {@code fromTxId} on, in id order. */
+  public List<DeletedBlocksRecord> deletedBlocks(long fromTxId, int limit) throws IOException {
+    List<DeletedBlocksRecord> rows = new ArrayList<>();
+    List<Long> corrupt = new ArrayList<>();
+    db.scan(DELETED_BLOCKS, longKey(fromTxId), (key, value) -> {
+      try {
+        rows.add(DeletedBlocksRecord.parseFrom(value));
+      } catch (InvalidProtocolBufferException e) {
+        corrupt.add(ByteBuffer.wrap(key).getLong());
+      }
+      return rows.size() + corrupt.size() < limit;
+    });
+    if (!corrupt.isEmpty()) {
+      throw new IOException("SCM database has unreadable " + DELETED_BLOCKS + " rows: " + corrupt);
+    }
+    return rows;
+  }
+
+  /** How many deleted-blocks transactions are waiting (a full scan: for start-up and tests). */
+  public long deletedBlocksCount() {
+    long[] count = {0};
+    db.forEach(DELETED_BLOCKS, (key, value) -> count[0]++);
+    return count[0];
+  }
+
+  public void removeDeletedBlocks(Collection<Long> txIds) throws IOException {
+    db.writeBatch(batch -> {
+      for (long id : txIds) {
+        batch.delete(DELETED_BLOCKS, longKey(id));
+      }
+    });
+  }
+
+  private static byte[] longKey(long id) {
+    return ByteBuffer.allocate(8).putLong(id).array();
   }
 
   /** Parses a row's protobuf value. */

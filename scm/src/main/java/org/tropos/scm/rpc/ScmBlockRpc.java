@@ -1,23 +1,33 @@
 package org.tropos.scm.rpc;
 
 import io.grpc.stub.StreamObserver;
+import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockRequest;
 import org.tropos.proto.scm.AllocateBlockResponse;
+import org.tropos.proto.scm.DeleteKeyBlocksRequest;
+import org.tropos.proto.scm.DeleteKeyBlocksResponse;
 import org.tropos.proto.scm.GetContainersRequest;
 import org.tropos.proto.scm.GetContainersResponse;
+import org.tropos.proto.scm.KeyBlocks;
+import org.tropos.proto.scm.KeyBlocksResult;
 import org.tropos.proto.scm.ReportBadReplicaRequest;
 import org.tropos.proto.scm.ReportBadReplicaResponse;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
+import org.tropos.proto.scm.ScmResult;
+import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
 
-/** SCM's block service: block allocation, container locations, bad-replica reports. */
+/** SCM's block service: block allocation, container locations, bad-replica reports, deleted keys' blocks. */
 public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBase {
   private final ContainerManager containers;
+  private final DeletedBlockLog deletedBlocks;
 
-  public ScmBlockRpc(ContainerManager containers) {
+  public ScmBlockRpc(ContainerManager containers, DeletedBlockLog deletedBlocks) {
     this.containers = containers;
+    this.deletedBlocks = deletedBlocks;
   }
 
   @Override
@@ -46,5 +56,34 @@ public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBa
       containers.reportBadReplica(request.getBlockId(), Uuids.fromProto(request.getDatanode()), request.getReason());
       return ReportBadReplicaResponse.getDefaultInstance();
     });
+  }
+
+  /** Records every key's blocks in one atomic write; each key is then accepted. */
+  @Override
+  public void deleteKeyBlocks(DeleteKeyBlocksRequest request, StreamObserver<DeleteKeyBlocksResponse> observer) {
+    ScmCalls.respond("DeleteKeyBlocks", observer, () -> {
+      for (KeyBlocks key : request.getKeysList()) {
+        validate(key);
+      }
+      deletedBlocks.append(request.getKeysList());
+      DeleteKeyBlocksResponse.Builder response = DeleteKeyBlocksResponse.newBuilder();
+      for (KeyBlocks key : request.getKeysList()) {
+        response.addResults(KeyBlocksResult.newBuilder().setKeyId(key.getKeyId()).setAccepted(true)
+            .setResult(ScmResult.OK));
+      }
+      return response.build();
+    });
+  }
+
+  private static void validate(KeyBlocks key) throws ScmException {
+    if (key.getKeyId().isEmpty()) {
+      throw ScmCalls.invalid("DeleteKeyBlocks: a key has no key_id");
+    }
+    for (BlockId block : key.getBlocksList()) {
+      if (block.getContainerId() <= 0 || block.getLocalId() <= 0) {
+        throw ScmCalls.invalid("DeleteKeyBlocks: key " + key.getKeyId() + " names block " + block.getContainerId()
+            + "/" + block.getLocalId() + "; container and local ids start at 1");
+      }
+    }
   }
 }

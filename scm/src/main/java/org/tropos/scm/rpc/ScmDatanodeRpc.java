@@ -9,16 +9,22 @@ import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.RegisterResponse;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
 import org.tropos.scm.ScmIdentity;
+import org.tropos.scm.block.BlockDeletingService;
 import org.tropos.scm.node.NodeManager;
 
-/** SCM's datanode service: validates register and heartbeat requests and hands them to the node manager. */
+/**
+ * SCM's datanode service: validates register and heartbeat requests and hands them to the node manager; a
+ * heartbeat's acknowledged deletions go to the block deleting service.
+ */
 public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServiceImplBase {
   private final NodeManager nodes;
   private final ScmIdentity identity;
+  private final BlockDeletingService deletions;
 
-  public ScmDatanodeRpc(NodeManager nodes, ScmIdentity identity) {
+  public ScmDatanodeRpc(NodeManager nodes, ScmIdentity identity, BlockDeletingService deletions) {
     this.nodes = nodes;
     this.identity = identity;
+    this.deletions = deletions;
   }
 
   @Override
@@ -40,6 +46,8 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       if (!request.hasDatanodeUuid()) {
         throw ScmCalls.invalid("Heartbeat needs the datanode's uuid");
       }
+      // Acknowledged deletions are facts even from a node that must register again: record them first.
+      deletions.acknowledged(Uuids.fromProto(request.getDatanodeUuid()), request.getDeleteBlocksAcksList());
       return HeartbeatResponse.newBuilder()
           .addAllCommands(nodes.heartbeat(Uuids.fromProto(request.getDatanodeUuid()), request.getNodeReport(),
               request.getPipelineReportsList(), request.getContainerReportsList()))

@@ -188,7 +188,13 @@ public final class LocalCluster implements AutoCloseable {
 
   /** Stops SCM and starts it again on the same ports and database. */
   public void restartScm() throws IOException {
+    restartScm(Map.of());
+  }
+
+  /** Stops SCM and starts it again on the same ports and database, with {@code settings} changed from now on. */
+  public void restartScm(Map<String, String> settings) throws IOException {
     pinScmPorts();
+    base = base.with(settings);
     scm.close();
     startScm();
   }
