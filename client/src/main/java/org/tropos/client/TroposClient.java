@@ -9,7 +9,7 @@ import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.KeyInputStream;
 import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.client.internal.OmClient;
-import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.ScmAddresses;

@@ -22,7 +22,7 @@ import org.tropos.client.BlockLocation;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.datanode.DatanodeServer;

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.BlockLocation;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.DatanodeServer;

@@ -12,6 +12,8 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
@@ -25,6 +27,7 @@ import org.tropos.client.internal.KeyInputStream;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
@@ -37,7 +40,8 @@ class OmKeysIT {
   private static final int MB = 1 << 20;
   /** 4 MB blocks of 1 MB chunks, so a 9 MB key spans three blocks. */
   private static final Map<String, String> CLUSTER = Map.of("ozone.scm.block.size", "4MB",
-      "ozone.scm.chunk.size", "1MB", "ozone.scm.datanode.pipeline.limit", "2");
+      "ozone.scm.chunk.size", "1MB", "ozone.scm.datanode.pipeline.limit", "2",
+      "hdds.scm.block.deleting.service.interval", "200ms");
 
   private Path dir;
   private MiniCluster mini;
@@ -138,6 +142,33 @@ class OmKeysIT {
     assertArrayEquals(data, get("flat", "durable-b"));
     assertTrue(client.listKeys("vol1", "flat", "durable", "", 0).getKeysList().stream()
         .anyMatch(k -> k.getName().equals("durable-b")));
+  }
+
+  /** The block files of a key on every datanode, all of which exist now. */
+  private List<Path> blockFiles(KeyInfo key) throws Exception {
+    List<Path> files = new ArrayList<>();
+    for (int i = 1; i <= mini.cluster().datanodeCount(); i++) {
+      for (KeyBlock b : key.getBlocksList()) {
+        Path file = mini.cluster().datanode(i).store().planRead(b.getBlockId(), 0, b.getLength()).file();
+        assertTrue(Files.exists(file), file.toString());
+        files.add(file);
+      }
+    }
+    return files;
+  }
+
+  @Test
+  void deletedAndOverwrittenKeysLoseTheirBlocksOnEveryReplicaAfterTheKeyIsGone() throws Exception {
+    put("fso", "gc/deleted", random(5 * MB, 21));
+    put("flat", "gc-overwritten", random(MB, 22));
+    List<Path> deleted = blockFiles(client.getKey("vol1", "fso", "gc/deleted"));
+    List<Path> overwritten = blockFiles(client.getKey("vol1", "flat", "gc-overwritten"));
+    put("flat", "gc-overwritten", random(2 * MB, 23));
+    client.deleteKey("vol1", "fso", "gc", true);
+    Await.until("the blocks of the deleted and the replaced key gone from every replica", MiniCluster.WAIT,
+        () -> java.util.stream.Stream.concat(deleted.stream(), overwritten.stream()).filter(Files::exists).toList(),
+        List::isEmpty);
+    assertArrayEquals(random(2 * MB, 23), get("flat", "gc-overwritten"), "the new key is intact");
   }
 
   @Test

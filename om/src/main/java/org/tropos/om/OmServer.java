@@ -21,6 +21,7 @@ import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.occ.OccMetrics;
 import org.tropos.om.occ.OccRunner;
 import org.tropos.om.rpc.OmRpc;
+import org.tropos.om.scm.DeletedKeyHandoff;
 import org.tropos.om.scm.ScmBlocks;
 
 /**
@@ -56,11 +57,12 @@ public final class OmServer implements AutoCloseable {
       committer.start();
       runner = new OccRunner(db, new ObjectIds(db), committer, clock, config.maxConflictRetries(), metrics);
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
-      DirectoryPurger purger = new DirectoryPurger(runner);
-      background = Threads.scheduler("om-directory-purger");
-      Threads.everyPeriod(background, "Purge of deleted directories", config.directoryPurgeInterval(),
-          config.directoryPurgeInterval(), () -> purge(purger));
       scm = new ScmBlocks(config.scmBlockAddress());
+      DirectoryPurger purger = new DirectoryPurger(runner);
+      DeletedKeyHandoff handoff = new DeletedKeyHandoff(runner, scm);
+      background = Threads.scheduler("om-background");
+      Threads.everyPeriod(background, "Purge of deleted directories and hand-over of deleted blocks",
+          config.directoryPurgeInterval(), config.directoryPurgeInterval(), () -> purge(purger, handoff));
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
           List.of(new OmRpc(namespace, scm, config.blockSize())));
       server.start();
@@ -73,14 +75,19 @@ public final class OmServer implements AutoCloseable {
         VersionInfo.version(), port(), config.dbDir(), config.scmBlockAddress());
   }
 
-  private static void purge(DirectoryPurger purger) {
+  /** Empties deleted directories, then hands the blocks of every deleted key to SCM. */
+  private static void purge(DirectoryPurger purger, DeletedKeyHandoff handoff) {
     try {
       long removed = purger.purgeAll();
       if (removed > 0) {
         LOG.info("OM: purged {} entries of deleted directories", removed);
       }
+      long handed = handoff.handOverAll();
+      if (handed > 0) {
+        LOG.info("OM: handed the blocks of {} deleted keys to SCM", handed);
+      }
     } catch (OmException e) {
-      LOG.warn("OM: purge of deleted directories failed, will retry: {}", e.getMessage());
+      LOG.warn("OM: background purge failed, will retry: {}", e.getMessage());
     }
   }
 
@@ -107,8 +114,8 @@ public final class OmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("OM", server, scm, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
-        committer, db);
+    Closer.closeAll("OM", server, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
+        scm, committer, db);
     lifeCycle.closeEnds();
     LOG.info("OM stopped");
   }

@@ -1,5 +1,6 @@
 package org.tropos.client.internal;
 
+import org.tropos.common.rpc.ScmBlockClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;

@@ -16,7 +16,7 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DataSize;

@@ -16,7 +16,7 @@ import java.util.concurrent.Callable;
 import org.tropos.client.BlockLocation;
 import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.ScmBlockClient;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.ScmAddresses;

@@ -1,4 +1,4 @@
-package org.tropos.client.internal;
+package org.tropos.common.rpc;
 
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.tropos.common.net.HostPort;
-import org.tropos.common.rpc.ScmChannel;
-import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
