@@ -24,6 +24,8 @@ import picocli.CommandLine.Spec;
         "in one run: creates in one directory, mixed reads and creates, and the conflict table."})
 public final class OmBenchmark implements Callable<Integer> {
   private static final int PREFILLED = 1000;
+  /** Creates run once on each system before measuring, so neither is measured while its code is being compiled. */
+  private static final int WARM_UP_FILES = 10_000;
 
   @Option(names = "--files", split = ",", defaultValue = "1000,10000,100000",
       description = "File counts of experiments (a) and (b) (default 1000,10000,100000).")
@@ -66,13 +68,19 @@ public final class OmBenchmark implements Callable<Integer> {
         out.printf("%-8s %8s %7s %14s %14s %14s %8s %9s %9s%n", "exp", "files", "threads", "tropos ops/s",
             "grpc ops/s", "namenode ops/s", "ratio", "p50 ms", "p99 ms");
       }
+      int warmUp = Math.min(WARM_UP_FILES, files.stream().mapToInt(Integer::intValue).max().orElse(0));
+      tropos(root, false, warmUp, this::creates);
+      if (!noNameNode) {
+        NameNodeBaseline.creates(root.resolve("nn-" + run++), threads, warmUp);
+      }
       for (int n : files) {
         report(out, "create", n, tropos(root, false, n, this::creates), noGrpc ? null : tropos(root, true, n,
             this::creates), noNameNode ? null : NameNodeBaseline.creates(root.resolve("nn-" + run++), threads, n));
       }
       for (int n : files) {
         report(out, "mixed", n, tropos(root, false, n, this::mixed), noGrpc ? null : tropos(root, true, n,
-            this::mixed), noNameNode ? null : NameNodeBaseline.mixed(root.resolve("nn-" + run++), threads, n));
+            this::mixed), noNameNode ? null : NameNodeBaseline.mixed(clock, root.resolve("nn-" + run++), threads, n,
+            PREFILLED));
       }
       conflicts(root, out);
     } finally {
