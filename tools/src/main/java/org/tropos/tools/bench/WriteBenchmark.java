@@ -10,10 +10,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.common.rpc.ScmBlockClient;
@@ -132,34 +128,12 @@ public final class WriteBenchmark implements Callable<Integer> {
     }
   }
 
-  /** {@code writers} threads each write {@code count} objects of {@code size} bytes. */
+  /** {@code writers} threads write {@code count} objects each (on average) of {@code size} bytes. */
   private Phase phase(ScmBlockClient scm, PipelineClients pipelines, long size, int count) throws Exception {
-    Recorder latencies = new Recorder(3);
-    ExecutorService pool = Threads.boundedPool("bench-writer", writers, writers);
-    long start = clock.monotonicNanos();
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int w = 0; w < writers; w++) {
-        done.add(pool.submit(() -> {
-          for (int i = 0; i < count; i++) {
-            long t0 = clock.monotonicNanos();
-            writeObject(scm, pipelines, size);
-            latencies.recordValue(clock.monotonicNanos() - t0);
-          }
-          return null;
-        }));
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-    } finally {
-      Threads.shutdown(pool, Duration.ofSeconds(30));
-    }
-    double seconds = (clock.monotonicNanos() - start) / 1e9;
-    Histogram h = latencies.getIntervalHistogram();
     long objects = (long) writers * count;
-    return new Phase(objects, objects * size, objects * size / 1e6 / seconds, h.getValueAtPercentile(50) / 1e6,
-        h.getValueAtPercentile(99) / 1e6);
+    ConcurrentOps.Result r = ConcurrentOps.run(clock, "bench-writer", writers, objects,
+        i -> writeObject(scm, pipelines, size));
+    return new Phase(objects, objects * size, objects * size / 1e6 / r.seconds(), r.p50Ms(), r.p99Ms());
   }
 
   private void writeObject(ScmBlockClient scm, PipelineClients pipelines, long size) throws Exception {
