@@ -21,9 +21,11 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "om", mixinStandardHelpOptions = true,
     description = {"The OM's namespace under optimistic concurrency vs the HDFS NameNode (NNThroughputBenchmark),",
-        "in one run: creates in one directory, mixed reads and creates, and the conflict table."})
+        "in one run: creates in one directory, mixed reads and creates, the conflict table, and the rename of a",
+        "directory of the most files against an empty one."})
 public final class OmBenchmark implements Callable<Integer> {
   private static final int PREFILLED = 1000;
+  private static final int RENAMES = 21;
   /** Creates run once on each system before measuring, so neither is measured while its code is being compiled. */
   private static final int WARM_UP_FILES = 10_000;
 
@@ -83,6 +85,7 @@ public final class OmBenchmark implements Callable<Integer> {
             PREFILLED));
       }
       conflicts(root, out);
+      renames(root, out);
     } finally {
       BenchDirs.close(dir, root);
     }
@@ -147,6 +150,37 @@ public final class OmBenchmark implements Callable<Integer> {
         out.flush();
       }
     }
+  }
+
+  /** A directory of the most files renamed back and forth, against an empty one: one row either way. */
+  private void renames(Path root, PrintWriter out) throws Exception {
+    int n = files.stream().mapToInt(Integer::intValue).max().orElse(0);
+    try (OmTarget om = OmTarget.start(root.resolve("om-" + run++), false, List.of("full", "empty", "to"))) {
+      ConcurrentOps.run(clock, "bench-om", threads, n, i -> om.create("full/f" + i));
+      double full = medianRenameMs(om, "full");
+      double empty = medianRenameMs(om, "empty");
+      if (json) {
+        out.printf(Locale.ROOT, "{\"experiment\":\"rename\",\"files\":%d,\"fullDirRenameMs\":%.3f,"
+            + "\"emptyDirRenameMs\":%.3f,\"ratio\":%.3f}%n", n, full, empty, full / empty);
+      } else {
+        out.printf(Locale.ROOT, "rename: a directory of %d files %.3f ms, an empty one %.3f ms (%.2fx), median of"
+            + " %d renames each%n", n, full, empty, full / empty, RENAMES);
+      }
+      out.flush();
+    }
+  }
+
+  private double medianRenameMs(OmTarget om, String dir) throws Exception {
+    List<Double> times = new java.util.ArrayList<>();
+    for (int i = 0; i < RENAMES; i++) {
+      String from = i % 2 == 0 ? dir : "to/" + dir;
+      String to = i % 2 == 0 ? "to/" + dir : dir;
+      long t0 = clock.monotonicNanos();
+      om.rename(from, to);
+      times.add((clock.monotonicNanos() - t0) / 1e6);
+    }
+    times.sort(null);
+    return times.get(times.size() / 2);
   }
 
   private void report(PrintWriter out, String experiment, int n, ConcurrentOps.Result tropos,

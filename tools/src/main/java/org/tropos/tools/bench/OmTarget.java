@@ -84,6 +84,18 @@ final class OmTarget implements AutoCloseable {
     }
   }
 
+  void mkdirs(String path) throws OmException {
+    namespace.createDirectory(VOLUME, BUCKET, path, "");
+  }
+
+  void rename(String from, String to) throws OmException {
+    if (client == null) {
+      namespace.renameKey(VOLUME, BUCKET, from, to);
+    } else {
+      client.renameKey(VOLUME, BUCKET, from, to);
+    }
+  }
+
   /** Optimistic-concurrency conflicts so far. */
   long conflicts() {
     return om.metrics().conflicts();

@@ -24,7 +24,7 @@ class OmBenchmarkTest {
         "2", "--conflict-files", "200", "--names", "200,1", "--json", "--dir", dir.toString());
     assertEquals(0, code, err.toString());
     List<String> lines = out.toString().lines().toList();
-    assertEquals(4, lines.size(), out.toString());
+    assertEquals(5, lines.size(), out.toString());
     for (String line : lines.subList(0, 2)) {
       for (String field : List.of("experiment", "files", "threads", "troposOpsPerSec", "namenodeOpsPerSec", "ratio",
           "p50Ms", "p99Ms")) {
@@ -35,5 +35,7 @@ class OmBenchmarkTest {
     for (String line : lines.subList(2, 4)) {
       assertTrue(line.contains("\"conflictShare\":") && line.contains("\"slowdown\":"), line);
     }
+    assertTrue(lines.get(4).contains("\"experiment\":\"rename\"") && lines.get(4).contains("\"fullDirRenameMs\":"),
+        lines.get(4));
   }
 }
