@@ -25,7 +25,7 @@ public final class KeyOutputStream extends OutputStream {
   private final OmClient om;
   private final String volume;
   private final String bucket;
-  private final long openId;
+  private final OpenKeyResponse open;
   private final BlockStreamWriter writer;
   private AllocateBlockResponse firstBlock;
   private long size;
@@ -38,7 +38,7 @@ public final class KeyOutputStream extends OutputStream {
     this.om = om;
     this.volume = volume;
     this.bucket = bucket;
-    this.openId = open.getOpenId();
+    this.open = open;
     this.firstBlock = open.hasFirstBlock() ? open.getFirstBlock() : null;
     this.writer = new BlockStreamWriter(this::allocate, pipelines, settings);
   }
@@ -52,7 +52,7 @@ public final class KeyOutputStream extends OutputStream {
     }
     firstBlock = null;
     try {
-      return om.allocateBlock(volume, bucket, openId, blockSize, exclude);
+      return om.allocateBlock(volume, bucket, open, blockSize, exclude);
     } catch (OmException e) {
       throw new IOException("cannot get a block for " + volume + "/" + bucket + ": " + e.getMessage(), e);
     }
@@ -91,7 +91,7 @@ public final class KeyOutputStream extends OutputStream {
     List<KeyBlock> keyBlocks = blocks.stream().map(b -> KeyBlock.newBuilder().setBlockId(b.block())
         .setLength(b.length()).build()).toList();
     try {
-      committed = om.commitKey(volume, bucket, openId, size, keyBlocks);
+      committed = om.commitKey(volume, bucket, open, size, keyBlocks);
     } catch (OmException e) {
       throw new IOException("cannot commit the key: " + e.getMessage(), e);
     }

@@ -91,16 +91,20 @@ public final class OmClient implements AutoCloseable {
     return om.call(() -> stub().openKey(request));
   }
 
-  public AllocateBlockResponse allocateBlock(String volume, String bucket, long openId, long size,
+  /** A block for a key being written; {@code open} is what OpenKey returned. */
+  public AllocateBlockResponse allocateBlock(String volume, String bucket, OpenKeyResponse open, long size,
       ExcludeList exclude) throws OmException {
     return om.call(() -> stub().allocateBlock(AllocateKeyBlockRequest.newBuilder().setVolume(volume)
-        .setBucket(bucket).setOpenId(openId).setSize(size).setExclude(exclude).build()).getBlock());
+        .setBucket(bucket).setOpenId(open.getOpenId()).setOpenKey(open.getOpenKey()).setSize(size)
+        .setExclude(exclude).build()).getBlock());
   }
 
-  public KeyInfo commitKey(String volume, String bucket, long openId, long size, List<KeyBlock> blocks)
+  /** Makes a written key visible; {@code open} is what OpenKey returned. */
+  public KeyInfo commitKey(String volume, String bucket, OpenKeyResponse open, long size, List<KeyBlock> blocks)
       throws OmException {
     return om.call(() -> stub().commitKey(CommitKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
-        .setOpenId(openId).setSize(size).addAllBlocks(blocks).build()).getKey());
+        .setOpenId(open.getOpenId()).setOpenKey(open.getOpenKey()).setSize(size).addAllBlocks(blocks).build())
+        .getKey());
   }
 
   public LookupKeyResponse lookupKey(String volume, String bucket, String key, String clientHost)

@@ -33,7 +33,8 @@ final class FileReplacement implements Replacement {
   public Message replace(byte[] currentPayload, Effects effects) throws OmException {
     if (currentPayload != null) {
       FileRow old = parse(currentPayload);
-      if (old.getBlocksCount() > 0) {
+      // The same key committed again (a writer retrying its commit) holds the same blocks: keep them.
+      if (old.getBlocksCount() > 0 && old.getObjectId() != file.getObjectId()) {
         effects.put(OmTable.DELETED_KEYS, OmDbKeys.ids(effects.txId(), old.getObjectId()), DeletedKeyRow.newBuilder()
             .setPath(fullPath).addAllBlocks(old.getBlocksList()).setDeletedTimeMs(deletedTimeMs).build());
       }

@@ -36,6 +36,9 @@ final class FsoChanges {
       throw new OmException(OmResult.NOT_A_FILE, r.path() + " in " + FsoTree.name(bucket) + " is a directory");
     }
     if (open.getNoOverwrite() && r.file().isPresent()) {
+      if (r.file().get().getObjectId() == open.getOpenId()) {
+        return Infos.file(bucket, r.path(), r.file().get());
+      }
       throw new OmException(OmResult.FILE_ALREADY_EXISTS, r.path() + " already exists in " + FsoTree.name(bucket));
     }
     FileRow file = OpenKeys.toFile(txn, open, parent, parts.get(parts.size() - 1), request);

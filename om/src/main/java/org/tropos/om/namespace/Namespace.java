@@ -1,5 +1,6 @@
 package org.tropos.om.namespace;
 
+import com.google.protobuf.ByteString;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.occ.OccRunner;
 import org.tropos.om.occ.Txn;
@@ -74,22 +75,21 @@ public final class Namespace {
     });
   }
 
-  /** Opens a key for writing; returns its row (open id, replication). */
+  /** Opens a key for writing (a read-only check: nothing is stored); returns the open key the writer carries. */
   public OpenKeyRow openKey(OpenKeyRequest request) throws OmException {
     return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn,
         Buckets.require(txn, request.getVolume(), request.getBucket()), request));
   }
 
-  /** The open key a block is allocated for, checked to exist. */
-  public OpenKeyRow openKeyOf(String volume, String bucket, long openId) throws OmException {
-    return runner.run("find open key " + openId, txn -> OpenKeys.require(txn, Buckets.require(txn, volume, bucket),
-        openId));
+  /** The open key a block is allocated for, checked to belong to the bucket. */
+  public OpenKeyRow openKeyOf(String volume, String bucket, ByteString openKey) throws OmException {
+    return runner.run("check an open key", txn -> OpenKeys.carried(Buckets.require(txn, volume, bucket), openKey));
   }
 
   public KeyInfo commitKey(CommitKeyRequest request) throws OmException {
     return runner.run("commit key " + request.getOpenId(), txn -> {
       BucketRow bucket = Buckets.require(txn, request.getVolume(), request.getBucket());
-      OpenKeyRow open = OpenKeys.require(txn, bucket, request.getOpenId());
+      OpenKeyRow open = OpenKeys.carried(bucket, request.getOpenKey());
       return flat(bucket) ? FlatKeys.commit(txn, bucket, open, request)
           : FsoChanges.commit(txn, bucket, open, request);
     });

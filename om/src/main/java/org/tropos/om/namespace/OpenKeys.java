@@ -1,8 +1,9 @@
 package org.tropos.om.namespace;
 
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
 import org.tropos.common.rpc.OmException;
-import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -20,7 +21,11 @@ final class OpenKeys {
   private OpenKeys() {
   }
 
-  /** Records an open key after checking what can be checked now; commit checks again. */
+  /**
+   * An open key, after checking what can be checked now (commit checks again). Nothing is stored: the writer
+   * carries the open key to its commit, so opening costs no disk write and an abandoned write leaves nothing behind
+   * in the OM.
+   */
   static OpenKeyRow open(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {
     if (bucket.getLayout() == BucketLayout.OBJECT_STORE) {
       Names.checkKey(request.getKey());
@@ -32,14 +37,12 @@ final class OpenKeys {
     }
     ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
         ? bucket.getFactor() : request.getFactor();
-    OpenKeyRow row = OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
+    return OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
         .setPath(bucket.getLayout() == BucketLayout.OBJECT_STORE ? request.getKey()
             : Names.join(Names.split(request.getKey())))
         .setFactor(factor).setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents()).build();
-    txn.put(OmTable.OPEN_KEYS, OmDbKeys.ids(bucket.getObjectId(), row.getOpenId()), row);
-    return row;
   }
 
   private static void checkFsoTarget(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {
@@ -61,8 +64,8 @@ final class OpenKeys {
   }
 
   /**
-   * Stores a committed key and retires its open key. Without overwrite the caller has checked the name is free
-   * (a recorded read, so a concurrent create conflicts); with it, the key replaces at commit whatever is there.
+   * Stores a committed key. Without overwrite the caller has checked the name is free (a recorded read, so a
+   * concurrent create conflicts); with it, the key replaces at commit whatever is there.
    */
   static void commit(Txn txn, BucketRow bucket, OpenKeyRow open, OmTable table, byte[] key, String path,
       FileRow file) {
@@ -72,14 +75,22 @@ final class OpenKeys {
       txn.replace(table, key, new FileReplacement(file, Usage.key(bucket), FsoTree.name(bucket) + "/" + path,
           txn.nowMillis()));
     }
-    txn.delete(OmTable.OPEN_KEYS, OmDbKeys.ids(bucket.getObjectId(), open.getOpenId()));
     Usage.add(txn, bucket, file.getSize(), 1);
   }
 
-  static OpenKeyRow require(Txn txn, BucketRow bucket, long openId) throws OmException {
-    return txn.get(OmTable.OPEN_KEYS, OmDbKeys.ids(bucket.getObjectId(), openId), OpenKeyRow.parser())
-        .orElseThrow(() -> new OmException(OmResult.OPEN_KEY_NOT_FOUND, "no key open as " + openId + " in "
-            + FsoTree.name(bucket) + " (committed already, or never opened)"));
+  /** The open key a writer carried back, checked to belong to this bucket. */
+  static OpenKeyRow carried(BucketRow bucket, ByteString openKey) throws OmException {
+    OpenKeyRow row;
+    try {
+      row = OpenKeyRow.parseFrom(openKey);
+    } catch (InvalidProtocolBufferException e) {
+      throw new OmException(OmResult.INVALID_REQUEST, "unreadable open key: " + e.getMessage());
+    }
+    if (openKey.isEmpty() || row.getBucketId() != bucket.getObjectId()) {
+      throw new OmException(OmResult.OPEN_KEY_NOT_FOUND, "no key of " + FsoTree.name(bucket) + " was opened"
+          + " with this open key");
+    }
+    return row;
   }
 
   /** The committed row of an open key: the writer's block list, which must add up to the size. */

@@ -119,7 +119,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void openKey(OpenKeyRequest r, StreamObserver<OpenKeyResponse> o) {
     OmCalls.respond("OpenKey", o, () -> {
       OpenKeyRow open = namespace.openKey(r);
-      OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId());
+      OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
+          .setOpenKey(open.toByteString());
       if (r.getSize() > 0) {
         response.setFirstBlock(scm.allocate(Math.min(r.getSize(), blockSize), open.getFactor(),
             ExcludeList.getDefaultInstance()));
@@ -131,7 +132,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void allocateBlock(AllocateKeyBlockRequest r, StreamObserver<AllocateKeyBlockResponse> o) {
     OmCalls.respond("AllocateBlock", o, () -> {
-      ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenId()).getFactor();
+      ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenKey()).getFactor();
       long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
       return AllocateKeyBlockResponse.newBuilder().setBlock(scm.allocate(size, factor, r.getExclude())).build();
     });

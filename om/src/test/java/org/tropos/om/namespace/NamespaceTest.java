@@ -48,7 +48,7 @@ class NamespaceTest {
     OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey(key)
         .setCreateParents(createParents).build());
     CommitKeyRequest.Builder commit = CommitKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket)
-        .setOpenId(open.getOpenId()).setSize(size);
+        .setOpenId(open.getOpenId()).setOpenKey(open.toByteString()).setSize(size);
     if (size > 0) {
       commit.addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(1)
           .setLocalId(open.getOpenId())).setLength(size));
@@ -158,6 +158,30 @@ class NamespaceTest {
     assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
     assertEquals(0, purger.purgeAll(), "nothing left");
     ns.deleteBucket("vol1", "fso");
+  }
+
+  @Test
+  void aRetriedCommitOfTheSameOpenKeyKeepsItsBlocks() throws Exception {
+    Namespace ns = om.namespace;
+    OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket("flat").setKey("twice")
+        .build());
+    CommitKeyRequest commit = CommitKeyRequest.newBuilder().setVolume("vol1").setBucket("flat")
+        .setOpenId(open.getOpenId()).setOpenKey(open.toByteString()).setSize(5).addBlocks(KeyBlock.newBuilder()
+            .setBlockId(BlockId.newBuilder().setContainerId(3).setLocalId(9)).setLength(5)).build();
+    ns.commitKey(commit);
+    ns.commitKey(commit);
+    assertEquals(5, ns.lookupKey("vol1", "flat", "twice").getSize());
+    assertEquals(5, ns.getBucket("vol1", "flat").getUsedBytes(), "counted once");
+    long[] queued = {0};
+    om.runner.run("count", txn -> {
+      byte[] all = new byte[0];
+      txn.scan(org.tropos.om.db.OmTable.DELETED_KEYS, all, all, org.tropos.proto.om.db.DeletedKeyRow.parser(),
+          (k, r) -> ++queued[0] > 0);
+      return null;
+    });
+    assertEquals(0, queued[0], "the blocks the key still holds are not queued for deletion");
+    assertEquals(OmResult.OPEN_KEY_NOT_FOUND, failure(() -> ns.commitKey(commit.toBuilder().setBucket("fso")
+        .build())), "an open key of another bucket");
   }
 
   @Test

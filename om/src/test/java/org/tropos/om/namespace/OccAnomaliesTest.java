@@ -68,12 +68,12 @@ class OccAnomaliesTest {
 
   private static CommitKeyRequest commitOf(OpenKeyRow open, long size) {
     return CommitKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setOpenId(open.getOpenId())
-        .setSize(size).addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(9)
+        .setOpenKey(open.toByteString()).setSize(size).addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(9)
             .setLocalId(open.getOpenId())).setLength(size)).build();
   }
 
   private Operation<Object> commitOp(OpenKeyRow open, long size) {
-    return txn -> FsoChanges.commit(txn, bucket(txn), OpenKeys.require(txn, bucket(txn), open.getOpenId()),
+    return txn -> FsoChanges.commit(txn, bucket(txn), OpenKeys.carried(bucket(txn), open.toByteString()),
         commitOf(open, size));
   }
 

@@ -17,6 +17,7 @@ import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.om.db.OpenKeyRow;
 
 /**
  * An OM on a fresh database for one measurement, driven either in-process (the request path without gRPC, like
@@ -60,19 +61,13 @@ final class OmTarget implements AutoCloseable {
 
   void create(String path) throws OmException {
     OpenKeyRequest open = OpenKeyRequest.newBuilder().setVolume(VOLUME).setBucket(BUCKET).setKey(path).build();
-    long openId;
     if (client == null) {
-      openId = namespace.openKey(open).getOpenId();
+      OpenKeyRow row = namespace.openKey(open);
+      namespace.commitKey(CommitKeyRequest.newBuilder().setVolume(VOLUME).setBucket(BUCKET)
+          .setOpenId(row.getOpenId()).setOpenKey(row.toByteString()).build());
     } else {
       OpenKeyResponse response = client.openKey(open);
-      openId = response.getOpenId();
-    }
-    CommitKeyRequest commit = CommitKeyRequest.newBuilder().setVolume(VOLUME).setBucket(BUCKET).setOpenId(openId)
-        .build();
-    if (client == null) {
-      namespace.commitKey(commit);
-    } else {
-      client.commitKey(VOLUME, BUCKET, openId, 0, List.of());
+      client.commitKey(VOLUME, BUCKET, response, 0, List.of());
     }
   }
 
