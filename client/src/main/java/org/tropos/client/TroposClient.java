@@ -123,7 +123,10 @@ public final class TroposClient implements AutoCloseable {
     return om.lookupKey(volume, bucket, key, clientHost).getKey();
   }
 
-  /** One page of an OBJECT_STORE bucket's keys starting with {@code prefix}, after {@code startAfter}. */
+  /**
+   * One page of a bucket's keys (an FSO bucket's files by full path) starting with {@code prefix}, after
+   * {@code startAfter}, in byte order.
+   */
   public ListKeysResponse listKeys(String volume, String bucket, String prefix, String startAfter, int max)
       throws OmException {
     return om.listKeys(volume, bucket, prefix, startAfter, max);

@@ -106,11 +106,8 @@ public final class Namespace {
       throws OmException {
     return runner.run("list keys of " + volume + "/" + bucket, txn -> {
       BucketRow b = Buckets.require(txn, volume, bucket);
-      if (!flat(b)) {
-        throw new OmException(OmResult.NOT_SUPPORTED_FOR_LAYOUT, "ListKeys of the FILE_SYSTEM_OPTIMIZED bucket "
-            + volume + "/" + bucket + " is not implemented yet: use ListStatus");
-      }
-      return FlatKeys.list(txn, b, prefix, startAfter, max);
+      return flat(b) ? FlatKeys.list(txn, b, prefix, startAfter, max)
+          : FsoKeyListing.list(txn, b, prefix, startAfter, max);
     });
   }
 

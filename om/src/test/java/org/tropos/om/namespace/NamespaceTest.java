@@ -185,6 +185,36 @@ class NamespaceTest {
   }
 
   @Test
+  void fsoKeysListFlatInByteOrderWithPrefixStartAfterAndPaging() throws Exception {
+    Namespace ns = om.namespace;
+    List<String> keys = List.of("a-b", "a.txt", "a/x", "a/y/z", "a0", "b/c/d/e", "b/c/f", "ab/q", "z");
+    for (String k : keys) {
+      put(ns, "fso", k, 1, true);
+    }
+    ns.createDirectory("vol1", "fso", "empty/dir", "");
+    List<String> sorted = keys.stream().sorted((x, y) -> java.util.Arrays.compareUnsigned(
+        x.getBytes(java.nio.charset.StandardCharsets.UTF_8), y.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+        .toList();
+    assertEquals(sorted, names(ns.listKeys("vol1", "fso", "", "", 0)));
+    assertEquals(List.of("a/x", "a/y/z"), names(ns.listKeys("vol1", "fso", "a/", "", 0)));
+    assertEquals(List.of("a-b", "a.txt", "a/x", "a/y/z", "a0", "ab/q"), names(ns.listKeys("vol1", "fso", "a", "", 0)));
+    assertEquals(List.of("b/c/f", "z"), names(ns.listKeys("vol1", "fso", "", "b/c/d/e", 0)));
+    List<String> paged = new java.util.ArrayList<>();
+    String after = "";
+    org.tropos.proto.om.ListKeysResponse page;
+    do {
+      page = ns.listKeys("vol1", "fso", "", after, 2);
+      paged.addAll(names(page));
+      after = paged.get(paged.size() - 1);
+    } while (page.getTruncated());
+    assertEquals(sorted, paged, "pages of two, each after the last key");
+  }
+
+  private static List<String> names(org.tropos.proto.om.ListKeysResponse response) {
+    return response.getKeysList().stream().map(KeyInfo::getName).toList();
+  }
+
+  @Test
   void everythingCommittedSurvivesARestart() throws Exception {
     put(om.namespace, "fso", "p/q/r", 3, true);
     put(om.namespace, "flat", "obj", 4, false);

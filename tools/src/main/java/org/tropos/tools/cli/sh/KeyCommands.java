@@ -10,11 +10,8 @@ import org.tropos.client.TroposClient;
 import org.tropos.client.internal.KeyInputStream;
 import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.proto.hdds.ReplicationFactor;
-import org.tropos.proto.om.BucketInfo;
-import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListKeysResponse;
-import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.OpenKeyRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -120,7 +117,7 @@ public final class KeyCommands {
   }
 
   @Command(name = "list", aliases = "ls", mixinStandardHelpOptions = true,
-      description = "List a bucket's keys (in an FSO bucket, every file under the prefix's directory).")
+      description = "List a bucket's keys (in an FSO bucket, its files by full path).")
   static final class ListKeys extends ShCall {
     @Parameters(paramLabel = "BUCKET", description = "/volume/bucket")
     String bucket;
@@ -136,38 +133,13 @@ public final class KeyCommands {
     @Override
     void run(TroposClient client, PrintWriter out) throws Exception {
       OzonePath p = path();
-      BucketInfo info = client.getBucket(p.volume(), p.bucket());
-      if (info.getLayout() == BucketLayout.OBJECT_STORE) {
-        String after = "";
-        ListKeysResponse page;
-        do {
-          page = client.listKeys(p.volume(), p.bucket(), prefix, after, 0);
-          for (KeyInfo k : page.getKeysList()) {
-            out.println(Json.key(k));
-            after = k.getName();
-          }
-        } while (page.getTruncated());
-      } else {
-        String dir = prefix.contains("/") ? prefix.substring(0, prefix.lastIndexOf('/')) : "";
-        walk(client, p, dir, out);
-      }
-    }
-
-    /** Every file under a directory, depth first in name order. */
-    private void walk(TroposClient client, OzonePath p, String dir, PrintWriter out) throws Exception {
       String after = "";
-      ListStatusResponse page;
+      ListKeysResponse page;
       do {
-        page = client.listStatus(p.volume(), p.bucket(), dir, after, 0);
-        for (KeyInfo entry : page.getEntriesList()) {
-          after = entry.getName().substring(entry.getName().lastIndexOf('/') + 1);
-          if (entry.getDirectory()) {
-            if (prefix.startsWith(entry.getName() + "/") || entry.getName().startsWith(prefix)) {
-              walk(client, p, entry.getName(), out);
-            }
-          } else if (entry.getName().startsWith(prefix)) {
-            out.println(Json.key(entry));
-          }
+        page = client.listKeys(p.volume(), p.bucket(), prefix, after, 0);
+        for (KeyInfo k : page.getKeysList()) {
+          out.println(Json.key(k));
+          after = k.getName();
         }
       } while (page.getTruncated());
     }
