@@ -26,17 +26,21 @@ import org.tropos.proto.om.BucketLayout;
  * @param defaultFactor replication of buckets created without one
  * @param blockSize the largest block (SCM's setting, which clients also read)
  * @param directoryPurgeInterval how often the contents of deleted directories are purged
+ * @param httpBind where the status port (/prom, /health) listens
  */
 public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
-    long blockSize, Duration directoryPurgeInterval) {
+    long blockSize, Duration directoryPurgeInterval, HostPort httpBind) {
+
+  private static final int HTTP_PORT = 9874;
 
   public static OmConfig from(Configuration conf) {
     return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), conf.get(OmKeys.PORT)), dbDir(conf),
         ScmAddresses.blockService(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),
         conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
-        conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL));
+        conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
+        HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()));
   }
 
   private static Path dbDir(Configuration conf) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.http.StatusServer;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
@@ -42,6 +43,7 @@ public final class OmServer implements AutoCloseable {
   private Namespace namespace;
   private ScmBlocks scm;
   private GrpcServer server;
+  private StatusServer http;
   private ScheduledExecutorService background;
 
   public OmServer(OmConfig config, Clock clock) {
@@ -66,6 +68,8 @@ public final class OmServer implements AutoCloseable {
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
           List.of(new OmRpc(namespace, scm, config.blockSize())));
       server.start();
+      http = new StatusServer("om-http", config.httpBind(), metrics::prometheus);
+      http.start();
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -95,6 +99,11 @@ public final class OmServer implements AutoCloseable {
     return server.port();
   }
 
+  /** The status port (/prom, /health). */
+  public int httpPort() {
+    return http.port();
+  }
+
   public OccMetrics metrics() {
     return metrics;
   }
@@ -114,7 +123,7 @@ public final class OmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("OM", server, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
+    Closer.closeAll("OM", http, server, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
         scm, committer, db);
     lifeCycle.closeEnds();
     LOG.info("OM stopped");

@@ -12,6 +12,8 @@ public final class OmKeys {
       "Port of the OM's client service.");
   public static final ConfigKey<String> BIND_HOST = ConfigKey.of("ozone.om.address.bind.host", ConfigType.STRING,
       "0.0.0.0", "Address the OM's client service binds to.");
+  public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.om.http-address", ConfigType.STRING,
+      "0.0.0.0:9874", "host:port of the OM's status port (/prom metrics, /health); port 0 = any free port.");
   public static final ConfigKey<List<String>> DB_DIRS = ConfigKey.of("ozone.om.db.dirs", ConfigType.LIST, "",
       "Directory of the OM's RocksDB; empty = the first ozone.metadata.dirs entry.");
   public static final ConfigKey<Integer> HANDLER_COUNT = ConfigKey.of("ozone.om.handler.count.key", ConfigType.INT,

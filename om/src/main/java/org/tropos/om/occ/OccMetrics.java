@@ -1,5 +1,6 @@
 package org.tropos.om.occ;
 
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
@@ -20,6 +21,8 @@ public final class OccMetrics {
   private final LongAdder batches = new LongAdder();
   private final Recorder batchSizes = new Recorder(3);
   private final Recorder latencyMicros = new Recorder(3);
+  private final Histogram totalBatchSizes = new Histogram(3);
+  private final Histogram totalLatencyMicros = new Histogram(3);
 
   void commit() {
     commits.increment();
@@ -55,14 +58,38 @@ public final class OccMetrics {
     return conflicts.sum();
   }
 
-  /** A point-in-time copy; the histograms cover the time since the previous snapshot. */
-  public Snapshot snapshot() {
-    return new Snapshot(commits.sum(), readOnly.sum(), conflicts.sum(), retries.sum(), gaveUp.sum(), batches.sum(),
-        batchSizes.getIntervalHistogram(), latencyMicros.getIntervalHistogram());
+  /**
+   * Everything in Prometheus text format, histograms as summaries since start (quantiles of request latency in
+   * seconds and of group-commit batch sizes).
+   */
+  public synchronized String prometheus() {
+    totalBatchSizes.add(batchSizes.getIntervalHistogram());
+    totalLatencyMicros.add(latencyMicros.getIntervalHistogram());
+    StringBuilder out = new StringBuilder();
+    counter(out, "om_occ_commits_total", "Transactions committed.", commits.sum());
+    counter(out, "om_occ_read_only_total", "Requests that changed nothing (no commit needed).", readOnly.sum());
+    counter(out, "om_occ_conflicts_total", "Transactions refused by validation (re-run).", conflicts.sum());
+    counter(out, "om_occ_retries_total", "Re-runs of requests after a conflict.", retries.sum());
+    counter(out, "om_occ_gave_up_total", "Requests that failed with TOO_MANY_CONFLICTS.", gaveUp.sum());
+    counter(out, "om_occ_batches_total", "Group commits (one WAL sync each).", batches.sum());
+    summary(out, "om_occ_batch_size", "Transactions per group commit.", totalBatchSizes, 1);
+    summary(out, "om_request_latency_seconds", "Request latency, retries included.", totalLatencyMicros, 1e-6);
+    return out.toString();
   }
 
-  /** Counts since start; histograms since the previous snapshot. */
-  public record Snapshot(long commits, long readOnly, long conflicts, long retries, long gaveUp, long batches,
-      Histogram batchSizes, Histogram latencyMicros) {
+  private static void counter(StringBuilder out, String name, String help, long value) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE ").append(name).append(" counter\n");
+    out.append(name).append(' ').append(value).append('\n');
+  }
+
+  private static void summary(StringBuilder out, String name, String help, Histogram h, double scale) {
+    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
+    out.append("# TYPE ").append(name).append(" summary\n");
+    for (double q : new double[] {0.5, 0.9, 0.99, 0.999}) {
+      out.append(String.format(Locale.ROOT, "%s{quantile=\"%s\"} %s%n", name, q,
+          h.getTotalCount() == 0 ? "NaN" : Double.toString(h.getValueAtPercentile(q * 100) * scale)));
+    }
+    out.append(String.format(Locale.ROOT, "%s_count %d%n", name, h.getTotalCount()));
   }
 }

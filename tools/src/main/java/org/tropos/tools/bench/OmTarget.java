@@ -34,7 +34,7 @@ final class OmTarget implements AutoCloseable {
 
   private OmTarget(Path dir, boolean grpc) throws IOException {
     Configuration conf = Configuration.defaults().with(Map.of("ozone.om.db.dirs", dir.toString(),
-        "ozone.om.port", "0", "ozone.om.address.bind.host", "127.0.0.1",
+        "ozone.om.port", "0", "ozone.om.address.bind.host", "127.0.0.1", "ozone.om.http-address", "127.0.0.1:0",
         // No block is allocated for empty files: SCM is never called.
         "ozone.scm.block.client.address", "127.0.0.1:9"));
     om = new OmServer(OmConfig.from(conf), SystemClock.INSTANCE);

@@ -17,6 +17,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.net.HostPort;
 import org.tropos.common.net.RackResolvers;
 import org.tropos.common.util.SystemClock;
 import org.tropos.datanode.DatanodeConfig;
@@ -111,6 +112,8 @@ public final class LocalCluster implements AutoCloseable {
         CommonKeys.METADATA_DIRS.name(), dataDir.resolve("om").toString(),
         OmKeys.DB_DIRS.name(), dataDir.resolve("om").toString(),
         OmKeys.BIND_HOST.name(), LOOPBACK,
+        OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(base.get(OmKeys.HTTP_ADDRESS), 0,
+            OmKeys.HTTP_ADDRESS.name()).port(),
         ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm.blockPort()));
     om = new OmServer(OmConfig.from(conf), SystemClock.INSTANCE);
     om.start();
@@ -226,7 +229,8 @@ public final class LocalCluster implements AutoCloseable {
     out.append(String.format("Tropos local cluster %s, data in %s%n", scm.identity().clusterId(), dataDir));
     out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
         LOOPBACK, scm.clientPort(), LOOPBACK, scm.blockPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
-    out.append(String.format("  OM           client %s:%d   db %s%n", LOOPBACK, om.port(), dataDir.resolve("om")));
+    out.append(String.format("  OM           client %s:%d   status http://%s:%d/prom   db %s%n", LOOPBACK, om.port(),
+        LOOPBACK, om.httpPort(), dataDir.resolve("om")));
     for (int i = 1; i <= datanodeCount; i++) {
       DatanodeServer dn = datanodes.get(i - 1);
       out.append(String.format("  datanode %-3d %-12s %-7s id %s   data %s%n", i, datanodeAddress(i), rackOf(i),
