@@ -107,7 +107,8 @@ public final class WriteBenchmark implements Callable<Integer> {
   private Phase[] runCluster(Path clusterDir, int limit) throws Exception {
     Configuration conf = Configuration.defaults().with(Map.of("ozone.scm.client.port", "0",
         "ozone.scm.datanode.port", "0", "ozone.scm.block.client.port", "0", "hdds.container.ratis.ipc.port", "0",
-        "hdds.container.ipc.port", "0", "hdds.heartbeat.interval", "500ms",
+        "hdds.container.ipc.port", "0", "ozone.om.port", "0", "ozone.om.http-address", "127.0.0.1:0",
+        "hdds.heartbeat.interval", "500ms",
         "ozone.scm.pipeline.creation.interval", "1s", "ozone.scm.datanode.pipeline.limit", Integer.toString(limit)));
     try (LocalCluster cluster = new LocalCluster(clusterDir, datanodes, 1, Math.max(1, limit), conf)) {
       cluster.start();
