@@ -76,13 +76,15 @@ public final class OmBenchmark implements Callable<Integer> {
         NameNodeBaseline.creates(root.resolve("nn-" + run++), threads, warmUp);
       }
       for (int n : files) {
-        report(out, "create", n, tropos(root, false, n, this::creates), noGrpc ? null : tropos(root, true, n,
-            this::creates), noNameNode ? null : NameNodeBaseline.creates(root.resolve("nn-" + run++), threads, n));
+        double nn = noNameNode ? Double.NaN : NameNodeBaseline.creates(root.resolve("nn-" + run++), threads, n);
+        report(out, "create", n, tropos(root, false, n, this::creates),
+            noGrpc ? null : tropos(root, true, n, this::creates), nn);
       }
       for (int n : files) {
-        report(out, "mixed", n, tropos(root, false, n, this::mixed), noGrpc ? null : tropos(root, true, n,
-            this::mixed), noNameNode ? null : NameNodeBaseline.mixed(clock, root.resolve("nn-" + run++), threads, n,
-            PREFILLED));
+        double nn = noNameNode ? Double.NaN
+            : NameNodeBaseline.mixed(clock, root.resolve("nn-" + run++), threads, n, PREFILLED);
+        report(out, "mixed", n, tropos(root, false, n, this::mixed), noGrpc ? null : tropos(root, true, n, this::mixed),
+            nn);
       }
       conflicts(root, out);
       renames(root, out);
@@ -184,8 +186,7 @@ public final class OmBenchmark implements Callable<Integer> {
   }
 
   private void report(PrintWriter out, String experiment, int n, ConcurrentOps.Result tropos,
-      ConcurrentOps.Result grpc, NameNodeBaseline.Result namenode) {
-    double nn = namenode == null ? Double.NaN : namenode.opsPerSec();
+      ConcurrentOps.Result grpc, double nn) {
     double grpcOps = grpc == null ? Double.NaN : grpc.opsPerSec();
     if (json) {
       out.printf(Locale.ROOT, "{\"experiment\":\"%s\",\"files\":%d,\"threads\":%d,\"troposOpsPerSec\":%.1f,"
