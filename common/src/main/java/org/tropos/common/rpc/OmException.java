@@ -1,9 +1,6 @@
 package org.tropos.common.rpc;
 
-import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.util.Optional;
-import org.tropos.proto.rpc.ErrorDetail;
 import org.tropos.proto.om.OmResult;
 
 /**
@@ -38,19 +35,9 @@ public final class OmException extends Exception {
 
   /** Translates a failed OM call on the client side. */
   public static OmException fromRpc(StatusRuntimeException e, String target) {
-    Optional<ErrorDetail> detail = RpcErrors.detailOf(e);
-    if (detail.isPresent()) {
-      OmResult result = OmResult.forNumber(detail.get().getResult());
-      OmResult known = result == null ? OmResult.OM_RESULT_UNSPECIFIED : result;
-      return new OmException(known, detail.get().getMessage(), e);
-    }
-    Status.Code code = e.getStatus().getCode();
-    OmResult result = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
-        ? OmResult.OM_NOT_READY : OmResult.INTERNAL_ERROR;
-    String description = e.getStatus().getDescription();
-    String why = description == null ? code.toString() : code + ": " + description;
-    String what = result == OmResult.OM_NOT_READY ? "cannot reach the OM at " : "call to the OM at ";
-    return new OmException(result, what + target + " (" + why + ")", e);
+    RpcErrors.Failure<OmResult> failure = RpcErrors.failureOf(e, "the OM", target, OmResult::forNumber,
+        OmResult.OM_RESULT_UNSPECIFIED, OmResult.OM_NOT_READY, OmResult.INTERNAL_ERROR);
+    return new OmException(failure.result(), failure.message(), e);
   }
 
   @Override

@@ -6,6 +6,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.ProtoUtils;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import org.tropos.proto.rpc.ErrorDetail;
 import org.tropos.proto.rpc.GrpcCode;
 import org.tropos.proto.rpc.Rpc;
@@ -36,6 +37,31 @@ public final class RpcErrors {
   public static Optional<ErrorDetail> detailOf(Throwable t) {
     Metadata trailers = Status.trailersFromThrowable(t);
     return trailers == null ? Optional.empty() : Optional.ofNullable(trailers.get(DETAIL_KEY));
+  }
+
+  /** What a failed call means to its caller: the service's Result and a message. */
+  public record Failure<R>(R result, String message) {
+  }
+
+  /**
+   * Translates a failed call on the client side: the server's detail when it sent one, else {@code notReady}
+   * when the service could not be reached in time (UNAVAILABLE, DEADLINE_EXCEEDED), else {@code internal}.
+   *
+   * @param forNumber the Result enum's {@code forNumber}; an unknown number becomes {@code unspecified}
+   */
+  public static <R extends ProtocolMessageEnum> Failure<R> failureOf(StatusRuntimeException e, String service,
+      String target, IntFunction<R> forNumber, R unspecified, R notReady, R internal) {
+    Optional<ErrorDetail> detail = detailOf(e);
+    if (detail.isPresent()) {
+      R result = forNumber.apply(detail.get().getResult());
+      return new Failure<>(result == null ? unspecified : result, detail.get().getMessage());
+    }
+    Status.Code code = e.getStatus().getCode();
+    boolean unreachable = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED;
+    String description = e.getStatus().getDescription();
+    String why = description == null ? code.toString() : code + ": " + description;
+    String what = unreachable ? "cannot reach " + service + " at " : "call to " + service + " at ";
+    return new Failure<>(unreachable ? notReady : internal, what + target + " (" + why + ")");
   }
 
   public static GrpcCode grpcCodeOf(ProtocolMessageEnum result) {

@@ -1,9 +1,6 @@
 package org.tropos.common.rpc;
 
-import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.util.Optional;
-import org.tropos.proto.rpc.ErrorDetail;
 import org.tropos.proto.scm.ScmResult;
 
 /**
@@ -38,19 +35,9 @@ public final class ScmException extends Exception {
 
   /** Translates a failed SCM call on the client side. */
   public static ScmException fromRpc(StatusRuntimeException e, String target) {
-    Optional<ErrorDetail> detail = RpcErrors.detailOf(e);
-    if (detail.isPresent()) {
-      ScmResult result = ScmResult.forNumber(detail.get().getResult());
-      ScmResult known = result == null ? ScmResult.SCM_RESULT_UNSPECIFIED : result;
-      return new ScmException(known, detail.get().getMessage(), e);
-    }
-    Status.Code code = e.getStatus().getCode();
-    ScmResult result = code == Status.Code.UNAVAILABLE || code == Status.Code.DEADLINE_EXCEEDED
-        ? ScmResult.SCM_NOT_READY : ScmResult.INTERNAL_ERROR;
-    String description = e.getStatus().getDescription();
-    String why = description == null ? code.toString() : code + ": " + description;
-    String what = result == ScmResult.SCM_NOT_READY ? "cannot reach SCM at " : "call to SCM at ";
-    return new ScmException(result, what + target + " (" + why + ")", e);
+    RpcErrors.Failure<ScmResult> failure = RpcErrors.failureOf(e, "SCM", target, ScmResult::forNumber,
+        ScmResult.SCM_RESULT_UNSPECIFIED, ScmResult.SCM_NOT_READY, ScmResult.INTERNAL_ERROR);
+    return new ScmException(failure.result(), failure.message(), e);
   }
 
   @Override
