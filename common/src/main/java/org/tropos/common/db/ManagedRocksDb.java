@@ -14,6 +14,7 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -26,7 +27,9 @@ import org.tropos.common.util.Preconditions;
 /**
  * A RocksDB database with named column families. All RocksDB native objects in Tropos are created through this
  * class so none is forgotten: every open database is tracked with the stack that opened it, and tests fail
- * when one is still open at the end ({@link #openDatabases()}). Writes are synced to the WAL.
+ * when one is still open at the end ({@link #openDatabases()}). Writes are synced to RocksDB's WAL, except
+ * {@link #writeBatchUnlogged}'s, which the caller has journaled itself and makes durable with {@link #flush()}.
+ * Flushes are atomic across column families, so what survives a crash is always a prefix of the batches.
  *
  * <p>Thread-safe: RocksDB itself is; {@link #close()} must not race with other calls (the owner's lifecycle
  * ensures that).
@@ -42,6 +45,7 @@ public final class ManagedRocksDb implements AutoCloseable {
   private final DBOptions dbOptions;
   private final ColumnFamilyOptions cfOptions;
   private final WriteOptions syncWrites;
+  private final WriteOptions unloggedWrites;
   private final RocksDB db;
   private final List<ColumnFamilyHandle> handles;
   private final Map<String, ColumnFamilyHandle> families = new HashMap<>();
@@ -49,9 +53,11 @@ public final class ManagedRocksDb implements AutoCloseable {
 
   private ManagedRocksDb(Path dir, List<String> columnFamilies) throws RocksDBException {
     this.dir = dir;
-    this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+    this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+        .setAtomicFlush(true);
     this.cfOptions = new ColumnFamilyOptions();
     this.syncWrites = new WriteOptions().setSync(true);
+    this.unloggedWrites = new WriteOptions().setDisableWAL(true);
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
     for (String name : columnFamilies) {
@@ -61,6 +67,7 @@ public final class ManagedRocksDb implements AutoCloseable {
     try {
       this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
+      unloggedWrites.close();
       syncWrites.close();
       cfOptions.close();
       dbOptions.close();
@@ -114,11 +121,32 @@ public final class ManagedRocksDb implements AutoCloseable {
 
   /** Applies {@code fill}'s puts and deletes atomically, with one WAL sync. */
   public void writeBatch(BatchWriter fill) throws IOException {
+    write(syncWrites, fill);
+  }
+
+  /**
+   * Applies {@code fill}'s puts and deletes atomically without RocksDB's WAL: they are durable only after the
+   * next {@link #flush()} (or a clean close), so the caller must have journaled them.
+   */
+  public void writeBatchUnlogged(BatchWriter fill) throws IOException {
+    write(unloggedWrites, fill);
+  }
+
+  private void write(WriteOptions options, BatchWriter fill) throws IOException {
     try (WriteBatch batch = new WriteBatch()) {
       fill.fill(new Batch(batch));
-      db.write(syncWrites, batch);
+      db.write(options, batch);
     } catch (RocksDBException e) {
       throw failure("write batch", e);
+    }
+  }
+
+  /** Writes every column family's memtable to disk, atomically, and waits until it is durable. */
+  public void flush() throws IOException {
+    try (FlushOptions options = new FlushOptions().setWaitForFlush(true)) {
+      db.flush(options, handles);
+    } catch (RocksDBException e) {
+      throw failure("flush", e);
     }
   }
 
@@ -227,6 +255,7 @@ public final class ManagedRocksDb implements AutoCloseable {
     closed = true;
     handles.forEach(ColumnFamilyHandle::close);
     db.close();
+    unloggedWrites.close();
     syncWrites.close();
     cfOptions.close();
     dbOptions.close();

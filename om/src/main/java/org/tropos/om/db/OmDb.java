@@ -1,5 +1,6 @@
 package org.tropos.om.db;
 
+import com.google.protobuf.UnsafeByteOperations;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -7,39 +8,92 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.util.Closer;
+import org.tropos.proto.om.db.JournalChange;
+import org.tropos.proto.om.db.JournalEntry;
 
 /**
  * The OM's RocksDB: one column family per {@link OmTable}, rows encoded by {@link RowCodec}, keys by
  * {@link OmDbKeys}. Besides rows, {@code meta} holds the layout version, the last committed transaction id and
  * the object-id high-water mark. A database of a newer layout is refused.
+ *
+ * <p>Committed batches go to the {@link OmJournal} (directory {@code journal} inside the database's), then to
+ * RocksDB without its WAL; opening replays the journal entries RocksDB lacks (layout 2; layout 1 databases had
+ * every batch in RocksDB's WAL and are upgraded on open).
  */
 public final class OmDb implements AutoCloseable {
-  public static final int LAYOUT_VERSION = 1;
+  public static final int LAYOUT_VERSION = 2;
   private static final byte[] LAYOUT = utf8("layoutVersion");
   private static final byte[] LAST_TX = utf8("lastTxId");
   private static final byte[] OBJECT_ID_HIGH_WATER = utf8("objectIdHighWater");
 
   private final ManagedRocksDb db;
+  private final OmJournal journal;
+  private final int replayed;
+  private long lastTxId;
 
-  private OmDb(ManagedRocksDb db) {
+  private OmDb(ManagedRocksDb db, OmJournal journal) throws IOException {
     this.db = db;
+    this.journal = journal;
+    this.lastTxId = metaLong(LAST_TX);
+    this.replayed = replay(journal.records());
+    journal.reset();
   }
 
   public static OmDb open(Path dir) throws IOException {
+    return open(dir, OmJournal.DEFAULT_SEGMENT_BYTES);
+  }
+
+  /** Opens with journal segments of {@code segmentBytes} (small ones let tests roll over often). */
+  static OmDb open(Path dir, long segmentBytes) throws IOException {
     ManagedRocksDb db = ManagedRocksDb.open(dir, Arrays.stream(OmTable.values()).map(OmTable::family).toList());
+    OmJournal journal = null;
     try {
-      byte[] stored = db.get(OmTable.META.family(), LAYOUT);
-      if (stored == null) {
-        db.put(OmTable.META.family(), LAYOUT, utf8(Integer.toString(LAYOUT_VERSION)));
-      } else if (Integer.parseInt(new String(stored, StandardCharsets.UTF_8)) > LAYOUT_VERSION) {
-        throw new IOException("OM database " + dir + " has layout " + new String(stored, StandardCharsets.UTF_8)
-            + "; this version reads up to " + LAYOUT_VERSION);
-      }
-      return new OmDb(db);
+      checkLayout(db, dir);
+      journal = OmJournal.open(dir.resolve("journal"), segmentBytes, db::flush);
+      return new OmDb(db, journal);
     } catch (IOException | RuntimeException e) {
-      db.close();
+      Closer.closeAll("OM database", journal, db);
       throw e;
     }
+  }
+
+  private static void checkLayout(ManagedRocksDb db, Path dir) throws IOException {
+    byte[] stored = db.get(OmTable.META.family(), LAYOUT);
+    int layout = stored == null ? 0 : Integer.parseInt(new String(stored, StandardCharsets.UTF_8));
+    if (layout > LAYOUT_VERSION) {
+      throw new IOException("OM database " + dir + " has layout " + layout + "; this version reads up to "
+          + LAYOUT_VERSION);
+    }
+    if (layout < LAYOUT_VERSION) {
+      db.put(OmTable.META.family(), LAYOUT, utf8(Integer.toString(LAYOUT_VERSION)));
+    }
+  }
+
+  /** Applies the journal entries after RocksDB's last transaction, in an unbroken chain, then flushes. */
+  private int replay(List<byte[]> records) throws IOException {
+    int count = 0;
+    for (byte[] record : records) {
+      JournalEntry entry = JournalEntry.parseFrom(record);
+      if (entry.getLastTxId() <= lastTxId) {
+        continue;
+      }
+      if (entry.getPreviousTxId() != lastTxId) {
+        throw new IOException("OM journal: an entry follows transaction " + entry.getPreviousTxId()
+            + " but the database ends at " + lastTxId + "; refusing to open a namespace with a gap");
+      }
+      writeToDb(entry);
+      count++;
+    }
+    if (count > 0) {
+      db.flush();
+    }
+    return count;
+  }
+
+  /** How many journal entries opening replayed (those RocksDB had not made durable before a crash). */
+  public int replayedOnOpen() {
+    return replayed;
   }
 
   /** A consistent view for one request's read phase; close it. */
@@ -52,8 +106,8 @@ public final class OmDb implements AutoCloseable {
     return db.latest();
   }
 
-  public long lastTxId() throws IOException {
-    return metaLong(LAST_TX);
+  public long lastTxId() {
+    return lastTxId;
   }
 
   public long objectIdHighWater() throws IOException {
@@ -73,17 +127,32 @@ public final class OmDb implements AutoCloseable {
   public record Change(OmTable table, byte[] key, byte[] value) {
   }
 
-  /** Applies validated changes atomically with one WAL sync, recording {@code lastTxId}. */
-  public void apply(List<Change> changes, long lastTxId) throws IOException {
-    db.writeBatch(batch -> {
-      for (Change c : changes) {
-        if (c.value() == null) {
-          batch.delete(c.table().family(), c.key());
+  /** Applies validated changes atomically: journaled and synced, then written to RocksDB. */
+  public void apply(List<Change> changes, long newLastTxId) throws IOException {
+    JournalEntry.Builder entry = JournalEntry.newBuilder().setPreviousTxId(lastTxId).setLastTxId(newLastTxId);
+    for (Change c : changes) {
+      JournalChange.Builder change = entry.addChangesBuilder().setTable(c.table().family())
+          .setKey(UnsafeByteOperations.unsafeWrap(c.key()));
+      if (c.value() != null) {
+        change.setValue(UnsafeByteOperations.unsafeWrap(c.value()));
+      }
+    }
+    JournalEntry built = entry.build();
+    journal.append(built.toByteArray());
+    writeToDb(built);
+  }
+
+  private void writeToDb(JournalEntry entry) throws IOException {
+    lastTxId = entry.getLastTxId();
+    db.writeBatchUnlogged(batch -> {
+      for (JournalChange c : entry.getChangesList()) {
+        if (c.hasValue()) {
+          batch.put(c.getTable(), c.getKey().toByteArray(), c.getValue().toByteArray());
         } else {
-          batch.put(c.table().family(), c.key(), c.value());
+          batch.delete(c.getTable(), c.getKey().toByteArray());
         }
       }
-      batch.put(OmTable.META.family(), LAST_TX, longBytes(lastTxId));
+      batch.put(OmTable.META.family(), LAST_TX, longBytes(entry.getLastTxId()));
     });
   }
 
@@ -95,8 +164,11 @@ public final class OmDb implements AutoCloseable {
     return s.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** Flushes RocksDB (so the next open replays nothing) and closes. */
   @Override
-  public void close() {
-    db.close();
+  public void close() throws IOException {
+    try (ManagedRocksDb closing = db; OmJournal closingJournal = journal) {
+      db.flush();
+    }
   }
 }

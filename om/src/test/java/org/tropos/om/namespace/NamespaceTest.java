@@ -39,7 +39,7 @@ class NamespaceTest {
   }
 
   @AfterEach
-  void close() {
+  void close() throws Exception {
     om.close();
     assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
   }

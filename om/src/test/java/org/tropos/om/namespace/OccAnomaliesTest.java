@@ -48,7 +48,7 @@ class OccAnomaliesTest {
   }
 
   @AfterEach
-  void close() {
+  void close() throws Exception {
     om.close();
     assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
   }

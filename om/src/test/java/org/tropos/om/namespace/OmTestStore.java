@@ -29,7 +29,7 @@ final class OmTestStore implements AutoCloseable {
   }
 
   @Override
-  public void close() {
+  public void close() throws IOException {
     committer.close();
     db.close();
   }
