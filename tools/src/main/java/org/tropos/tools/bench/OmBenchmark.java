@@ -2,8 +2,12 @@ package org.tropos.tools.bench;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
@@ -25,6 +29,7 @@ import picocli.CommandLine.Spec;
         "directory of the most files against an empty one."})
 public final class OmBenchmark implements Callable<Integer> {
   private static final int PREFILLED = 1000;
+  private static final int CONFLICT_ROUNDS = 3;
   private static final int RENAMES = 21;
   /** Creates run once on each system before measuring, so neither is measured while its code is being compiled. */
   private static final int WARM_UP_FILES = 10_000;
@@ -126,31 +131,52 @@ public final class OmBenchmark implements Callable<Integer> {
     });
   }
 
-  /** (c): the same number of creates spread over fewer and fewer names, in-process. */
+  /**
+   * (c): the same number of creates spread over fewer and fewer names, in-process. Each row is measured
+   * {@link #CONFLICT_ROUNDS} times, the rows taking turns so that drift of the disk's speed during the run hits
+   * them alike, and the median run is reported.
+   */
   private void conflicts(Path root, PrintWriter out) throws Exception {
-    double base = Double.NaN;
     List<Integer> order = names.stream().sorted((a, b) -> b - a).toList();
-    for (int k : order) {
-      try (OmTarget om = OmTarget.start(root.resolve("om-" + run++), false, List.of("dir"))) {
-        long before = om.conflicts();
-        ConcurrentOps.Result r = ConcurrentOps.run(clock, "bench-om", threads, conflictFiles,
-            i -> om.create("dir/c" + i % k));
-        double share = (om.conflicts() - before) / (double) conflictFiles;
-        if (Double.isNaN(base)) {
-          base = r.opsPerSec();
-        }
-        double slowdown = base / r.opsPerSec() - 1;
-        if (json) {
-          out.printf(Locale.ROOT, "{\"experiment\":\"conflicts\",\"files\":%d,\"names\":%d,\"threads\":%d,"
-              + "\"troposOpsPerSec\":%.1f,\"p50Ms\":%.3f,\"p99Ms\":%.3f,\"conflictShare\":%.4f,\"slowdown\":%.4f}%n",
-              conflictFiles, k, threads, r.opsPerSec(), r.p50Ms(), r.p99Ms(), share, slowdown);
-        } else {
-          out.printf(Locale.ROOT, "conflicts: %d creates over %6d names: %9.1f ops/s  p50 %.3f ms  p99 %.3f ms"
-              + "  conflicts/op %.4f  slowdown vs %d names %+.1f%%%n", conflictFiles, k, r.opsPerSec(), r.p50Ms(),
-              r.p99Ms(), share, order.get(0), slowdown * 100);
-        }
-        out.flush();
+    Map<Integer, List<ConflictRun>> runs = new HashMap<>();
+    for (int round = 0; round < CONFLICT_ROUNDS; round++) {
+      for (int k : order) {
+        runs.computeIfAbsent(k, x -> new ArrayList<>()).add(conflictRun(root, k));
       }
+    }
+    double base = Double.NaN;
+    for (int k : order) {
+      List<ConflictRun> sorted = runs.get(k).stream()
+          .sorted(Comparator.comparingDouble(c -> c.result().opsPerSec())).toList();
+      ConflictRun median = sorted.get(sorted.size() / 2);
+      ConcurrentOps.Result r = median.result();
+      if (Double.isNaN(base)) {
+        base = r.opsPerSec();
+      }
+      double slowdown = base / r.opsPerSec() - 1;
+      if (json) {
+        out.printf(Locale.ROOT, "{\"experiment\":\"conflicts\",\"files\":%d,\"names\":%d,\"threads\":%d,"
+            + "\"troposOpsPerSec\":%.1f,\"p50Ms\":%.3f,\"p99Ms\":%.3f,\"conflictShare\":%.4f,\"slowdown\":%.4f}%n",
+            conflictFiles, k, threads, r.opsPerSec(), r.p50Ms(), r.p99Ms(), median.conflictShare(), slowdown);
+      } else {
+        out.printf(Locale.ROOT, "conflicts: %d creates over %6d names: %9.1f ops/s  p50 %.3f ms  p99 %.3f ms"
+            + "  conflicts/op %.4f  slowdown vs %d names %+.1f%%  (median of %d)%n", conflictFiles, k,
+            r.opsPerSec(), r.p50Ms(), r.p99Ms(), median.conflictShare(), order.get(0), slowdown * 100,
+            CONFLICT_ROUNDS);
+      }
+      out.flush();
+    }
+  }
+
+  private record ConflictRun(ConcurrentOps.Result result, double conflictShare) {
+  }
+
+  private ConflictRun conflictRun(Path root, int names) throws Exception {
+    try (OmTarget om = OmTarget.start(root.resolve("om-" + run++), false, List.of("dir"))) {
+      long before = om.conflicts();
+      ConcurrentOps.Result r = ConcurrentOps.run(clock, "bench-om", threads, conflictFiles,
+          i -> om.create("dir/c" + i % names));
+      return new ConflictRun(r, (om.conflicts() - before) / (double) conflictFiles);
     }
   }
 
