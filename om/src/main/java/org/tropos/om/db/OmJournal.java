@@ -81,7 +81,8 @@ public final class OmJournal implements AutoCloseable {
    * their old records counts any more, and appends go to the newer one.
    */
   public void reset() throws IOException {
-    long newest = Math.max(segments[0].generation(), segments[1].generation());
+    // Generations start at 1, so a zero-filled record header (generation 0) never counts.
+    long newest = Math.max(0, Math.max(segments[0].generation(), segments[1].generation()));
     segments[active].restart(newest + 1);
     segments[1 - active].restart(newest + 2);
     active = 1 - active;
