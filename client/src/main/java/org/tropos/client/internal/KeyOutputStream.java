@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import org.tropos.client.BlockLocation;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.rpc.OmException;
@@ -32,6 +33,7 @@ public final class KeyOutputStream extends OutputStream {
   private boolean failed;
   private boolean closed;
   private KeyInfo committed;
+  private Map<String, String> commitMetadata = Map.of();
 
   public KeyOutputStream(OmClient om, PipelineClients pipelines, BlockStreamWriter.Settings settings, String volume,
       String bucket, OpenKeyResponse open) {
@@ -91,10 +93,28 @@ public final class KeyOutputStream extends OutputStream {
     List<KeyBlock> keyBlocks = blocks.stream().map(b -> KeyBlock.newBuilder().setBlockId(b.block())
         .setLength(b.length()).build()).toList();
     try {
-      committed = om.commitKey(volume, bucket, open, size, keyBlocks);
+      committed = om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata);
     } catch (OmException e) {
       throw new IOException("cannot commit the key: " + e.getMessage(), e);
     }
+  }
+
+  /** Metadata known only once the data is written (an S3 ETag): stored with the key at {@link #close}. */
+  public void setCommitMetadata(Map<String, String> metadata) {
+    commitMetadata = Map.copyOf(metadata);
+  }
+
+  /**
+   * Ends the write without committing: the key stays as it was (the blocks written so far are orphans, for
+   * the orphan-block scrubber). Used when the writer's source turns out to be bad, such as an S3 upload
+   * whose checksum does not match.
+   */
+  public void abort() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    writer.close();
   }
 
   /** The committed key, after {@link #close}. */

@@ -2,6 +2,7 @@ package org.tropos.client.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.RpcChannel;
@@ -100,11 +101,11 @@ public final class OmClient implements AutoCloseable {
   }
 
   /** Makes a written key visible; {@code open} is what OpenKey returned. */
-  public KeyInfo commitKey(String volume, String bucket, OpenKeyResponse open, long size, List<KeyBlock> blocks)
-      throws OmException {
+  public KeyInfo commitKey(String volume, String bucket, OpenKeyResponse open, long size, List<KeyBlock> blocks,
+      Map<String, String> metadata) throws OmException {
     return om.call(() -> stub().commitKey(CommitKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
-        .setOpenId(open.getOpenId()).setOpenKey(open.getOpenKey()).setSize(size).addAllBlocks(blocks).build())
-        .getKey());
+        .setOpenId(open.getOpenId()).setOpenKey(open.getOpenKey()).setSize(size).addAllBlocks(blocks)
+        .putAllMetadata(metadata).build()).getKey());
   }
 
   public LookupKeyResponse lookupKey(String volume, String bucket, String key, String clientHost)

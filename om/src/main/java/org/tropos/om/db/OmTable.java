@@ -15,6 +15,8 @@ public enum OmTable {
   DELETED_DIRECTORIES("deletedDirectories"),
   /** Bytes and names used per bucket, kept apart from the bucket row (see om_db.proto). */
   USAGE("usage"),
+  /** S3 credentials: access id -> secret. */
+  S3_SECRETS("s3Secrets"),
   META("meta");
 
   private final String family;

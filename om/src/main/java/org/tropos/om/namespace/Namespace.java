@@ -15,6 +15,7 @@ import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.OpenKeyRow;
@@ -150,6 +151,22 @@ public final class Namespace {
   public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
       throws OmException {
     return runner.run("list " + path, txn -> FsoTree.list(txn, fso(txn, volume, bucket), path, startAfter, max));
+  }
+
+  /** The secret of {@code accessId}; with {@code createIfMissing}, a new one if it has none. */
+  public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
+    return runner.run("get the S3 secret of " + accessId, txn -> S3Secrets.get(txn, accessId, createIfMissing));
+  }
+
+  public S3Secret setS3Secret(String accessId, String secret) throws OmException {
+    return runner.run("set the S3 secret of " + accessId, txn -> S3Secrets.set(txn, accessId, secret));
+  }
+
+  public void revokeS3Secret(String accessId) throws OmException {
+    runner.run("revoke the S3 secret of " + accessId, txn -> {
+      S3Secrets.revoke(txn, accessId);
+      return null;
+    });
   }
 
   private static BucketRow fso(Txn txn, String volume, String bucket) throws OmException {

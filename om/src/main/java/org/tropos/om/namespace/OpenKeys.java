@@ -110,6 +110,6 @@ final class OpenKeys {
     return FileRow.newBuilder().setObjectId(open.getOpenId()).setParentId(parentId).setName(name)
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())
         .setOwner(open.getOwner()).setCreationTimeMs(open.getCreationTimeMs()).setModificationTimeMs(txn.nowMillis())
-        .putAllMetadata(open.getMetadataMap()).build();
+        .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap()).build();
   }
 }

@@ -25,6 +25,8 @@ import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetBucketResponse;
 import org.tropos.proto.om.GetFileStatusRequest;
 import org.tropos.proto.om.GetFileStatusResponse;
+import org.tropos.proto.om.GetS3SecretRequest;
+import org.tropos.proto.om.GetS3SecretResponse;
 import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.GetVolumeResponse;
 import org.tropos.proto.om.KeyInfo;
@@ -43,6 +45,10 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RenameKeyResponse;
+import org.tropos.proto.om.RevokeS3SecretRequest;
+import org.tropos.proto.om.RevokeS3SecretResponse;
+import org.tropos.proto.om.SetS3SecretRequest;
+import org.tropos.proto.om.SetS3SecretResponse;
 import org.tropos.proto.om.db.OpenKeyRow;
 import org.tropos.proto.scm.ExcludeList;
 
@@ -196,5 +202,25 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void listStatus(ListStatusRequest r, StreamObserver<ListStatusResponse> o) {
     OmCalls.respond("ListStatus", o, () -> namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(),
         r.getStartAfter(), r.getMaxResults()));
+  }
+
+  @Override
+  public void getS3Secret(GetS3SecretRequest r, StreamObserver<GetS3SecretResponse> o) {
+    OmCalls.respond("GetS3Secret", o, () -> GetS3SecretResponse.newBuilder()
+        .setSecret(namespace.getS3Secret(r.getAccessId(), r.getCreateIfMissing())).build());
+  }
+
+  @Override
+  public void setS3Secret(SetS3SecretRequest r, StreamObserver<SetS3SecretResponse> o) {
+    OmCalls.respond("SetS3Secret", o, () -> SetS3SecretResponse.newBuilder()
+        .setSecret(namespace.setS3Secret(r.getAccessId(), r.getSecret())).build());
+  }
+
+  @Override
+  public void revokeS3Secret(RevokeS3SecretRequest r, StreamObserver<RevokeS3SecretResponse> o) {
+    OmCalls.respond("RevokeS3Secret", o, () -> {
+      namespace.revokeS3Secret(r.getAccessId());
+      return RevokeS3SecretResponse.getDefaultInstance();
+    });
   }
 }

@@ -226,4 +226,23 @@ class NamespaceTest {
     assertFalse(again.getObjectId() == om.namespace.lookupKey("vol1", "fso", "p/q/r").getObjectId(),
         "object ids stay unique across restarts");
   }
+
+  @Test
+  void s3SecretsAreCreatedOnceReplacedRevokedAndSurviveARestart() throws Exception {
+    Namespace ns = om.namespace;
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> ns.getS3Secret("alice", false)));
+    String first = ns.getS3Secret("alice", true).getSecret();
+    assertEquals(64, first.length());
+    assertEquals(first, ns.getS3Secret("alice", true).getSecret(), "a second get returns the same secret");
+    assertFalse(first.equals(ns.getS3Secret("bob", true).getSecret()));
+    assertEquals("s3cr3t", ns.setS3Secret("alice", "s3cr3t").getSecret());
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.setS3Secret("alice", "has space")));
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.getS3Secret("", true)));
+    ns.revokeS3Secret("bob");
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> ns.revokeS3Secret("bob")));
+    om.close();
+    om = new OmTestStore(dir);
+    assertEquals("s3cr3t", om.namespace.getS3Secret("alice", false).getSecret());
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.getS3Secret("bob", false)));
+  }
 }
