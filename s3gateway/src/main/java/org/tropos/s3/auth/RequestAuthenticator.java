@@ -1,0 +1,165 @@
+package org.tropos.s3.auth;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.tropos.s3.S3Error;
+
+/**
+ * Checks a request's AWS Signature V4, in the Authorization header or in a presigned URL's query, against the
+ * secret of its access id. Unsigned requests are refused. The body's hash is the caller's to verify while it
+ * streams ({@link Signed#payloadHash}).
+ *
+ * <p>Thread-safe.
+ */
+public final class RequestAuthenticator {
+  public static final String UNSIGNED_PAYLOAD = "UNSIGNED-PAYLOAD";
+  private static final Duration MAX_SKEW = Duration.ofMinutes(15);
+  private static final long MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
+  private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
+
+  /** A verified request: who signed it, the payload hash it declared, and its signing key (for chunks). */
+  public record Signed(String accessId, String payloadHash, String amzDate, String scope, byte[] signingKey,
+      String seedSignature) {
+  }
+
+  private final Credentials credentials;
+
+  public RequestAuthenticator(Credentials credentials) {
+    this.credentials = credentials;
+  }
+
+  /**
+   * Verifies the request. {@code query} holds decoded parameters; {@code header} returns a header's value (all
+   * values joined by commas) by lower-case name, or null.
+   */
+  public Signed authenticate(String method, String rawPath, Map<String, List<String>> query,
+      UnaryOperator<String> header, Instant now) throws S3Error {
+    String authorization = header.apply("authorization");
+    if (authorization != null) {
+      return fromHeader(method, rawPath, query, header, authorization, now);
+    }
+    if (query.containsKey("X-Amz-Signature")) {
+      return fromQuery(method, rawPath, query, header, now);
+    }
+    throw S3Error.accessDenied("Anonymous access is not allowed: sign the request (AWS Signature V4)");
+  }
+
+  private Signed fromHeader(String method, String rawPath, Map<String, List<String>> query,
+      UnaryOperator<String> header, String authorization, Instant now) throws S3Error {
+    if (!authorization.startsWith(SigV4.ALGORITHM + " ")) {
+      throw S3Error.accessDenied("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
+    }
+    Map<String, String> parts = new HashMap<>();
+    for (String part : authorization.substring(SigV4.ALGORITHM.length() + 1).split(",")) {
+      int eq = part.indexOf('=');
+      if (eq > 0) {
+        parts.put(part.substring(0, eq).strip(), part.substring(eq + 1).strip());
+      }
+    }
+    String amzDate = header.apply("x-amz-date");
+    if (amzDate == null) {
+      throw S3Error.accessDenied("The request has no x-amz-date header");
+    }
+    checkSkew(parseDate(amzDate), now);
+    String payloadHash = header.apply("x-amz-content-sha256");
+    if (payloadHash == null) {
+      throw new S3Error("InvalidRequest", 400, "Missing required header for this request: x-amz-content-sha256");
+    }
+    return verify(method, rawPath, query, header, parts.get("Credential"), parts.get("SignedHeaders"),
+        parts.get("Signature"), amzDate, payloadHash);
+  }
+
+  private Signed fromQuery(String method, String rawPath, Map<String, List<String>> query,
+      UnaryOperator<String> header, Instant now) throws S3Error {
+    if (!SigV4.ALGORITHM.equals(first(query, "X-Amz-Algorithm"))) {
+      throw S3Error.accessDenied("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
+    }
+    String amzDate = first(query, "X-Amz-Date");
+    Instant signedAt = parseDate(amzDate);
+    long expires;
+    try {
+      expires = Long.parseLong(first(query, "X-Amz-Expires"));
+    } catch (NumberFormatException e) {
+      throw S3Error.accessDenied("X-Amz-Expires must be a number of seconds");
+    }
+    if (expires < 1 || expires > MAX_PRESIGNED_SECONDS) {
+      throw S3Error.accessDenied("X-Amz-Expires must be between 1 and " + MAX_PRESIGNED_SECONDS + " seconds");
+    }
+    if (now.isAfter(signedAt.plusSeconds(expires))) {
+      throw S3Error.accessDenied("Request has expired");
+    }
+    if (signedAt.isAfter(now.plus(MAX_SKEW))) {
+      throw new S3Error("RequestTimeTooSkewed", 403, "The request is signed in the future");
+    }
+    Map<String, List<String>> signedQuery = new HashMap<>(query);
+    String signature = first(signedQuery, "X-Amz-Signature");
+    signedQuery.remove("X-Amz-Signature");
+    String payloadHash = header.apply("x-amz-content-sha256");
+    return verify(method, rawPath, signedQuery, header, first(query, "X-Amz-Credential"),
+        first(query, "X-Amz-SignedHeaders"), signature, amzDate, payloadHash == null ? UNSIGNED_PAYLOAD : payloadHash);
+  }
+
+  private Signed verify(String method, String rawPath, Map<String, List<String>> query, UnaryOperator<String> header,
+      String credential, String signedHeaderList, String signature, String amzDate, String payloadHash)
+      throws S3Error {
+    if (credential == null || signedHeaderList == null || signature == null) {
+      throw S3Error.accessDenied("The authorization is missing Credential, SignedHeaders or Signature");
+    }
+    String[] scopeParts = credential.split("/");
+    if (scopeParts.length != 5 || !"aws4_request".equals(scopeParts[4])) {
+      throw S3Error.accessDenied("Malformed credential " + credential
+          + ": expected <access id>/<yyyyMMdd>/<region>/<service>/aws4_request");
+    }
+    if (!amzDate.startsWith(scopeParts[1])) {
+      throw S3Error.accessDenied("The credential's date " + scopeParts[1] + " is not the request's " + amzDate);
+    }
+    List<String> signedHeaders = List.of(signedHeaderList.split(";"));
+    if (!signedHeaders.contains("host")) {
+      throw S3Error.accessDenied("The host header must be signed");
+    }
+    Map<String, String> values = new HashMap<>();
+    for (String name : signedHeaders) {
+      String value = header.apply(name);
+      values.put(name, value == null ? "" : value);
+    }
+    String accessId = scopeParts[0];
+    String secret = credentials.secretOf(accessId);
+    String scope = String.join("/", scopeParts[1], scopeParts[2], scopeParts[3], scopeParts[4]);
+    String canonical = SigV4.canonicalRequest(method, rawPath, query, signedHeaders, values, payloadHash);
+    byte[] key = SigV4.signingKey(secret, scopeParts[1], scopeParts[2], scopeParts[3]);
+    String expected = SigV4.signature(key, SigV4.stringToSign(amzDate, scope, canonical));
+    if (!SigV4.same(expected, signature)) {
+      throw S3Error.signatureDoesNotMatch();
+    }
+    return new Signed(accessId, payloadHash, amzDate, scope, key, signature);
+  }
+
+  private static void checkSkew(Instant signedAt, Instant now) throws S3Error {
+    if (Duration.between(signedAt, now).abs().compareTo(MAX_SKEW) > 0) {
+      throw new S3Error("RequestTimeTooSkewed", 403, "The difference between the request time and the server's"
+          + " time is too large");
+    }
+  }
+
+  private static Instant parseDate(String amzDate) throws S3Error {
+    try {
+      return LocalDateTime.parse(amzDate, AMZ_DATE).toInstant(ZoneOffset.UTC);
+    } catch (DateTimeParseException | NullPointerException e) {
+      throw S3Error.accessDenied("Malformed x-amz-date " + amzDate + ": expected yyyyMMdd'T'HHmmss'Z'");
+    }
+  }
+
+  private static String first(Map<String, List<String>> query, String name) {
+    List<String> values = query.get(name);
+    return values == null || values.isEmpty() ? null : values.get(0);
+  }
+}

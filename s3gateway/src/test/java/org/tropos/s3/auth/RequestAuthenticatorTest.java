@@ -1,0 +1,91 @@
+package org.tropos.s3.auth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.tropos.s3.S3Error;
+
+/** Checked against the examples AWS publishes for S3's Signature V4 (header and presigned URL). */
+class RequestAuthenticatorTest {
+  private static final String ACCESS = "AKIAIOSFODNN7EXAMPLE";
+  private static final String SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY";
+  private static final Instant SIGNED_AT = Instant.parse("2013-05-24T00:00:00Z");
+  private static final String GET_OBJECT_SIGNATURE =
+      "f0e8bdb87c964420e857bd35b5d6ed310bd44f0170aba48dd91039c6036bdb41";
+  private static final String PRESIGNED_SIGNATURE =
+      "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404";
+
+  private final RequestAuthenticator authenticator = new RequestAuthenticator(id -> {
+    if (!id.equals(ACCESS)) {
+      throw new S3Error("InvalidAccessKeyId", 403, "unknown " + id);
+    }
+    return SECRET;
+  });
+
+  private static UnaryOperator<String> headers(String signature) {
+    Map<String, String> h = new HashMap<>();
+    h.put("host", "examplebucket.s3.amazonaws.com");
+    h.put("range", "bytes=0-9");
+    h.put("x-amz-content-sha256", SigV4.EMPTY_SHA256);
+    h.put("x-amz-date", "20130524T000000Z");
+    if (signature != null) {
+      h.put("authorization", "AWS4-HMAC-SHA256 Credential=" + ACCESS + "/20130524/us-east-1/s3/aws4_request,"
+          + "SignedHeaders=host;range;x-amz-content-sha256;x-amz-date,Signature=" + signature);
+    }
+    return h::get;
+  }
+
+  @Test
+  void awsHeaderExampleVerifies() throws Exception {
+    RequestAuthenticator.Signed signed = authenticator.authenticate("GET", "/test.txt", Map.of(),
+        headers(GET_OBJECT_SIGNATURE), SIGNED_AT.plusSeconds(60));
+    assertEquals(ACCESS, signed.accessId());
+    assertEquals(SigV4.EMPTY_SHA256, signed.payloadHash());
+  }
+
+  @Test
+  void aWrongSignatureAnotherPathOrAMissingSignatureIsRefused() {
+    assertEquals("SignatureDoesNotMatch", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
+        "/test.txt", Map.of(), headers(GET_OBJECT_SIGNATURE.replace('f', 'e')), SIGNED_AT)).code());
+    assertEquals("SignatureDoesNotMatch", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
+        "/other.txt", Map.of(), headers(GET_OBJECT_SIGNATURE), SIGNED_AT)).code());
+    assertEquals("AccessDenied", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
+        "/test.txt", Map.of(), headers(null), SIGNED_AT)).code());
+    assertEquals("RequestTimeTooSkewed", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
+        "/test.txt", Map.of(), headers(GET_OBJECT_SIGNATURE), SIGNED_AT.plusSeconds(3600))).code());
+  }
+
+  private static Map<String, List<String>> presignedQuery() {
+    Map<String, List<String>> q = new HashMap<>();
+    q.put("X-Amz-Algorithm", List.of("AWS4-HMAC-SHA256"));
+    q.put("X-Amz-Credential", List.of(ACCESS + "/20130524/us-east-1/s3/aws4_request"));
+    q.put("X-Amz-Date", List.of("20130524T000000Z"));
+    q.put("X-Amz-Expires", List.of("86400"));
+    q.put("X-Amz-SignedHeaders", List.of("host"));
+    q.put("X-Amz-Signature", List.of(PRESIGNED_SIGNATURE));
+    return q;
+  }
+
+  @Test
+  void awsPresignedExampleVerifiesUntilItExpires() throws Exception {
+    UnaryOperator<String> host = name -> name.equals("host") ? "examplebucket.s3.amazonaws.com" : null;
+    assertEquals(ACCESS, authenticator.authenticate("GET", "/test.txt", presignedQuery(), host,
+        SIGNED_AT.plusSeconds(86_000)).accessId());
+    S3Error expired = assertThrows(S3Error.class, () -> authenticator.authenticate("GET", "/test.txt",
+        presignedQuery(), host, SIGNED_AT.plusSeconds(86_401)));
+    assertEquals("AccessDenied", expired.code());
+  }
+
+  @Test
+  void queryEncodingFollowsAws() {
+    assertEquals("a%20b%2Fc~-_.", SigV4.uriEncode("a b/c~-_."));
+    assertEquals("a=1&b=&b=x&c%20d=%C3%A9", SigV4.canonicalQuery(Map.of("b", List.of("x", ""), "a", List.of("1"),
+        "c d", List.of("é"))));
+  }
+}
