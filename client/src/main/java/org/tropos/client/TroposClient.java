@@ -9,11 +9,11 @@ import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.KeyInputStream;
 import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.client.internal.OmClient;
-import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
@@ -22,6 +22,7 @@ import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
+import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.VolumeInfo;
 
 /**
@@ -152,6 +153,19 @@ public final class TroposClient implements AutoCloseable {
   public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
       throws OmException {
     return om.listStatus(volume, bucket, path, startAfter, max);
+  }
+
+  /** The S3 secret of {@code accessId} (a user name); with {@code createIfMissing}, a new one if it has none. */
+  public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
+    return om.getS3Secret(accessId, createIfMissing);
+  }
+
+  public S3Secret setS3Secret(String accessId, String secret) throws OmException {
+    return om.setS3Secret(accessId, secret);
+  }
+
+  public void revokeS3Secret(String accessId) throws OmException {
+    om.revokeS3Secret(accessId);
   }
 
   @Override

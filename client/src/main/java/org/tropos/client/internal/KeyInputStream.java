@@ -40,6 +40,11 @@ public final class KeyInputStream extends InputStream {
     return key.getSize();
   }
 
+  /** The key as it was looked up: the stream reads exactly this version. */
+  public KeyInfo key() {
+    return key;
+  }
+
   public long position() {
     return position;
   }

@@ -17,6 +17,7 @@ import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteVolumeRequest;
 import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetFileStatusRequest;
+import org.tropos.proto.om.GetS3SecretRequest;
 import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -34,6 +35,9 @@ import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.RenameKeyRequest;
+import org.tropos.proto.om.RevokeS3SecretRequest;
+import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetS3SecretRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
@@ -144,6 +148,20 @@ public final class OmClient implements AutoCloseable {
       throws OmException {
     return om.call(() -> stub().listStatus(ListStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setPath(path).setStartAfter(startAfter).setMaxResults(max).build()));
+  }
+
+  public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
+    return om.call(() -> stub().getS3Secret(GetS3SecretRequest.newBuilder().setAccessId(accessId)
+        .setCreateIfMissing(createIfMissing).build()).getSecret());
+  }
+
+  public S3Secret setS3Secret(String accessId, String secret) throws OmException {
+    return om.call(() -> stub().setS3Secret(SetS3SecretRequest.newBuilder().setAccessId(accessId).setSecret(secret)
+        .build()).getSecret());
+  }
+
+  public void revokeS3Secret(String accessId) throws OmException {
+    om.call(() -> stub().revokeS3Secret(RevokeS3SecretRequest.newBuilder().setAccessId(accessId).build()));
   }
 
   @Override

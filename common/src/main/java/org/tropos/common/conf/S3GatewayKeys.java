@@ -1,0 +1,26 @@
+package org.tropos.common.conf;
+
+import java.util.List;
+
+/** Keys of the S3 gateway (and of who may act for other users there). */
+public final class S3GatewayKeys {
+  public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.s3g.http-address", ConfigType.STRING,
+      "0.0.0.0:9878", "host:port the S3 gateway listens on; port 0 = any free port.");
+  public static final ConfigKey<List<String>> DOMAIN_NAMES = ConfigKey.of("ozone.s3g.domain.name", ConfigType.LIST,
+      "", "Domain names of the gateway for virtual-host-style addressing (<bucket>.<domain>); empty = path style"
+          + " only.");
+  public static final ConfigKey<String> VOLUME = ConfigKey.of("ozone.s3g.volume.name", ConfigType.STRING, "s3v",
+      "The volume that holds S3 buckets.");
+  public static final ConfigKey<String> DEFAULT_BUCKET_LAYOUT = ConfigKey.of("ozone.s3g.default.bucket.layout",
+      ConfigType.STRING, "OBJECT_STORE", "Layout of buckets created through S3: OBJECT_STORE or"
+          + " FILE_SYSTEM_OPTIMIZED.").requiring(v -> v.equals("FILE_SYSTEM_OPTIMIZED") || v.equals("OBJECT_STORE"),
+              "FILE_SYSTEM_OPTIMIZED or OBJECT_STORE");
+  public static final ConfigKey<Integer> MAX_CONCURRENT_REQUESTS = ConfigKey.of("ozone.s3g.max.concurrent.requests",
+      ConfigType.INT, "256", "Requests the gateway serves at once; more are answered 503 SlowDown.")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<List<String>> ADMINISTRATORS = ConfigKey.of("ozone.administrators", ConfigType.LIST,
+      "", "Users who may act on every bucket and for other users (S3 secrets); * = everyone.");
+
+  private S3GatewayKeys() {
+  }
+}

@@ -1,0 +1,190 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.TroposClient;
+import org.tropos.common.util.SystemClock;
+import org.tropos.proto.om.S3Secret;
+import org.tropos.s3.S3Gateway;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.presigner.S3Presigner;
+
+/** The S3 gateway on a mini cluster, driven by the AWS SDK for Java v2: no mock anywhere. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class S3GatewayIT {
+  private static final int MB = 1 << 20;
+  private static final Map<String, String> CLUSTER = Map.of("ozone.scm.block.size", "4MB",
+      "ozone.scm.chunk.size", "1MB", "ozone.scm.datanode.pipeline.limit", "2");
+
+  private MiniCluster mini;
+  private TroposClient tropos;
+  private S3Gateway gateway;
+  private S3Secret alice;
+  private S3Client s3;
+
+  @BeforeAll
+  void start(@TempDir Path dir) throws Exception {
+    mini = new MiniCluster(dir.resolve("cluster"), 3, 1, CLUSTER);
+    mini.awaitAllHealthy();
+    mini.awaitOpenPipelines(1);
+    gateway = new S3Gateway(mini.clientConfig().with(CLUSTER).with("ozone.s3g.http-address", "127.0.0.1:0"),
+        SystemClock.INSTANCE);
+    gateway.start();
+    tropos = TroposClient.create(mini.clientConfig());
+    alice = tropos.getS3Secret("alice", true);
+    s3 = client("alice", alice.getSecret());
+  }
+
+  private S3Client client(String accessId, String secret) {
+    return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + gateway.port()))
+        .region(Region.US_EAST_1)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessId, secret)))
+        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
+        .build();
+  }
+
+  @AfterAll
+  void stop() {
+    if (s3 != null) {
+      s3.close();
+    }
+    if (gateway != null) {
+      gateway.close();
+    }
+    if (tropos != null) {
+      tropos.close();
+    }
+    if (mini != null) {
+      mini.close();
+    }
+  }
+
+  private static byte[] random(int size, long seed) {
+    byte[] data = new byte[size];
+    new Random(seed).nextBytes(data);
+    return data;
+  }
+
+  @Test
+  void bucketsAndObjectsRoundTripWithMetadataRangesAndListings() throws Exception {
+    s3.createBucket(b -> b.bucket("data"));
+    assertTrue(s3.listBuckets().buckets().stream().anyMatch(b -> b.name().equals("data")));
+    byte[] big = random(9 * MB + 17, 1);
+    s3.putObject(p -> p.bucket("data").key("dir/big.bin").contentType("application/x-test")
+        .metadata(Map.of("origin", "it")), RequestBody.fromBytes(big));
+    ResponseBytes<GetObjectResponse> back = s3.getObjectAsBytes(g -> g.bucket("data").key("dir/big.bin"));
+    assertArrayEquals(big, back.asByteArray());
+    assertEquals("application/x-test", back.response().contentType());
+    assertEquals("it", back.response().metadata().get("origin"));
+
+    byte[] range = s3.getObjectAsBytes(g -> g.bucket("data").key("dir/big.bin").range("bytes=4194300-4194310"))
+        .asByteArray();
+    assertArrayEquals(java.util.Arrays.copyOfRange(big, 4194300, 4194311), range);
+    HeadObjectResponse head = s3.headObject(h -> h.bucket("data").key("dir/big.bin"));
+    assertEquals(big.length, head.contentLength());
+    assertEquals(back.response().eTag(), head.eTag());
+
+    for (String key : List.of("a.txt", "dir/x.txt", "dir/sub/y.txt", "z.txt")) {
+      s3.putObject(p -> p.bucket("data").key(key), RequestBody.fromString(key));
+    }
+    ListObjectsV2Response top = s3.listObjectsV2(l -> l.bucket("data").delimiter("/"));
+    assertEquals(List.of("a.txt", "z.txt"), top.contents().stream().map(S3Object::key).toList());
+    assertEquals(List.of("dir/"), top.commonPrefixes().stream().map(p -> p.prefix()).toList());
+    List<String> paged = s3.listObjectsV2Paginator(l -> l.bucket("data").maxKeys(2)).contents().stream()
+        .map(S3Object::key).toList();
+    assertEquals(List.of("a.txt", "dir/big.bin", "dir/sub/y.txt", "dir/x.txt", "z.txt"), paged);
+
+    S3Exception notEmpty = assertThrows(S3Exception.class, () -> s3.deleteBucket(d -> d.bucket("data")));
+    assertEquals("BucketNotEmpty", notEmpty.awsErrorDetails().errorCode());
+    s3.deleteObject(d -> d.bucket("data").key("a.txt"));
+    S3Exception gone = assertThrows(S3Exception.class, () -> s3.getObjectAsBytes(g -> g.bucket("data")
+        .key("a.txt")));
+    assertEquals("NoSuchKey", gone.awsErrorDetails().errorCode());
+    assertEquals(404, gone.statusCode());
+  }
+
+  @Test
+  void bodiesSentWholeWithTheirSha256AreAcceptedToo() {
+    s3.createBucket(b -> b.bucket("plain"));
+    byte[] data = random(3 * MB + 5, 2);
+    try (S3Client plain = S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + gateway.port()))
+        .region(Region.US_EAST_1).credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+            "alice", alice.getSecret())))
+        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).chunkedEncodingEnabled(false)
+            .build())
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED).build()) {
+      plain.putObject(p -> p.bucket("plain").key("whole.bin"), RequestBody.fromBytes(data));
+    }
+    assertArrayEquals(data, s3.getObjectAsBytes(g -> g.bucket("plain").key("whole.bin")).asByteArray());
+  }
+
+  @Test
+  void aWrongSecretIsRefusedAndAnotherUsersBucketIsClosed() {
+    s3.createBucket(b -> b.bucket("private"));
+    try (S3Client wrong = client("alice", alice.getSecret() + "x")) {
+      S3Exception e = assertThrows(S3Exception.class, wrong::listBuckets);
+      assertEquals("SignatureDoesNotMatch", e.awsErrorDetails().errorCode());
+    }
+    try (S3Client unknown = client("nobody", "secret")) {
+      assertEquals("InvalidAccessKeyId", assertThrows(S3Exception.class, unknown::listBuckets)
+          .awsErrorDetails().errorCode());
+    }
+    S3Secret bob = org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> tropos.getS3Secret("bob", true));
+    try (S3Client asBob = client("bob", bob.getSecret())) {
+      S3Exception e = assertThrows(S3Exception.class, () -> asBob.putObject(p -> p.bucket("private").key("k"),
+          RequestBody.fromString("x")));
+      assertEquals("AccessDenied", e.awsErrorDetails().errorCode());
+      assertTrue(asBob.listBuckets().buckets().stream().noneMatch(b -> b.name().equals("private")));
+    }
+  }
+
+  @Test
+  void aPresignedGetWorksWithoutCredentialsUntilItExpires() throws Exception {
+    s3.createBucket(b -> b.bucket("shared"));
+    s3.putObject(p -> p.bucket("shared").key("note.txt"), RequestBody.fromString("hello presigned"));
+    try (S3Presigner presigner = S3Presigner.builder().endpointOverride(URI.create("http://127.0.0.1:"
+        + gateway.port())).region(Region.US_EAST_1).serviceConfiguration(S3Configuration.builder()
+        .pathStyleAccessEnabled(true).build()).credentialsProvider(StaticCredentialsProvider.create(
+            AwsBasicCredentials.create("alice", alice.getSecret()))).build()) {
+      URI url = presigner.presignGetObject(r -> r.signatureDuration(Duration.ofMinutes(5))
+          .getObjectRequest(g -> g.bucket("shared").key("note.txt"))).url().toURI();
+      HttpURLConnection get = (HttpURLConnection) url.toURL().openConnection();
+      try (InputStream in = get.getInputStream()) {
+        assertEquals(200, get.getResponseCode());
+        assertEquals("hello presigned", new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+      }
+      HttpURLConnection tampered = (HttpURLConnection) URI.create(url.toString().replace("note.txt", "other.txt"))
+          .toURL().openConnection();
+      assertEquals(403, tampered.getResponseCode());
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package org.tropos.s3;
+
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.client.TroposClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.Closer;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.VersionInfo;
+import org.tropos.s3.auth.OmCredentials;
+import org.tropos.s3.auth.RequestAuthenticator;
+import org.tropos.s3.http.S3HttpServer;
+import org.tropos.s3.ops.S3Dispatcher;
+
+/**
+ * The S3 gateway process: stateless; a Tropos client (OM and data path) behind an HTTP server. Builds its parts,
+ * starts them, stops them in reverse order.
+ */
+public final class S3Gateway implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(S3Gateway.class);
+
+  private final Configuration conf;
+  private final Clock clock;
+  private final LifeCycle lifeCycle = new LifeCycle("S3 gateway");
+  private TroposClient client;
+  private S3HttpServer server;
+
+  public S3Gateway(Configuration conf, Clock clock) {
+    this.conf = conf;
+    this.clock = clock;
+  }
+
+  public void start() throws IOException {
+    lifeCycle.startBegins();
+    S3GatewayConfig config = S3GatewayConfig.from(conf);
+    try {
+      client = TroposClient.create(conf);
+      S3Dispatcher dispatcher = new S3Dispatcher(client, new RequestAuthenticator(new OmCredentials(client, clock)),
+          clock, config.volume(), config.layout(), config.administrators());
+      server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
+      server.start();
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+    lifeCycle.startEnds();
+    LOG.info("S3 gateway started (version {}) on port {}, buckets in volume {}", VersionInfo.version(), port(),
+        config.volume());
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    Closer.closeAll("S3 gateway", server, client);
+    lifeCycle.closeEnds();
+    LOG.info("S3 gateway stopped");
+  }
+}

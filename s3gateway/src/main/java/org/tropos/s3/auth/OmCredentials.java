@@ -1,0 +1,49 @@
+package org.tropos.s3.auth;
+
+import java.util.concurrent.ConcurrentHashMap;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.common.util.Clock;
+import org.tropos.proto.om.OmResult;
+import org.tropos.s3.S3Error;
+
+/**
+ * Secrets from the OM, remembered for {@link #TTL_MILLIS} so a burst of requests costs one lookup; a revoked or
+ * changed secret therefore takes effect within that time.
+ */
+public final class OmCredentials implements Credentials {
+  static final long TTL_MILLIS = 10_000;
+
+  private record Cached(String secret, long fetchedAt) {
+  }
+
+  private final TroposClient om;
+  private final Clock clock;
+  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+
+  public OmCredentials(TroposClient om, Clock clock) {
+    this.om = om;
+    this.clock = clock;
+  }
+
+  @Override
+  public String secretOf(String accessId) throws S3Error {
+    long now = clock.monotonicMillis();
+    Cached cached = cache.get(accessId);
+    if (cached != null && now - cached.fetchedAt() < TTL_MILLIS) {
+      return cached.secret();
+    }
+    try {
+      String secret = om.getS3Secret(accessId, false).getSecret();
+      cache.put(accessId, new Cached(secret, now));
+      return secret;
+    } catch (OmException e) {
+      cache.remove(accessId);
+      if (e.result() == OmResult.S3_SECRET_NOT_FOUND || e.result() == OmResult.INVALID_REQUEST) {
+        throw new S3Error("InvalidAccessKeyId", 403, "The AWS access key Id you provided does not exist in our"
+            + " records.");
+      }
+      throw new S3Error("ServiceUnavailable", 503, "cannot reach the OM for credentials: " + e.getMessage());
+    }
+  }
+}

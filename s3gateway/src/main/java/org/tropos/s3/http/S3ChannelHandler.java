@@ -1,0 +1,119 @@
+package org.tropos.s3.http;
+
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One connection: each request is handed to a worker thread with its body as a {@link BodyPipe}; at most
+ * {@code permits} requests of the whole gateway are served at once, the rest get 503 SlowDown at once.
+ *
+ * <p>Event-loop confined, except what the worker touches through the pipe and the response.
+ */
+final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
+  private static final Logger LOG = LoggerFactory.getLogger(S3ChannelHandler.class);
+  private static final AtomicLong REQUEST_IDS = new AtomicLong();
+
+  private final S3Handler handler;
+  private final ExecutorService workers;
+  private final Semaphore permits;
+  private final List<String> domains;
+  private BodyPipe body;
+
+  S3ChannelHandler(S3Handler handler, ExecutorService workers, Semaphore permits, List<String> domains) {
+    this.handler = handler;
+    this.workers = workers;
+    this.permits = permits;
+    this.domains = domains;
+  }
+
+  @Override
+  public void channelRead(ChannelHandlerContext ctx, Object msg) {
+    if (msg instanceof HttpRequest request) {
+      start(ctx, request);
+    }
+    if (msg instanceof HttpContent content) {
+      if (body != null) {
+        body.offer(content.content().retain());
+        if (content instanceof LastHttpContent) {
+          body.end();
+        }
+      }
+      content.release();
+    }
+  }
+
+  private void start(ChannelHandlerContext ctx, HttpRequest request) {
+    body = new BodyPipe(ctx.channel());
+    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    String requestId = Long.toHexString(System.identityHashCode(ctx.channel())) + "-"
+        + Long.toHexString(REQUEST_IDS.incrementAndGet());
+    S3Response response = new S3Response(ctx.channel(), requestId, keepAlive, body,
+        S3Response.freshHeaders(keepAlive));
+    if (request.decoderResult().isFailure()) {
+      refuse(response, 400, "InvalidRequest", "Malformed HTTP request", "");
+      return;
+    }
+    if (!permits.tryAcquire()) {
+      refuse(response, 503, "SlowDown", "Please reduce your request rate.", request.uri());
+      return;
+    }
+    BodyPipe pipe = body;
+    S3Request s3 = S3Request.of(request, domains, pipe);
+    try {
+      workers.execute(() -> serve(s3, response, pipe));
+    } catch (RejectedExecutionException e) {
+      permits.release();
+      refuse(response, 503, "SlowDown", "Please reduce your request rate.", request.uri());
+    }
+  }
+
+  /** Answers at once; the body, if any, is dropped as it arrives. */
+  private void refuse(S3Response response, int status, String code, String message, String resource) {
+    body.close();
+    response.send(status, ErrorDocument.of(code, message, resource, response.requestId()), ErrorDocument.TYPE);
+  }
+
+  private void serve(S3Request request, S3Response response, BodyPipe pipe) {
+    try {
+      handler.handle(request, response);
+    } catch (RuntimeException e) {
+      LOG.error("S3 {} {}/{} failed unexpectedly", request.method(), request.bucket(), request.key(), e);
+      if (!response.sent()) {
+        response.send(500, ErrorDocument.of("InternalError", "We encountered an internal error. Please try again.",
+            request.rawPath(), response.requestId()), ErrorDocument.TYPE);
+      }
+    } finally {
+      pipe.close();
+      permits.release();
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) {
+    if (body != null) {
+      body.fail(new IOException("the client closed the connection"));
+    }
+    ctx.fireChannelInactive();
+  }
+
+  @Override
+  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+    LOG.debug("S3 connection {} failed: {}", ctx.channel().remoteAddress(), cause.toString());
+    if (body != null) {
+      body.fail(new IOException("connection failed: " + cause.getMessage(), cause));
+    }
+    ctx.close();
+  }
+}

@@ -1,0 +1,144 @@
+package org.tropos.s3.http;
+
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.LastHttpContent;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The response to one request, written from the worker thread. A streamed body is sent in pieces, each only
+ * once the connection can take more ({@link Channel#isWritable()}), so a slow reader never makes the gateway
+ * buffer an object.
+ *
+ * <p>Not thread-safe: the request's worker.
+ */
+public final class S3Response {
+  private static final int PIECE = 256 * 1024;
+  private static final long WRITE_TIMEOUT_SECONDS = 120;
+
+  private final Channel channel;
+  private final String requestId;
+  private final boolean keepAlive;
+  private final BodyPipe body;
+  private final HttpHeaders headers;
+  private boolean sent;
+
+  S3Response(Channel channel, String requestId, boolean keepAlive, BodyPipe body, HttpHeaders headers) {
+    this.channel = channel;
+    this.requestId = requestId;
+    this.keepAlive = keepAlive;
+    this.body = body;
+    this.headers = headers;
+    headers.set("x-amz-request-id", requestId);
+    headers.set(HttpHeaderNames.SERVER, "Tropos");
+  }
+
+  public String requestId() {
+    return requestId;
+  }
+
+  /** Headers of the response, to fill before sending. */
+  public HttpHeaders headers() {
+    return headers;
+  }
+
+  public boolean sent() {
+    return sent;
+  }
+
+  /** Sends a whole small body (XML, or empty). */
+  public void send(int status, byte[] content, String contentType) {
+    DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+        HttpResponseStatus.valueOf(status), Unpooled.wrappedBuffer(content));
+    response.headers().set(headers);
+    if (contentType != null) {
+      response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
+    }
+    response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.length);
+    finish(channel.writeAndFlush(response));
+  }
+
+  /** Sends headers only, with the length a body would have had (HEAD). */
+  public void sendHead(int status, long contentLength) {
+    DefaultFullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1,
+        HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER);
+    response.headers().set(headers);
+    response.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
+    finish(channel.writeAndFlush(response));
+  }
+
+  /** Streams {@code length} bytes of {@code source}. */
+  public void stream(int status, long length, InputStream source) throws IOException {
+    DefaultHttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
+    response.headers().set(headers);
+    response.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
+    sent = true;
+    channel.write(response);
+    long left = length;
+    while (left > 0) {
+      byte[] piece = new byte[(int) Math.min(PIECE, left)];
+      int filled = 0;
+      while (filled < piece.length) {
+        int n = source.read(piece, filled, piece.length - filled);
+        if (n < 0) {
+          channel.close();
+          throw new IOException("the object ended " + (left - filled) + " bytes early");
+        }
+        filled += n;
+      }
+      left -= filled;
+      awaitWritable(channel.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(piece))));
+    }
+    finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+  }
+
+  /** Waits while the connection's outbound buffer is full (or this write failed). */
+  private void awaitWritable(ChannelFuture write) throws IOException {
+    if (channel.isWritable()) {
+      return;
+    }
+    try {
+      write.get(WRITE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while sending", e);
+    } catch (ExecutionException | TimeoutException e) {
+      channel.close();
+      throw new IOException("the client stopped reading: " + e.getMessage(), e);
+    }
+  }
+
+  /** After the last byte: keep the connection only if the client wants it and its request body is all read. */
+  private void finish(ChannelFuture last) {
+    sent = true;
+    // Decided on the event loop once written: by then it has also taken in the end of a request body that
+    // arrived with the request.
+    last.addListener((ChannelFutureListener) written -> {
+      if (!keepAlive || !body.consumed()) {
+        written.channel().close();
+      }
+    });
+  }
+
+  static HttpHeaders freshHeaders(boolean keepAlive) {
+    HttpHeaders headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
+    if (!keepAlive) {
+      headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+    }
+    return headers;
+  }
+}

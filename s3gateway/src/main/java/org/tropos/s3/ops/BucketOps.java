@@ -1,0 +1,126 @@
+package org.tropos.s3.ops;
+
+import java.io.IOException;
+import java.util.List;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.s3.S3Error;
+import org.tropos.s3.http.S3Request;
+import org.tropos.s3.http.S3Response;
+import org.tropos.s3.http.Xml;
+
+/** ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation. S3 buckets live in one volume. */
+final class BucketOps {
+  private static final String REGION = "us-east-1";
+
+  private final TroposClient om;
+  private final String volume;
+  private final BucketLayout layout;
+  private final Access access;
+
+  BucketOps(TroposClient om, String volume, BucketLayout layout, Access access) {
+    this.om = om;
+    this.volume = volume;
+    this.layout = layout;
+    this.access = access;
+  }
+
+  String volume() {
+    return volume;
+  }
+
+  /** The bucket, if {@code user} may use it. */
+  BucketInfo require(String bucket, String user) throws S3Error {
+    try {
+      BucketInfo info = om.getBucket(volume, bucket);
+      access.checkOwner(info, user);
+      return info;
+    } catch (OmException e) {
+      throw OmErrors.of(e, bucket, "");
+    }
+  }
+
+  void list(String user, S3Response out) throws S3Error {
+    Xml xml = Xml.document("ListAllMyBucketsResult").open("Owner").element("ID", user).element("DisplayName", user)
+        .close("Owner").open("Buckets");
+    try {
+      List<BucketInfo> buckets = om.listBuckets(volume, "");
+      for (BucketInfo b : buckets) {
+        if (b.getOwner().equals(user) || access.isAdministrator(user)) {
+          xml.open("Bucket").element("Name", b.getName()).element("CreationDate", S3Time.iso(b.getCreationTimeMs()))
+              .close("Bucket");
+        }
+      }
+    } catch (OmException e) {
+      if (e.result() != OmResult.VOLUME_NOT_FOUND) {
+        throw OmErrors.of(e, "", "");
+      }
+    }
+    out.send(200, xml.close("Buckets").close("ListAllMyBucketsResult").bytes(), "application/xml");
+  }
+
+  void create(S3Request request, String user, S3Response out) throws S3Error, IOException {
+    request.body().transferTo(java.io.OutputStream.nullOutputStream());
+    BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket()).setOwner(user)
+        .setLayout(layout).setFactor(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED).build();
+    try {
+      createVolumeIfMissing();
+      om.createBucket(wanted);
+    } catch (OmException e) {
+      if (e.result() != OmResult.BUCKET_ALREADY_EXISTS) {
+        throw OmErrors.of(e, request.bucket(), "");
+      }
+      BucketInfo existing = require(request.bucket(), user);
+      if (!existing.getOwner().equals(user)) {
+        throw OmErrors.of(e, request.bucket(), "");
+      }
+      throw new S3Error("BucketAlreadyOwnedByYou", 409, "Your previous request to create the named bucket"
+          + " succeeded and you already own it.");
+    }
+    out.headers().set("Location", "/" + request.bucket());
+    out.send(200, new byte[0], null);
+  }
+
+  private void createVolumeIfMissing() throws OmException {
+    try {
+      om.getVolume(volume);
+    } catch (OmException e) {
+      if (e.result() != OmResult.VOLUME_NOT_FOUND) {
+        throw e;
+      }
+      try {
+        om.createVolume(VolumeInfo.newBuilder().setName(volume).setOwner("s3").build());
+      } catch (OmException raced) {
+        if (raced.result() != OmResult.VOLUME_ALREADY_EXISTS) {
+          throw raced;
+        }
+      }
+    }
+  }
+
+  void head(S3Request request, String user, S3Response out) throws S3Error {
+    require(request.bucket(), user);
+    out.headers().set("x-amz-bucket-region", REGION);
+    out.sendHead(200, 0);
+  }
+
+  void delete(S3Request request, String user, S3Response out) throws S3Error {
+    require(request.bucket(), user);
+    try {
+      om.deleteBucket(volume, request.bucket());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), "");
+    }
+    out.send(204, new byte[0], null);
+  }
+
+  void location(S3Request request, String user, S3Response out) throws S3Error {
+    require(request.bucket(), user);
+    out.send(200, Xml.document("LocationConstraint").close("LocationConstraint").bytes(), "application/xml");
+  }
+}
