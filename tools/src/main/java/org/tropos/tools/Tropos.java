@@ -14,6 +14,8 @@ import org.tropos.tools.cli.DatanodeCommand;
 import org.tropos.tools.cli.ExitCodes;
 import org.tropos.tools.cli.LocalCommand;
 import org.tropos.tools.cli.OmCommand;
+import org.tropos.tools.cli.S3Command;
+import org.tropos.tools.cli.S3gCommand;
 import org.tropos.tools.cli.ScmCommand;
 import org.tropos.tools.cli.ShCommand;
 import org.tropos.tools.cli.VersionCommand;
@@ -23,8 +25,8 @@ import picocli.CommandLine.Command;
 /** The {@code tropos} command: the one entry point that turns outcomes into process exit codes. */
 @Command(name = "tropos", mixinStandardHelpOptions = true, versionProvider = VersionCommand.class,
     description = "Tropos, a distributed object store.",
-    subcommands = {ScmCommand.class, OmCommand.class, DatanodeCommand.class, LocalCommand.class, ShCommand.class,
-        AdminCommand.class, BenchCommand.class, VersionCommand.class},
+    subcommands = {ScmCommand.class, OmCommand.class, DatanodeCommand.class, S3gCommand.class, LocalCommand.class,
+        ShCommand.class, S3Command.class, AdminCommand.class, BenchCommand.class, VersionCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  success", "  1  the operation failed", "  2  invalid command line",
         "  3  invalid configuration (the message names the key)", "  4  service unreachable"})

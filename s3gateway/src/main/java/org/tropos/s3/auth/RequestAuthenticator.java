@@ -43,14 +43,80 @@ public final class RequestAuthenticator {
    */
   public Signed authenticate(String method, String rawPath, Map<String, List<String>> query,
       UnaryOperator<String> header, Instant now) throws S3Error {
+    return authenticate(method, rawPath, rawPath, query, header, Map.of(), now);
+  }
+
+  /**
+   * As above; Signature V2 also needs the bucket-qualified path ({@code /bucket/key} even in virtual-host style)
+   * and the request's x-amz-* headers by lower-case name.
+   */
+  public Signed authenticate(String method, String rawPath, String resourcePath, Map<String, List<String>> query,
+      UnaryOperator<String> header, Map<String, String> amzHeaders, Instant now) throws S3Error {
     String authorization = header.apply("authorization");
+    if (authorization != null && authorization.startsWith("AWS ")) {
+      return fromV2Header(method, resourcePath, query, header, amzHeaders, authorization, now);
+    }
     if (authorization != null) {
       return fromHeader(method, rawPath, query, header, authorization, now);
     }
     if (query.containsKey("X-Amz-Signature")) {
       return fromQuery(method, rawPath, query, header, now);
     }
+    if (query.containsKey("Signature") && query.containsKey("AWSAccessKeyId")) {
+      return fromV2Query(method, resourcePath, query, header, amzHeaders, now);
+    }
     throw S3Error.accessDenied("Anonymous access is not allowed: sign the request (AWS Signature V4)");
+  }
+
+  private Signed fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
+      UnaryOperator<String> header, Map<String, String> amzHeaders, String authorization, Instant now)
+      throws S3Error {
+    int colon = authorization.lastIndexOf(':');
+    if (colon < 4) {
+      throw S3Error.accessDenied("Malformed Signature V2 authorization: expected AWS <access id>:<signature>");
+    }
+    String accessId = authorization.substring(4, colon).strip();
+    String amzDate = header.apply("x-amz-date");
+    String date = header.apply("date");
+    Instant signedAt = amzDate != null ? parseAnyDate(amzDate) : parseAnyDate(date);
+    checkSkew(signedAt, now);
+    String toSign = SigV2.stringToSign(method, header.apply("content-md5"), header.apply("content-type"),
+        amzDate != null ? "" : date, amzHeaders, resourcePath, query);
+    return verifyV2(accessId, toSign, authorization.substring(colon + 1).strip());
+  }
+
+  private Signed fromV2Query(String method, String resourcePath, Map<String, List<String>> query,
+      UnaryOperator<String> header, Map<String, String> amzHeaders, Instant now) throws S3Error {
+    String expires = first(query, "Expires");
+    try {
+      if (expires == null || now.isAfter(Instant.ofEpochSecond(Long.parseLong(expires)))) {
+        throw S3Error.accessDenied("Request has expired");
+      }
+    } catch (NumberFormatException e) {
+      throw S3Error.accessDenied("Expires must be seconds since the epoch");
+    }
+    String toSign = SigV2.stringToSign(method, header.apply("content-md5"), header.apply("content-type"), expires,
+        amzHeaders, resourcePath, query);
+    return verifyV2(first(query, "AWSAccessKeyId"), toSign, first(query, "Signature"));
+  }
+
+  private Signed verifyV2(String accessId, String stringToSign, String signature) throws S3Error {
+    String expected = SigV2.signature(credentials.secretOf(accessId), stringToSign);
+    if (!SigV4.same(expected, signature)) {
+      throw S3Error.signatureDoesNotMatch();
+    }
+    return new Signed(accessId, UNSIGNED_PAYLOAD, null, null, null, null);
+  }
+
+  private static Instant parseAnyDate(String value) throws S3Error {
+    if (value == null) {
+      throw S3Error.accessDenied("The request has neither a Date nor an x-amz-date header");
+    }
+    try {
+      return Instant.from(DateTimeFormatter.RFC_1123_DATE_TIME.parse(value.strip()));
+    } catch (DateTimeParseException e) {
+      return parseDate(value.strip());
+    }
   }
 
   private Signed fromHeader(String method, String rawPath, Map<String, List<String>> query,

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * One S3 request as the operations see it: method, bucket and key (from the path, or the bucket from the host
@@ -22,10 +23,12 @@ public final class S3Request {
   private final String bucket;
   private final String key;
   private final InputStream body;
+  private final boolean virtualHost;
 
   private S3Request(String method, String rawPath, Map<String, List<String>> query, HttpHeaders headers,
-      String bucket, String key, InputStream body) {
+      String bucket, String key, InputStream body, boolean virtualHost) {
     this.method = method;
+    this.virtualHost = virtualHost;
     this.rawPath = rawPath;
     this.query = query;
     this.headers = headers;
@@ -53,7 +56,7 @@ public final class S3Request {
       key = slash < 0 ? "" : rest.substring(slash + 1);
     }
     return new S3Request(request.method().name(), rawPath, decoder.parameters(), request.headers(), bucket, key,
-        body);
+        body, hostBucket != null);
   }
 
   private static String bucketFromHost(String host, List<String> domains) {
@@ -81,6 +84,23 @@ public final class S3Request {
   /** The path exactly as sent (still percent-encoded), for the signature. */
   public String rawPath() {
     return rawPath;
+  }
+
+  /** The path with the bucket in front also in virtual-host style (Signature V2 signs that). */
+  public String resourcePath() {
+    return virtualHost ? "/" + bucket + (rawPath.isEmpty() ? "/" : rawPath) : rawPath;
+  }
+
+  /** The x-amz-* headers by lower-case name, values joined by commas. */
+  public Map<String, String> amzHeaders() {
+    Map<String, String> amz = new TreeMap<>();
+    for (String name : headers.names()) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (lower.startsWith("x-amz-")) {
+        amz.put(lower, header(name));
+      }
+    }
+    return amz;
   }
 
   public Map<String, List<String>> query() {

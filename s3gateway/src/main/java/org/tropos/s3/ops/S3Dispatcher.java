@@ -41,7 +41,7 @@ public final class S3Dispatcher implements S3Handler {
   public void handle(S3Request request, S3Response out) {
     try {
       RequestAuthenticator.Signed signed = authenticator.authenticate(request.method(), request.rawPath(),
-          request.query(), request::header, clock.wallTime());
+          request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
       route(request, signed, out);
     } catch (S3Error e) {
       fail(request, out, e);

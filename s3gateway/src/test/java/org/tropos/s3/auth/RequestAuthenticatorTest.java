@@ -88,4 +88,25 @@ class RequestAuthenticatorTest {
     assertEquals("a=1&b=&b=x&c%20d=%C3%A9", SigV4.canonicalQuery(Map.of("b", List.of("x", ""), "a", List.of("1"),
         "c d", List.of("é"))));
   }
+
+  @Test
+  void awsSignatureV2ExamplesVerify() throws Exception {
+    UnaryOperator<String> header = name -> switch (name) {
+      case "authorization" -> "AWS " + ACCESS + ":bWq2s1WEIj+Ydj0vQ697zp+IXMU=";
+      case "date" -> "Tue, 27 Mar 2007 19:36:42 +0000";
+      case "host" -> "johnsmith.s3.amazonaws.com";
+      default -> null;
+    };
+    Instant then = Instant.parse("2007-03-27T19:36:42Z");
+    assertEquals(ACCESS, authenticator.authenticate("GET", "/photos/puppy.jpg", "/johnsmith/photos/puppy.jpg",
+        Map.of(), header, Map.of(), then).accessId());
+    Map<String, List<String>> presigned = Map.of("AWSAccessKeyId", List.of(ACCESS), "Expires",
+        List.of("1175139620"), "Signature", List.of("NpgCjnDzrM+WFzoENXmpNDUsSn8="));
+    UnaryOperator<String> none = name -> null;
+    assertEquals(ACCESS, authenticator.authenticate("GET", "/photos/puppy.jpg", "/johnsmith/photos/puppy.jpg",
+        presigned, none, Map.of(), then).accessId());
+    assertEquals("AccessDenied", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
+        "/photos/puppy.jpg", "/johnsmith/photos/puppy.jpg", presigned, none, Map.of(),
+        Instant.ofEpochSecond(1175139621))).code());
+  }
 }

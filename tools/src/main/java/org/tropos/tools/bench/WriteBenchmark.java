@@ -109,7 +109,8 @@ public final class WriteBenchmark implements Callable<Integer> {
         "ozone.scm.datanode.port", "0", "ozone.scm.block.client.port", "0", "hdds.container.ratis.ipc.port", "0",
         "hdds.container.ipc.port", "0", "ozone.om.port", "0", "ozone.om.http-address", "127.0.0.1:0",
         "hdds.heartbeat.interval", "500ms",
-        "ozone.scm.pipeline.creation.interval", "1s", "ozone.scm.datanode.pipeline.limit", Integer.toString(limit)));
+        "ozone.scm.pipeline.creation.interval", "1s", "ozone.scm.datanode.pipeline.limit", Integer.toString(limit)))
+        .with("ozone.s3g.http-address", "127.0.0.1:0");
     try (LocalCluster cluster = new LocalCluster(clusterDir, datanodes, 1, Math.max(1, limit), conf)) {
       cluster.start();
       awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), limit * datanodes / 3);

@@ -1,10 +1,15 @@
 package org.tropos.tools.cli;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.S3Secret;
 import org.tropos.tools.local.LocalCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -12,7 +17,8 @@ import picocli.CommandLine.Option;
 
 /** {@code tropos local}: a whole cluster on loopback in one process, for a first try and for development. */
 @Command(name = "local", mixinStandardHelpOptions = true,
-    description = {"Start SCM and N datanodes on loopback in this process (racks /rack1, /rack2 alternating).",
+    description = {"Start SCM, OM, N datanodes (racks /rack1, /rack2 alternating) and the S3 gateway on loopback in"
+        + " this process.",
         "Stops cleanly on Ctrl-C; started again on the same --data-dir it brings back the same cluster."})
 public final class LocalCommand implements Callable<Integer> {
   @Mixin
@@ -46,9 +52,21 @@ public final class LocalCommand implements Callable<Integer> {
     LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, conf);
     cluster.start();
     System.out.print(cluster.describe());
+    S3Secret secret = s3Secret(conf, cluster);
+    System.out.printf("  S3 credentials   awsAccessKey=%s awsSecret=%s%n", secret.getAccessId(), secret.getSecret());
     System.out.println("Try: tropos sh volume create /vol1, tropos sh bucket create /vol1/bucket1,"
         + " tropos sh key put /vol1/bucket1/key FILE, tropos admin pipeline list   (Ctrl-C stops the cluster)");
+    System.out.printf("     AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s aws --endpoint-url %s s3 mb s3://bucket1%n",
+        secret.getAccessId(), secret.getSecret(), cluster.s3Endpoint());
     System.out.flush();
     return Daemons.runUntilStopped(cluster);
+  }
+
+  /** The current user's S3 credentials (created on the first start), so the printed example works as is. */
+  private static S3Secret s3Secret(Configuration conf, LocalCluster cluster) throws IOException, OmException {
+    try (TroposClient client = TroposClient.create(conf.with(OmKeys.ADDRESS.name(), "127.0.0.1:"
+        + cluster.om().port()))) {
+      return client.getS3Secret(System.getProperty("user.name"), true);
+    }
   }
 }

@@ -16,6 +16,7 @@ import org.tropos.common.conf.ConfigKey;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.OmKeys;
+import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.RackResolvers;
@@ -24,6 +25,8 @@ import org.tropos.datanode.DatanodeConfig;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.om.OmConfig;
 import org.tropos.om.OmServer;
+import org.tropos.s3.S3Gateway;
+import org.tropos.s3.S3GatewayConfig;
 import org.tropos.scm.ScmConfig;
 import org.tropos.scm.ScmServer;
 
@@ -51,6 +54,7 @@ public final class LocalCluster implements AutoCloseable {
   private Configuration base;
   private ScmServer scm;
   private OmServer om;
+  private S3Gateway s3;
   private final List<DatanodeServer> datanodes = new ArrayList<>();
 
   /**
@@ -83,6 +87,7 @@ public final class LocalCluster implements AutoCloseable {
         datanodes.add(null);
         startDatanode(i);
       }
+      startS3Gateway();
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -119,6 +124,18 @@ public final class LocalCluster implements AutoCloseable {
     om.start();
     base = base.with(Map.of(OmKeys.PORT.name(), Integer.toString(om.port()),
         OmKeys.ADDRESS.name(), LOOPBACK + ":" + om.port()));
+  }
+
+  private void startS3Gateway() throws IOException {
+    Configuration conf = base.with(S3GatewayKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
+        base.get(S3GatewayKeys.HTTP_ADDRESS), S3GatewayConfig.DEFAULT_PORT, S3GatewayKeys.HTTP_ADDRESS.name()).port());
+    s3 = new S3Gateway(conf, SystemClock.INSTANCE);
+    s3.start();
+  }
+
+  /** The S3 gateway's endpoint. */
+  public String s3Endpoint() {
+    return "http://" + LOOPBACK + ":" + s3.port();
   }
 
   /** Stops the OM and starts it again on the same port and database. */
@@ -231,6 +248,9 @@ public final class LocalCluster implements AutoCloseable {
         LOOPBACK, scm.clientPort(), LOOPBACK, scm.blockPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
     out.append(String.format("  OM           client %s:%d   status http://%s:%d/prom   db %s%n", LOOPBACK, om.port(),
         LOOPBACK, om.httpPort(), dataDir.resolve("om")));
+    if (s3 != null) {
+      out.append(String.format("  S3 gateway   %s%n", s3Endpoint()));
+    }
     for (int i = 1; i <= datanodeCount; i++) {
       DatanodeServer dn = datanodes.get(i - 1);
       out.append(String.format("  datanode %-3d %-12s %-7s id %s   data %s%n", i, datanodeAddress(i), rackOf(i),
@@ -241,6 +261,9 @@ public final class LocalCluster implements AutoCloseable {
 
   @Override
   public void close() {
+    if (s3 != null) {
+      s3.close();
+    }
     for (int i = datanodes.size(); i >= 1; i--) {
       try {
         stopDatanode(i);
