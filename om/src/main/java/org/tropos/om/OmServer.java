@@ -61,7 +61,7 @@ public final class OmServer implements AutoCloseable {
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
       scm = new ScmBlocks(config.scmBlockAddress());
       DirectoryPurger purger = new DirectoryPurger(runner);
-      DeletedKeyHandoff handoff = new DeletedKeyHandoff(runner, scm);
+      DeletedKeyHandoff handoff = new DeletedKeyHandoff(namespace, scm);
       background = Threads.scheduler("om-background");
       Threads.everyPeriod(background, "Purge of deleted directories and hand-over of deleted blocks",
           config.directoryPurgeInterval(), config.directoryPurgeInterval(), () -> purge(purger, handoff));

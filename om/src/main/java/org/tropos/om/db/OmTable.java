@@ -17,6 +17,12 @@ public enum OmTable {
   USAGE("usage"),
   /** S3 credentials: access id -> secret. */
   S3_SECRETS("s3Secrets"),
+  /** Blocks shared by more than one key: container id, local id -> references. */
+  BLOCK_REFS("blockRefs"),
+  /** Multipart uploads in progress: bucket id, key, 0x00, upload id. */
+  MULTIPART_UPLOADS("multipartUploads"),
+  /** Their parts: upload id, 0x00, part number. */
+  MULTIPART_PARTS("multipartParts"),
   META("meta");
 
   private final String family;

@@ -1,16 +1,25 @@
 package org.tropos.om.namespace;
 
 import com.google.protobuf.ByteString;
+import java.util.List;
 import org.tropos.common.rpc.OmException;
+import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.OccRunner;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListMultipartUploadsRequest;
+import org.tropos.proto.om.ListMultipartUploadsResponse;
+import org.tropos.proto.om.ListPartsRequest;
+import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.OmResult;
@@ -91,6 +100,9 @@ public final class Namespace {
     return runner.run("commit key " + request.getOpenId(), txn -> {
       BucketRow bucket = Buckets.require(txn, request.getVolume(), request.getBucket());
       OpenKeyRow open = OpenKeys.carried(bucket, request.getOpenKey());
+      if (!open.getUploadId().isEmpty()) {
+        return Multipart.commitPart(txn, bucket, open, request);
+      }
       return flat(bucket) ? FlatKeys.commit(txn, bucket, open, request)
           : FsoChanges.commit(txn, bucket, open, request);
     });
@@ -151,6 +163,62 @@ public final class Namespace {
   public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
       throws OmException {
     return runner.run("list " + path, txn -> FsoTree.list(txn, fso(txn, volume, bucket), path, startAfter, max));
+  }
+
+  /** Copies a key by reference to its blocks: no data moves, whatever the size. */
+  public KeyInfo copyKey(CopyKeyRequest request) throws OmException {
+    return runner.run("copy " + request.getKey() + " to " + request.getToKey(), txn -> {
+      BucketRow from = Buckets.require(txn, request.getVolume(), request.getBucket());
+      BucketRow to = request.getToVolume().equals(request.getVolume()) && request.getToBucket()
+          .equals(request.getBucket()) ? from : Buckets.require(txn, request.getToVolume(), request.getToBucket());
+      return KeyCopies.copy(txn, from, to, request);
+    });
+  }
+
+  /** Starts a multipart upload; returns its id. */
+  public String initiateMultipartUpload(InitiateMultipartUploadRequest request) throws OmException {
+    return runner.run("start a multipart upload of " + request.getKey(), txn -> Multipart.initiate(txn,
+        Buckets.require(txn, request.getVolume(), request.getBucket()), request));
+  }
+
+  /** Joins the listed parts into the key, atomically; parts not listed are deleted. */
+  public KeyInfo completeMultipartUpload(CompleteMultipartUploadRequest request) throws OmException {
+    return runner.run("complete the multipart upload of " + request.getKey(), txn -> Multipart.complete(txn,
+        Buckets.require(txn, request.getVolume(), request.getBucket()), request));
+  }
+
+  public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) throws OmException {
+    runner.run("abort the multipart upload of " + key, txn -> {
+      Multipart.abort(txn, Buckets.require(txn, volume, bucket), key, uploadId);
+      return null;
+    });
+  }
+
+  public ListPartsResponse listParts(ListPartsRequest r) throws OmException {
+    return runner.run("list parts of " + r.getKey(), txn -> Multipart.listParts(txn, Buckets.require(txn,
+        r.getVolume(), r.getBucket()), r.getKey(), r.getUploadId(), r.getPartNumberMarker(), r.getMaxParts()));
+  }
+
+  public ListMultipartUploadsResponse listMultipartUploads(ListMultipartUploadsRequest r) throws OmException {
+    return runner.run("list multipart uploads of " + r.getBucket(), txn -> Multipart.listUploads(txn,
+        Buckets.require(txn, r.getVolume(), r.getBucket()), r.getPrefix(), r.getKeyMarker(), r.getUploadIdMarker(),
+        r.getMaxUploads()));
+  }
+
+  /**
+   * Up to {@code max} deleted keys whose blocks may now go to SCM: each key's reference to a shared block is
+   * dropped in the same transaction (such a block stays, its row of deleted blocks no longer lists it).
+   */
+  public List<DeletedKeyBlocks> releaseDeletedKeys(int max) throws OmException {
+    return runner.run("release deleted keys", txn -> DeletedKeys.release(txn, max));
+  }
+
+  /** Forgets deleted keys whose blocks SCM took. */
+  public void forgetDeletedKeys(List<byte[]> rows) throws OmException {
+    runner.run("forget handed-over keys", txn -> {
+      rows.forEach(key -> txn.delete(OmTable.DELETED_KEYS, key));
+      return null;
+    });
   }
 
   /** The secret of {@code accessId}; with {@code createIfMissing}, a new one if it has none. */

@@ -42,7 +42,8 @@ final class OpenKeys {
             : Names.join(Names.split(request.getKey())))
         .setFactor(factor).setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
-        .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents()).build();
+        .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents())
+        .setUploadId(request.getUploadId()).setPartNumber(request.getPartNumber()).build();
   }
 
   private static void checkFsoTarget(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {

@@ -5,10 +5,16 @@ import java.util.List;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.AbortMultipartUploadRequest;
+import org.tropos.proto.om.AbortMultipartUploadResponse;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.AllocateKeyBlockResponse;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CommitKeyResponse;
+import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.CompleteMultipartUploadResponse;
+import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.CopyKeyResponse;
 import org.tropos.proto.om.CreateBucketRequest;
 import org.tropos.proto.om.CreateBucketResponse;
 import org.tropos.proto.om.CreateDirectoryRequest;
@@ -29,11 +35,17 @@ import org.tropos.proto.om.GetS3SecretRequest;
 import org.tropos.proto.om.GetS3SecretResponse;
 import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.GetVolumeResponse;
+import org.tropos.proto.om.InitiateMultipartUploadRequest;
+import org.tropos.proto.om.InitiateMultipartUploadResponse;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsRequest;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeysRequest;
 import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListMultipartUploadsRequest;
+import org.tropos.proto.om.ListMultipartUploadsResponse;
+import org.tropos.proto.om.ListPartsRequest;
+import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusRequest;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesRequest;
@@ -222,5 +234,42 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       namespace.revokeS3Secret(r.getAccessId());
       return RevokeS3SecretResponse.getDefaultInstance();
     });
+  }
+
+  @Override
+  public void copyKey(CopyKeyRequest r, StreamObserver<CopyKeyResponse> o) {
+    OmCalls.respond("CopyKey", o, () -> CopyKeyResponse.newBuilder().setKey(namespace.copyKey(r)).build());
+  }
+
+  @Override
+  public void initiateMultipartUpload(InitiateMultipartUploadRequest r,
+      StreamObserver<InitiateMultipartUploadResponse> o) {
+    OmCalls.respond("InitiateMultipartUpload", o, () -> InitiateMultipartUploadResponse.newBuilder()
+        .setUploadId(namespace.initiateMultipartUpload(r)).build());
+  }
+
+  @Override
+  public void completeMultipartUpload(CompleteMultipartUploadRequest r,
+      StreamObserver<CompleteMultipartUploadResponse> o) {
+    OmCalls.respond("CompleteMultipartUpload", o, () -> CompleteMultipartUploadResponse.newBuilder()
+        .setKey(namespace.completeMultipartUpload(r)).build());
+  }
+
+  @Override
+  public void abortMultipartUpload(AbortMultipartUploadRequest r, StreamObserver<AbortMultipartUploadResponse> o) {
+    OmCalls.respond("AbortMultipartUpload", o, () -> {
+      namespace.abortMultipartUpload(r.getVolume(), r.getBucket(), r.getKey(), r.getUploadId());
+      return AbortMultipartUploadResponse.getDefaultInstance();
+    });
+  }
+
+  @Override
+  public void listParts(ListPartsRequest r, StreamObserver<ListPartsResponse> o) {
+    OmCalls.respond("ListParts", o, () -> namespace.listParts(r));
+  }
+
+  @Override
+  public void listMultipartUploads(ListMultipartUploadsRequest r, StreamObserver<ListMultipartUploadsResponse> o) {
+    OmCalls.respond("ListMultipartUploads", o, () -> namespace.listMultipartUploads(r));
   }
 }

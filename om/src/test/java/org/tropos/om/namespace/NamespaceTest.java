@@ -17,10 +17,16 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.ListMultipartUploadsRequest;
+import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.OpenKeyRow;
 
@@ -244,5 +250,97 @@ class NamespaceTest {
     om = new OmTestStore(dir);
     assertEquals("s3cr3t", om.namespace.getS3Secret("alice", false).getSecret());
     assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.getS3Secret("bob", false)));
+  }
+
+  private static KeyBlock block(long localId, long length) {
+    return KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(7).setLocalId(localId))
+        .setLength(length).build();
+  }
+
+  private static List<Long> released(Namespace ns) throws OmException {
+    List<DeletedKeyBlocks> rows = ns.releaseDeletedKeys(100);
+    ns.forgetDeletedKeys(rows.stream().map(DeletedKeyBlocks::rowKey).toList());
+    return rows.stream().flatMap(r -> r.blocks().stream()).map(b -> b.getBlockId().getLocalId()).sorted().toList();
+  }
+
+  @Test
+  void aCopySharesBlocksWhichGoOnlyWithTheirLastReference() throws Exception {
+    Namespace ns = om.namespace;
+    ns.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("s3b").setLayout(BucketLayout.OBJECT_STORE)
+        .build());
+    KeyInfo source = put(ns, "s3b", "src", 500, false);
+    KeyInfo copy = ns.copyKey(CopyKeyRequest.newBuilder().setVolume("vol1").setBucket("s3b").setKey("src")
+        .setToVolume("vol1").setToBucket("fso").setToKey("a/b/copy").build());
+    assertEquals(source.getBlocksList(), copy.getBlocksList());
+    ns.copyKey(CopyKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setKey("a/b/copy")
+        .setToVolume("vol1").setToBucket("s3b").setToKey("copy2").setReplaceMetadata(true)
+        .putMetadata("k", "v").build());
+    assertEquals("v", ns.lookupKey("vol1", "s3b", "copy2").getMetadataMap().get("k"));
+    ns.deleteKey("vol1", "s3b", "src", false);
+    assertEquals(List.of(), released(ns), "two keys still hold the block");
+    ns.deleteKey("vol1", "fso", "a/b/copy", false);
+    assertEquals(List.of(), released(ns), "one key still holds it");
+    put(ns, "s3b", "copy2", 3, false);
+    assertEquals(List.of(source.getBlocks(0).getBlockId().getLocalId()), released(ns),
+        "the overwrite dropped the last reference");
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.copyKey(CopyKeyRequest.newBuilder().setVolume("vol1")
+        .setBucket("s3b").setKey("src").setToVolume("vol1").setToBucket("s3b").setToKey("x").build())));
+  }
+
+  private static void part(Namespace ns, String uploadId, int number, long localId, long size, String etag)
+      throws OmException {
+    OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setKey("big/obj")
+        .setCreateParents(true).setUploadId(uploadId).setPartNumber(number).build());
+    ns.commitKey(CommitKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setOpenId(open.getOpenId())
+        .setOpenKey(open.toByteString()).setSize(size).addBlocks(block(localId, size)).putMetadata("ETag", etag)
+        .build());
+  }
+
+  private static PartInfo listed(int number, String etag) {
+    return PartInfo.newBuilder().setPartNumber(number).setEtag(etag).build();
+  }
+
+  @Test
+  void multipartPartsJoinWithoutCopyingAndLeftOverPartsAreDeleted() throws Exception {
+    Namespace ns = om.namespace;
+    String id = ns.initiateMultipartUpload(InitiateMultipartUploadRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").setKey("big/obj").putMetadata("Content-Type", "text/plain").build());
+    String md5a = "0cc175b9c0f1b6a831c399e269772661";
+    String md5b = "92eb5ffee6ae2fec3ad71c777531578f";
+    part(ns, id, 1, 101, 10, "\"" + md5a + "\"");
+    part(ns, id, 2, 102, 20, "\"" + md5b + "\"");
+    part(ns, id, 3, 103, 30, "\"unused\"");
+    part(ns, id, 2, 104, 4, "\"" + md5b + "\"");
+    assertEquals(List.of(102L), released(ns), "a part written again frees the first one");
+    assertEquals(List.of(1, 2, 3), ns.listParts(ListPartsRequest.newBuilder().setVolume("vol1").setBucket("fso")
+        .setKey("big/obj").setUploadId(id).build()).getPartsList().stream().map(PartInfo::getPartNumber).toList());
+    assertEquals(1, ns.listMultipartUploads(ListMultipartUploadsRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").build()).getUploadsCount());
+    CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").setKey("big/obj").setUploadId(id);
+    assertEquals(OmResult.INVALID_PART_ORDER, failure(() -> ns.completeMultipartUpload(complete.clone()
+        .addParts(listed(2, md5b)).addParts(listed(1, md5a)).build())));
+    assertEquals(OmResult.INVALID_PART, failure(() -> ns.completeMultipartUpload(complete.clone()
+        .addParts(listed(1, md5b)).build())));
+    assertEquals(OmResult.ENTITY_TOO_SMALL, failure(() -> ns.completeMultipartUpload(complete.clone()
+        .addParts(listed(1, md5a)).addParts(listed(2, md5b)).setMinPartSize(11).build())));
+    KeyInfo key = ns.completeMultipartUpload(complete.clone().addParts(listed(1, md5a)).addParts(listed(2, md5b))
+        .setMinPartSize(5).build());
+    assertEquals(14, key.getSize());
+    assertEquals(List.of(101L, 104L), key.getBlocksList().stream().map(b -> b.getBlockId().getLocalId()).toList());
+    assertEquals("text/plain", key.getMetadataMap().get("Content-Type"));
+    assertEquals("\"" + java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("MD5").digest(
+        java.util.HexFormat.of().parseHex(md5a + md5b))) + "-2\"", key.getMetadataMap().get("ETag"));
+    assertEquals(List.of(103L), released(ns), "the part left out is deleted");
+    assertEquals(OmResult.NO_SUCH_UPLOAD, failure(() -> part(ns, id, 4, 105, 1, "\"x\"")));
+    assertEquals(0, ns.listMultipartUploads(ListMultipartUploadsRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").build()).getUploadsCount());
+
+    String aborted = ns.initiateMultipartUpload(InitiateMultipartUploadRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").setKey("big/obj").build());
+    part(ns, aborted, 1, 106, 5, "\"x\"");
+    ns.abortMultipartUpload("vol1", "fso", "big/obj", aborted);
+    assertEquals(List.of(106L), released(ns));
+    assertEquals(14, ns.lookupKey("vol1", "fso", "big/obj").getSize(), "an abort leaves the key as it was");
   }
 }

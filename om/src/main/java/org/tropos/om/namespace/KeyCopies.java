@@ -1,0 +1,43 @@
+package org.tropos.om.namespace;
+
+import org.tropos.common.rpc.OmException;
+import org.tropos.om.occ.Txn;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.OpenKeyRow;
+
+/**
+ * Server-side copies: the copy is a new key that references the source's blocks (counted in {@link BlockRefs}),
+ * committed like any written key, so a copy costs one transaction whatever the size.
+ */
+final class KeyCopies {
+  private KeyCopies() {
+  }
+
+  static KeyInfo copy(Txn txn, BucketRow from, BucketRow to, CopyKeyRequest request) throws OmException {
+    KeyInfo source = from.getLayout() == BucketLayout.OBJECT_STORE ? FlatKeys.lookup(txn, from, request.getKey())
+        : FsoTree.lookup(txn, from, request.getKey());
+    if (source.getDirectory()) {
+      throw new OmException(OmResult.NOT_A_FILE, request.getKey() + " is a directory");
+    }
+    boolean flat = to.getLayout() == BucketLayout.OBJECT_STORE;
+    if (flat) {
+      Names.checkKey(request.getToKey());
+    }
+    OpenKeyRow open = OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(to.getObjectId())
+        .setPath(flat ? request.getToKey() : Names.join(Names.split(request.getToKey())))
+        .setFactor(source.getFactor()).setOwner(request.getOwner().isEmpty() ? to.getOwner() : request.getOwner())
+        .setCreationTimeMs(txn.nowMillis())
+        .putAllMetadata(request.getReplaceMetadata() ? request.getMetadataMap() : source.getMetadataMap())
+        .setCreateParents(true).build();
+    CommitKeyRequest blocks = CommitKeyRequest.newBuilder().setSize(source.getSize())
+        .addAllBlocks(source.getBlocksList()).build();
+    KeyInfo copied = flat ? FlatKeys.commit(txn, to, open, blocks) : FsoChanges.commit(txn, to, open, blocks);
+    BlockRefs.share(txn, source.getBlocksList());
+    return copied;
+  }
+}

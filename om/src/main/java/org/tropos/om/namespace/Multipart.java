@@ -1,0 +1,267 @@
+package org.tropos.om.namespace;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.tropos.common.rpc.OmException;
+import org.tropos.om.db.OmDbKeys;
+import org.tropos.om.db.OmTable;
+import org.tropos.om.occ.Txn;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.InitiateMultipartUploadRequest;
+import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.ListMultipartUploadsResponse;
+import org.tropos.proto.om.ListPartsResponse;
+import org.tropos.proto.om.MultipartUploadInfo;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.PartInfo;
+import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.MultipartPartRow;
+import org.tropos.proto.om.db.MultipartUploadRow;
+import org.tropos.proto.om.db.OpenKeyRow;
+
+/**
+ * Multipart uploads. Parts are written like keys (opened with the upload id and part number) and committed as
+ * part rows; Complete joins the listed parts' block lists into one key (no byte is rewritten) and queues the
+ * blocks of parts left out for deletion. A part commit rewrites the upload row at commit time (a
+ * {@link org.tropos.om.occ.Replacement}, so parts never conflict with each other) and fails if the upload is
+ * gone; Complete and Abort read that row, so a part that lands while they run makes them re-run and see it.
+ */
+final class Multipart {
+  static final String ETAG = "ETag";
+  private static final int MAX_PART_NUMBER = 10_000;
+
+  private Multipart() {
+  }
+
+  static String initiate(Txn txn, BucketRow bucket, InitiateMultipartUploadRequest request) throws OmException {
+    checkName(bucket, request.getKey());
+    String uploadId = String.format("%016x", txn.newObjectId());
+    txn.put(OmTable.MULTIPART_UPLOADS, uploadKey(bucket, request.getKey(), uploadId), MultipartUploadRow.newBuilder()
+        .setUploadId(uploadId).setKey(request.getKey()).setOwner(request.getOwner().isEmpty() ? bucket.getOwner()
+            : request.getOwner()).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
+        .setFactor(bucket.getFactor()).build());
+    return uploadId;
+  }
+
+  private static void checkName(BucketRow bucket, String key) throws OmException {
+    if (bucket.getLayout() == BucketLayout.OBJECT_STORE) {
+      Names.checkKey(key);
+    } else if (Names.split(key).isEmpty()) {
+      throw new OmException(OmResult.INVALID_PATH, "a key needs a name");
+    }
+  }
+
+  /** Stores a written part (its ETag comes with the commit's metadata); a part number written again replaces. */
+  static KeyInfo commitPart(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request)
+      throws OmException {
+    int number = open.getPartNumber();
+    if (number < 1 || number > MAX_PART_NUMBER) {
+      throw new OmException(OmResult.INVALID_REQUEST, "part numbers go from 1 to " + MAX_PART_NUMBER);
+    }
+    byte[] uploadKey = uploadKey(bucket, open.getPath(), open.getUploadId());
+    // Advice only (unrecorded): the replacement below checks again at commit.
+    txn.unrecorded(t -> upload(t, uploadKey, open.getUploadId()));
+    long size = OpenKeys.toFile(txn, open, 0, "", request).getSize();
+    byte[] partKey = partKey(open.getUploadId(), number);
+    Optional<MultipartPartRow> old = txn.get(OmTable.MULTIPART_PARTS, partKey, MultipartPartRow.parser());
+    MultipartPartRow part = MultipartPartRow.newBuilder().setPartNumber(number)
+        .setEtag(request.getMetadataOrDefault(ETAG, "")).setSize(size).addAllBlocks(request.getBlocksList())
+        .setModificationTimeMs(txn.nowMillis()).setOpenId(open.getOpenId()).build();
+    if (old.isPresent() && old.get().getOpenId() != open.getOpenId()) {
+      DeletedKeys.queue(txn, FsoTree.name(bucket) + "/" + open.getPath() + "#part" + number,
+          old.get().getBlocksList());
+    }
+    txn.put(OmTable.MULTIPART_PARTS, partKey, part);
+    txn.replace(OmTable.MULTIPART_UPLOADS, uploadKey, (current, effects) -> {
+      if (current == null) {
+        throw noSuchUpload(open.getUploadId());
+      }
+      return parseUpload(current);
+    });
+    return KeyInfo.newBuilder().setName(open.getPath()).setSize(size).putMetadata(ETAG, part.getEtag()).build();
+  }
+
+  static KeyInfo complete(Txn txn, BucketRow bucket, CompleteMultipartUploadRequest request) throws OmException {
+    byte[] uploadKey = uploadKey(bucket, request.getKey(), request.getUploadId());
+    MultipartUploadRow upload = upload(txn, uploadKey, request.getUploadId());
+    if (request.getPartsCount() == 0) {
+      throw new OmException(OmResult.INVALID_REQUEST, "a multipart upload is completed with at least one part");
+    }
+    List<KeyBlock> blocks = new ArrayList<>();
+    MessageDigest md5s = md5();
+    long size = 0;
+    int previous = 0;
+    for (int i = 0; i < request.getPartsCount(); i++) {
+      PartInfo wanted = request.getParts(i);
+      if (wanted.getPartNumber() <= previous) {
+        throw new OmException(OmResult.INVALID_PART_ORDER, "parts must be listed in ascending order");
+      }
+      previous = wanted.getPartNumber();
+      MultipartPartRow part = txn.get(OmTable.MULTIPART_PARTS, partKey(request.getUploadId(), previous),
+          MultipartPartRow.parser()).orElseThrow(() -> invalidPart(wanted.getPartNumber()));
+      if (!unquoted(part.getEtag()).equals(unquoted(wanted.getEtag()))) {
+        throw invalidPart(wanted.getPartNumber());
+      }
+      if (i < request.getPartsCount() - 1 && part.getSize() < request.getMinPartSize()) {
+        throw new OmException(OmResult.ENTITY_TOO_SMALL, "part " + previous + " has " + part.getSize()
+            + " bytes, less than the minimum of " + request.getMinPartSize());
+      }
+      blocks.addAll(part.getBlocksList());
+      size += part.getSize();
+      md5s.update(hexOrText(unquoted(part.getEtag())));
+    }
+    String etag = "\"" + HexFormat.of().formatHex(md5s.digest()) + "-" + request.getPartsCount() + "\"";
+    KeyInfo key = commitJoined(txn, bucket, upload, blocks, size, etag);
+    removeUpload(txn, bucket, uploadKey, upload, request.getPartsList());
+    return key;
+  }
+
+  private static KeyInfo commitJoined(Txn txn, BucketRow bucket, MultipartUploadRow upload, List<KeyBlock> blocks,
+      long size, String etag) throws OmException {
+    boolean flat = bucket.getLayout() == BucketLayout.OBJECT_STORE;
+    OpenKeyRow open = OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
+        .setPath(flat ? upload.getKey() : Names.join(Names.split(upload.getKey()))).setFactor(upload.getFactor())
+        .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs())
+        .putAllMetadata(upload.getMetadataMap()).putMetadata(ETAG, etag).setCreateParents(true).build();
+    CommitKeyRequest joined = CommitKeyRequest.newBuilder().setSize(size).addAllBlocks(blocks).build();
+    return flat ? FlatKeys.commit(txn, bucket, open, joined) : FsoChanges.commit(txn, bucket, open, joined);
+  }
+
+  static void abort(Txn txn, BucketRow bucket, String key, String uploadId) throws OmException {
+    byte[] uploadKey = uploadKey(bucket, key, uploadId);
+    removeUpload(txn, bucket, uploadKey, upload(txn, uploadKey, uploadId), List.of());
+  }
+
+  /** Deletes the upload and its parts; the blocks of parts not in {@code kept} are queued for deletion. */
+  private static void removeUpload(Txn txn, BucketRow bucket, byte[] uploadKey, MultipartUploadRow upload,
+      List<PartInfo> kept) throws OmException {
+    txn.delete(OmTable.MULTIPART_UPLOADS, uploadKey);
+    java.util.Set<Integer> keptNumbers = new java.util.HashSet<>();
+    kept.forEach(p -> keptNumbers.add(p.getPartNumber()));
+    byte[] prefix = partsOf(upload.getUploadId());
+    List<byte[]> keys = new ArrayList<>();
+    List<MultipartPartRow> parts = new ArrayList<>();
+    txn.scan(OmTable.MULTIPART_PARTS, prefix, prefix, MultipartPartRow.parser(), (k, part) -> {
+      keys.add(k);
+      parts.add(part);
+      return true;
+    });
+    for (int i = 0; i < keys.size(); i++) {
+      txn.delete(OmTable.MULTIPART_PARTS, keys.get(i));
+      if (!keptNumbers.contains(parts.get(i).getPartNumber())) {
+        DeletedKeys.queue(txn, FsoTree.name(bucket) + "/" + upload.getKey() + "#part" + parts.get(i).getPartNumber(),
+            parts.get(i).getBlocksList());
+      }
+    }
+  }
+
+  static ListPartsResponse listParts(Txn txn, BucketRow bucket, String key, String uploadId, int marker, int max)
+      throws OmException {
+    MultipartUploadRow upload = upload(txn, uploadKey(bucket, key, uploadId), uploadId);
+    Listing.Page<PartInfo> page = new Listing.Page<>(Listing.pageSize(max));
+    byte[] prefix = partsOf(uploadId);
+    txn.scan(OmTable.MULTIPART_PARTS, prefix, partKey(uploadId, marker + 1), MultipartPartRow.parser(),
+        (k, part) -> page.add(PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
+            .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs()).build()));
+    return ListPartsResponse.newBuilder().addAllParts(page.items()).setTruncated(page.truncated())
+        .setOwner(upload.getOwner()).build();
+  }
+
+  static ListMultipartUploadsResponse listUploads(Txn txn, BucketRow bucket, String prefix, String keyMarker,
+      String uploadIdMarker, int max) throws OmException {
+    Listing.Page<MultipartUploadInfo> page = new Listing.Page<>(Listing.pageSize(max));
+    byte[] scanPrefix = concat(OmDbKeys.bucketPrefix(bucket.getObjectId()), OmDbKeys.utf8(prefix));
+    byte[] from = scanPrefix;
+    if (!keyMarker.isEmpty()) {
+      from = uploadIdMarker.isEmpty() ? concat(OmDbKeys.bucketPrefix(bucket.getObjectId()),
+          OmDbKeys.utf8(keyMarker), new byte[] {1}) : next(uploadKey(bucket, keyMarker, uploadIdMarker));
+    }
+    txn.scan(OmTable.MULTIPART_UPLOADS, scanPrefix, from, MultipartUploadRow.parser(), (k, upload) -> page.add(
+        MultipartUploadInfo.newBuilder().setKey(upload.getKey()).setUploadId(upload.getUploadId())
+            .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs()).build()));
+    return ListMultipartUploadsResponse.newBuilder().addAllUploads(page.items()).setTruncated(page.truncated())
+        .build();
+  }
+
+  private static MultipartUploadRow upload(Txn txn, byte[] uploadKey, String uploadId) throws OmException {
+    return txn.get(OmTable.MULTIPART_UPLOADS, uploadKey, MultipartUploadRow.parser())
+        .orElseThrow(() -> noSuchUpload(uploadId));
+  }
+
+  private static MultipartUploadRow parseUpload(byte[] payload) throws OmException {
+    try {
+      return MultipartUploadRow.parseFrom(payload);
+    } catch (InvalidProtocolBufferException e) {
+      throw new OmException(OmResult.INTERNAL_ERROR, "unreadable multipart upload row: " + e.getMessage());
+    }
+  }
+
+  private static OmException noSuchUpload(String uploadId) {
+    return new OmException(OmResult.NO_SUCH_UPLOAD, "no multipart upload " + uploadId + " (completed, aborted or"
+        + " never started)");
+  }
+
+  private static OmException invalidPart(int number) {
+    return new OmException(OmResult.INVALID_PART, "part " + number + " was not uploaded, or has another ETag");
+  }
+
+  private static String unquoted(String etag) {
+    return etag.replace("\"", "");
+  }
+
+  /** An MD5 ETag's bytes (what S3 hashes for a multipart ETag); any other ETag's text. */
+  private static byte[] hexOrText(String etag) {
+    try {
+      return HexFormat.of().parseHex(etag);
+    } catch (IllegalArgumentException e) {
+      return etag.getBytes(StandardCharsets.UTF_8);
+    }
+  }
+
+  private static MessageDigest md5() {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("MD5 is missing from this JVM", e);
+    }
+  }
+
+  static byte[] uploadKey(BucketRow bucket, String key, String uploadId) {
+    return concat(OmDbKeys.bucketPrefix(bucket.getObjectId()), OmDbKeys.utf8(key), new byte[] {0},
+        OmDbKeys.utf8(uploadId));
+  }
+
+  private static byte[] partsOf(String uploadId) {
+    return concat(OmDbKeys.utf8(uploadId), new byte[] {0});
+  }
+
+  private static byte[] partKey(String uploadId, int number) {
+    return concat(partsOf(uploadId), ByteBuffer.allocate(4).putInt(number).array());
+  }
+
+  private static byte[] next(byte[] key) {
+    return concat(key, new byte[] {0});
+  }
+
+  private static byte[] concat(byte[]... parts) {
+    int length = 0;
+    for (byte[] p : parts) {
+      length += p.length;
+    }
+    ByteBuffer out = ByteBuffer.allocate(length);
+    for (byte[] p : parts) {
+      out.put(p);
+    }
+    return out.array();
+  }
+}
