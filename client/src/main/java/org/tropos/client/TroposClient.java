@@ -15,9 +15,16 @@ import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListMultipartUploadsRequest;
+import org.tropos.proto.om.ListMultipartUploadsResponse;
+import org.tropos.proto.om.ListPartsRequest;
+import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.OpenKeyRequest;
@@ -153,6 +160,32 @@ public final class TroposClient implements AutoCloseable {
   public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
       throws OmException {
     return om.listStatus(volume, bucket, path, startAfter, max);
+  }
+
+  /** Copies a key on the server by referencing its blocks: no data moves, whatever the size. */
+  public KeyInfo copyKey(CopyKeyRequest request) throws OmException {
+    return om.copyKey(request);
+  }
+
+  /** Starts a multipart upload; write each part with {@link #createKey(OpenKeyRequest)} naming the upload. */
+  public String initiateMultipartUpload(InitiateMultipartUploadRequest request) throws OmException {
+    return om.initiateMultipartUpload(request);
+  }
+
+  public KeyInfo completeMultipartUpload(CompleteMultipartUploadRequest request) throws OmException {
+    return om.completeMultipartUpload(request);
+  }
+
+  public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) throws OmException {
+    om.abortMultipartUpload(volume, bucket, key, uploadId);
+  }
+
+  public ListPartsResponse listParts(ListPartsRequest request) throws OmException {
+    return om.listParts(request);
+  }
+
+  public ListMultipartUploadsResponse listMultipartUploads(ListMultipartUploadsRequest request) throws OmException {
+    return om.listMultipartUploads(request);
   }
 
   /** The S3 secret of {@code accessId} (a user name); with {@code createIfMissing}, a new one if it has none. */

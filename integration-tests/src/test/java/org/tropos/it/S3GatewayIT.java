@@ -30,9 +30,13 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MetadataDirective;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
@@ -145,6 +149,65 @@ class S3GatewayIT {
       plain.putObject(p -> p.bucket("plain").key("whole.bin"), RequestBody.fromBytes(data));
     }
     assertArrayEquals(data, s3.getObjectAsBytes(g -> g.bucket("plain").key("whole.bin")).asByteArray());
+  }
+
+  @Test
+  void multipartPartsJoinAndTheEtagIsTheMd5OfTheParts() throws Exception {
+    s3.createBucket(b -> b.bucket("multi"));
+    byte[] data = random(11 * MB + 3, 3);
+    String id = s3.createMultipartUpload(c -> c.bucket("multi").key("joined.bin").contentType("text/x-joined"))
+        .uploadId();
+    int[][] ranges = {{0, 5 * MB}, {5 * MB, 10 * MB}, {10 * MB, data.length}};
+    List<CompletedPart> parts = new java.util.ArrayList<>();
+    java.security.MessageDigest md5s = java.security.MessageDigest.getInstance("MD5");
+    for (int i = 0; i < ranges.length; i++) {
+      byte[] part = java.util.Arrays.copyOfRange(data, ranges[i][0], ranges[i][1]);
+      int number = i + 1;
+      String etag = s3.uploadPart(u -> u.bucket("multi").key("joined.bin").uploadId(id).partNumber(number),
+          RequestBody.fromBytes(part)).eTag();
+      md5s.update(java.security.MessageDigest.getInstance("MD5").digest(part));
+      parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+    }
+    assertEquals(3, s3.listParts(l -> l.bucket("multi").key("joined.bin").uploadId(id)).parts().size());
+    assertEquals(List.of(id), s3.listMultipartUploads(l -> l.bucket("multi")).uploads().stream()
+        .map(MultipartUpload::uploadId).toList());
+    S3Exception small = assertThrows(S3Exception.class, () -> s3.completeMultipartUpload(c -> c.bucket("multi")
+        .key("joined.bin").uploadId(id).multipartUpload(m -> m.parts(parts.get(2), parts.get(0)))));
+    assertEquals("InvalidPartOrder", small.awsErrorDetails().errorCode());
+    String etag = s3.completeMultipartUpload(c -> c.bucket("multi").key("joined.bin").uploadId(id)
+        .multipartUpload(m -> m.parts(parts))).eTag();
+    assertEquals("\"" + java.util.HexFormat.of().formatHex(md5s.digest()) + "-3\"", etag);
+    ResponseBytes<GetObjectResponse> back = s3.getObjectAsBytes(g -> g.bucket("multi").key("joined.bin"));
+    assertArrayEquals(data, back.asByteArray());
+    assertEquals("text/x-joined", back.response().contentType());
+
+    String aborted = s3.createMultipartUpload(c -> c.bucket("multi").key("never")).uploadId();
+    s3.abortMultipartUpload(a -> a.bucket("multi").key("never").uploadId(aborted));
+    assertEquals("NoSuchUpload", assertThrows(S3Exception.class, () -> s3.uploadPart(u -> u.bucket("multi")
+        .key("never").uploadId(aborted).partNumber(1), RequestBody.fromString("x"))).awsErrorDetails().errorCode());
+  }
+
+  @Test
+  void aCopySharesTheSourcesBlocksAndDeleteObjectsRemovesMany() throws Exception {
+    s3.createBucket(b -> b.bucket("copies"));
+    byte[] data = random(6 * MB, 4);
+    s3.putObject(p -> p.bucket("copies").key("src").metadata(Map.of("a", "1")), RequestBody.fromBytes(data));
+    s3.copyObject(c -> c.sourceBucket("copies").sourceKey("src").destinationBucket("copies").destinationKey("kept"));
+    s3.copyObject(c -> c.sourceBucket("copies").sourceKey("src").destinationBucket("copies").destinationKey("new")
+        .metadataDirective(MetadataDirective.REPLACE).metadata(Map.of("b", "2")));
+    assertEquals(tropos.getKey("s3v", "copies", "src").getBlocksList(),
+        tropos.getKey("s3v", "copies", "kept").getBlocksList(), "the copy references the source's blocks");
+    assertEquals(Map.of("a", "1"), s3.headObject(h -> h.bucket("copies").key("kept")).metadata());
+    HeadObjectResponse replaced = s3.headObject(h -> h.bucket("copies").key("new"));
+    assertEquals(Map.of("b", "2"), replaced.metadata());
+    assertEquals(s3.headObject(h -> h.bucket("copies").key("src")).eTag(), replaced.eTag());
+    s3.deleteObjects(d -> d.bucket("copies").delete(x -> x.quiet(true).objects(
+        ObjectIdentifier.builder().key("src").build(), ObjectIdentifier.builder().key("new").build(),
+        ObjectIdentifier.builder().key("missing").build())));
+    assertEquals(List.of("kept"), s3.listObjectsV2(l -> l.bucket("copies")).contents().stream().map(S3Object::key)
+        .toList());
+    assertArrayEquals(data, s3.getObjectAsBytes(g -> g.bucket("copies").key("kept")).asByteArray(),
+        "deleting the source left the shared blocks to the copy");
   }
 
   @Test

@@ -6,9 +6,12 @@ import java.util.Map;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.RpcChannel;
+import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CommitKeyRequest;
+import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.CreateBucketRequest;
 import org.tropos.proto.om.CreateDirectoryRequest;
 import org.tropos.proto.om.CreateVolumeRequest;
@@ -19,12 +22,17 @@ import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetFileStatusRequest;
 import org.tropos.proto.om.GetS3SecretRequest;
 import org.tropos.proto.om.GetVolumeRequest;
+import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsRequest;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeysRequest;
 import org.tropos.proto.om.ListKeysResponse;
+import org.tropos.proto.om.ListMultipartUploadsRequest;
+import org.tropos.proto.om.ListMultipartUploadsResponse;
+import org.tropos.proto.om.ListPartsRequest;
+import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusRequest;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesRequest;
@@ -148,6 +156,31 @@ public final class OmClient implements AutoCloseable {
       throws OmException {
     return om.call(() -> stub().listStatus(ListStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setPath(path).setStartAfter(startAfter).setMaxResults(max).build()));
+  }
+
+  public KeyInfo copyKey(CopyKeyRequest request) throws OmException {
+    return om.call(() -> stub().copyKey(request).getKey());
+  }
+
+  public String initiateMultipartUpload(InitiateMultipartUploadRequest request) throws OmException {
+    return om.call(() -> stub().initiateMultipartUpload(request).getUploadId());
+  }
+
+  public KeyInfo completeMultipartUpload(CompleteMultipartUploadRequest request) throws OmException {
+    return om.call(() -> stub().completeMultipartUpload(request).getKey());
+  }
+
+  public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) throws OmException {
+    om.call(() -> stub().abortMultipartUpload(AbortMultipartUploadRequest.newBuilder().setVolume(volume)
+        .setBucket(bucket).setKey(key).setUploadId(uploadId).build()));
+  }
+
+  public ListPartsResponse listParts(ListPartsRequest request) throws OmException {
+    return om.call(() -> stub().listParts(request));
+  }
+
+  public ListMultipartUploadsResponse listMultipartUploads(ListMultipartUploadsRequest request) throws OmException {
+    return om.call(() -> stub().listMultipartUploads(request));
   }
 
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {

@@ -97,23 +97,25 @@ final class Multipart {
     if (request.getPartsCount() == 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "a multipart upload is completed with at least one part");
     }
-    List<KeyBlock> blocks = new ArrayList<>();
-    MessageDigest md5s = md5();
-    long size = 0;
     int previous = 0;
-    for (int i = 0; i < request.getPartsCount(); i++) {
-      PartInfo wanted = request.getParts(i);
+    for (PartInfo wanted : request.getPartsList()) {
       if (wanted.getPartNumber() <= previous) {
         throw new OmException(OmResult.INVALID_PART_ORDER, "parts must be listed in ascending order");
       }
       previous = wanted.getPartNumber();
-      MultipartPartRow part = txn.get(OmTable.MULTIPART_PARTS, partKey(request.getUploadId(), previous),
-          MultipartPartRow.parser()).orElseThrow(() -> invalidPart(wanted.getPartNumber()));
+    }
+    List<KeyBlock> blocks = new ArrayList<>();
+    MessageDigest md5s = md5();
+    long size = 0;
+    for (int i = 0; i < request.getPartsCount(); i++) {
+      PartInfo wanted = request.getParts(i);
+      MultipartPartRow part = txn.get(OmTable.MULTIPART_PARTS, partKey(request.getUploadId(),
+          wanted.getPartNumber()), MultipartPartRow.parser()).orElseThrow(() -> invalidPart(wanted.getPartNumber()));
       if (!unquoted(part.getEtag()).equals(unquoted(wanted.getEtag()))) {
         throw invalidPart(wanted.getPartNumber());
       }
       if (i < request.getPartsCount() - 1 && part.getSize() < request.getMinPartSize()) {
-        throw new OmException(OmResult.ENTITY_TOO_SMALL, "part " + previous + " has " + part.getSize()
+        throw new OmException(OmResult.ENTITY_TOO_SMALL, "part " + wanted.getPartNumber() + " has " + part.getSize()
             + " bytes, less than the minimum of " + request.getMinPartSize());
       }
       blocks.addAll(part.getBlocksList());

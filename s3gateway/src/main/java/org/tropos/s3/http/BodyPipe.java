@@ -26,7 +26,6 @@ final class BodyPipe extends InputStream {
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition arrived = lock.newCondition();
   private long buffered;
-  private long received;
   private boolean ended;
   private boolean paused;
   private IOException failure;
@@ -45,7 +44,6 @@ final class BodyPipe extends InputStream {
       }
       chunks.add(content);
       buffered += content.readableBytes();
-      received += content.readableBytes();
       if (buffered > HIGH_WATER && !paused) {
         paused = true;
         channel.config().setAutoRead(false);
@@ -73,26 +71,6 @@ final class BodyPipe extends InputStream {
         failure = e;
       }
       arrived.signalAll();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Whether the whole body arrived and was read (the connection can then take the next request). */
-  boolean consumed() {
-    lock.lock();
-    try {
-      return ended && chunks.isEmpty();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Bytes received so far. */
-  long received() {
-    lock.lock();
-    try {
-      return received;
     } finally {
       lock.unlock();
     }

@@ -59,8 +59,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     boolean keepAlive = HttpUtil.isKeepAlive(request);
     String requestId = Long.toHexString(System.identityHashCode(ctx.channel())) + "-"
         + Long.toHexString(REQUEST_IDS.incrementAndGet());
-    S3Response response = new S3Response(ctx.channel(), requestId, keepAlive, body,
-        S3Response.freshHeaders(keepAlive));
+    S3Response response = new S3Response(ctx.channel(), requestId, keepAlive, S3Response.freshHeaders(keepAlive));
     if (request.decoderResult().isFailure()) {
       refuse(response, 400, "InvalidRequest", "Malformed HTTP request", "");
       return;

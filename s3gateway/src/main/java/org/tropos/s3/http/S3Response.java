@@ -33,15 +33,13 @@ public final class S3Response {
   private final Channel channel;
   private final String requestId;
   private final boolean keepAlive;
-  private final BodyPipe body;
   private final HttpHeaders headers;
   private boolean sent;
 
-  S3Response(Channel channel, String requestId, boolean keepAlive, BodyPipe body, HttpHeaders headers) {
+  S3Response(Channel channel, String requestId, boolean keepAlive, HttpHeaders headers) {
     this.channel = channel;
     this.requestId = requestId;
     this.keepAlive = keepAlive;
-    this.body = body;
     this.headers = headers;
     headers.set("x-amz-request-id", requestId);
     headers.set(HttpHeaderNames.SERVER, "Tropos");
@@ -122,16 +120,16 @@ public final class S3Response {
     }
   }
 
-  /** After the last byte: keep the connection only if the client wants it and its request body is all read. */
+  /**
+   * After the last byte: the connection stays open unless the client asked to close it. A request body not read
+   * (an early error) is discarded as it arrives ({@link BodyPipe#close}); closing instead would race with the
+   * client reusing the connection for its next request.
+   */
   private void finish(ChannelFuture last) {
     sent = true;
-    // Decided on the event loop once written: by then it has also taken in the end of a request body that
-    // arrived with the request.
-    last.addListener((ChannelFutureListener) written -> {
-      if (!keepAlive || !body.consumed()) {
-        written.channel().close();
-      }
-    });
+    if (!keepAlive) {
+      last.addListener(ChannelFutureListener.CLOSE);
+    }
   }
 
   static HttpHeaders freshHeaders(boolean keepAlive) {

@@ -46,12 +46,30 @@ final class ObjectOps {
 
   void put(S3Request request, RequestAuthenticator.Signed signed, S3Response out) throws S3Error, IOException {
     BucketInfo bucket = buckets.require(request.bucket(), signed.accessId());
+    OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(userMetadata(request));
+    out.headers().set("ETag", upload(request, signed, bucket, open));
+    out.send(200, new byte[0], null);
+  }
+
+  /**
+   * Streams the body into a new key (or part) opened with {@code open}'s settings, and commits it only after
+   * the length, the SHA-256 (when signed), the chunk signatures (aws-chunked) and the Content-MD5 (when sent)
+   * check out; returns its ETag (the body's MD5, quoted).
+   */
+  String upload(S3Request request, RequestAuthenticator.Signed signed, BucketInfo bucket,
+      OpenKeyRequest.Builder open) throws S3Error, IOException {
     String payloadHash = signed.payloadHash();
     boolean chunked = payloadHash.startsWith("STREAMING-");
     long length = length(request, chunked ? "x-amz-decoded-content-length" : "content-length");
     InputStream body = chunked ? new AwsChunkedInputStream(request.body(), signed, payloadHash,
         request.header("x-amz-trailer")) : request.body();
-    KeyOutputStream key = open(request, bucket, signed.accessId(), length);
+    KeyOutputStream key;
+    try {
+      key = om.createKey(open.setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(request.key())
+          .setSize(length).setFactor(bucket.getFactor()).setCreateParents(true).setOwner(signed.accessId()).build());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), request.key());
+    }
     boolean committed = false;
     try {
       Digests digests = copy(body, key, length);
@@ -72,8 +90,12 @@ final class ObjectOps {
       key.setCommitMetadata(Map.of(ETAG, etag));
       key.close();
       committed = true;
-      out.headers().set("ETag", etag);
-      out.send(200, new byte[0], null);
+      return etag;
+    } catch (IOException e) {
+      if (e.getCause() instanceof OmException om) {
+        throw OmErrors.of(om, request.bucket(), request.key());
+      }
+      throw e;
     } finally {
       if (!committed) {
         key.abort();
@@ -97,7 +119,8 @@ final class ObjectOps {
     }
   }
 
-  private KeyOutputStream open(S3Request request, BucketInfo bucket, String user, long length) throws S3Error {
+  /** Content-Type and the x-amz-meta-* headers, as stored with a key. */
+  static Map<String, String> userMetadata(S3Request request) {
     Map<String, String> metadata = new HashMap<>();
     String type = request.header("content-type");
     metadata.put(CONTENT_TYPE, type == null ? DEFAULT_TYPE : type);
@@ -107,13 +130,7 @@ final class ObjectOps {
         metadata.put(lower, request.header(name));
       }
     }
-    try {
-      return om.createKey(OpenKeyRequest.newBuilder().setVolume(buckets.volume()).setBucket(bucket.getName())
-          .setKey(request.key()).setSize(length).setFactor(bucket.getFactor()).putAllMetadata(metadata)
-          .setCreateParents(true).setOwner(user).build());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    return metadata;
   }
 
   private record Digests(byte[] md5, String sha256) {

@@ -24,6 +24,11 @@ final class OmErrors {
       case TOO_MANY_CONFLICTS -> new S3Error("SlowDown", 503, e.getMessage());
       case S3_SECRET_NOT_FOUND -> new S3Error("InvalidAccessKeyId", 403, "The AWS access key Id you provided does"
           + " not exist in our records.");
+      case NO_SUCH_UPLOAD -> new S3Error("NoSuchUpload", 404, "The specified multipart upload does not exist.");
+      case INVALID_PART -> new S3Error("InvalidPart", 400, e.getMessage());
+      case INVALID_PART_ORDER -> new S3Error("InvalidPartOrder", 400, e.getMessage());
+      case ENTITY_TOO_SMALL -> new S3Error("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum"
+          + " allowed object size: " + e.getMessage());
       default -> S3Error.internal(e.result() + ": " + e.getMessage());
     };
   }

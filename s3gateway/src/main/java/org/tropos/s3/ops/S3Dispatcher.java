@@ -27,6 +27,9 @@ public final class S3Dispatcher implements S3Handler {
   private final BucketOps buckets;
   private final ObjectOps objects;
   private final ObjectListing listing;
+  private final MultipartOps multipart;
+  private final CopyOps copies;
+  private final DeleteObjectsOp bulkDelete;
 
   public S3Dispatcher(TroposClient om, RequestAuthenticator authenticator, Clock clock, String volume,
       BucketLayout layout, List<String> administrators) {
@@ -35,6 +38,9 @@ public final class S3Dispatcher implements S3Handler {
     this.buckets = new BucketOps(om, volume, layout, new Access(administrators));
     this.objects = new ObjectOps(om, buckets);
     this.listing = new ObjectListing(om, buckets);
+    this.multipart = new MultipartOps(om, buckets, objects);
+    this.copies = new CopyOps(om, buckets);
+    this.bulkDelete = new DeleteObjectsOp(om, buckets);
   }
 
   @Override
@@ -68,17 +74,50 @@ public final class S3Dispatcher implements S3Handler {
       routeBucket(request, user, out);
       return;
     }
-    switch (method) {
+    routeObject(request, signed, out);
+  }
+
+  private void routeObject(S3Request request, RequestAuthenticator.Signed signed, S3Response out)
+      throws S3Error, IOException {
+    String user = signed.accessId();
+    boolean upload = request.hasParam("uploadId");
+    switch (request.method()) {
       case "PUT" -> {
-        if (request.header("x-amz-copy-source") != null || request.hasParam("uploadId")) {
-          throw S3Error.notImplemented("CopyObject and multipart upload");
+        if (upload) {
+          multipart.uploadPart(request, signed, out);
+        } else if (request.header("x-amz-copy-source") != null) {
+          copies.copy(request, user, out);
+        } else {
+          objects.put(request, signed, out);
         }
-        objects.put(request, signed, out);
       }
-      case "GET" -> objects.get(request, user, out);
+      case "POST" -> {
+        if (request.hasParam("uploads")) {
+          multipart.initiate(request, user, out);
+        } else if (upload) {
+          multipart.complete(request, user, out);
+        } else {
+          throw S3Error.notImplemented("this POST");
+        }
+      }
+      case "GET" -> {
+        if (upload) {
+          multipart.listParts(request, user, out);
+        } else if (request.hasParam("tagging") || request.hasParam("acl")) {
+          throw S3Error.notImplemented("this object sub-resource");
+        } else {
+          objects.get(request, user, out);
+        }
+      }
       case "HEAD" -> objects.head(request, user, out);
-      case "DELETE" -> objects.delete(request, user, out);
-      default -> throw new S3Error("MethodNotAllowed", 405, method + " is not allowed on an object");
+      case "DELETE" -> {
+        if (upload) {
+          multipart.abort(request, user, out);
+        } else {
+          objects.delete(request, user, out);
+        }
+      }
+      default -> throw new S3Error("MethodNotAllowed", 405, request.method() + " is not allowed on an object");
     }
   }
 
@@ -87,12 +126,20 @@ public final class S3Dispatcher implements S3Handler {
       case "PUT" -> buckets.create(request, user, out);
       case "HEAD" -> buckets.head(request, user, out);
       case "DELETE" -> buckets.delete(request, user, out);
+      case "POST" -> {
+        if (!request.hasParam("delete")) {
+          throw S3Error.notImplemented("this POST");
+        }
+        bulkDelete.delete(request, user, out);
+      }
       case "GET" -> {
         if (request.hasParam("location")) {
           buckets.location(request, user, out);
         } else if ("2".equals(request.param("list-type"))) {
           listing.listV2(request, user, out);
-        } else if (request.hasParam("uploads") || request.hasParam("tagging") || request.hasParam("versioning")
+        } else if (request.hasParam("uploads")) {
+          multipart.listUploads(request, user, out);
+        } else if (request.hasParam("tagging") || request.hasParam("versioning")
             || request.hasParam("acl") || request.hasParam("policy") || request.hasParam("lifecycle")) {
           throw S3Error.notImplemented("this bucket sub-resource");
         } else {

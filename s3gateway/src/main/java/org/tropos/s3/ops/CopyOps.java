@@ -1,0 +1,78 @@
+package org.tropos.s3.ops;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.s3.S3Error;
+import org.tropos.s3.http.S3Request;
+import org.tropos.s3.http.S3Response;
+import org.tropos.s3.http.Xml;
+
+/**
+ * CopyObject inside the cluster: the OM gives the copy the source's blocks (reference counted), so no byte moves
+ * and an S3A rename (copy + delete) costs the same for 1 KB and 1 GB.
+ */
+final class CopyOps {
+  private final TroposClient om;
+  private final BucketOps buckets;
+
+  CopyOps(TroposClient om, BucketOps buckets) {
+    this.om = om;
+    this.buckets = buckets;
+  }
+
+  /** The bucket and key of an x-amz-copy-source header ({@code [/]bucket/key[?versionId=...]}, URL-encoded). */
+  record Source(String bucket, String key) {
+    static Source parse(String header) throws S3Error {
+      String value = header.strip();
+      int query = value.indexOf('?');
+      if (query >= 0) {
+        value = value.substring(0, query);
+      }
+      value = URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
+      if (value.startsWith("/")) {
+        value = value.substring(1);
+      }
+      int slash = value.indexOf('/');
+      if (slash <= 0 || slash == value.length() - 1) {
+        throw S3Error.invalidArgument("Copy Source must mention the source bucket and key: sourcebucket/sourcekey");
+      }
+      return new Source(value.substring(0, slash), value.substring(slash + 1));
+    }
+  }
+
+  void copy(S3Request request, String user, S3Response out) throws S3Error {
+    Source source = Source.parse(request.header("x-amz-copy-source"));
+    buckets.require(source.bucket(), user);
+    buckets.require(request.bucket(), user);
+    boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
+    if (!replace && source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
+      throw new S3Error("InvalidRequest", 400, "This copy request is illegal because it is trying to copy an object"
+          + " to itself without changing the object's metadata, storage class, website redirect location or"
+          + " encryption attributes.");
+    }
+    CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume()).setBucket(source.bucket())
+        .setKey(source.key()).setToVolume(buckets.volume()).setToBucket(request.bucket()).setToKey(request.key())
+        .setOwner(user).setReplaceMetadata(replace);
+    KeyInfo copied;
+    try {
+      if (replace) {
+        // The content is the same, so its ETag stays.
+        Map<String, String> metadata = new HashMap<>(ObjectOps.userMetadata(request));
+        metadata.put(ObjectOps.ETAG, ObjectOps.etag(om.getKey(buckets.volume(), source.bucket(), source.key())));
+        copy.putAllMetadata(metadata);
+      }
+      copied = om.copyKey(copy.build());
+    } catch (OmException e) {
+      throw OmErrors.of(e, source.bucket(), source.key());
+    }
+    out.send(200, Xml.document("CopyObjectResult").element("LastModified",
+        S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectOps.etag(copied))
+        .close("CopyObjectResult").bytes(), "application/xml");
+  }
+}

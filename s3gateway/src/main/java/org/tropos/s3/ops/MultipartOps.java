@@ -1,0 +1,187 @@
+package org.tropos.s3.ops;
+
+import java.io.IOException;
+import java.util.List;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.InitiateMultipartUploadRequest;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.ListMultipartUploadsRequest;
+import org.tropos.proto.om.ListMultipartUploadsResponse;
+import org.tropos.proto.om.ListPartsRequest;
+import org.tropos.proto.om.ListPartsResponse;
+import org.tropos.proto.om.MultipartUploadInfo;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.PartInfo;
+import org.tropos.s3.S3Error;
+import org.tropos.s3.auth.RequestAuthenticator;
+import org.tropos.s3.http.S3Request;
+import org.tropos.s3.http.S3Response;
+import org.tropos.s3.http.Xml;
+import org.tropos.s3.http.XmlInput;
+import org.w3c.dom.Element;
+
+/**
+ * CreateMultipartUpload, UploadPart, CompleteMultipartUpload, AbortMultipartUpload, ListParts,
+ * ListMultipartUploads. Parts stream into blocks like objects; Complete joins their block lists in the OM.
+ */
+final class MultipartOps {
+  /** S3's smallest part but the last. */
+  static final long MIN_PART_SIZE = 5L << 20;
+  private static final int MAX_LISTED = 1000;
+
+  private final TroposClient om;
+  private final BucketOps buckets;
+  private final ObjectOps objects;
+
+  MultipartOps(TroposClient om, BucketOps buckets, ObjectOps objects) {
+    this.om = om;
+    this.buckets = buckets;
+    this.objects = objects;
+  }
+
+  void initiate(S3Request request, String user, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), user);
+    String uploadId;
+    try {
+      uploadId = om.initiateMultipartUpload(InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
+          .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectOps.userMetadata(request))
+          .setOwner(user).build());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), request.key());
+    }
+    out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())
+        .element("Key", request.key()).element("UploadId", uploadId).close("InitiateMultipartUploadResult").bytes(),
+        "application/xml");
+  }
+
+  void uploadPart(S3Request request, RequestAuthenticator.Signed signed, S3Response out)
+      throws S3Error, IOException {
+    BucketInfo bucket = buckets.require(request.bucket(), signed.accessId());
+    int number;
+    try {
+      number = Integer.parseInt(request.param("partNumber"));
+    } catch (NumberFormatException e) {
+      throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000, inclusive");
+    }
+    if (request.header("x-amz-copy-source") != null) {
+      throw S3Error.notImplemented("UploadPartCopy");
+    }
+    out.headers().set("ETag", objects.upload(request, signed, bucket, OpenKeyRequest.newBuilder()
+        .setUploadId(request.param("uploadId")).setPartNumber(number)));
+    out.send(200, new byte[0], null);
+  }
+
+  void complete(S3Request request, String user, S3Response out) throws S3Error, IOException {
+    buckets.require(request.bucket(), user);
+    Element root = XmlInput.parse(request.body());
+    CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.newBuilder()
+        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+        .setUploadId(request.param("uploadId")).setMinPartSize(MIN_PART_SIZE);
+    for (Element part : XmlInput.children(root, "Part")) {
+      try {
+        complete.addParts(PartInfo.newBuilder().setPartNumber(Integer.parseInt(XmlInput.text(part, "PartNumber")))
+            .setEtag(String.valueOf(XmlInput.text(part, "ETag"))));
+      } catch (NumberFormatException e) {
+        throw new S3Error("MalformedXML", 400, "A part has no valid PartNumber.");
+      }
+    }
+    KeyInfo key;
+    try {
+      key = om.completeMultipartUpload(complete.build());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), request.key());
+    }
+    out.send(200, Xml.document("CompleteMultipartUploadResult").element("Location", "/" + request.bucket() + "/"
+        + request.key()).element("Bucket", request.bucket()).element("Key", request.key())
+        .element("ETag", ObjectOps.etag(key)).close("CompleteMultipartUploadResult").bytes(), "application/xml");
+  }
+
+  void abort(S3Request request, String user, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), user);
+    try {
+      om.abortMultipartUpload(buckets.volume(), request.bucket(), request.key(), request.param("uploadId"));
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), request.key());
+    }
+    out.send(204, new byte[0], null);
+  }
+
+  void listParts(S3Request request, String user, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), user);
+    int marker = intParam(request, "part-number-marker", 0);
+    int max = Math.min(intParam(request, "max-parts", MAX_LISTED), MAX_LISTED);
+    ListPartsResponse parts;
+    try {
+      parts = om.listParts(ListPartsRequest.newBuilder().setVolume(buckets.volume()).setBucket(request.bucket())
+          .setKey(request.key()).setUploadId(request.param("uploadId")).setPartNumberMarker(marker)
+          .setMaxParts(max).build());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), request.key());
+    }
+    Xml xml = Xml.document("ListPartsResult").element("Bucket", request.bucket()).element("Key", request.key())
+        .element("UploadId", request.param("uploadId")).element("PartNumberMarker", marker).element("MaxParts", max)
+        .element("IsTruncated", parts.getTruncated());
+    List<PartInfo> list = parts.getPartsList();
+    if (parts.getTruncated() && !list.isEmpty()) {
+      xml.element("NextPartNumberMarker", list.get(list.size() - 1).getPartNumber());
+    }
+    xml.open("Owner").element("ID", parts.getOwner()).element("DisplayName", parts.getOwner()).close("Owner")
+        .element("StorageClass", "STANDARD");
+    for (PartInfo p : list) {
+      xml.open("Part").element("PartNumber", p.getPartNumber())
+          .element("LastModified", S3Time.iso(p.getModificationTimeMs())).element("ETag", p.getEtag())
+          .element("Size", p.getSize()).close("Part");
+    }
+    out.send(200, xml.close("ListPartsResult").bytes(), "application/xml");
+  }
+
+  void listUploads(S3Request request, String user, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), user);
+    String prefix = orEmpty(request.param("prefix"));
+    int max = Math.min(intParam(request, "max-uploads", MAX_LISTED), MAX_LISTED);
+    ListMultipartUploadsResponse uploads;
+    try {
+      uploads = om.listMultipartUploads(ListMultipartUploadsRequest.newBuilder().setVolume(buckets.volume())
+          .setBucket(request.bucket()).setPrefix(prefix).setKeyMarker(orEmpty(request.param("key-marker")))
+          .setUploadIdMarker(orEmpty(request.param("upload-id-marker"))).setMaxUploads(max).build());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), "");
+    }
+    Xml xml = Xml.document("ListMultipartUploadsResult").element("Bucket", request.bucket())
+        .element("KeyMarker", orEmpty(request.param("key-marker")))
+        .element("UploadIdMarker", orEmpty(request.param("upload-id-marker"))).element("Prefix", prefix)
+        .element("MaxUploads", max).element("IsTruncated", uploads.getTruncated());
+    List<MultipartUploadInfo> list = uploads.getUploadsList();
+    if (uploads.getTruncated() && !list.isEmpty()) {
+      xml.element("NextKeyMarker", list.get(list.size() - 1).getKey())
+          .element("NextUploadIdMarker", list.get(list.size() - 1).getUploadId());
+    }
+    for (MultipartUploadInfo u : list) {
+      xml.open("Upload").element("Key", u.getKey()).element("UploadId", u.getUploadId())
+          .open("Initiator").element("ID", u.getOwner()).element("DisplayName", u.getOwner()).close("Initiator")
+          .open("Owner").element("ID", u.getOwner()).element("DisplayName", u.getOwner()).close("Owner")
+          .element("StorageClass", "STANDARD").element("Initiated", S3Time.iso(u.getCreationTimeMs()))
+          .close("Upload");
+    }
+    out.send(200, xml.close("ListMultipartUploadsResult").bytes(), "application/xml");
+  }
+
+  private static int intParam(S3Request request, String name, int fallback) throws S3Error {
+    String value = request.param(name);
+    if (value == null) {
+      return fallback;
+    }
+    try {
+      return Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw S3Error.invalidArgument(name + " must be a number");
+    }
+  }
+
+  private static String orEmpty(String s) {
+    return s == null ? "" : s;
+  }
+}
