@@ -19,9 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
-import org.tropos.common.util.SystemClock;
 import org.tropos.proto.om.S3Secret;
-import org.tropos.s3.S3Gateway;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -45,30 +43,22 @@ import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class S3GatewayIT {
   private static final int MB = 1 << 20;
-  private static final Map<String, String> CLUSTER = Map.of("ozone.scm.block.size", "4MB",
-      "ozone.scm.chunk.size", "1MB", "ozone.scm.datanode.pipeline.limit", "2");
 
-  private MiniCluster mini;
+  private S3Cluster cluster;
   private TroposClient tropos;
-  private S3Gateway gateway;
   private S3Secret alice;
   private S3Client s3;
 
   @BeforeAll
   void start(@TempDir Path dir) throws Exception {
-    mini = new MiniCluster(dir.resolve("cluster"), 3, 1, CLUSTER);
-    mini.awaitAllHealthy();
-    mini.awaitOpenPipelines(1);
-    gateway = new S3Gateway(mini.clientConfig().with(CLUSTER).with("ozone.s3g.http-address", "127.0.0.1:0"),
-        SystemClock.INSTANCE);
-    gateway.start();
-    tropos = TroposClient.create(mini.clientConfig());
-    alice = tropos.getS3Secret("alice", true);
+    cluster = new S3Cluster(dir);
+    tropos = cluster.tropos();
+    alice = cluster.secret("alice");
     s3 = client("alice", alice.getSecret());
   }
 
   private S3Client client(String accessId, String secret) {
-    return S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + gateway.port()))
+    return S3Client.builder().endpointOverride(cluster.endpoint())
         .region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessId, secret)))
         .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
@@ -81,14 +71,8 @@ class S3GatewayIT {
     if (s3 != null) {
       s3.close();
     }
-    if (gateway != null) {
-      gateway.close();
-    }
-    if (tropos != null) {
-      tropos.close();
-    }
-    if (mini != null) {
-      mini.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -140,7 +124,7 @@ class S3GatewayIT {
   void bodiesSentWholeWithTheirSha256AreAcceptedToo() {
     s3.createBucket(b -> b.bucket("plain"));
     byte[] data = random(3 * MB + 5, 2);
-    try (S3Client plain = S3Client.builder().endpointOverride(URI.create("http://127.0.0.1:" + gateway.port()))
+    try (S3Client plain = S3Client.builder().endpointOverride(cluster.endpoint())
         .region(Region.US_EAST_1).credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
             "alice", alice.getSecret())))
         .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).chunkedEncodingEnabled(false)
@@ -221,7 +205,7 @@ class S3GatewayIT {
       assertEquals("InvalidAccessKeyId", assertThrows(S3Exception.class, unknown::listBuckets)
           .awsErrorDetails().errorCode());
     }
-    S3Secret bob = org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> tropos.getS3Secret("bob", true));
+    S3Secret bob = org.junit.jupiter.api.Assertions.assertDoesNotThrow(() -> cluster.secret("bob"));
     try (S3Client asBob = client("bob", bob.getSecret())) {
       S3Exception e = assertThrows(S3Exception.class, () -> asBob.putObject(p -> p.bucket("private").key("k"),
           RequestBody.fromString("x")));
@@ -234,8 +218,7 @@ class S3GatewayIT {
   void aPresignedGetWorksWithoutCredentialsUntilItExpires() throws Exception {
     s3.createBucket(b -> b.bucket("shared"));
     s3.putObject(p -> p.bucket("shared").key("note.txt"), RequestBody.fromString("hello presigned"));
-    try (S3Presigner presigner = S3Presigner.builder().endpointOverride(URI.create("http://127.0.0.1:"
-        + gateway.port())).region(Region.US_EAST_1).serviceConfiguration(S3Configuration.builder()
+    try (S3Presigner presigner = S3Presigner.builder().endpointOverride(cluster.endpoint()).region(Region.US_EAST_1).serviceConfiguration(S3Configuration.builder()
         .pathStyleAccessEnabled(true).build()).credentialsProvider(StaticCredentialsProvider.create(
             AwsBasicCredentials.create("alice", alice.getSecret()))).build()) {
       URI url = presigner.presignGetObject(r -> r.signatureDuration(Duration.ofMinutes(5))

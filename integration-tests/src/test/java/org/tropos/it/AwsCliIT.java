@@ -1,0 +1,128 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.proto.om.S3Secret;
+
+/**
+ * The AWS command line and boto3 as a newcomer uses them against the gateway: {@code aws s3 mb/cp/ls/rm} (a
+ * multipart {@code cp}), a wrong secret, and boto3's default presigned URL. Needs {@code aws} and {@code boto3}
+ * on the machine ({@code .ci/run} installs them from PyPI); skipped without them.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class AwsCliIT {
+  private static final int MB = 1 << 20;
+
+  private Path dir;
+  private S3Cluster cluster;
+  private S3Secret secret;
+
+  private record Result(int exit, String output) {
+  }
+
+  @BeforeAll
+  void start(@TempDir Path tempDir) throws Exception {
+    Assumptions.assumeTrue(works("aws", "--version"), "the aws command line is not installed");
+    Assumptions.assumeTrue(works("python3", "-c", "import boto3"), "boto3 is not installed");
+    dir = tempDir;
+    cluster = new S3Cluster(dir.resolve("cluster"));
+    secret = cluster.secret("newcomer");
+  }
+
+  @AfterAll
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static boolean works(String... command) {
+    try {
+      Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+          .start();
+      return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
+    } catch (IOException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  private Result run(String secretKey, String... command) throws Exception {
+    List<String> line = new ArrayList<>(List.of(command));
+    ProcessBuilder builder = new ProcessBuilder(line).redirectErrorStream(true).directory(dir.toFile());
+    Map<String, String> env = builder.environment();
+    env.put("AWS_ACCESS_KEY_ID", secret.getAccessId());
+    env.put("AWS_SECRET_ACCESS_KEY", secretKey);
+    env.put("AWS_DEFAULT_REGION", "us-east-1");
+    env.put("AWS_CONFIG_FILE", dir.resolve("no-config").toString());
+    env.put("AWS_SHARED_CREDENTIALS_FILE", dir.resolve("no-credentials").toString());
+    Process p = builder.start();
+    byte[] output = p.getInputStream().readAllBytes();
+    assertTrue(p.waitFor(300, TimeUnit.SECONDS), String.join(" ", command) + " finishes");
+    return new Result(p.exitValue(), new String(output, StandardCharsets.UTF_8));
+  }
+
+  private Result aws(String... args) throws Exception {
+    List<String> line = new ArrayList<>(List.of("aws", "--endpoint-url", cluster.endpoint().toString()));
+    line.addAll(List.of(args));
+    return run(secret.getSecret(), line.toArray(String[]::new));
+  }
+
+  @Test
+  void awsS3CommandsWorkIncludingAMultipartCopy() throws Exception {
+    Path local = dir.resolve("upload.bin");
+    byte[] data = new byte[40 * MB + 123];
+    new Random(5).nextBytes(data);
+    Files.write(local, data);
+    assertEquals(0, aws("s3", "mb", "s3://cli-bucket").exit());
+    Result cp = aws("s3", "cp", local.toString(), "s3://cli-bucket/dir/upload.bin");
+    assertEquals(0, cp.exit(), cp.output());
+    String etag = cluster.tropos().getKey("s3v", "cli-bucket", "dir/upload.bin").getMetadataMap().get("ETag");
+    assertTrue(etag.matches("\"[0-9a-f]{32}-\\d+\""), "a multipart upload's ETag, got " + etag);
+    Result ls = aws("s3", "ls", "s3://cli-bucket/dir/");
+    assertTrue(ls.output().contains(Integer.toString(data.length)) && ls.output().contains("upload.bin"), ls.output());
+    Path back = dir.resolve("download.bin");
+    assertEquals(0, aws("s3", "cp", "s3://cli-bucket/dir/upload.bin", back.toString()).exit());
+    assertArrayEquals(data, Files.readAllBytes(back));
+    assertEquals(0, aws("s3", "rm", "s3://cli-bucket/dir/upload.bin").exit());
+    assertEquals("", aws("s3", "ls", "s3://cli-bucket/dir/").output().strip());
+
+    Result wrong = run(secret.getSecret() + "0", "aws", "--endpoint-url", cluster.endpoint().toString(), "s3", "ls");
+    assertTrue(wrong.exit() != 0 && wrong.output().contains("SignatureDoesNotMatch"), wrong.output());
+  }
+
+  @Test
+  void boto3DefaultPresignedGetWorks() throws Exception {
+    assertEquals(0, aws("s3", "mb", "s3://shared").exit());
+    Path note = dir.resolve("note.txt");
+    Files.writeString(note, "presigned by boto3");
+    assertEquals(0, aws("s3", "cp", note.toString(), "s3://shared/note.txt").exit());
+    String script = "import boto3, os, urllib.request\n"
+        + "s3 = boto3.client('s3', endpoint_url='" + cluster.endpoint() + "')\n"
+        + "url = s3.generate_presigned_url('get_object', Params={'Bucket': 'shared', 'Key': 'note.txt'},"
+        + " ExpiresIn=300)\n"
+        + "print(urllib.request.urlopen(url).read().decode())\n";
+    Result get = run(secret.getSecret(), "python3", "-c", script);
+    assertEquals(0, get.exit(), get.output());
+    assertEquals("presigned by boto3", get.output().strip());
+  }
+}

@@ -1,0 +1,62 @@
+package org.tropos.it;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Map;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.common.util.SystemClock;
+import org.tropos.proto.om.S3Secret;
+import org.tropos.s3.S3Gateway;
+
+/** A mini cluster with an S3 gateway in front, for tests that drive it with real S3 clients. */
+final class S3Cluster implements AutoCloseable {
+  /** Small blocks and chunks, so that a few MB span several blocks. */
+  static final Map<String, String> SETTINGS = Map.of("ozone.scm.block.size", "4MB", "ozone.scm.chunk.size", "1MB",
+      "ozone.scm.datanode.pipeline.limit", "2");
+
+  private final MiniCluster mini;
+  private final S3Gateway gateway;
+  private final TroposClient tropos;
+
+  S3Cluster(Path dir) throws Exception {
+    mini = new MiniCluster(dir, 3, 1, SETTINGS);
+    S3Gateway started = null;
+    TroposClient client = null;
+    try {
+      mini.awaitAllHealthy();
+      mini.awaitOpenPipelines(1);
+      started = new S3Gateway(mini.clientConfig().with(SETTINGS).with("ozone.s3g.http-address", "127.0.0.1:0"),
+          SystemClock.INSTANCE);
+      started.start();
+      client = TroposClient.create(mini.clientConfig());
+    } catch (Exception | Error e) {
+      if (started != null) {
+        started.close();
+      }
+      mini.close();
+      throw e;
+    }
+    gateway = started;
+    tropos = client;
+  }
+
+  URI endpoint() {
+    return URI.create("http://127.0.0.1:" + gateway.port());
+  }
+
+  TroposClient tropos() {
+    return tropos;
+  }
+
+  S3Secret secret(String user) throws OmException {
+    return tropos.getS3Secret(user, true);
+  }
+
+  @Override
+  public void close() {
+    tropos.close();
+    gateway.close();
+    mini.close();
+  }
+}
