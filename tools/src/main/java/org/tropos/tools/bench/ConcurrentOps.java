@@ -20,7 +20,7 @@ final class ConcurrentOps {
   }
 
   /** Throughput and latency of one run. */
-  record Result(long ops, double seconds, double opsPerSec, double p50Ms, double p99Ms) {
+  record Result(long ops, double seconds, double opsPerSec, double p50Ms, double p99Ms, double maxMs) {
   }
 
   private ConcurrentOps() {
@@ -51,6 +51,7 @@ final class ConcurrentOps {
     }
     double seconds = (clock.monotonicNanos() - start) / 1e9;
     Histogram h = latencies.getIntervalHistogram();
-    return new Result(n, seconds, n / seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6);
+    return new Result(n, seconds, n / seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6,
+        h.getMaxValue() / 1e6);
   }
 }

@@ -123,7 +123,7 @@ public final class WriteBenchmark implements Callable<Integer> {
     }
   }
 
-  private static void awaitPipelines(HostPort scmAdmin, int expected) throws Exception {
+  static void awaitPipelines(HostPort scmAdmin, int expected) throws Exception {
     try (ScmAdminClient admin = new ScmAdminClient(scmAdmin)) {
       Threads.awaitCondition(expected + " open pipelines", Duration.ofSeconds(60), Duration.ofMillis(200),
           () -> admin.listPipelines(PipelineState.OPEN).stream().filter(p -> p.hasLeader()).count() >= expected);

@@ -1,0 +1,90 @@
+package org.tropos.tools.bench;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.function.LongSupplier;
+import org.apache.hadoop.fs.FileSystem;
+import org.tropos.common.util.Clock;
+import org.tropos.proto.om.S3Secret;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * The Spark/Hive seed's job commit through Hadoop's S3A: a task's output directory renamed into the table (S3A
+ * copies and deletes each file), and one large file renamed alone. The files are written first with the SDK.
+ */
+final class S3ARenames {
+  /** One measured rename. */
+  record Renamed(int files, long sizeBytes, double seconds, long bytesWrittenToDatanodes) {
+  }
+
+  private final S3Client s3;
+  private final FileSystem fs;
+  private final Clock clock;
+  private final int concurrency;
+  private final LongSupplier diskBytes;
+  private int run;
+
+  S3ARenames(S3Client s3, FileSystem fs, Clock clock, int concurrency, LongSupplier diskBytes) {
+    this.s3 = s3;
+    this.fs = fs;
+    this.clock = clock;
+    this.concurrency = concurrency;
+    this.diskBytes = diskBytes;
+  }
+
+  static FileSystem fileSystem(String endpoint, S3Secret secret, Path tmp) throws java.io.IOException {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    conf.set("fs.s3a.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
+    conf.set("hadoop.tmp.dir", tmp.toString());
+    conf.set("fs.s3a.endpoint", endpoint);
+    conf.set("fs.s3a.endpoint.region", "us-east-1");
+    conf.setBoolean("fs.s3a.path.style.access", true);
+    conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
+    conf.set("fs.s3a.access.key", secret.getAccessId());
+    conf.set("fs.s3a.secret.key", secret.getSecret());
+    conf.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
+    return FileSystem.newInstance(URI.create("s3a://bench/"), conf);
+  }
+
+  /** Writes {@code files} files of {@code size} bytes into a task directory, then renames the directory. */
+  Renamed directory(int files, long size) throws Exception {
+    String task = "job" + run + "/_temporary/0/task_0/";
+    String table = "table" + run + "/date=2026-11-21";
+    run++;
+    byte[] content = content(size);
+    ConcurrentOps.run(clock, "bench-s3", concurrency, files, i -> s3.putObject(p -> p.bucket("bench")
+        .key(task + "part-" + i), RequestBody.fromContentProvider(() -> S3Benchmark.repeat(content, size), size,
+            "application/octet-stream")));
+    fs.mkdirs(new org.apache.hadoop.fs.Path("/" + table).getParent());
+    return timed(files, size, "/" + task, "/" + table);
+  }
+
+  /** Writes one object of {@code size} bytes, then renames it. */
+  Renamed single(long size) throws Exception {
+    String from = "huge" + run + "/_temporary/part-0";
+    String to = "huge" + run + "/part-0";
+    run++;
+    byte[] content = content(Math.min(size, 8 << 20));
+    s3.putObject(p -> p.bucket("bench").key(from), RequestBody.fromContentProvider(
+        () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"));
+    return timed(1, size, "/" + from, "/" + to);
+  }
+
+  private Renamed timed(int files, long size, String from, String to) throws Exception {
+    long before = diskBytes.getAsLong();
+    long start = clock.monotonicNanos();
+    if (!fs.rename(new org.apache.hadoop.fs.Path(from), new org.apache.hadoop.fs.Path(to))) {
+      throw new IllegalStateException("S3A did not rename " + from + " to " + to);
+    }
+    double seconds = (clock.monotonicNanos() - start) / 1e9;
+    return new Renamed(files, size, seconds, Math.max(0, diskBytes.getAsLong() - before));
+  }
+
+  private static byte[] content(long size) {
+    byte[] content = new byte[(int) Math.max(1, Math.min(size, 8 << 20))];
+    new Random(size).nextBytes(content);
+    return content;
+  }
+}
