@@ -17,6 +17,7 @@ import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
@@ -29,6 +30,7 @@ import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
+import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.VolumeInfo;
 
@@ -178,6 +180,11 @@ public final class TroposClient implements AutoCloseable {
 
   public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) throws OmException {
     om.abortMultipartUpload(volume, bucket, key, uploadId);
+  }
+
+  /** Makes a part of a byte range of another key by referencing its blocks (no data moves). */
+  public PartInfo copyPart(CopyPartRequest request) throws OmException {
+    return om.copyPart(request);
   }
 
   public ListPartsResponse listParts(ListPartsRequest request) throws OmException {

@@ -195,6 +195,32 @@ class S3GatewayIT {
   }
 
   @Test
+  void uploadPartCopyReferencesByteRangesOfTheSource() throws Exception {
+    s3.createBucket(b -> b.bucket("ranges"));
+    byte[] data = random(13 * MB + 7, 7);
+    s3.putObject(p -> p.bucket("ranges").key("source"), RequestBody.fromBytes(data));
+    String id = s3.createMultipartUpload(c -> c.bucket("ranges").key("assembled")).uploadId();
+    long[][] ranges = {{3, 6 * MB + 2}, {6 * MB + 3, data.length - 1}};
+    List<CompletedPart> parts = new java.util.ArrayList<>();
+    for (int i = 0; i < ranges.length; i++) {
+      int number = i + 1;
+      String range = "bytes=" + ranges[i][0] + "-" + ranges[i][1];
+      String etag = s3.uploadPartCopy(u -> u.sourceBucket("ranges").sourceKey("source").destinationBucket("ranges")
+          .destinationKey("assembled").uploadId(id).partNumber(number).copySourceRange(range)).copyPartResult()
+          .eTag();
+      parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+    }
+    s3.completeMultipartUpload(c -> c.bucket("ranges").key("assembled").uploadId(id)
+        .multipartUpload(m -> m.parts(parts)));
+    assertArrayEquals(java.util.Arrays.copyOfRange(data, 3, data.length),
+        s3.getObjectAsBytes(g -> g.bucket("ranges").key("assembled")).asByteArray(),
+        "the parts are slices of the source's blocks, read at their offsets");
+    s3.deleteObject(d -> d.bucket("ranges").key("source"));
+    assertArrayEquals(java.util.Arrays.copyOfRange(data, 3 * MB, 3 * MB + 100), s3.getObjectAsBytes(g -> g
+        .bucket("ranges").key("assembled").range("bytes=" + (3 * MB - 3) + "-" + (3 * MB + 96))).asByteArray());
+  }
+
+  @Test
   void aWrongSecretIsRefusedAndAnotherUsersBucketIsClosed() {
     s3.createBucket(b -> b.bucket("private"));
     try (S3Client wrong = client("alice", alice.getSecret() + "x")) {

@@ -99,7 +99,8 @@ public final class KeyInputStream extends InputStream {
               + key.getName());
         }
         window.clear().limit(n);
-        reader.read(new BlockLocation(block.getBlockId(), block.getLength()), nodes, offset, n, window::put);
+        reader.read(new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength()), nodes,
+            block.getOffset() + offset, n, window::put);
         window.flip();
         return;
       }

@@ -12,6 +12,7 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.CreateBucketRequest;
 import org.tropos.proto.om.CreateDirectoryRequest;
 import org.tropos.proto.om.CreateVolumeRequest;
@@ -42,6 +43,7 @@ import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
+import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.S3Secret;
@@ -173,6 +175,10 @@ public final class OmClient implements AutoCloseable {
   public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) throws OmException {
     om.call(() -> stub().abortMultipartUpload(AbortMultipartUploadRequest.newBuilder().setVolume(volume)
         .setBucket(bucket).setKey(key).setUploadId(uploadId).build()));
+  }
+
+  public PartInfo copyPart(CopyPartRequest request) throws OmException {
+    return om.call(() -> stub().copyPart(request).getPart());
   }
 
   public ListPartsResponse listParts(ListPartsRequest request) throws OmException {

@@ -16,6 +16,7 @@ import org.tropos.om.occ.Txn;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -89,6 +90,66 @@ final class Multipart {
       return parseUpload(current);
     });
     return KeyInfo.newBuilder().setName(open.getPath()).setSize(size).putMetadata(ETAG, part.getEtag()).build();
+  }
+
+  /**
+   * A part made of bytes {@code first..last} of another key: slices of its blocks, shared by reference. Its ETag
+   * names the source and range (no byte is read, so there is no MD5 to give).
+   */
+  static PartInfo copyPart(Txn txn, BucketRow source, BucketRow bucket, CopyPartRequest request)
+      throws OmException {
+    int number = request.getPartNumber();
+    if (number < 1 || number > MAX_PART_NUMBER) {
+      throw new OmException(OmResult.INVALID_REQUEST, "part numbers go from 1 to " + MAX_PART_NUMBER);
+    }
+    byte[] uploadKey = uploadKey(bucket, request.getKey(), request.getUploadId());
+    txn.unrecorded(t -> upload(t, uploadKey, request.getUploadId()));
+    KeyInfo from = source.getLayout() == BucketLayout.OBJECT_STORE
+        ? FlatKeys.lookup(txn, source, request.getSourceKey()) : FsoTree.lookup(txn, source, request.getSourceKey());
+    long first = request.getFirstByte();
+    long last = request.getLastByte() < 0 ? from.getSize() - 1 : request.getLastByte();
+    if (first < 0 || last >= from.getSize() || last < first) {
+      throw new OmException(OmResult.INVALID_REQUEST, "the range " + first + "-" + last + " is not within the "
+          + from.getSize() + " bytes of " + request.getSourceKey());
+    }
+    List<KeyBlock> slices = slice(from.getBlocksList(), first, last);
+    String etag = "\"" + HexFormat.of().formatHex(md5().digest((from.getObjectId() + ":" + from.getUpdateId() + ":"
+        + first + "-" + last).getBytes(StandardCharsets.UTF_8))) + "\"";
+    byte[] partKey = partKey(request.getUploadId(), number);
+    Optional<MultipartPartRow> old = txn.get(OmTable.MULTIPART_PARTS, partKey, MultipartPartRow.parser());
+    if (old.isPresent()) {
+      DeletedKeys.queue(txn, FsoTree.name(bucket) + "/" + request.getKey() + "#part" + number,
+          old.get().getBlocksList());
+    }
+    MultipartPartRow part = MultipartPartRow.newBuilder().setPartNumber(number).setEtag(etag)
+        .setSize(last - first + 1).addAllBlocks(slices).setModificationTimeMs(txn.nowMillis())
+        .setOpenId(txn.newObjectId()).build();
+    txn.put(OmTable.MULTIPART_PARTS, partKey, part);
+    BlockRefs.share(txn, slices);
+    txn.replace(OmTable.MULTIPART_UPLOADS, uploadKey, (current, effects) -> {
+      if (current == null) {
+        throw noSuchUpload(request.getUploadId());
+      }
+      return parseUpload(current);
+    });
+    return PartInfo.newBuilder().setPartNumber(number).setEtag(etag).setSize(part.getSize())
+        .setModificationTimeMs(part.getModificationTimeMs()).build();
+  }
+
+  /** The parts of {@code blocks} holding the key's bytes {@code first..last}. */
+  static List<KeyBlock> slice(List<KeyBlock> blocks, long first, long last) {
+    List<KeyBlock> slices = new ArrayList<>();
+    long start = 0;
+    for (KeyBlock b : blocks) {
+      long end = start + b.getLength() - 1;
+      if (end >= first && start <= last) {
+        long from = Math.max(first, start);
+        long to = Math.min(last, end);
+        slices.add(b.toBuilder().setOffset(b.getOffset() + from - start).setLength(to - from + 1).build());
+      }
+      start = end + 1;
+    }
+    return slices;
   }
 
   static KeyInfo complete(Txn txn, BucketRow bucket, CompleteMultipartUploadRequest request) throws OmException {

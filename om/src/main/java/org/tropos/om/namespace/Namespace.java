@@ -12,6 +12,7 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
@@ -24,6 +25,7 @@ import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.BucketRow;
@@ -191,6 +193,16 @@ public final class Namespace {
     runner.run("abort the multipart upload of " + key, txn -> {
       Multipart.abort(txn, Buckets.require(txn, volume, bucket), key, uploadId);
       return null;
+    });
+  }
+
+  /** A part that references a byte range of another key's blocks (no data moves). */
+  public PartInfo copyPart(CopyPartRequest r) throws OmException {
+    return runner.run("copy a part of " + r.getSourceKey(), txn -> {
+      BucketRow bucket = Buckets.require(txn, r.getVolume(), r.getBucket());
+      BucketRow source = r.getSourceVolume().equals(r.getVolume()) && r.getSourceBucket().equals(r.getBucket())
+          ? bucket : Buckets.require(txn, r.getSourceVolume(), r.getSourceBucket());
+      return Multipart.copyPart(txn, source, bucket, r);
     });
   }
 

@@ -15,6 +15,8 @@ import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CompleteMultipartUploadResponse;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.CopyKeyResponse;
+import org.tropos.proto.om.CopyPartRequest;
+import org.tropos.proto.om.CopyPartResponse;
 import org.tropos.proto.om.CreateBucketRequest;
 import org.tropos.proto.om.CreateBucketResponse;
 import org.tropos.proto.om.CreateDirectoryRequest;
@@ -271,5 +273,10 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listMultipartUploads(ListMultipartUploadsRequest r, StreamObserver<ListMultipartUploadsResponse> o) {
     OmCalls.respond("ListMultipartUploads", o, () -> namespace.listMultipartUploads(r));
+  }
+
+  @Override
+  public void copyPart(CopyPartRequest r, StreamObserver<CopyPartResponse> o) {
+    OmCalls.respond("CopyPart", o, () -> CopyPartResponse.newBuilder().setPart(namespace.copyPart(r)).build());
   }
 }

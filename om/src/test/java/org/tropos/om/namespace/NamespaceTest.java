@@ -343,4 +343,16 @@ class NamespaceTest {
     assertEquals(List.of(106L), released(ns));
     assertEquals(14, ns.lookupKey("vol1", "fso", "big/obj").getSize(), "an abort leaves the key as it was");
   }
+
+  @Test
+  void aByteRangeIsSlicedOutOfBlocksAtTheirOffsets() {
+    List<KeyBlock> blocks = List.of(block(1, 10), block(2, 10).toBuilder().setOffset(5).build(), block(3, 10));
+    List<KeyBlock> slices = Multipart.slice(blocks, 4, 22);
+    assertEquals(List.of(1L, 2L, 3L), slices.stream().map(b -> b.getBlockId().getLocalId()).toList());
+    assertEquals(List.of(4L, 5L, 0L), slices.stream().map(KeyBlock::getOffset).toList());
+    assertEquals(List.of(6L, 10L, 3L), slices.stream().map(KeyBlock::getLength).toList());
+    assertEquals(List.of(2L), Multipart.slice(blocks, 12, 13).stream().map(b -> b.getBlockId().getLocalId())
+        .toList());
+    assertEquals(7, Multipart.slice(blocks, 12, 13).get(0).getOffset());
+  }
 }

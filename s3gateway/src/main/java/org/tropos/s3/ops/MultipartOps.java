@@ -6,6 +6,7 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
+import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
@@ -67,11 +68,46 @@ final class MultipartOps {
       throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000, inclusive");
     }
     if (request.header("x-amz-copy-source") != null) {
-      throw S3Error.notImplemented("UploadPartCopy");
+      copyPart(request, signed.accessId(), number, out);
+      return;
     }
     out.headers().set("ETag", objects.upload(request, signed, bucket, OpenKeyRequest.newBuilder()
         .setUploadId(request.param("uploadId")).setPartNumber(number)));
     out.send(200, new byte[0], null);
+  }
+
+  /** UploadPartCopy: the part references a byte range of the source's blocks; no byte moves. */
+  private void copyPart(S3Request request, String user, int number, S3Response out) throws S3Error {
+    CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
+    buckets.require(source.bucket(), user);
+    long first = 0;
+    long last = -1;
+    String range = request.header("x-amz-copy-source-range");
+    if (range != null) {
+      String spec = range.strip();
+      int dash = spec.indexOf('-');
+      try {
+        if (!spec.startsWith("bytes=") || dash < 0) {
+          throw new NumberFormatException(spec);
+        }
+        first = Long.parseLong(spec.substring("bytes=".length(), dash).strip());
+        last = Long.parseLong(spec.substring(dash + 1).strip());
+      } catch (NumberFormatException e) {
+        throw S3Error.invalidArgument("The x-amz-copy-source-range value must be of the form bytes=first-last");
+      }
+    }
+    PartInfo part;
+    try {
+      part = om.copyPart(CopyPartRequest.newBuilder().setSourceVolume(buckets.volume())
+          .setSourceBucket(source.bucket()).setSourceKey(source.key()).setFirstByte(first).setLastByte(last)
+          .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+          .setUploadId(request.param("uploadId")).setPartNumber(number).build());
+    } catch (OmException e) {
+      throw e.result() == org.tropos.proto.om.OmResult.INVALID_REQUEST
+          ? new S3Error("InvalidRange", 416, e.getMessage()) : OmErrors.of(e, source.bucket(), source.key());
+    }
+    out.send(200, Xml.document("CopyPartResult").element("LastModified", S3Time.iso(part.getModificationTimeMs()))
+        .element("ETag", part.getEtag()).close("CopyPartResult").bytes(), "application/xml");
   }
 
   void complete(S3Request request, String user, S3Response out) throws S3Error, IOException {

@@ -72,7 +72,8 @@ public final class S3Benchmark implements Callable<Integer> {
       description = "Sizes of the renamed files (default 1KB,1MB).")
   private List<String> fileSizes;
 
-  @Option(names = "--huge", defaultValue = "1GB", description = "The object renamed alone (default 1GB; 0 skips).")
+  @Option(names = "--huge", defaultValue = "1GB",
+      description = "The object renamed alone, after a 1 KB one for comparison (default 1GB; 0 skips both).")
   private String huge;
 
   @Option(names = "--dir", description = "Where the cluster lives (default: a temporary directory).")
@@ -113,6 +114,7 @@ public final class S3Benchmark implements Callable<Integer> {
           }
           long hugeBytes = DataSize.parse(huge).bytes();
           if (hugeBytes > 0) {
+            print(out, renames.single(1024));
             print(out, renames.single(hugeBytes));
           }
         }
