@@ -32,6 +32,7 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
 
 /**
@@ -180,6 +181,11 @@ public final class TroposClient implements AutoCloseable {
 
   public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) throws OmException {
     om.abortMultipartUpload(volume, bucket, key, uploadId);
+  }
+
+  /** Replaces a key's tags (kept in its metadata as "tag:name"). */
+  public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
+    return om.setKeyTags(request);
   }
 
   /** Makes a part of a byte range of another key by referencing its blocks (no data moves). */

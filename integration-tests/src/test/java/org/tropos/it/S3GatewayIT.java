@@ -37,6 +37,8 @@ import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.Tag;
+import software.amazon.awssdk.services.s3.model.TaggingDirective;
 import software.amazon.awssdk.services.s3.presigner.S3Presigner;
 
 /** The S3 gateway on a mini cluster, driven by the AWS SDK for Java v2: no mock anywhere. */
@@ -218,6 +220,35 @@ class S3GatewayIT {
     s3.deleteObject(d -> d.bucket("ranges").key("source"));
     assertArrayEquals(java.util.Arrays.copyOfRange(data, 3 * MB, 3 * MB + 100), s3.getObjectAsBytes(g -> g
         .bucket("ranges").key("assembled").range("bytes=" + (3 * MB - 3) + "-" + (3 * MB + 96))).asByteArray());
+  }
+
+  private static Map<String, String> tags(List<Tag> set) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    set.forEach(t -> out.put(t.key(), t.value()));
+    return out;
+  }
+
+  @Test
+  void objectTagsAreSetWithAPutReplacedCopiedAndDeleted() {
+    s3.createBucket(b -> b.bucket("tagged"));
+    s3.putObject(p -> p.bucket("tagged").key("obj").tagging("team=data&tier=hot"), RequestBody.fromString("t"));
+    assertEquals(Map.of("team", "data", "tier", "hot"), tags(s3.getObjectTagging(g -> g.bucket("tagged")
+        .key("obj")).tagSet()));
+    assertEquals(2, s3.getObject(g -> g.bucket("tagged").key("obj"), software.amazon.awssdk.core.sync
+        .ResponseTransformer.toBytes()).response().tagCount());
+    s3.putObjectTagging(p -> p.bucket("tagged").key("obj").tagging(t -> t.tagSet(Tag.builder().key("tier")
+        .value("cold").build())));
+    assertEquals(Map.of("tier", "cold"), tags(s3.getObjectTagging(g -> g.bucket("tagged").key("obj")).tagSet()));
+    s3.copyObject(c -> c.sourceBucket("tagged").sourceKey("obj").destinationBucket("tagged").destinationKey("kept"));
+    assertEquals(Map.of("tier", "cold"), tags(s3.getObjectTagging(g -> g.bucket("tagged").key("kept")).tagSet()));
+    s3.copyObject(c -> c.sourceBucket("tagged").sourceKey("obj").destinationBucket("tagged").destinationKey("new")
+        .taggingDirective(TaggingDirective.REPLACE).tagging("x=1"));
+    assertEquals(Map.of("x", "1"), tags(s3.getObjectTagging(g -> g.bucket("tagged").key("new")).tagSet()));
+    s3.deleteObjectTagging(d -> d.bucket("tagged").key("obj"));
+    assertTrue(s3.getObjectTagging(g -> g.bucket("tagged").key("obj")).tagSet().isEmpty());
+    assertEquals("InvalidTag", assertThrows(S3Exception.class, () -> s3.putObjectTagging(p -> p.bucket("tagged")
+        .key("obj").tagging(t -> t.tagSet(Tag.builder().key("").value("v").build())))).awsErrorDetails()
+        .errorCode());
   }
 
   @Test

@@ -47,6 +47,7 @@ import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.SetS3SecretRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockResponse;
@@ -175,6 +176,10 @@ public final class OmClient implements AutoCloseable {
   public void abortMultipartUpload(String volume, String bucket, String key, String uploadId) throws OmException {
     om.call(() -> stub().abortMultipartUpload(AbortMultipartUploadRequest.newBuilder().setVolume(volume)
         .setBucket(bucket).setKey(key).setUploadId(uploadId).build()));
+  }
+
+  public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
+    return om.call(() -> stub().setKeyTags(request).getKey());
   }
 
   public PartInfo copyPart(CopyPartRequest request) throws OmException {

@@ -27,6 +27,7 @@ import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.OpenKeyRow;
@@ -194,6 +195,12 @@ public final class Namespace {
       Multipart.abort(txn, Buckets.require(txn, volume, bucket), key, uploadId);
       return null;
     });
+  }
+
+  /** Replaces a key's tags. */
+  public KeyInfo setKeyTags(SetKeyTagsRequest r) throws OmException {
+    return runner.run("tag " + r.getKey(), txn -> KeyTags.set(txn, Buckets.require(txn, r.getVolume(),
+        r.getBucket()), r.getKey(), r.getTagsMap()));
   }
 
   /** A part that references a byte range of another key's blocks (no data moves). */

@@ -61,6 +61,8 @@ import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RenameKeyResponse;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.RevokeS3SecretResponse;
+import org.tropos.proto.om.SetKeyTagsRequest;
+import org.tropos.proto.om.SetKeyTagsResponse;
 import org.tropos.proto.om.SetS3SecretRequest;
 import org.tropos.proto.om.SetS3SecretResponse;
 import org.tropos.proto.om.db.OpenKeyRow;
@@ -278,5 +280,10 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void copyPart(CopyPartRequest r, StreamObserver<CopyPartResponse> o) {
     OmCalls.respond("CopyPart", o, () -> CopyPartResponse.newBuilder().setPart(namespace.copyPart(r)).build());
+  }
+
+  @Override
+  public void setKeyTags(SetKeyTagsRequest r, StreamObserver<SetKeyTagsResponse> o) {
+    OmCalls.respond("SetKeyTags", o, () -> SetKeyTagsResponse.newBuilder().setKey(namespace.setKeyTags(r)).build());
   }
 }

@@ -46,26 +46,47 @@ final class CopyOps {
     }
   }
 
+  /**
+   * The copy's metadata when the request replaces the metadata or the tags: the new or the source's user
+   * metadata, the new or the source's tags, and always the source's ETag (the content is the same).
+   */
+  private static Map<String, String> metadataOfCopy(S3Request request, KeyInfo source, boolean replace,
+      boolean replaceTags) throws S3Error {
+    Map<String, String> metadata = new HashMap<>();
+    if (replace) {
+      metadata.putAll(ObjectOps.userMetadata(request));
+    } else {
+      source.getMetadataMap().forEach((name, value) -> {
+        if (!name.startsWith(TaggingOps.PREFIX)) {
+          metadata.put(name, value);
+        }
+      });
+    }
+    metadata.putAll(TaggingOps.asMetadata(replaceTags ? TaggingOps.fromHeader(request.header("x-amz-tagging"))
+        : TaggingOps.tagsOf(source.getMetadataMap())));
+    metadata.put(ObjectOps.ETAG, ObjectOps.etag(source));
+    return metadata;
+  }
+
   void copy(S3Request request, String user, S3Response out) throws S3Error {
     Source source = Source.parse(request.header("x-amz-copy-source"));
     buckets.require(source.bucket(), user);
     buckets.require(request.bucket(), user);
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
-    if (!replace && source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
+    boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
+    if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
       throw new S3Error("InvalidRequest", 400, "This copy request is illegal because it is trying to copy an object"
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
     CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume()).setBucket(source.bucket())
         .setKey(source.key()).setToVolume(buckets.volume()).setToBucket(request.bucket()).setToKey(request.key())
-        .setOwner(user).setReplaceMetadata(replace);
+        .setOwner(user).setReplaceMetadata(replace || replaceTags);
     KeyInfo copied;
     try {
-      if (replace) {
-        // The content is the same, so its ETag stays.
-        Map<String, String> metadata = new HashMap<>(ObjectOps.userMetadata(request));
-        metadata.put(ObjectOps.ETAG, ObjectOps.etag(om.getKey(buckets.volume(), source.bucket(), source.key())));
-        copy.putAllMetadata(metadata);
+      if (replace || replaceTags) {
+        copy.putAllMetadata(metadataOfCopy(request, om.getKey(buckets.volume(), source.bucket(), source.key()),
+            replace, replaceTags));
       }
       copied = om.copyKey(copy.build());
     } catch (OmException e) {

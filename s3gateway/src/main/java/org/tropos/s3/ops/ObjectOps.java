@@ -46,7 +46,8 @@ final class ObjectOps {
 
   void put(S3Request request, RequestAuthenticator.Signed signed, S3Response out) throws S3Error, IOException {
     BucketInfo bucket = buckets.require(request.bucket(), signed.accessId());
-    OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(userMetadata(request));
+    OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(userMetadata(request))
+        .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))));
     out.headers().set("ETag", upload(request, signed, bucket, open));
     out.send(200, new byte[0], null);
   }
@@ -231,6 +232,10 @@ final class ObjectOps {
     out.headers().set("Last-Modified", S3Time.http(key.getModificationTimeMs()));
     out.headers().set("Content-Type", key.getMetadataMap().getOrDefault(CONTENT_TYPE, DEFAULT_TYPE));
     out.headers().set("Accept-Ranges", "bytes");
+    int tags = TaggingOps.tagsOf(key.getMetadataMap()).size();
+    if (tags > 0) {
+      out.headers().set("x-amz-tagging-count", tags);
+    }
     key.getMetadataMap().forEach((name, value) -> {
       if (name.startsWith(USER_META)) {
         out.headers().set(name, value);

@@ -30,6 +30,7 @@ public final class S3Dispatcher implements S3Handler {
   private final MultipartOps multipart;
   private final CopyOps copies;
   private final DeleteObjectsOp bulkDelete;
+  private final TaggingOps tagging;
 
   public S3Dispatcher(TroposClient om, RequestAuthenticator authenticator, Clock clock, String volume,
       BucketLayout layout, List<String> administrators) {
@@ -41,6 +42,7 @@ public final class S3Dispatcher implements S3Handler {
     this.multipart = new MultipartOps(om, buckets, objects);
     this.copies = new CopyOps(om, buckets);
     this.bulkDelete = new DeleteObjectsOp(om, buckets);
+    this.tagging = new TaggingOps(om, buckets);
   }
 
   @Override
@@ -81,6 +83,10 @@ public final class S3Dispatcher implements S3Handler {
       throws S3Error, IOException {
     String user = signed.accessId();
     boolean upload = request.hasParam("uploadId");
+    if (request.hasParam("tagging")) {
+      routeTagging(request, user, out);
+      return;
+    }
     switch (request.method()) {
       case "PUT" -> {
         if (upload) {
@@ -103,7 +109,7 @@ public final class S3Dispatcher implements S3Handler {
       case "GET" -> {
         if (upload) {
           multipart.listParts(request, user, out);
-        } else if (request.hasParam("tagging") || request.hasParam("acl")) {
+        } else if (request.hasParam("acl")) {
           throw S3Error.notImplemented("this object sub-resource");
         } else {
           objects.get(request, user, out);
@@ -118,6 +124,15 @@ public final class S3Dispatcher implements S3Handler {
         }
       }
       default -> throw new S3Error("MethodNotAllowed", 405, request.method() + " is not allowed on an object");
+    }
+  }
+
+  private void routeTagging(S3Request request, String user, S3Response out) throws S3Error, IOException {
+    switch (request.method()) {
+      case "GET" -> tagging.get(request, user, out);
+      case "PUT" -> tagging.put(request, user, out);
+      case "DELETE" -> tagging.delete(request, user, out);
+      default -> throw new S3Error("MethodNotAllowed", 405, request.method() + " is not allowed on tagging");
     }
   }
 

@@ -1,0 +1,117 @@
+package org.tropos.s3.ops;
+
+import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.SetKeyTagsRequest;
+import org.tropos.s3.S3Error;
+import org.tropos.s3.http.S3Request;
+import org.tropos.s3.http.S3Response;
+import org.tropos.s3.http.Xml;
+import org.tropos.s3.http.XmlInput;
+import org.w3c.dom.Element;
+
+/** Object tagging: GetObjectTagging, PutObjectTagging, DeleteObjectTagging, and tags given with a PUT or copy. */
+final class TaggingOps {
+  /** Where the OM keeps tags in a key's metadata. */
+  static final String PREFIX = "tag:";
+  private static final int MAX_TAGS = 10;
+  private static final int MAX_KEY = 128;
+  private static final int MAX_VALUE = 256;
+
+  private final TroposClient om;
+  private final BucketOps buckets;
+
+  TaggingOps(TroposClient om, BucketOps buckets) {
+    this.om = om;
+    this.buckets = buckets;
+  }
+
+  void get(S3Request request, String user, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), user);
+    KeyInfo key;
+    try {
+      key = om.getKey(buckets.volume(), request.bucket(), request.key());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), request.key());
+    }
+    Xml xml = Xml.document("Tagging").open("TagSet");
+    tagsOf(key.getMetadataMap()).forEach((name, value) -> xml.open("Tag").element("Key", name)
+        .element("Value", value).close("Tag"));
+    out.send(200, xml.close("TagSet").close("Tagging").bytes(), "application/xml");
+  }
+
+  void put(S3Request request, String user, S3Response out) throws S3Error, IOException {
+    Element root = XmlInput.parse(request.body());
+    Map<String, String> tags = new LinkedHashMap<>();
+    List<Element> sets = XmlInput.children(root, "TagSet");
+    for (Element tag : sets.isEmpty() ? List.<Element>of() : XmlInput.children(sets.get(0), "Tag")) {
+      tags.put(String.valueOf(XmlInput.text(tag, "Key")), String.valueOf(XmlInput.text(tag, "Value")));
+    }
+    set(request, user, check(tags), out, 200);
+  }
+
+  void delete(S3Request request, String user, S3Response out) throws S3Error {
+    set(request, user, Map.of(), out, 204);
+  }
+
+  private void set(S3Request request, String user, Map<String, String> tags, S3Response out, int status)
+      throws S3Error {
+    buckets.require(request.bucket(), user);
+    try {
+      om.setKeyTags(SetKeyTagsRequest.newBuilder().setVolume(buckets.volume()).setBucket(request.bucket())
+          .setKey(request.key()).putAllTags(tags).build());
+    } catch (OmException e) {
+      throw OmErrors.of(e, request.bucket(), request.key());
+    }
+    out.send(status, new byte[0], null);
+  }
+
+  /** The tags of an {@code x-amz-tagging} header ({@code k1=v1&k2=v2}, URL-encoded), checked. */
+  static Map<String, String> fromHeader(String header) throws S3Error {
+    Map<String, String> tags = new LinkedHashMap<>();
+    if (header == null || header.isBlank()) {
+      return tags;
+    }
+    new QueryStringDecoder("?" + header.strip(), StandardCharsets.UTF_8).parameters().forEach((name, values) ->
+        tags.put(name, values.isEmpty() ? "" : values.get(0)));
+    return check(tags);
+  }
+
+  /** The tags among a key's metadata. */
+  static Map<String, String> tagsOf(Map<String, String> metadata) {
+    Map<String, String> tags = new LinkedHashMap<>();
+    metadata.forEach((name, value) -> {
+      if (name.startsWith(PREFIX)) {
+        tags.put(name.substring(PREFIX.length()), value);
+      }
+    });
+    return tags;
+  }
+
+  /** The tags as metadata entries. */
+  static Map<String, String> asMetadata(Map<String, String> tags) {
+    Map<String, String> metadata = new LinkedHashMap<>();
+    tags.forEach((name, value) -> metadata.put(PREFIX + name, value));
+    return metadata;
+  }
+
+  private static Map<String, String> check(Map<String, String> tags) throws S3Error {
+    if (tags.size() > MAX_TAGS) {
+      throw new S3Error("BadRequest", 400, "Object tags cannot be greater than " + MAX_TAGS);
+    }
+    for (Map.Entry<String, String> tag : tags.entrySet()) {
+      if (tag.getKey().isEmpty() || tag.getKey().length() > MAX_KEY || tag.getValue().length() > MAX_VALUE) {
+        throw new S3Error("InvalidTag", 400, "A tag key has 1 to " + MAX_KEY + " characters and a value at most "
+            + MAX_VALUE);
+      }
+    }
+    return tags;
+  }
+}
