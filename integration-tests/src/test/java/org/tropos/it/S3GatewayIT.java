@@ -187,6 +187,15 @@ class S3GatewayIT {
     HeadObjectResponse replaced = s3.headObject(h -> h.bucket("copies").key("new"));
     assertEquals(Map.of("b", "2"), replaced.metadata());
     assertEquals(s3.headObject(h -> h.bucket("copies").key("src")).eTag(), replaced.eTag());
+    assertEquals(412, assertThrows(S3Exception.class, () -> s3.copyObject(c -> c.sourceBucket("copies")
+        .sourceKey("src").destinationBucket("copies").destinationKey("never").copySourceIfMatch("\"0\"")))
+        .statusCode());
+    s3.copyObject(c -> c.sourceBucket("copies").sourceKey("src").destinationBucket("copies").destinationKey("new")
+        .copySourceIfMatch(replaced.eTag()).metadataDirective(MetadataDirective.REPLACE).contentEncoding("gzip")
+        .cacheControl("max-age=60"));
+    HeadObjectResponse encoded = s3.headObject(h -> h.bucket("copies").key("new"));
+    assertEquals("gzip", encoded.contentEncoding());
+    assertEquals("max-age=60", encoded.cacheControl());
     s3.deleteObjects(d -> d.bucket("copies").delete(x -> x.quiet(true).objects(
         ObjectIdentifier.builder().key("src").build(), ObjectIdentifier.builder().key("new").build(),
         ObjectIdentifier.builder().key("missing").build())));

@@ -2,7 +2,9 @@ package org.tropos.s3.ops;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
@@ -68,6 +70,23 @@ final class CopyOps {
     return metadata;
   }
 
+  /** x-amz-copy-source-if-match, -if-none-match, -if-modified-since, -if-unmodified-since. */
+  private static void checkSourceConditions(S3Request request, KeyInfo source) throws S3Error {
+    String etag = ObjectOps.etag(source).replace("\"", "");
+    Instant modified = Instant.ofEpochMilli(source.getModificationTimeMs() / 1000 * 1000);
+    String ifMatch = request.header("x-amz-copy-source-if-match");
+    String ifNoneMatch = request.header("x-amz-copy-source-if-none-match");
+    Instant unmodifiedSince = S3Time.parseHttp(request.header("x-amz-copy-source-if-unmodified-since"));
+    Instant modifiedSince = S3Time.parseHttp(request.header("x-amz-copy-source-if-modified-since"));
+    boolean holds = (ifMatch == null || ifMatch.replace("\"", "").strip().equals(etag))
+        && (ifNoneMatch == null || !ifNoneMatch.replace("\"", "").strip().equals(etag))
+        && (unmodifiedSince == null || ifMatch != null || !modified.isAfter(unmodifiedSince))
+        && (modifiedSince == null || ifNoneMatch != null || modified.isAfter(modifiedSince));
+    if (!holds) {
+      throw new S3Error("PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold");
+    }
+  }
+
   void copy(S3Request request, String user, S3Response out) throws S3Error {
     Source source = Source.parse(request.header("x-amz-copy-source"));
     buckets.require(source.bucket(), user);
@@ -84,6 +103,10 @@ final class CopyOps {
         .setOwner(user).setReplaceMetadata(replace || replaceTags);
     KeyInfo copied;
     try {
+      if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)
+          .startsWith("x-amz-copy-source-if-"))) {
+        checkSourceConditions(request, om.getKey(buckets.volume(), source.bucket(), source.key()));
+      }
       if (replace || replaceTags) {
         copy.putAllMetadata(metadataOfCopy(request, om.getKey(buckets.volume(), source.bucket(), source.key()),
             replace, replaceTags));

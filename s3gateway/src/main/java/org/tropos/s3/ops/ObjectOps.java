@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.tropos.client.TroposClient;
@@ -34,6 +36,9 @@ final class ObjectOps {
   static final String CONTENT_TYPE = "Content-Type";
   private static final String USER_META = "x-amz-meta-";
   private static final String DEFAULT_TYPE = "binary/octet-stream";
+  /** Headers S3 stores with an object and returns with it, besides Content-Type. */
+  static final List<String> STORED_HEADERS = List.of("Content-Encoding", "Content-Disposition", "Content-Language",
+      "Cache-Control", "Expires");
   private static final int BUFFER = 1 << 20;
 
   private final TroposClient om;
@@ -120,11 +125,22 @@ final class ObjectOps {
     }
   }
 
-  /** Content-Type and the x-amz-meta-* headers, as stored with a key. */
+  /** Content-Type, the other standard headers S3 keeps ({@link #STORED_HEADERS}) and x-amz-meta-*. */
   static Map<String, String> userMetadata(S3Request request) {
     Map<String, String> metadata = new HashMap<>();
     String type = request.header("content-type");
     metadata.put(CONTENT_TYPE, type == null ? DEFAULT_TYPE : type);
+    for (String name : STORED_HEADERS) {
+      String value = request.header(name);
+      if (name.equals("Content-Encoding") && value != null) {
+        // aws-chunked describes the upload, not the object.
+        value = String.join(",", Arrays.stream(value.split(",")).map(String::strip)
+            .filter(v -> !v.isEmpty() && !v.equalsIgnoreCase("aws-chunked")).toList());
+      }
+      if (value != null && !value.isEmpty()) {
+        metadata.put(name, value);
+      }
+    }
     for (String name : request.headers().names()) {
       String lower = name.toLowerCase(Locale.ROOT);
       if (lower.startsWith(USER_META)) {
@@ -231,6 +247,12 @@ final class ObjectOps {
     out.headers().set("ETag", etag(key));
     out.headers().set("Last-Modified", S3Time.http(key.getModificationTimeMs()));
     out.headers().set("Content-Type", key.getMetadataMap().getOrDefault(CONTENT_TYPE, DEFAULT_TYPE));
+    for (String name : STORED_HEADERS) {
+      String value = key.getMetadataMap().get(name);
+      if (value != null) {
+        out.headers().set(name, value);
+      }
+    }
     out.headers().set("Accept-Ranges", "bytes");
     int tags = TaggingOps.tagsOf(key.getMetadataMap()).size();
     if (tags > 0) {

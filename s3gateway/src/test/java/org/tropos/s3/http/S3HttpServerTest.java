@@ -1,0 +1,85 @@
+package org.tropos.s3.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.handler.codec.http.DefaultHttpRequest;
+import io.netty.handler.codec.http.HttpMethod;
+import io.netty.handler.codec.http.HttpVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.tropos.common.net.HostPort;
+
+/** The HTTP layer on a real socket: addressing styles, streamed bodies, and the concurrency limit. */
+class S3HttpServerTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  private static HttpResponse<String> send(int port, String method, String path, String body) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path)).method(method,
+        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void bucketAndKeyComeFromThePathOrTheHostNameAndBodiesStreamThrough() throws Exception {
+    S3Handler echo = (request, out) -> {
+      try {
+        String body = new String(request.body().readAllBytes(), StandardCharsets.UTF_8);
+        out.send(200, (request.bucket() + "|" + request.key() + "|" + body).getBytes(StandardCharsets.UTF_8),
+            "text/plain");
+      } catch (IOException e) {
+        out.send(500, new byte[0], null);
+      }
+    };
+    try (S3HttpServer server = new S3HttpServer(new HostPort("127.0.0.1", 0), echo, 4, List.of("s3.example"))) {
+      server.start();
+      assertEquals("bkt|dir/a+b c|", send(server.port(), "GET", "/bkt/dir/a+b%20c", null).body());
+      assertEquals("bkt|x/y|hello", send(server.port(), "PUT", "/bkt/x/y", "hello").body());
+      // java.net.http refuses a Host header; the virtual-host case is checked on the parsed request instead.
+      DefaultHttpRequest vhost = new DefaultHttpRequest(HttpVersion.HTTP_1_1, HttpMethod.GET,
+          "/photos/2026/cat.jpg?list-type=2");
+      vhost.headers().set("Host", "my-bucket.s3.example:9878");
+      S3Request parsed = S3Request.of(vhost, List.of("s3.example"), InputStream.nullInputStream());
+      assertEquals("my-bucket", parsed.bucket());
+      assertEquals("photos/2026/cat.jpg", parsed.key());
+      assertEquals("/my-bucket/photos/2026/cat.jpg", parsed.resourcePath());
+      assertEquals("2", parsed.param("list-type"));
+    }
+  }
+
+  @Test
+  void requestsPastTheLimitGetSlowDownAtOnce() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch entered = new CountDownLatch(1);
+    S3Handler slow = (request, out) -> {
+      entered.countDown();
+      try {
+        release.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      out.send(200, new byte[0], null);
+    };
+    try (S3HttpServer server = new S3HttpServer(new HostPort("127.0.0.1", 0), slow, 1, List.of())) {
+      server.start();
+      CompletableFuture<HttpResponse<String>> first = HTTP.sendAsync(HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + server.port() + "/b/k")).build(), HttpResponse.BodyHandlers.ofString());
+      assertTrue(entered.await(30, TimeUnit.SECONDS));
+      HttpResponse<String> second = send(server.port(), "GET", "/b/k2", null);
+      assertEquals(503, second.statusCode());
+      assertTrue(second.body().contains("<Code>SlowDown</Code>"), second.body());
+      release.countDown();
+      assertEquals(200, first.get(30, TimeUnit.SECONDS).statusCode());
+    }
+  }
+}
