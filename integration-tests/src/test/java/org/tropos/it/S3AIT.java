@@ -15,6 +15,15 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.s3a.commit.magic.MagicS3GuardCommitter;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -27,6 +36,7 @@ import org.tropos.proto.om.S3Secret;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class S3AIT {
   private S3Cluster cluster;
+  private Configuration conf;
   private FileSystem fs;
 
   @BeforeAll
@@ -36,7 +46,7 @@ class S3AIT {
     cluster.tropos().createVolume(org.tropos.proto.om.VolumeInfo.newBuilder().setName("s3v").setOwner("s3").build());
     cluster.tropos().createBucket(BucketInfo.newBuilder().setVolume("s3v").setName("warehouse").setOwner("hadoop")
         .setLayout(org.tropos.proto.om.BucketLayout.OBJECT_STORE).build());
-    Configuration conf = new Configuration(false);
+    conf = new Configuration(false);
     conf.set("fs.s3a.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
     conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
     conf.set("fs.s3a.endpoint", cluster.endpoint().toString());
@@ -99,6 +109,36 @@ class S3AIT {
     assertTrue(fs.rename(new org.apache.hadoop.fs.Path("/table/big.bin"), new org.apache.hadoop.fs.Path("/moved.bin")));
     try (FSDataInputStream in = fs.open(new org.apache.hadoop.fs.Path("/moved.bin"))) {
       assertArrayEquals(big, in.readAllBytes());
+    }
+  }
+
+  @Test
+  void aJobCommitsThroughTheMagicCommitterWithoutRenames() throws Exception {
+    org.apache.hadoop.fs.Path table = new org.apache.hadoop.fs.Path("s3a://warehouse/magic-table");
+    Configuration job = new Configuration(conf);
+    job.setBoolean("fs.s3a.committer.magic.enabled", true);
+    JobID jobId = new JobID("20261121", 1);
+    TaskAttemptContext task = new TaskAttemptContextImpl(job, new TaskAttemptID(new TaskID(jobId, TaskType.MAP, 0),
+        0));
+    JobContext jobContext = new JobContextImpl(job, jobId);
+    MagicS3GuardCommitter committer = new MagicS3GuardCommitter(table, task);
+    committer.setupJob(jobContext);
+    committer.setupTask(task);
+    org.apache.hadoop.fs.Path work = committer.getWorkPath();
+    FileSystem jobFs = work.getFileSystem(job);
+    for (int i = 0; i < 3; i++) {
+      try (FSDataOutputStream out = jobFs.create(new org.apache.hadoop.fs.Path(work, "part-" + i))) {
+        out.write(("row " + i).getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    assertFalse(jobFs.exists(new org.apache.hadoop.fs.Path(table, "part-0")), "invisible before the commit");
+    assertTrue(committer.needsTaskCommit(task));
+    committer.commitTask(task);
+    committer.commitJob(jobContext);
+    List<String> names = Arrays.stream(jobFs.listStatus(table)).map(s -> s.getPath().getName()).sorted().toList();
+    assertEquals(List.of("_SUCCESS", "part-0", "part-1", "part-2"), names);
+    try (FSDataInputStream in = jobFs.open(new org.apache.hadoop.fs.Path(table, "part-2"))) {
+      assertEquals("row 2", new String(in.readAllBytes(), StandardCharsets.UTF_8));
     }
   }
 }
