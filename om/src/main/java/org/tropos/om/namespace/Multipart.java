@@ -65,30 +65,12 @@ final class Multipart {
   /** Stores a written part (its ETag comes with the commit's metadata); a part number written again replaces. */
   static KeyInfo commitPart(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request)
       throws OmException {
-    int number = open.getPartNumber();
-    if (number < 1 || number > MAX_PART_NUMBER) {
-      throw new OmException(OmResult.INVALID_REQUEST, "part numbers go from 1 to " + MAX_PART_NUMBER);
-    }
-    byte[] uploadKey = uploadKey(bucket, open.getPath(), open.getUploadId());
-    // Advice only (unrecorded): the replacement below checks again at commit.
-    txn.unrecorded(t -> upload(t, uploadKey, open.getUploadId()));
+    byte[] uploadKey = checkUpload(txn, bucket, open.getPath(), open.getUploadId(), open.getPartNumber());
     long size = OpenKeys.toFile(txn, open, 0, "", request).getSize();
-    byte[] partKey = partKey(open.getUploadId(), number);
-    Optional<MultipartPartRow> old = txn.get(OmTable.MULTIPART_PARTS, partKey, MultipartPartRow.parser());
-    MultipartPartRow part = MultipartPartRow.newBuilder().setPartNumber(number)
-        .setEtag(request.getMetadataOrDefault(ETAG, "")).setSize(size).addAllBlocks(request.getBlocksList())
-        .setModificationTimeMs(txn.nowMillis()).setOpenId(open.getOpenId()).build();
-    if (old.isPresent() && old.get().getOpenId() != open.getOpenId()) {
-      DeletedKeys.queue(txn, FsoTree.name(bucket) + "/" + open.getPath() + "#part" + number,
-          old.get().getBlocksList());
-    }
-    txn.put(OmTable.MULTIPART_PARTS, partKey, part);
-    txn.replace(OmTable.MULTIPART_UPLOADS, uploadKey, (current, effects) -> {
-      if (current == null) {
-        throw noSuchUpload(open.getUploadId());
-      }
-      return parseUpload(current);
-    });
+    MultipartPartRow part = store(txn, bucket, open.getPath(), open.getUploadId(), uploadKey, MultipartPartRow
+        .newBuilder().setPartNumber(open.getPartNumber()).setEtag(request.getMetadataOrDefault(ETAG, ""))
+        .setSize(size).addAllBlocks(request.getBlocksList()).setModificationTimeMs(txn.nowMillis())
+        .setOpenId(open.getOpenId()).build());
     return KeyInfo.newBuilder().setName(open.getPath()).setSize(size).putMetadata(ETAG, part.getEtag()).build();
   }
 
@@ -98,12 +80,7 @@ final class Multipart {
    */
   static PartInfo copyPart(Txn txn, BucketRow source, BucketRow bucket, CopyPartRequest request)
       throws OmException {
-    int number = request.getPartNumber();
-    if (number < 1 || number > MAX_PART_NUMBER) {
-      throw new OmException(OmResult.INVALID_REQUEST, "part numbers go from 1 to " + MAX_PART_NUMBER);
-    }
-    byte[] uploadKey = uploadKey(bucket, request.getKey(), request.getUploadId());
-    txn.unrecorded(t -> upload(t, uploadKey, request.getUploadId()));
+    byte[] uploadKey = checkUpload(txn, bucket, request.getKey(), request.getUploadId(), request.getPartNumber());
     KeyInfo from = source.getLayout() == BucketLayout.OBJECT_STORE
         ? FlatKeys.lookup(txn, source, request.getSourceKey()) : FsoTree.lookup(txn, source, request.getSourceKey());
     long first = request.getFirstByte();
@@ -115,25 +92,45 @@ final class Multipart {
     List<KeyBlock> slices = slice(from.getBlocksList(), first, last);
     String etag = "\"" + HexFormat.of().formatHex(md5().digest((from.getObjectId() + ":" + from.getUpdateId() + ":"
         + first + "-" + last).getBytes(StandardCharsets.UTF_8))) + "\"";
-    byte[] partKey = partKey(request.getUploadId(), number);
+    MultipartPartRow part = store(txn, bucket, request.getKey(), request.getUploadId(), uploadKey, MultipartPartRow
+        .newBuilder().setPartNumber(request.getPartNumber()).setEtag(etag).setSize(last - first + 1)
+        .addAllBlocks(slices).setModificationTimeMs(txn.nowMillis()).setOpenId(txn.newObjectId()).build());
+    BlockRefs.share(txn, slices);
+    return PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(etag).setSize(part.getSize())
+        .setModificationTimeMs(part.getModificationTimeMs()).build();
+  }
+
+  /** Checks the part number, and (as advice, unrecorded) that the upload exists; returns the upload row's key. */
+  private static byte[] checkUpload(Txn txn, BucketRow bucket, String key, String uploadId, int number)
+      throws OmException {
+    if (number < 1 || number > MAX_PART_NUMBER) {
+      throw new OmException(OmResult.INVALID_REQUEST, "part numbers go from 1 to " + MAX_PART_NUMBER);
+    }
+    byte[] uploadKey = uploadKey(bucket, key, uploadId);
+    txn.unrecorded(t -> upload(t, uploadKey, uploadId));
+    return uploadKey;
+  }
+
+  /**
+   * Stores a part, queueing the blocks of the part it replaces (unless it is the same part committed again), and
+   * rewrites the upload row at commit, failing if the upload is gone by then.
+   */
+  private static MultipartPartRow store(Txn txn, BucketRow bucket, String key, String uploadId, byte[] uploadKey,
+      MultipartPartRow part) throws OmException {
+    byte[] partKey = partKey(uploadId, part.getPartNumber());
     Optional<MultipartPartRow> old = txn.get(OmTable.MULTIPART_PARTS, partKey, MultipartPartRow.parser());
-    if (old.isPresent()) {
-      DeletedKeys.queue(txn, FsoTree.name(bucket) + "/" + request.getKey() + "#part" + number,
+    if (old.isPresent() && old.get().getOpenId() != part.getOpenId()) {
+      DeletedKeys.queue(txn, FsoTree.name(bucket) + "/" + key + "#part" + part.getPartNumber(),
           old.get().getBlocksList());
     }
-    MultipartPartRow part = MultipartPartRow.newBuilder().setPartNumber(number).setEtag(etag)
-        .setSize(last - first + 1).addAllBlocks(slices).setModificationTimeMs(txn.nowMillis())
-        .setOpenId(txn.newObjectId()).build();
     txn.put(OmTable.MULTIPART_PARTS, partKey, part);
-    BlockRefs.share(txn, slices);
     txn.replace(OmTable.MULTIPART_UPLOADS, uploadKey, (current, effects) -> {
       if (current == null) {
-        throw noSuchUpload(request.getUploadId());
+        throw noSuchUpload(uploadId);
       }
       return parseUpload(current);
     });
-    return PartInfo.newBuilder().setPartNumber(number).setEtag(etag).setSize(part.getSize())
-        .setModificationTimeMs(part.getModificationTimeMs()).build();
+    return part;
   }
 
   /** The parts of {@code blocks} holding the key's bytes {@code first..last}. */
