@@ -89,8 +89,10 @@ final class CopyOps {
 
   void copy(S3Request request, String user, S3Response out) throws S3Error {
     Source source = Source.parse(request.header("x-amz-copy-source"));
-    buckets.require(source.bucket(), user);
     buckets.require(request.bucket(), user);
+    if (!source.bucket().equals(request.bucket())) {
+      buckets.require(source.bucket(), user);
+    }
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
     if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {

@@ -68,7 +68,7 @@ final class MultipartOps {
       throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000, inclusive");
     }
     if (request.header("x-amz-copy-source") != null) {
-      copyPart(request, signed.accessId(), number, out);
+      copyPart(request, signed.accessId(), bucket, number, out);
       return;
     }
     out.headers().set("ETag", objects.upload(request, signed, bucket, OpenKeyRequest.newBuilder()
@@ -77,9 +77,12 @@ final class MultipartOps {
   }
 
   /** UploadPartCopy: the part references a byte range of the source's blocks; no byte moves. */
-  private void copyPart(S3Request request, String user, int number, S3Response out) throws S3Error {
+  private void copyPart(S3Request request, String user, BucketInfo bucket, int number, S3Response out)
+      throws S3Error {
     CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
-    buckets.require(source.bucket(), user);
+    if (!source.bucket().equals(bucket.getName())) {
+      buckets.require(source.bucket(), user);
+    }
     long first = 0;
     long last = -1;
     String range = request.header("x-amz-copy-source-range");
