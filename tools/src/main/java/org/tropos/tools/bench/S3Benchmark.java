@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -91,14 +90,10 @@ public final class S3Benchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Path root = dir != null ? dir : Files.createTempDirectory("tropos-bench-s3");
-    Configuration conf = Configuration.defaults().with(Map.of("ozone.scm.client.port", "0",
-        "ozone.scm.datanode.port", "0", "ozone.scm.block.client.port", "0", "hdds.container.ratis.ipc.port", "0",
-        "hdds.container.ipc.port", "0", "ozone.om.port", "0", "ozone.om.http-address", "127.0.0.1:0",
-        "hdds.heartbeat.interval", "500ms", "ozone.scm.pipeline.creation.interval", "1s"))
-        .with("ozone.s3g.http-address", "127.0.0.1:0");
+    Configuration conf = BenchClusters.config();
     try (LocalCluster cluster = new LocalCluster(root.resolve("cluster"), datanodes, 1, 1, conf)) {
       cluster.start();
-      WriteBenchmark.awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), 1);
+      BenchClusters.awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), 1);
       S3Secret secret;
       try (TroposClient om = TroposClient.create(conf.with("ozone.om.address", "127.0.0.1:" + cluster.om().port()))) {
         secret = om.getS3Secret("bench", true);

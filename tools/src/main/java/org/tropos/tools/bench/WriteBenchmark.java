@@ -7,10 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import org.tropos.client.ScmAdminClient;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
@@ -19,8 +17,6 @@ import org.tropos.common.conf.DataSize;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
-import org.tropos.common.util.Threads;
-import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.tools.cli.ExitCodes;
 import org.tropos.tools.local.LocalCluster;
@@ -105,28 +101,16 @@ public final class WriteBenchmark implements Callable<Integer> {
   }
 
   private Phase[] runCluster(Path clusterDir, int limit) throws Exception {
-    Configuration conf = Configuration.defaults().with(Map.of("ozone.scm.client.port", "0",
-        "ozone.scm.datanode.port", "0", "ozone.scm.block.client.port", "0", "hdds.container.ratis.ipc.port", "0",
-        "hdds.container.ipc.port", "0", "ozone.om.port", "0", "ozone.om.http-address", "127.0.0.1:0",
-        "hdds.heartbeat.interval", "500ms",
-        "ozone.scm.pipeline.creation.interval", "1s", "ozone.scm.datanode.pipeline.limit", Integer.toString(limit)))
-        .with("ozone.s3g.http-address", "127.0.0.1:0");
+    Configuration conf = BenchClusters.config().with("ozone.scm.datanode.pipeline.limit", Integer.toString(limit));
     try (LocalCluster cluster = new LocalCluster(clusterDir, datanodes, 1, Math.max(1, limit), conf)) {
       cluster.start();
-      awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), limit * datanodes / 3);
+      BenchClusters.awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), limit * datanodes / 3);
       try (ScmBlockClient scm = new ScmBlockClient(new HostPort("127.0.0.1", cluster.scm().blockPort()));
           PipelineClients pipelines = new PipelineClients()) {
         Phase smallPhase = phase(scm, pipelines, DataSize.parse(small).bytes(), smallCount);
         Phase largePhase = phase(scm, pipelines, DataSize.parse(large).bytes(), largeCount);
         return new Phase[] {smallPhase, largePhase};
       }
-    }
-  }
-
-  static void awaitPipelines(HostPort scmAdmin, int expected) throws Exception {
-    try (ScmAdminClient admin = new ScmAdminClient(scmAdmin)) {
-      Threads.awaitCondition(expected + " open pipelines", Duration.ofSeconds(60), Duration.ofMillis(200),
-          () -> admin.listPipelines(PipelineState.OPEN).stream().filter(p -> p.hasLeader()).count() >= expected);
     }
   }
 

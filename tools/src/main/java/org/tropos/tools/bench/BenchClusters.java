@@ -1,0 +1,30 @@
+package org.tropos.tools.bench;
+
+import java.time.Duration;
+import java.util.Map;
+import org.tropos.client.ScmAdminClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.util.Threads;
+import org.tropos.proto.hdds.PipelineState;
+
+/** Local clusters for benchmarks: every port free (so they run beside tropos local), quick heartbeats. */
+final class BenchClusters {
+  private BenchClusters() {
+  }
+
+  static Configuration config() {
+    return Configuration.defaults().with(Map.of("ozone.scm.client.port", "0", "ozone.scm.datanode.port", "0",
+        "ozone.scm.block.client.port", "0", "hdds.container.ratis.ipc.port", "0", "hdds.container.ipc.port", "0",
+        "ozone.om.port", "0", "ozone.om.http-address", "127.0.0.1:0", "ozone.s3g.http-address", "127.0.0.1:0",
+        "hdds.heartbeat.interval", "500ms", "ozone.scm.pipeline.creation.interval", "1s"));
+  }
+
+  /** Waits until {@code expected} pipelines are open with a leader. */
+  static void awaitPipelines(HostPort scmAdmin, int expected) throws Exception {
+    try (ScmAdminClient admin = new ScmAdminClient(scmAdmin)) {
+      Threads.awaitCondition(expected + " open pipelines", Duration.ofSeconds(60), Duration.ofMillis(200),
+          () -> admin.listPipelines(PipelineState.OPEN).stream().filter(p -> p.hasLeader()).count() >= expected);
+    }
+  }
+}
