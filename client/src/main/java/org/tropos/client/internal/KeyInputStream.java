@@ -25,12 +25,14 @@ public final class KeyInputStream extends InputStream {
   private final KeyInfo key;
   private final Map<Long, List<DatanodeDetails>> replicas = new HashMap<>();
   private final BlockStreamReader reader;
-  private final ByteBuffer window = ByteBuffer.allocate(WINDOW).limit(0);
+  /** At most {@link #WINDOW}, no larger than the key: a small object's read does not allocate 4 MB. */
+  private final ByteBuffer window;
   private long position;
 
   public KeyInputStream(LookupKeyResponse lookup, BlockStreamReader reader) {
     this.key = lookup.getKey();
     this.reader = reader;
+    this.window = ByteBuffer.allocate((int) Math.max(1, Math.min(WINDOW, key.getSize()))).limit(0);
     for (ContainerInfo c : lookup.getContainersList()) {
       replicas.put(c.getContainerId(), c.getReplicasList());
     }
@@ -92,7 +94,7 @@ public final class KeyInputStream extends InputStream {
     for (KeyBlock block : key.getBlocksList()) {
       if (position < start + block.getLength()) {
         long offset = position - start;
-        int n = (int) Math.min(WINDOW, block.getLength() - offset);
+        int n = (int) Math.min(window.capacity(), block.getLength() - offset);
         List<DatanodeDetails> nodes = replicas.get(block.getBlockId().getContainerId());
         if (nodes == null || nodes.isEmpty()) {
           throw new IOException("no replica known for container " + block.getBlockId().getContainerId() + " of "

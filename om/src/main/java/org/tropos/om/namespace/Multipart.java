@@ -6,9 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
@@ -206,7 +208,7 @@ final class Multipart {
   private static void removeUpload(Txn txn, BucketRow bucket, byte[] uploadKey, MultipartUploadRow upload,
       List<PartInfo> kept) throws OmException {
     txn.delete(OmTable.MULTIPART_UPLOADS, uploadKey);
-    java.util.Set<Integer> keptNumbers = new java.util.HashSet<>();
+    Set<Integer> keptNumbers = new HashSet<>();
     kept.forEach(p -> keptNumbers.add(p.getPartNumber()));
     byte[] prefix = partsOf(upload.getUploadId());
     List<byte[]> keys = new ArrayList<>();

@@ -6,6 +6,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
+import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
@@ -133,7 +134,7 @@ public final class S3Response {
   }
 
   static HttpHeaders freshHeaders(boolean keepAlive) {
-    HttpHeaders headers = new io.netty.handler.codec.http.DefaultHttpHeaders();
+    HttpHeaders headers = new DefaultHttpHeaders();
     if (!keepAlive) {
       headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
