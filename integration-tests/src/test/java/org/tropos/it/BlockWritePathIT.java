@@ -59,14 +59,24 @@ class BlockWritePathIT {
 
   /** Writes {@code data} as one block in 4 MB chunks, commits it and waits until every replica has it. */
   private static void write(PipelineClient pipeline, BlockId block, byte[] data) {
+    write(pipeline, block, data, false);
+  }
+
+  /** As above; with {@code lastChunkCommits} the last chunk's entry also commits the block (no PutBlock). */
+  private static void write(PipelineClient pipeline, BlockId block, byte[] data, boolean lastChunkCommits) {
     ChecksumData all = ChecksumData.getDefaultInstance();
+    long index = 0;
     for (int off = 0; off < data.length; off += CHUNK) {
       ByteBuffer chunk = ByteBuffer.wrap(data, off, Math.min(CHUNK, data.length - off)).slice();
       ChecksumData sums = Checksums.compute(chunk, BPC);
-      pipeline.writeChunk(block, off, chunk, sums).join();
       all = Checksums.concat(all, sums);
+      boolean last = off + CHUNK >= data.length;
+      index = (last && lastChunkCommits ? pipeline.writeLastChunk(block, off, chunk, sums, data.length, all)
+          : pipeline.writeChunk(block, off, chunk, sums)).join().logIndex();
     }
-    long index = pipeline.putBlock(block, data.length, all).join().logIndex();
+    if (!lastChunkCommits) {
+      index = pipeline.putBlock(block, data.length, all).join().logIndex();
+    }
     pipeline.watch(index, ReplicationLevel.ALL_COMMITTED).join();
   }
 
@@ -113,6 +123,7 @@ class BlockWritePathIT {
     byte[] small = random(1024, 1);
     byte[] overChunk = random(CHUNK + 1, 2);
     byte[] larger = random(5 * CHUNK + 12_345, 3);
+    byte[] committedByItsLastChunk = random(2 * CHUNK + 777, 5);
     try (MiniCluster mini = new MiniCluster(dir, 3, 1, ONE_PIPELINE_SLOW_FAILURE_DETECTION)) {
       PipelineInfo info = onePipeline(mini);
       try (PipelineClient pipeline = new PipelineClient(Uuids.fromProto(info.getId().getId()), members(info),
@@ -120,8 +131,9 @@ class BlockWritePathIT {
         write(pipeline, block(1), small);
         write(pipeline, block(2), overChunk);
         write(pipeline, block(3), larger);
+        write(pipeline, block(4), committedByItsLastChunk, true);
       }
-      long written = small.length + overChunk.length + larger.length;
+      long written = small.length + overChunk.length + larger.length + committedByItsLastChunk.length;
       for (int i = 1; i <= 3; i++) {
         // Ratis preallocates log segments (4 MB): a log carrying the chunks would hold all 25 MB written.
         long raftLogBytes = bytesUnder(dir.resolve("dn" + i).resolve("ratis1"));
@@ -132,6 +144,7 @@ class BlockWritePathIT {
         assertArrayEquals(small, read(replica, block(1), small.length));
         assertArrayEquals(overChunk, read(replica, block(2), overChunk.length));
         assertArrayEquals(larger, read(replica, block(3), larger.length));
+        assertArrayEquals(committedByItsLastChunk, read(replica, block(4), committedByItsLastChunk.length));
       }
     }
     try (MiniCluster mini = new MiniCluster(dir, 3, 1, ONE_PIPELINE_SLOW_FAILURE_DETECTION)) {
@@ -141,6 +154,8 @@ class BlockWritePathIT {
       for (var node : mini.datanodes()) {
         assertArrayEquals(small, read(node.getDetails(), block(1), small.length), "committed blocks survive");
         assertArrayEquals(larger, read(node.getDetails(), block(3), larger.length), "committed blocks survive");
+        assertArrayEquals(committedByItsLastChunk, read(node.getDetails(), block(4), committedByItsLastChunk.length),
+            "a block committed by its last chunk survives");
       }
     }
   }

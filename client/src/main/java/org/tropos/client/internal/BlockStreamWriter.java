@@ -32,8 +32,9 @@ import org.tropos.proto.scm.ExcludeList;
 
 /**
  * Writes a stream of bytes as blocks (ARCHITECTURE.md, "Write path"): chunks go to the block's pipeline
- * asynchronously; every {@code commitEveryChunks} chunks (and at the end) a PutBlock commits what was sent and
- * the writer waits until every replica has it (falling back to a majority, with a warning naming the slow
+ * asynchronously; every {@code commitEveryChunks} chunks a PutBlock commits what was sent (at the end the last
+ * chunk carries the commit itself, so a small object is one Raft entry) and the writer waits until every replica
+ * has it (falling back to a majority, with a warning naming the slow
  * pipeline). Only uncommitted chunks stay buffered. On any failure the pipeline is excluded, a new block is
  * allocated and the uncommitted chunks are sent again to it, so nothing acknowledged is lost and nothing
  * unacknowledged is silently dropped: after {@code maxRetries} failures the write fails.
@@ -42,6 +43,8 @@ import org.tropos.proto.scm.ExcludeList;
  */
 public final class BlockStreamWriter implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BlockStreamWriter.class);
+  /** The first chunk buffer: a small object does not get a whole chunk's worth; the buffer grows to one. */
+  private static final int FIRST_BUFFER = 64 * 1024;
 
   /**
    * How to write.
@@ -74,7 +77,9 @@ public final class BlockStreamWriter implements AutoCloseable {
   private final List<BlockLocation> written = new ArrayList<>();
   private final List<ByteBuffer> uncommitted = new ArrayList<>();
   private final List<CompletableFuture<PipelineClient.Reply>> inFlight = new ArrayList<>();
-  private final ByteBuffer chunk;
+  /** The in-flight chunk that also commits its block, if the last one sent does. */
+  private CompletableFuture<PipelineClient.Reply> carriedCommit;
+  private ByteBuffer chunk;
   private AllocateBlockResponse block;
   private PipelineClient client;
   private long sent;
@@ -92,36 +97,45 @@ public final class BlockStreamWriter implements AutoCloseable {
     this.allocator = allocator;
     this.pipelines = pipelines;
     this.settings = settings;
-    this.chunk = ByteBuffer.allocate(settings.chunkSize());
+    this.chunk = ByteBuffer.allocate(Math.min(FIRST_BUFFER, settings.chunkSize()));
   }
 
   public void write(ByteBuffer data) throws IOException {
     while (data.hasRemaining()) {
+      if (!chunk.hasRemaining()) {
+        if (chunk.capacity() < settings.chunkSize()) {
+          chunk = ByteBuffer.allocate(Math.min(Math.max(2 * chunk.capacity(), FIRST_BUFFER), settings.chunkSize()))
+              .put(chunk.flip());
+        } else {
+          sendBufferedChunk(false);
+        }
+      }
       int n = Math.min(chunk.remaining(), data.remaining());
       chunk.put(data.duplicate().limit(data.position() + n));
       data.position(data.position() + n);
-      if (!chunk.hasRemaining()) {
-        sendBufferedChunk();
-      }
     }
   }
 
   /** Commits everything written and returns the blocks that hold it, in order. */
   public List<BlockLocation> finish() throws IOException {
     if (chunk.position() > 0) {
-      sendBufferedChunk();
+      sendBufferedChunk(true);
     }
     if (block != null) {
-      commitWithRetries();
+      if (committed < sent) {
+        commitWithRetries();
+      }
       written.add(new BlockLocation(block.getBlockId(), committed));
       block = null;
     }
     return List.copyOf(written);
   }
 
-  private void sendBufferedChunk() throws IOException {
-    ByteBuffer data = ByteBuffer.allocate(chunk.position()).put(chunk.flip()).flip();
-    chunk.clear();
+  /** Sends the buffered chunk; the stream's last chunk also carries its block's commit. */
+  private void sendBufferedChunk(boolean last) throws IOException {
+    // The buffer itself goes (kept until committed, for a resend); the next chunk gets a new one.
+    ByteBuffer data = chunk.flip();
+    chunk = ByteBuffer.allocate(last ? 0 : settings.chunkSize());
     if (block != null && sent + data.remaining() > settings.blockSize()) {
       commitWithRetries();
       written.add(new BlockLocation(block.getBlockId(), committed));
@@ -131,17 +145,23 @@ public final class BlockStreamWriter implements AutoCloseable {
       startBlock();
     }
     uncommitted.add(data);
-    send(data);
-    if (uncommitted.size() >= settings.commitEveryChunks()) {
+    send(data, last);
+    if (last || uncommitted.size() >= settings.commitEveryChunks()) {
       commitWithRetries();
     }
   }
 
-  private void send(ByteBuffer data) {
+  private void send(ByteBuffer data, boolean commitsBlock) {
     ChecksumData sums = Checksums.compute(data, settings.bytesPerChecksum());
-    inFlight.add(client.writeChunk(block.getBlockId(), sent, data, sums));
+    long offset = sent;
     blockSums = Checksums.concat(blockSums, sums);
     sent += data.remaining();
+    if (commitsBlock) {
+      carriedCommit = client.writeLastChunk(block.getBlockId(), offset, data, sums, sent, blockSums);
+      inFlight.add(carriedCommit);
+    } else {
+      inFlight.add(client.writeChunk(block.getBlockId(), offset, data, sums));
+    }
   }
 
   /** Commits what was sent; on failure moves the uncommitted chunks to a new block and tries again. */
@@ -170,7 +190,9 @@ public final class BlockStreamWriter implements AutoCloseable {
         f.get();
       }
       inFlight.clear();
-      long index = client.putBlock(block.getBlockId(), sent, blockSums).get().logIndex();
+      long index = carriedCommit != null ? carriedCommit.get().logIndex()
+          : client.putBlock(block.getBlockId(), sent, blockSums).get().logIndex();
+      carriedCommit = null;
       waitForReplicas(index);
       committed = sent;
       uncommitted.clear();
@@ -200,6 +222,7 @@ public final class BlockStreamWriter implements AutoCloseable {
   private void abandonBlock(boolean containerClosed, boolean pipelineGone) throws IOException {
     inFlight.forEach(f -> f.cancel(false));
     inFlight.clear();
+    carriedCommit = null;
     if (containerClosed) {
       exclude.addContainers(block.getBlockId().getContainerId());
     } else {
@@ -216,7 +239,7 @@ public final class BlockStreamWriter implements AutoCloseable {
     List<ByteBuffer> resend = List.copyOf(uncommitted);
     startBlock();
     for (ByteBuffer data : resend) {
-      send(data.duplicate());
+      send(data.duplicate(), false);
     }
   }
 

@@ -43,9 +43,10 @@ import org.tropos.proto.hdds.PipelineId;
  * A WriteChunk's bytes are Ratis stateMachineData: {@link #write} puts them straight into the block file on
  * every replica, so they never enter the RaftLog. This state machine, not Ratis's log cache, keeps them in memory,
  * and only until their entry is applied (by then a majority has them); {@link #read} serves them to the leader's
- * appenders from there, or from the block file for a follower that lags further. Applying a PutBlock commits the
- * block (bcsid = log index); applying a CloseContainer closes the replica. A snapshot first forces the block files
- * written since the last one, since their bytes are not in the log to be replayed.
+ * appenders from there, or from the block file for a follower that lags further. Applying a PutBlock, or a
+ * WriteChunk that carries its block's commit, commits the block (bcsid = log index); applying a CloseContainer
+ * closes the replica. A snapshot first forces the block files written since the last one, since their bytes are not
+ * in the log to be replayed.
  *
  * <p>Thread-safety: Ratis applies entries on one thread per group, in log order; data writes run on the chunk
  * executor and complete before their entry is applied.
@@ -101,9 +102,12 @@ final class ContainerStateMachine extends BaseStateMachine {
         .setClientRequest(request).setLogData(commandBytes);
     if (command.hasWriteChunk()) {
       ByteString data = content.substring(4 + commandLength);
-      if (data.size() != command.getWriteChunk().getLength()) {
-        throw new IOException("WriteChunk says " + command.getWriteChunk().getLength() + " bytes but carries "
-            + data.size());
+      WriteChunk chunk = command.getWriteChunk();
+      if (data.size() != chunk.getLength()) {
+        throw new IOException("WriteChunk says " + chunk.getLength() + " bytes but carries " + data.size());
+      }
+      if (chunk.hasCommit() && !chunk.getCommit().getBlockId().equals(chunk.getBlockId())) {
+        throw new IOException("a WriteChunk can only commit its own block");
       }
       trx.setStateMachineData(data);
     }
@@ -205,8 +209,8 @@ final class ContainerStateMachine extends BaseStateMachine {
         // Closed before this chunk: the same answer on every replica, whether or not its bytes were written.
         response.setResult(DatanodeResult.CONTAINER_NOT_OPEN).setMessage("container "
             + command.getWriteChunk().getBlockId().getContainerId() + " is not OPEN");
-      } else if (command.hasPutBlock()) {
-        PutBlock put = command.getPutBlock();
+      } else if (command.hasPutBlock() || command.getWriteChunk().hasCommit()) {
+        PutBlock put = command.hasPutBlock() ? command.getPutBlock() : command.getWriteChunk().getCommit();
         store.putBlock(BlockData.newBuilder().setBlockId(put.getBlockId()).setLength(put.getLength())
             .setChecksums(put.getChecksums()).setBcsid(index).build());
         unsynced.remove(put.getBlockId());

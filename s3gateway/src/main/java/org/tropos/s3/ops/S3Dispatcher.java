@@ -47,6 +47,7 @@ public final class S3Dispatcher implements S3Handler {
 
   @Override
   public void handle(S3Request request, S3Response out) {
+    long start = clock.monotonicNanos();
     try {
       RequestAuthenticator.Signed signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
@@ -58,6 +59,10 @@ public final class S3Dispatcher implements S3Handler {
     } catch (IOException e) {
       LOG.warn("S3 {} {}/{}: {}", request.method(), request.bucket(), request.key(), e.toString());
       fail(request, out, S3Error.internal(e.getMessage()));
+    }
+    if (LOG.isDebugEnabled()) {
+      LOG.debug("S3 {} {}?{} took {} us", request.method(), request.rawPath(), request.query().keySet(),
+          (clock.monotonicNanos() - start) / 1000);
     }
   }
 

@@ -2,6 +2,9 @@ package org.tropos.tools.bench;
 
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.fs.FileSystem;
@@ -15,8 +18,8 @@ import software.amazon.awssdk.services.s3.S3Client;
  * copies and deletes each file), and one large file renamed alone. The files are written first with the SDK.
  */
 final class S3ARenames {
-  /** One measured rename. */
-  record Renamed(int files, long sizeBytes, double seconds, long bytesWrittenToDatanodes) {
+  /** A measured rename: {@code seconds} is the median of {@code renames} runs. */
+  record Renamed(int files, long sizeBytes, double seconds, long bytesWrittenToDatanodes, int renames) {
   }
 
   private final S3Client s3;
@@ -61,15 +64,39 @@ final class S3ARenames {
     return timed(files, size, "/" + task, "/" + table);
   }
 
-  /** Writes one object of {@code size} bytes, then renames it. */
-  Renamed single(long size) throws Exception {
-    String from = "huge" + run + "/_temporary/part-0";
-    String to = "huge" + run + "/part-0";
-    run++;
-    byte[] content = content(Math.min(size, 8 << 20));
-    s3.putObject(p -> p.bucket("bench").key(from), RequestBody.fromContentProvider(
-        () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"));
-    return timed(1, size, "/" + from, "/" + to);
+  /**
+   * Writes one object of each size, then renames each back and forth {@code repeats} times, the sizes taking
+   * turns so that both meet the same conditions; a size's time is the median of its renames.
+   */
+  List<Renamed> singles(long[] sizes, int repeats) throws Exception {
+    String[][] paths = new String[sizes.length][];
+    for (int s = 0; s < sizes.length; s++) {
+      String from = "/single" + run + "/_temporary/part-0";
+      String to = "/single" + run + "/part-0";
+      run++;
+      long size = sizes[s];
+      byte[] content = content(Math.min(size, 8 << 20));
+      s3.putObject(p -> p.bucket("bench").key(from.substring(1)), RequestBody.fromContentProvider(
+          () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"));
+      paths[s] = new String[] {from, to};
+    }
+    double[][] seconds = new double[sizes.length][repeats];
+    long[] written = new long[sizes.length];
+    for (int r = 0; r < repeats; r++) {
+      for (int s = 0; s < sizes.length; s++) {
+        String from = paths[s][r % 2];
+        String to = paths[s][1 - r % 2];
+        Renamed one = timed(1, sizes[s], from, to);
+        seconds[s][r] = one.seconds();
+        written[s] += one.bytesWrittenToDatanodes();
+      }
+    }
+    List<Renamed> result = new ArrayList<>();
+    for (int s = 0; s < sizes.length; s++) {
+      Arrays.sort(seconds[s]);
+      result.add(new Renamed(1, sizes[s], seconds[s][repeats / 2], written[s], repeats));
+    }
+    return result;
   }
 
   private Renamed timed(int files, long size, String from, String to) throws Exception {
@@ -79,7 +106,7 @@ final class S3ARenames {
       throw new IllegalStateException("S3A did not rename " + from + " to " + to);
     }
     double seconds = (clock.monotonicNanos() - start) / 1e9;
-    return new Renamed(files, size, seconds, Math.max(0, diskBytes.getAsLong() - before));
+    return new Renamed(files, size, seconds, Math.max(0, diskBytes.getAsLong() - before), 1);
   }
 
   private static byte[] content(long size) {

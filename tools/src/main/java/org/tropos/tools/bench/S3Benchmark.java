@@ -72,8 +72,13 @@ public final class S3Benchmark implements Callable<Integer> {
   private List<String> fileSizes;
 
   @Option(names = "--huge", defaultValue = "1GB",
-      description = "The object renamed alone, after a 1 KB one for comparison (default 1GB; 0 skips both).")
+      description = "The object renamed alone, taking turns with a 1 KB one for comparison (default 1GB; 0 skips"
+          + " both).")
   private String huge;
+
+  @Option(names = "--single-renames", defaultValue = "5",
+      description = "Renames of each lone object; the median is reported (default 5).")
+  private int singleRenames;
 
   @Option(names = "--dir", description = "Where the cluster lives (default: a temporary directory).")
   private Path dir;
@@ -109,8 +114,9 @@ public final class S3Benchmark implements Callable<Integer> {
           }
           long hugeBytes = DataSize.parse(huge).bytes();
           if (hugeBytes > 0) {
-            print(out, renames.single(1024));
-            print(out, renames.single(hugeBytes));
+            for (S3ARenames.Renamed r : renames.singles(new long[] {1024, hugeBytes}, singleRenames)) {
+              print(out, r);
+            }
           }
         }
       }
@@ -183,12 +189,12 @@ public final class S3Benchmark implements Callable<Integer> {
   private void print(PrintWriter out, S3ARenames.Renamed r) {
     if (json) {
       out.printf(Locale.ROOT, "{\"op\":\"rename\",\"files\":%d,\"sizeBytes\":%d,\"concurrency\":1,\"seconds\":%.3f,"
-          + "\"perFileMs\":%.2f,\"bytesWrittenToDatanodes\":%d}%n", r.files(), r.sizeBytes(), r.seconds(),
-          r.seconds() * 1000 / r.files(), r.bytesWrittenToDatanodes());
+          + "\"perFileMs\":%.2f,\"bytesWrittenToDatanodes\":%d,\"renames\":%d}%n", r.files(), r.sizeBytes(),
+          r.seconds(), r.seconds() * 1000 / r.files(), r.bytesWrittenToDatanodes(), r.renames());
     } else {
       out.printf(Locale.ROOT, "rename (S3A) %5d files of %10d B: %8.3f s, %.2f ms per file, bytes written to"
-          + " datanodes %d%n", r.files(), r.sizeBytes(), r.seconds(), r.seconds() * 1000 / r.files(),
-          r.bytesWrittenToDatanodes());
+          + " datanodes %d%s%n", r.files(), r.sizeBytes(), r.seconds(), r.seconds() * 1000 / r.files(),
+          r.bytesWrittenToDatanodes(), r.renames() > 1 ? " (median of " + r.renames() + ")" : "");
     }
     out.flush();
   }

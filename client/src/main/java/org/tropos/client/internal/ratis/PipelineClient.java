@@ -78,14 +78,34 @@ public final class PipelineClient implements AutoCloseable {
 
   /** Sends a chunk; {@code data} (position to limit) is not copied and must not change until the reply. */
   public CompletableFuture<Reply> writeChunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums) {
-    ContainerCommand command = ContainerCommand.newBuilder().setWriteChunk(WriteChunk.newBuilder()
-        .setBlockId(block).setOffset(offset).setLength(data.remaining()).setChecksums(checksums)).build();
-    return send(command, UnsafeByteOperations.unsafeWrap(data.duplicate()));
+    return send(ContainerCommand.newBuilder().setWriteChunk(chunk(block, offset, data, checksums)).build(),
+        UnsafeByteOperations.unsafeWrap(data.duplicate()));
+  }
+
+  /**
+   * Sends a block's last chunk together with the block's commit ({@code blockLength} bytes with
+   * {@code blockChecksums}, as {@link #putBlock}): one Raft entry instead of two.
+   */
+  public CompletableFuture<Reply> writeLastChunk(BlockId block, long offset, ByteBuffer data,
+      ChecksumData checksums, long blockLength, ChecksumData blockChecksums) {
+    WriteChunk.Builder chunk = chunk(block, offset, data, checksums).setCommit(putBlockCommand(block, blockLength,
+        blockChecksums));
+    return send(ContainerCommand.newBuilder().setWriteChunk(chunk).build(),
+        UnsafeByteOperations.unsafeWrap(data.duplicate()));
+  }
+
+  private static WriteChunk.Builder chunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums) {
+    return WriteChunk.newBuilder().setBlockId(block).setOffset(offset).setLength(data.remaining())
+        .setChecksums(checksums);
+  }
+
+  private static PutBlock.Builder putBlockCommand(BlockId block, long length, ChecksumData checksums) {
+    return PutBlock.newBuilder().setBlockId(block).setLength(length).setChecksums(checksums);
   }
 
   public CompletableFuture<Reply> putBlock(BlockId block, long length, ChecksumData checksums) {
-    return send(ContainerCommand.newBuilder().setPutBlock(PutBlock.newBuilder().setBlockId(block).setLength(length)
-        .setChecksums(checksums)).build(), ByteString.EMPTY);
+    return send(ContainerCommand.newBuilder().setPutBlock(putBlockCommand(block, length, checksums)).build(),
+        ByteString.EMPTY);
   }
 
   public CompletableFuture<Reply> closeContainer(long containerId) {
