@@ -58,6 +58,11 @@ public final class S3Benchmark implements Callable<Integer> {
   @Option(names = "--small-count", defaultValue = "3200", description = "Small objects (default 3200).")
   private int smallCount;
 
+  @Option(names = "--warmup", defaultValue = "800",
+      description = "Small objects PUT and GET before anything is measured, so the JIT has compiled the paths"
+          + " (default 800).")
+  private int warmup;
+
   @Option(names = "--large", defaultValue = "64MB", description = "Large object size (default 64MB).")
   private String large;
 
@@ -105,6 +110,7 @@ public final class S3Benchmark implements Callable<Integer> {
       }
       try (S3Client s3 = client(cluster.s3Endpoint(), secret)) {
         s3.createBucket(b -> b.bucket("bench"));
+        warmUp(s3, DataSize.parse(small).bytes());
         transfers(s3, out, DataSize.parse(small).bytes(), smallCount);
         transfers(s3, out, DataSize.parse(large).bytes(), largeCount);
         try (FileSystem fs = S3ARenames.fileSystem(cluster.s3Endpoint(), secret, root.resolve("hadoop-tmp"))) {
@@ -132,6 +138,14 @@ public final class S3Benchmark implements Callable<Integer> {
         .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
         .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64))
         .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMinutes(10))).build();
+  }
+
+  private void warmUp(S3Client s3, long size) throws Exception {
+    byte[] content = new byte[(int) size];
+    ConcurrentOps.run(clock, "bench-s3", concurrency, warmup, i -> s3.putObject(p -> p.bucket("bench")
+        .key("warmup-" + i), RequestBody.fromBytes(content)));
+    ConcurrentOps.run(clock, "bench-s3", concurrency, warmup, i -> s3.getObjectAsBytes(g -> g.bucket("bench")
+        .key("warmup-" + i)));
   }
 
   /** PUT then GET {@code count} objects of {@code size} bytes at the set concurrency. */
