@@ -198,6 +198,12 @@ class OmKeysIT {
     assertEquals(0, sh(conf, "key", "get", "/shvol/bucket1/a/key", back.toString()));
     assertArrayEquals(Files.readAllBytes(local), Files.readAllBytes(back));
     assertEquals(0, sh(conf, "key", "rename", "/shvol/bucket1", "a/key", "b/key"));
+    assertEquals(0, sh(conf, "bucket", "link", "/shvol/bucket1", "/shvol/linked"));
+    Path viaLink = dir.resolve("via-link.bin");
+    assertEquals(0, sh(conf, "key", "get", "/shvol/linked/b/key", viaLink.toString()));
+    assertArrayEquals(Files.readAllBytes(local), Files.readAllBytes(viaLink), "a link shows its source's keys");
+    assertEquals(0, sh(conf, "bucket", "delete", "/shvol/linked"));
+    assertEquals(1, sh(conf, "bucket", "link", "/shvol/missing", "/shvol/linked"), "a link to nothing is refused");
     StringWriter listing = new StringWriter();
     assertEquals(0, Tropos.run(new PrintWriter(listing), new PrintWriter(new StringWriter()), "sh", "key", "list",
         "/shvol/bucket1", "--conf", conf.toString()));

@@ -19,7 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.VolumeInfo;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
@@ -258,6 +261,33 @@ class S3GatewayIT {
     assertEquals("InvalidTag", assertThrows(S3Exception.class, () -> s3.putObjectTagging(p -> p.bucket("tagged")
         .key("obj").tagging(t -> t.tagSet(Tag.builder().key("").value("v").build())))).awsErrorDetails()
         .errorCode());
+  }
+
+  @Test
+  void aBucketOfAnotherVolumeLinkedIntoS3vIsServedAndDeletingTheLinkKeepsIt() throws Exception {
+    tropos.createVolume(VolumeInfo.newBuilder().setName("warehouse").setOwner("alice").build());
+    tropos.createBucket(BucketInfo.newBuilder().setVolume("warehouse").setName("tables")
+        .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build());
+    try (var out = tropos.createKey("warehouse", "tables", "sales/part-0", 5)) {
+      out.write("hello".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+    try {
+      tropos.getVolume("s3v");
+    } catch (org.tropos.common.rpc.OmException e) {
+      tropos.createVolume(VolumeInfo.newBuilder().setName("s3v").setOwner("alice").build());
+    }
+    tropos.createBucket(BucketInfo.newBuilder().setVolume("s3v").setName("tables").setOwner("alice")
+        .setSourceVolume("warehouse").setSourceBucket("tables").build());
+
+    assertEquals(List.of("sales/part-0"), s3.listObjectsV2(l -> l.bucket("tables")).contents().stream()
+        .map(S3Object::key).toList());
+    assertEquals("hello", s3.getObjectAsBytes(g -> g.bucket("tables").key("sales/part-0")).asUtf8String());
+    s3.putObject(p -> p.bucket("tables").key("sales/part-1"), RequestBody.fromString("written through S3"));
+    assertEquals(18, tropos.getKey("warehouse", "tables", "sales/part-1").getSize(), "the key is in the source");
+
+    s3.deleteBucket(d -> d.bucket("tables"));
+    assertEquals(2, tropos.listKeys("warehouse", "tables", "sales/", "", 10).getKeysCount(),
+        "deleting the link leaves the source's keys");
   }
 
   @Test

@@ -14,8 +14,17 @@ import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.UsageRow;
 import org.tropos.proto.om.db.VolumeRow;
 
-/** Buckets: create (in an existing volume), read with usage, list, delete when empty. */
+/**
+ * Buckets: create (in an existing volume), read with usage, list, delete when empty. A link is a bucket row
+ * naming another bucket: key operations follow it ({@link #require}), bucket operations act on the link itself.
+ */
 final class Buckets {
+  /**
+   * Longest chain of links. A new link must reach a bucket that holds keys, so links cannot form a loop; a
+   * chain broken later (its end deleted) fails with BUCKET_NOT_FOUND.
+   */
+  private static final int MAX_LINK_HOPS = 8;
+
   /** What a bucket created without a layout or replication gets. */
   record Defaults(BucketLayout layout, ReplicationFactor factor) {
   }
@@ -23,7 +32,33 @@ final class Buckets {
   private Buckets() {
   }
 
+  /** The bucket holding the keys a request names: a link is followed to its source. */
   static BucketRow require(Txn txn, String volume, String bucket) throws OmException {
+    return follow(txn, volume, bucket, MAX_LINK_HOPS);
+  }
+
+  private static BucketRow follow(Txn txn, String volume, String bucket, int maxHops) throws OmException {
+    BucketRow row = requireRow(txn, volume, bucket);
+    for (int hops = 0; isLink(row); hops++) {
+      if (hops == maxHops) {
+        throw new OmException(OmResult.INVALID_REQUEST, "bucket " + volume + "/" + bucket + " starts a chain of"
+            + " links longer than " + MAX_LINK_HOPS);
+      }
+      BucketRow link = row;
+      row = txn.get(OmTable.BUCKETS, OmDbKeys.bucket(link.getSourceVolume(), link.getSourceBucket()),
+          BucketRow.parser()).orElseThrow(() -> new OmException(OmResult.BUCKET_NOT_FOUND, "bucket "
+              + link.getVolume() + "/" + link.getName() + " links to " + link.getSourceVolume() + "/"
+              + link.getSourceBucket() + ", which does not exist"));
+    }
+    return row;
+  }
+
+  private static boolean isLink(BucketRow row) {
+    return !row.getSourceBucket().isEmpty();
+  }
+
+  /** The bucket row itself, a link not followed. */
+  private static BucketRow requireRow(Txn txn, String volume, String bucket) throws OmException {
     Optional<BucketRow> row = txn.get(OmTable.BUCKETS, OmDbKeys.bucket(volume, bucket), BucketRow.parser());
     if (row.isPresent()) {
       return row.get();
@@ -43,10 +78,14 @@ final class Buckets {
       throw new OmException(OmResult.BUCKET_ALREADY_EXISTS, "bucket " + request.getVolume() + "/"
           + request.getName() + " already exists");
     }
-    BucketLayout layout = request.getLayout() == BucketLayout.BUCKET_LAYOUT_UNSPECIFIED ? defaults.layout()
-        : request.getLayout();
-    ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
-        ? defaults.factor() : request.getFactor();
+    boolean link = !request.getSourceVolume().isEmpty() || !request.getSourceBucket().isEmpty();
+    // A link shows its source's layout and replication, which its keys have.
+    BucketRow source = link ? linkSource(txn, request) : null;
+    BucketLayout layout = link ? source.getLayout() : request.getLayout() == BucketLayout.BUCKET_LAYOUT_UNSPECIFIED
+        ? defaults.layout() : request.getLayout();
+    ReplicationFactor factor = link ? source.getFactor()
+        : request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED ? defaults.factor()
+        : request.getFactor();
     if (layout == BucketLayout.UNRECOGNIZED || factor == ReplicationFactor.UNRECOGNIZED) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown layout or replication factor");
     }
@@ -54,13 +93,25 @@ final class Buckets {
         .setVolumeId(volume.getObjectId()).setName(request.getName()).setLayout(layout).setFactor(factor)
         .setOwner(request.getOwner().isEmpty() ? volume.getOwner() : request.getOwner())
         .setQuotaBytes(request.getQuotaBytes()).setQuotaNamespace(request.getQuotaNamespace())
-        .setCreationTimeMs(txn.nowMillis()).setModificationTimeMs(txn.nowMillis()).build();
+        .setCreationTimeMs(txn.nowMillis()).setModificationTimeMs(txn.nowMillis())
+        .setSourceVolume(request.getSourceVolume()).setSourceBucket(request.getSourceBucket()).build();
     txn.put(OmTable.BUCKETS, key, row);
     return Infos.bucket(row, UsageRow.getDefaultInstance());
   }
 
+  /** The bucket a new link will show: it must exist (it may itself be a link). */
+  private static BucketRow linkSource(Txn txn, BucketInfo request) throws OmException {
+    if (request.getSourceVolume().isEmpty() || request.getSourceBucket().isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "a bucket link needs both a source volume and bucket");
+    }
+    if (request.getQuotaBytes() > 0 || request.getQuotaNamespace() > 0) {
+      throw new OmException(OmResult.INVALID_REQUEST, "a bucket link has no quota of its own: its source's counts");
+    }
+    return follow(txn, request.getSourceVolume(), request.getSourceBucket(), MAX_LINK_HOPS - 1);
+  }
+
   static BucketInfo get(Txn txn, String volume, String bucket) throws OmException {
-    BucketRow row = require(txn, volume, bucket);
+    BucketRow row = requireRow(txn, volume, bucket);
     return Infos.bucket(row, txn.usage(OmDbKeys.bucket(volume, bucket)));
   }
 
@@ -75,8 +126,9 @@ final class Buckets {
     return ListBucketsResponse.newBuilder().addAllBuckets(page.items()).setTruncated(page.truncated()).build();
   }
 
+  /** Deletes an empty bucket, or a link (never its source). */
   static void delete(Txn txn, String volume, String bucket) throws OmException {
-    BucketRow row = require(txn, volume, bucket);
+    BucketRow row = requireRow(txn, volume, bucket);
     byte[] contents = OmDbKeys.bucketPrefix(row.getObjectId());
     boolean empty = row.getLayout() == BucketLayout.OBJECT_STORE ? txn.isEmpty(OmTable.KEYS, contents)
         : txn.isEmpty(OmTable.DIRECTORIES, contents) && txn.isEmpty(OmTable.FILES, contents);

@@ -25,7 +25,8 @@ final class Infos {
         .setFactor(row.getFactor()).setOwner(row.getOwner()).setQuotaBytes(row.getQuotaBytes())
         .setQuotaNamespace(row.getQuotaNamespace()).setCreationTimeMs(row.getCreationTimeMs())
         .setModificationTimeMs(row.getModificationTimeMs()).setUsedBytes(usage.getUsedBytes())
-        .setUsedNamespace(usage.getUsedNamespace()).setObjectId(row.getObjectId()).build();
+        .setUsedNamespace(usage.getUsedNamespace()).setObjectId(row.getObjectId())
+        .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket()).build();
   }
 
   static KeyInfo file(BucketRow bucket, String path, FileRow row) {

@@ -51,9 +51,14 @@ class NamespaceTest {
   }
 
   static KeyInfo put(Namespace ns, String bucket, String key, long size, boolean createParents) throws OmException {
-    OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey(key)
+    return put(ns, "vol1", bucket, key, size, createParents);
+  }
+
+  static KeyInfo put(Namespace ns, String volume, String bucket, String key, long size, boolean createParents)
+      throws OmException {
+    OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key)
         .setCreateParents(createParents).build());
-    CommitKeyRequest.Builder commit = CommitKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket)
+    CommitKeyRequest.Builder commit = CommitKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setOpenId(open.getOpenId()).setOpenKey(open.toByteString()).setSize(size);
     if (size > 0) {
       commit.addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(1)
@@ -218,6 +223,58 @@ class NamespaceTest {
 
   private static List<String> names(org.tropos.proto.om.ListKeysResponse response) {
     return response.getKeysList().stream().map(KeyInfo::getName).toList();
+  }
+
+  private static BucketInfo link(Namespace ns, String volume, String name, String sourceVolume, String sourceBucket)
+      throws OmException {
+    return ns.createBucket(BucketInfo.newBuilder().setVolume(volume).setName(name).setSourceVolume(sourceVolume)
+        .setSourceBucket(sourceBucket).build());
+  }
+
+  @Test
+  void aLinkShowsItsSourcesKeysAndDeletingItLeavesTheSource() throws Exception {
+    Namespace ns = om.namespace;
+    ns.createVolume(VolumeInfo.newBuilder().setName("s3v").setOwner("bob").build());
+    BucketInfo data = link(ns, "s3v", "data", "vol1", "flat");
+    assertEquals("vol1/flat", data.getSourceVolume() + "/" + data.getSourceBucket());
+    assertEquals(BucketLayout.OBJECT_STORE, data.getLayout(), "a link shows its source's layout");
+    assertEquals("bob", data.getOwner(), "a link belongs to its creator (here its volume's owner)");
+    put(ns, "vol1", "flat", "a", 10, false);
+    put(ns, "s3v", "data", "b", 20, false);
+    assertEquals(List.of("a", "b"), names(ns.listKeys("s3v", "data", "", "", 100)));
+    assertEquals(List.of("a", "b"), names(ns.listKeys("vol1", "flat", "", "", 100)));
+    assertEquals(30, ns.getBucket("vol1", "flat").getUsedBytes(), "keys written through a link count in its source");
+    assertEquals(20, ns.lookupKey("vol1", "flat", "b").getSize());
+    link(ns, "s3v", "chained", "s3v", "data");
+    assertEquals(10, ns.lookupKey("s3v", "chained", "a").getSize(), "a link to a link reaches the keys");
+
+    ns.deleteBucket("s3v", "chained");
+    ns.deleteBucket("s3v", "data");
+    assertEquals(OmResult.BUCKET_NOT_FOUND, failure(() -> ns.getBucket("s3v", "data")));
+    assertEquals(List.of("a", "b"), names(ns.listKeys("vol1", "flat", "", "", 100)), "the source keeps its keys");
+  }
+
+  @Test
+  void linksToNothingTooDeepOrWithQuotasAreRefused() throws Exception {
+    Namespace ns = om.namespace;
+    assertEquals(OmResult.BUCKET_NOT_FOUND, failure(() -> link(ns, "vol1", "lnk", "vol1", "missing")));
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> link(ns, "vol1", "lnk", "vol1", "")));
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.createBucket(BucketInfo.newBuilder().setVolume("vol1")
+        .setName("lnk").setSourceVolume("vol1").setSourceBucket("fso").setQuotaBytes(5).build())));
+
+    ns.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("gone").build());
+    link(ns, "vol1", "dangling", "vol1", "gone");
+    ns.deleteBucket("vol1", "gone");
+    assertEquals(OmResult.BUCKET_NOT_FOUND, failure(() -> ns.lookupKey("vol1", "dangling", "k")));
+    assertEquals("gone", ns.getBucket("vol1", "dangling").getSourceBucket(), "a dangling link itself can be read");
+    // A new link must reach a real bucket, so links never form a loop; chains are bounded.
+    assertEquals(OmResult.BUCKET_NOT_FOUND, failure(() -> link(ns, "vol1", "gone", "vol1", "dangling")));
+    String previous = "fso";
+    for (int i = 1; i <= 8; i++) {
+      link(ns, "vol1", "chain" + i, "vol1", previous);
+      previous = "chain" + i;
+    }
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> link(ns, "vol1", "chain9", "vol1", "chain8")));
   }
 
   @Test

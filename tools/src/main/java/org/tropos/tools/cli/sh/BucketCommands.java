@@ -12,8 +12,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code tropos sh bucket create|info|list|delete}. */
 @Command(name = "bucket", mixinStandardHelpOptions = true, description = "Buckets.",
-    subcommands = {BucketCommands.Create.class, BucketCommands.Info.class, BucketCommands.ListBuckets.class,
-        BucketCommands.Delete.class})
+    subcommands = {BucketCommands.Create.class, BucketCommands.Link.class, BucketCommands.Info.class,
+        BucketCommands.ListBuckets.class, BucketCommands.Delete.class})
 public final class BucketCommands {
   abstract static class OnBucket extends ShCall {
     @Parameters(paramLabel = "BUCKET", description = "/volume/bucket")
@@ -53,6 +53,33 @@ public final class BucketCommands {
         request.setFactor(replication == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE);
       }
       out.println(Json.bucket(client.createBucket(request.build())));
+    }
+  }
+
+  @Command(name = "link", mixinStandardHelpOptions = true, description = {"Create a bucket that shows another"
+      + " bucket's keys, e.g. to expose /vol1/data to S3 as /s3v/data.", "Deleting the link leaves the source as"
+      + " it is."})
+  static final class Link extends ShCall {
+    @Parameters(index = "0", paramLabel = "SOURCE", description = "/volume/bucket to show")
+    String source;
+
+    @Parameters(index = "1", paramLabel = "LINK", description = "/volume/bucket to create")
+    String link;
+
+    @Option(names = {"-u", "--user"}, description = "Owner of the link (default: its volume's).")
+    String owner = "";
+
+    @Override
+    OzonePath path() {
+      return OzonePath.parse(link).requireBucket();
+    }
+
+    @Override
+    void run(TroposClient client, PrintWriter out) throws Exception {
+      OzonePath from = OzonePath.parse(source).requireBucket();
+      out.println(Json.bucket(client.createBucket(BucketInfo.newBuilder().setVolume(path().volume())
+          .setName(path().bucket()).setOwner(owner).setSourceVolume(from.volume()).setSourceBucket(from.bucket())
+          .build())));
     }
   }
 

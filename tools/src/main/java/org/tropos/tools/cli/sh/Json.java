@@ -54,12 +54,16 @@ final class Json {
   }
 
   static String bucket(BucketInfo b) {
-    return new Json().field("volumeName", b.getVolume()).field("name", b.getName())
+    Json json = new Json().field("volumeName", b.getVolume()).field("name", b.getName())
         .field("bucketLayout", b.getLayout()).field("replication", "RATIS/" + b.getFactor())
         .field("owner", b.getOwner()).field("quotaInBytes", b.getQuotaBytes())
         .field("quotaInNamespace", b.getQuotaNamespace()).field("usedBytes", b.getUsedBytes())
         .field("usedNamespace", b.getUsedNamespace()).field("creationTime", time(b.getCreationTimeMs()))
-        .field("modificationTime", time(b.getModificationTimeMs())).end();
+        .field("modificationTime", time(b.getModificationTimeMs()));
+    if (!b.getSourceBucket().isEmpty()) {
+      json.field("sourceVolume", b.getSourceVolume()).field("sourceBucket", b.getSourceBucket());
+    }
+    return json.end();
   }
 
   static String key(KeyInfo k) {
