@@ -18,8 +18,9 @@ import software.amazon.awssdk.services.s3.S3Client;
  * copies and deletes each file), and one large file renamed alone. The files are written first with the SDK.
  */
 final class S3ARenames {
-  /** A measured rename: {@code seconds} is the median of {@code renames} runs. */
-  record Renamed(int files, long sizeBytes, double seconds, long bytesWrittenToDatanodes, int renames) {
+  /** A measured rename: {@code seconds} is the median of {@code renames} runs, {@code maxSeconds} the slowest. */
+  record Renamed(int files, long sizeBytes, double seconds, double maxSeconds, long bytesWrittenToDatanodes,
+      int renames) {
   }
 
   private final S3Client s3;
@@ -94,7 +95,7 @@ final class S3ARenames {
     List<Renamed> result = new ArrayList<>();
     for (int s = 0; s < sizes.length; s++) {
       Arrays.sort(seconds[s]);
-      result.add(new Renamed(1, sizes[s], seconds[s][repeats / 2], written[s], repeats));
+      result.add(new Renamed(1, sizes[s], seconds[s][repeats / 2], seconds[s][repeats - 1], written[s], repeats));
     }
     return result;
   }
@@ -106,7 +107,7 @@ final class S3ARenames {
       throw new IllegalStateException("S3A did not rename " + from + " to " + to);
     }
     double seconds = (clock.monotonicNanos() - start) / 1e9;
-    return new Renamed(files, size, seconds, Math.max(0, diskBytes.getAsLong() - before), 1);
+    return new Renamed(files, size, seconds, seconds, Math.max(0, diskBytes.getAsLong() - before), 1);
   }
 
   private static byte[] content(long size) {

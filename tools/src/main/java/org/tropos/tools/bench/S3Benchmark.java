@@ -200,11 +200,15 @@ public final class S3Benchmark implements Callable<Integer> {
     out.flush();
   }
 
+  /** As JSON, the transfers' fields too: rates over the (median) rename, p50 the median, p99 the slowest. */
   private void print(PrintWriter out, S3ARenames.Renamed r) {
     if (json) {
       out.printf(Locale.ROOT, "{\"op\":\"rename\",\"files\":%d,\"sizeBytes\":%d,\"concurrency\":1,\"seconds\":%.3f,"
-          + "\"perFileMs\":%.2f,\"bytesWrittenToDatanodes\":%d,\"renames\":%d}%n", r.files(), r.sizeBytes(),
-          r.seconds(), r.seconds() * 1000 / r.files(), r.bytesWrittenToDatanodes(), r.renames());
+          + "\"perFileMs\":%.2f,\"opsPerSec\":%.1f,\"mbPerSec\":%.1f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,"
+          + "\"bytesWrittenToDatanodes\":%d,\"renames\":%d}%n", r.files(), r.sizeBytes(), r.seconds(),
+          r.seconds() * 1000 / r.files(), r.files() / r.seconds(),
+          r.files() * (double) r.sizeBytes() / MB / r.seconds(), r.seconds() * 1000, r.maxSeconds() * 1000,
+          r.bytesWrittenToDatanodes(), r.renames());
     } else {
       out.printf(Locale.ROOT, "rename (S3A) %5d files of %10d B: %8.3f s, %.2f ms per file, bytes written to"
           + " datanodes %d%s%n", r.files(), r.sizeBytes(), r.seconds(), r.seconds() * 1000 / r.files(),
