@@ -25,14 +25,18 @@ public final class KeyInputStream extends InputStream {
   private final KeyInfo key;
   private final Map<Long, List<DatanodeDetails>> replicas = new HashMap<>();
   private final BlockStreamReader reader;
-  /** At most {@link #WINDOW}, no larger than the key: a small object's read does not allocate 4 MB. */
-  private final ByteBuffer window;
+  private static final ByteBuffer NO_WINDOW = ByteBuffer.allocate(0);
+
+  /**
+   * At most {@link #WINDOW}, no larger than the key: a small object's read does not allocate 4 MB. Allocated at
+   * the first read and dropped by {@link #unbuffer}.
+   */
+  private ByteBuffer window = NO_WINDOW;
   private long position;
 
   public KeyInputStream(LookupKeyResponse lookup, BlockStreamReader reader) {
     this.key = lookup.getKey();
     this.reader = reader;
-    this.window = ByteBuffer.allocate((int) Math.max(1, Math.min(WINDOW, key.getSize()))).limit(0);
     for (ContainerInfo c : lookup.getContainersList()) {
       replicas.put(c.getContainerId(), c.getReplicasList());
     }
@@ -88,8 +92,16 @@ public final class KeyInputStream extends InputStream {
     return window.remaining();
   }
 
+  /** Drops the read buffer (an idle stream kept open holds no memory); the next read allocates it again. */
+  public void unbuffer() {
+    window = NO_WINDOW;
+  }
+
   /** Reads the next window from the block holding {@link #position}. */
   private void fill() throws IOException {
+    if (window == NO_WINDOW) {
+      window = ByteBuffer.allocate((int) Math.max(1, Math.min(WINDOW, key.getSize())));
+    }
     long start = 0;
     for (KeyBlock block : key.getBlocksList()) {
       if (position < start + block.getLength()) {

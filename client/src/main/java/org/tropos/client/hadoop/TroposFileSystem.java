@@ -1,0 +1,472 @@
+package org.tropos.client.hadoop;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.CreateFlag;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.util.Progressable;
+import org.tropos.client.TroposClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.VolumeInfo;
+
+/**
+ * Hadoop's FileSystem over Tropos, rooted: {@code tropos://<om-host[:port]>/<volume>/<bucket>/<path>}
+ * (ARCHITECTURE.md, "Hadoop FileSystem"). Volumes and buckets are the first two directory levels; below them
+ * the bucket's namespace, which must be FILE_SYSTEM_OPTIMIZED: directories are OM rows, so a rename or a
+ * recursive delete of a directory is one OM transaction whatever it holds. Files are written and read through
+ * {@link TroposClient}'s key streams; a file becomes visible, whole, when its stream is closed.
+ *
+ * <p>Thread-safe, as Hadoop requires: the client is shared, streams are per caller.
+ */
+public class TroposFileSystem extends FileSystem {
+  public static final String SCHEME = "tropos";
+  /** Entries asked of the OM per page when listing. */
+  static final int LIST_PAGE = 1000;
+
+  private URI uri;
+  private Path workingDirectory;
+  private TroposClient client;
+  private String user;
+
+  @Override
+  public String getScheme() {
+    return SCHEME;
+  }
+
+  @Override
+  public void initialize(URI name, org.apache.hadoop.conf.Configuration conf) throws IOException {
+    super.initialize(name, conf);
+    setConf(conf);
+    this.uri = URI.create(SCHEME + "://" + (name.getAuthority() == null ? "" : name.getAuthority()));
+    this.user = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
+    this.workingDirectory = new Path("/user", user).makeQualified(uri, null);
+    this.client = TroposClient.create(troposConfiguration(name, conf));
+  }
+
+  /** Tropos's own keys (ozone.*, hdds.*) from the Hadoop configuration, the OM address from the URI. */
+  static Configuration troposConfiguration(URI name, org.apache.hadoop.conf.Configuration conf) {
+    Map<String, String> keys = new HashMap<>();
+    for (Map.Entry<String, String> e : conf) {
+      if (e.getKey().startsWith("ozone.") || e.getKey().startsWith("hdds.")) {
+        keys.put(e.getKey(), e.getValue());
+      }
+    }
+    if (name.getAuthority() != null && !name.getAuthority().isEmpty()) {
+      keys.put("ozone.om.address", name.getAuthority());
+    }
+    return Configuration.defaults().with(keys);
+  }
+
+  @Override
+  public URI getUri() {
+    return uri;
+  }
+
+  @Override
+  public Path getWorkingDirectory() {
+    return workingDirectory;
+  }
+
+  @Override
+  public void setWorkingDirectory(Path dir) {
+    workingDirectory = makeQualified(dir);
+  }
+
+  private TroposPath resolve(Path path) {
+    return TroposPath.of(makeQualified(path));
+  }
+
+  @Override
+  public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+    TroposPath p = resolve(path);
+    if (!p.isKey()) {
+      throw new FileNotFoundException(p + " is a directory (a volume or a bucket), not a file");
+    }
+    FileStatus status = getFileStatus(path);
+    if (status.isDirectory()) {
+      throw new FileNotFoundException(p + " is a directory, not a file");
+    }
+    try {
+      return new FSDataInputStream(new TroposInputStream(client.readKey(p.volume(), p.bucket(), p.key()),
+          p.toString(), statistics));
+    } catch (OmException e) {
+      throw FsErrors.of(e, p);
+    }
+  }
+
+  /** Creates missing parent directories (and the volume and bucket), as HDFS does. */
+  @Override
+  public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize,
+      short replication, long blockSize, Progressable progress) throws IOException {
+    return createFile(path, overwrite, true);
+  }
+
+  /** The parent directory must exist. */
+  @Override
+  public FSDataOutputStream createNonRecursive(Path path, FsPermission permission, EnumSet<CreateFlag> flags,
+      int bufferSize, short replication, long blockSize, Progressable progress) throws IOException {
+    FileStatus parent = statusOrNull(path.getParent());
+    if (parent == null) {
+      throw new FileNotFoundException(resolve(path.getParent()) + " does not exist");
+    }
+    if (parent.isFile()) {
+      throw new ParentNotDirectoryException(resolve(path.getParent()) + " is a file");
+    }
+    return createFile(path, flags.contains(CreateFlag.OVERWRITE), false);
+  }
+
+  private FSDataOutputStream createFile(Path path, boolean overwrite, boolean createParents) throws IOException {
+    TroposPath p = resolve(path);
+    if (!p.isKey()) {
+      throw new FileAlreadyExistsException(p + " is a volume or bucket: a file needs a path inside a bucket");
+    }
+    FileStatus existing = statusOrNull(path);
+    if (existing != null && existing.isDirectory()) {
+      throw new FileAlreadyExistsException(p + " is a directory");
+    }
+    if (existing != null && !overwrite) {
+      throw new FileAlreadyExistsException(p + " exists");
+    }
+    if (createParents) {
+      checkParentsAreDirectories(path.getParent());
+      ensureBucket(p);
+    }
+    try {
+      return new FSDataOutputStream(client.createKey(OpenKeyRequest.newBuilder().setVolume(p.volume())
+          .setBucket(p.bucket()).setKey(p.key()).setCreateParents(createParents).setNoOverwrite(!overwrite)
+          .setOwner(user).build()), statistics);
+    } catch (OmException e) {
+      throw FsErrors.of(e, p);
+    }
+  }
+
+  /** A file cannot be created under a file: found before the write, not at its commit. */
+  private void checkParentsAreDirectories(Path parent) throws IOException {
+    for (Path q = parent; q != null && resolve(q).isKey(); q = q.getParent()) {
+      FileStatus status = statusOrNull(q);
+      if (status != null) {
+        if (status.isFile()) {
+          throw new ParentNotDirectoryException(resolve(q) + " is a file");
+        }
+        return;
+      }
+    }
+  }
+
+  @Override
+  public FSDataOutputStream append(Path path, int bufferSize, Progressable progress) {
+    throw new UnsupportedOperationException("append is not supported by " + SCHEME + "://: a Tropos file is"
+        + " immutable once closed");
+  }
+
+  /**
+   * HDFS's rename: onto an existing directory moves the source into it; false when the source is missing, the
+   * destination exists or its parent does not, or a directory would move into itself. One OM transaction,
+   * whatever the source holds. Both ends must be in one bucket.
+   */
+  @Override
+  public boolean rename(Path src, Path dst) throws IOException {
+    TroposPath from = resolve(src);
+    FileStatus source = from.isKey() ? statusOrNull(src) : null;
+    if (source == null) {
+      return false;
+    }
+    Path target = makeQualified(dst);
+    FileStatus existing = statusOrNull(target);
+    if (existing != null && existing.isDirectory()) {
+      target = new Path(target, src.getName());
+      existing = statusOrNull(target);
+    }
+    TroposPath to = TroposPath.of(target);
+    if (!to.isKey() || !to.sameBucket(from)) {
+      throw new IOException("cannot rename " + from + " to " + to + ": a rename stays inside one bucket");
+    }
+    if (to.equals(from)) {
+      return source.isFile();
+    }
+    FileStatus parent = statusOrNull(target.getParent());
+    if (existing != null || parent == null || !parent.isDirectory() || (to.key() + "/").startsWith(from.key()
+        + "/")) {
+      return false;
+    }
+    try {
+      client.renameKey(from.volume(), from.bucket(), from.key(), to.key());
+      return true;
+    } catch (OmException e) {
+      if (FsErrors.notFound(e) || e.result() == OmResult.FILE_ALREADY_EXISTS) {
+        return false;
+      }
+      throw FsErrors.of(e, from);
+    }
+  }
+
+  @Override
+  public boolean delete(Path path, boolean recursive) throws IOException {
+    TroposPath p = resolve(path);
+    try {
+      if (p.isKey()) {
+        client.deleteKey(p.volume(), p.bucket(), p.key(), recursive);
+        return true;
+      }
+      if (p.isBucket()) {
+        return deleteBucket(p, recursive);
+      }
+      if (p.isVolume()) {
+        return deleteVolume(p, recursive);
+      }
+      return deleteRoot(recursive);
+    } catch (OmException e) {
+      if (FsErrors.notFound(e)) {
+        return false;
+      }
+      throw FsErrors.of(e, p);
+    }
+  }
+
+  private boolean deleteBucket(TroposPath p, boolean recursive) throws IOException, OmException {
+    if (recursive) {
+      for (KeyInfo entry : entries(p)) {
+        client.deleteKey(p.volume(), p.bucket(), entry.getName(), true);
+      }
+    }
+    client.deleteBucket(p.volume(), p.bucket());
+    return true;
+  }
+
+  private boolean deleteVolume(TroposPath p, boolean recursive) throws IOException, OmException {
+    List<BucketInfo> buckets = client.listBuckets(p.volume(), "");
+    if (!buckets.isEmpty() && !recursive) {
+      throw new PathIsNotEmptyDirectoryException(p + " holds buckets");
+    }
+    for (BucketInfo bucket : buckets) {
+      deleteBucket(new TroposPath(p.volume(), bucket.getName(), ""), true);
+    }
+    client.deleteVolume(p.volume());
+    return true;
+  }
+
+  /** The root itself stays; with {@code recursive} everything under it goes, volume by volume. */
+  private boolean deleteRoot(boolean recursive) throws IOException, OmException {
+    List<VolumeInfo> volumes = client.listVolumes("");
+    if (!volumes.isEmpty() && !recursive) {
+      throw new PathIsNotEmptyDirectoryException("/ holds volumes");
+    }
+    for (VolumeInfo volume : volumes) {
+      deleteVolume(new TroposPath(volume.getName(), "", ""), true);
+    }
+    return true;
+  }
+
+  @Override
+  public FileStatus[] listStatus(Path path) throws IOException {
+    List<FileStatus> all = new ArrayList<>();
+    RemoteIterator<FileStatus> it = listStatusIterator(path);
+    while (it.hasNext()) {
+      all.add(it.next());
+    }
+    return all.toArray(new FileStatus[0]);
+  }
+
+  /** Directory entries a page at a time from the OM: a huge directory is never held whole. */
+  @Override
+  public RemoteIterator<FileStatus> listStatusIterator(Path path) throws IOException {
+    Path qualified = makeQualified(path);
+    TroposPath p = resolve(path);
+    FileStatus self = getFileStatus(path);
+    if (self.isFile()) {
+      return Listings.single(self);
+    }
+    if (p.isRoot()) {
+      return Listings.of(listVolumes(qualified));
+    }
+    if (p.isVolume()) {
+      return Listings.of(listBuckets(qualified, p));
+    }
+    return new Listings.Paged(client, p, qualified, this::fileStatus);
+  }
+
+  private List<FileStatus> listVolumes(Path root) throws IOException {
+    try {
+      List<FileStatus> result = new ArrayList<>();
+      for (VolumeInfo v : client.listVolumes("")) {
+        result.add(directory(new Path(root, v.getName()), v.getModificationTimeMs(), v.getOwner()));
+      }
+      return result;
+    } catch (OmException e) {
+      throw FsErrors.of(e, "/");
+    }
+  }
+
+  private List<FileStatus> listBuckets(Path volumePath, TroposPath p) throws IOException {
+    try {
+      List<FileStatus> result = new ArrayList<>();
+      for (BucketInfo b : client.listBuckets(p.volume(), "")) {
+        result.add(directory(new Path(volumePath, b.getName()), b.getModificationTimeMs(), b.getOwner()));
+      }
+      return result;
+    } catch (OmException e) {
+      throw FsErrors.of(e, p);
+    }
+  }
+
+  /** The whole bucket's top-level entries (for a recursive bucket delete). */
+  private List<KeyInfo> entries(TroposPath bucket) throws OmException {
+    List<KeyInfo> all = new ArrayList<>();
+    String after = "";
+    while (true) {
+      var page = client.listStatus(bucket.volume(), bucket.bucket(), "", after, LIST_PAGE);
+      all.addAll(page.getEntriesList());
+      if (!page.getTruncated() || page.getEntriesCount() == 0) {
+        return all;
+      }
+      String last = page.getEntries(page.getEntriesCount() - 1).getName();
+      after = last.substring(last.lastIndexOf('/') + 1);
+    }
+  }
+
+  @Override
+  public boolean mkdirs(Path path, FsPermission permission) throws IOException {
+    TroposPath p = resolve(path);
+    if (p.isRoot()) {
+      return true;
+    }
+    FileStatus existing = statusOrNull(path);
+    if (existing != null) {
+      if (existing.isFile()) {
+        throw new FileAlreadyExistsException(p + " is a file");
+      }
+      return true;
+    }
+    checkParentsAreDirectories(path.getParent());
+    ensureBucket(p);
+    if (p.isKey()) {
+      try {
+        client.createDirectory(p.volume(), p.bucket(), p.key());
+      } catch (OmException e) {
+        throw FsErrors.of(e, p);
+      }
+    }
+    return true;
+  }
+
+  /** Creates the volume and the bucket (FILE_SYSTEM_OPTIMIZED) of {@code p} where missing. */
+  private void ensureBucket(TroposPath p) throws IOException {
+    try {
+      try {
+        client.getVolume(p.volume());
+      } catch (OmException e) {
+        if (e.result() != OmResult.VOLUME_NOT_FOUND) {
+          throw e;
+        }
+        createIgnoringRace(() -> client.createVolume(VolumeInfo.newBuilder().setName(p.volume()).setOwner(user)
+            .build()));
+      }
+      if (!p.bucket().isEmpty()) {
+        try {
+          client.getBucket(p.volume(), p.bucket());
+        } catch (OmException e) {
+          if (e.result() != OmResult.BUCKET_NOT_FOUND) {
+            throw e;
+          }
+          createIgnoringRace(() -> client.createBucket(BucketInfo.newBuilder().setVolume(p.volume())
+              .setName(p.bucket()).setOwner(user).setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build()));
+        }
+      }
+    } catch (OmException e) {
+      throw FsErrors.of(e, p);
+    }
+  }
+
+  @FunctionalInterface
+  private interface OmCall {
+    void run() throws OmException;
+  }
+
+  /** Another client creating the same volume or bucket at the same time is fine. */
+  private static void createIgnoringRace(OmCall create) throws OmException {
+    try {
+      create.run();
+    } catch (OmException e) {
+      if (e.result() != OmResult.VOLUME_ALREADY_EXISTS && e.result() != OmResult.BUCKET_ALREADY_EXISTS) {
+        throw e;
+      }
+    }
+  }
+
+  @Override
+  public FileStatus getFileStatus(Path path) throws IOException {
+    Path qualified = makeQualified(path);
+    TroposPath p = TroposPath.of(qualified);
+    try {
+      if (p.isRoot()) {
+        return directory(qualified, 0, "");
+      }
+      if (p.isVolume()) {
+        VolumeInfo v = client.getVolume(p.volume());
+        return directory(qualified, v.getModificationTimeMs(), v.getOwner());
+      }
+      if (p.isBucket()) {
+        BucketInfo b = client.getBucket(p.volume(), p.bucket());
+        return directory(qualified, b.getModificationTimeMs(), b.getOwner());
+      }
+      return fileStatus(qualified, client.getFileStatus(p.volume(), p.bucket(), p.key()));
+    } catch (OmException e) {
+      if (FsErrors.notFound(e)) {
+        throw new FileNotFoundException(p + ": no such file or directory");
+      }
+      throw FsErrors.of(e, p);
+    }
+  }
+
+  private FileStatus statusOrNull(Path path) throws IOException {
+    try {
+      return getFileStatus(path);
+    } catch (FileNotFoundException e) {
+      return null;
+    }
+  }
+
+  FileStatus fileStatus(Path path, KeyInfo key) {
+    if (key.getDirectory()) {
+      return directory(path, key.getModificationTimeMs(), key.getOwner());
+    }
+    return new FileStatus(key.getSize(), false, key.getFactor().getNumber(), getDefaultBlockSize(path),
+        key.getModificationTimeMs(), 0, FsPermission.getFileDefault(), key.getOwner(), key.getOwner(), path);
+  }
+
+  private static FileStatus directory(Path path, long modificationTime, String owner) {
+    return new FileStatus(0, true, 0, 0, modificationTime, 0, FsPermission.getDirDefault(), owner, owner, path);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      if (client != null) {
+        client.close();
+      }
+    } finally {
+      super.close();
+    }
+  }
+}
