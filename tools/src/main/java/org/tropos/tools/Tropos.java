@@ -12,6 +12,7 @@ import org.tropos.tools.bench.BenchCommand;
 import org.tropos.tools.cli.AdminCommand;
 import org.tropos.tools.cli.DatanodeCommand;
 import org.tropos.tools.cli.ExitCodes;
+import org.tropos.tools.cli.FsCommand;
 import org.tropos.tools.cli.LocalCommand;
 import org.tropos.tools.cli.OmCommand;
 import org.tropos.tools.cli.S3Command;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Command;
 @Command(name = "tropos", mixinStandardHelpOptions = true, versionProvider = VersionCommand.class,
     description = "Tropos, a distributed object store.",
     subcommands = {ScmCommand.class, OmCommand.class, DatanodeCommand.class, S3gCommand.class, LocalCommand.class,
-        ShCommand.class, S3Command.class, AdminCommand.class, BenchCommand.class, VersionCommand.class},
+        ShCommand.class, FsCommand.class, S3Command.class, AdminCommand.class, BenchCommand.class,
+        VersionCommand.class},
     footerHeading = "%nExit codes:%n",
     footer = {"  0  success", "  1  the operation failed", "  2  invalid command line",
         "  3  invalid configuration (the message names the key)", "  4  service unreachable"})

@@ -129,9 +129,12 @@ final class Buckets {
   /** Deletes an empty bucket, or a link (never its source). */
   static void delete(Txn txn, String volume, String bucket) throws OmException {
     BucketRow row = requireRow(txn, volume, bucket);
-    byte[] contents = OmDbKeys.bucketPrefix(row.getObjectId());
-    boolean empty = row.getLayout() == BucketLayout.OBJECT_STORE ? txn.isEmpty(OmTable.KEYS, contents)
-        : txn.isEmpty(OmTable.DIRECTORIES, contents) && txn.isEmpty(OmTable.FILES, contents);
+    // FSO: the root's entries only; those of directories deleted recursively may still await their purge, which
+    // carries on without the bucket.
+    boolean empty = row.getLayout() == BucketLayout.OBJECT_STORE
+        ? txn.isEmpty(OmTable.KEYS, OmDbKeys.bucketPrefix(row.getObjectId()))
+        : txn.isEmpty(OmTable.DIRECTORIES, OmDbKeys.childrenOf(row.getObjectId(), row.getObjectId()))
+            && txn.isEmpty(OmTable.FILES, OmDbKeys.childrenOf(row.getObjectId(), row.getObjectId()));
     if (!empty) {
       throw new OmException(OmResult.BUCKET_NOT_EMPTY, "bucket " + volume + "/" + bucket + " is not empty");
     }

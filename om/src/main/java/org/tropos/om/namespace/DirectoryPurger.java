@@ -7,6 +7,7 @@ import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.OccRunner;
 import org.tropos.om.occ.Txn;
+import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.DeletedDirectoryRow;
 import org.tropos.proto.om.db.DirectoryRow;
 import org.tropos.proto.om.db.FileRow;
@@ -58,6 +59,7 @@ public final class DirectoryPurger {
 
   /** Removes up to {@code budget} children of one deleted directory, and its row once it has none left. */
   private static int purge(Txn txn, DeletedDirectoryRow dir, int[] budget) throws OmException {
+    String usageKey = liveBucketKey(txn, dir);
     byte[] children = OmDbKeys.childrenOf(dir.getBucketId(), dir.getObjectId());
     List<DirectoryRow> dirs = new ArrayList<>();
     txn.scan(OmTable.DIRECTORIES, children, children, DirectoryRow.parser(), (k, row) -> dirs.add(row)
@@ -66,7 +68,7 @@ public final class DirectoryPurger {
       txn.delete(OmTable.DIRECTORIES, OmDbKeys.child(dir.getBucketId(), dir.getObjectId(), sub.getName()));
       txn.put(OmTable.DELETED_DIRECTORIES, OmDbKeys.ids(dir.getBucketId(), sub.getObjectId()),
           dir.toBuilder().setObjectId(sub.getObjectId()).setPath(dir.getPath() + "/" + sub.getName()).build());
-      Usage.free(txn, dir.getBucketKey(), 0, 1);
+      Usage.free(txn, usageKey, 0, 1);
     }
     budget[0] -= dirs.size();
     List<FileRow> files = new ArrayList<>();
@@ -75,7 +77,7 @@ public final class DirectoryPurger {
           && files.size() < budget[0]);
     }
     for (FileRow file : files) {
-      DeletedKeys.remove(txn, dir.getBucketKey(), OmTable.FILES,
+      DeletedKeys.remove(txn, usageKey, OmTable.FILES,
           OmDbKeys.child(dir.getBucketId(), dir.getObjectId(), file.getName()), dir.getPath() + "/" + file.getName(),
           file);
     }
@@ -85,5 +87,18 @@ public final class DirectoryPurger {
       return dirs.size() + files.size() + 1;
     }
     return dirs.size() + files.size();
+  }
+
+  /**
+   * The usage key of the directory's bucket, or null when that bucket was deleted since (a recursive delete of
+   * a bucket's contents, then of the bucket, leaves their purge to run after it): its usage went with it, and
+   * a new bucket of the same name starts from zero.
+   */
+  private static String liveBucketKey(Txn txn, DeletedDirectoryRow dir) throws OmException {
+    String key = dir.getBucketKey();
+    int slash = key.indexOf('/');
+    boolean live = txn.get(OmTable.BUCKETS, OmDbKeys.bucket(key.substring(0, slash), key.substring(slash + 1)),
+        BucketRow.parser()).filter(b -> b.getObjectId() == dir.getBucketId()).isPresent();
+    return live ? key : null;
   }
 }

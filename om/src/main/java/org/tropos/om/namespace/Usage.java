@@ -16,8 +16,11 @@ final class Usage {
     }
   }
 
-  /** Frees usage (no quota to check) of the bucket with this key. */
+  /** Frees usage (no quota to check) of the bucket with this key; none for a null key (a deleted bucket). */
   static void free(Txn txn, String bucketKey, long bytes, long names) {
+    if (bucketKey == null) {
+      return;
+    }
     txn.addUsage(new WriteSet.UsageDelta(bucketKey, -bytes, -names, 0, 0));
   }
 

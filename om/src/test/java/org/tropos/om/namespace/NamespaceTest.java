@@ -225,6 +225,23 @@ class NamespaceTest {
     return response.getKeysList().stream().map(KeyInfo::getName).toList();
   }
 
+  @Test
+  void aBucketWhoseDirectoriesAreDeletedGoesAtOnceAndTheirPurgeLeavesANewOneAlone() throws Exception {
+    Namespace ns = om.namespace;
+    for (int i = 0; i < 5; i++) {
+      put(ns, "fso", "d/sub/f" + i, 10, true);
+    }
+    ns.deleteKey("vol1", "fso", "d", true);
+    ns.deleteBucket("vol1", "fso");
+    ns.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("fso").build());
+    put(ns, "fso", "new", 7, true);
+    assertTrue(new DirectoryPurger(om.runner).purgeAll() >= 5 + 2, "the old bucket's contents are purged");
+    BucketInfo again = ns.getBucket("vol1", "fso");
+    assertEquals(7, again.getUsedBytes(), "the purge did not count against the new bucket of that name");
+    assertEquals(1, again.getUsedNamespace());
+    assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
+  }
+
   private static BucketInfo link(Namespace ns, String volume, String name, String sourceVolume, String sourceBucket)
       throws OmException {
     return ns.createBucket(BucketInfo.newBuilder().setVolume(volume).setName(name).setSourceVolume(sourceVolume)

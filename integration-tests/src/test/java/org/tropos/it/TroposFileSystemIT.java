@@ -1,0 +1,239 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
+import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.TaskID;
+import org.apache.hadoop.mapreduce.TaskType;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.tropos.client.TroposClient;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.tools.Tropos;
+
+/** tropos:// beyond Hadoop's contract: volumes and buckets as directories, FsShell, and job commits. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TroposFileSystemIT {
+  private static final Map<String, String> SETTINGS = Map.of("ozone.scm.block.size", "4MB",
+      "ozone.scm.chunk.size", "1MB");
+  private Path dir;
+  private MiniCluster mini;
+  private Configuration conf;
+  private FileSystem fs;
+
+  @BeforeAll
+  void start(@TempDir Path tempDir) throws Exception {
+    dir = tempDir;
+    mini = new MiniCluster(dir.resolve("cluster"), 3, 1, SETTINGS);
+    mini.awaitAllHealthy();
+    mini.awaitOpenPipelines(1);
+    conf = new Configuration();
+    mini.clientConfig().with(SETTINGS).explicitValues().forEach(conf::set);
+    fs = FileSystem.newInstance(URI.create("tropos://" + mini.omAddress()), conf);
+  }
+
+  @AfterAll
+  void stop() throws IOException {
+    if (fs != null) {
+      fs.close();
+    }
+    if (mini != null) {
+      mini.close();
+    }
+  }
+
+  private static org.apache.hadoop.fs.Path path(String p) {
+    return new org.apache.hadoop.fs.Path(p);
+  }
+
+  private void write(String p, byte[] data) throws IOException {
+    try (FSDataOutputStream out = fs.create(path(p))) {
+      out.write(data);
+    }
+  }
+
+  private byte[] read(String p) throws IOException {
+    try (FSDataInputStream in = fs.open(path(p))) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void volumesAndBucketsAreTheFirstTwoDirectoryLevels() throws Exception {
+    assertTrue(fs.mkdirs(path("/lake/raw")), "a directory at bucket level creates the volume and the bucket");
+    try (TroposClient client = TroposClient.create(mini.clientConfig())) {
+      assertEquals(BucketLayout.FILE_SYSTEM_OPTIMIZED, client.getBucket("lake", "raw").getLayout());
+    }
+    write("/lake/raw/2026/11/events.json", "{}".getBytes());
+    assertTrue(Arrays.stream(fs.listStatus(path("/"))).anyMatch(s -> s.getPath().getName().equals("lake")));
+    FileStatus[] buckets = fs.listStatus(path("/lake"));
+    assertEquals(List.of("raw"), Arrays.stream(buckets).map(s -> s.getPath().getName()).toList());
+    assertTrue(buckets[0].isDirectory());
+    assertTrue(fs.getFileStatus(path("/lake/raw/2026")).isDirectory(), "parents of a created file exist");
+    assertThrows(IOException.class, () -> fs.rename(path("/lake/raw/2026"), path("/lake/other/2026")),
+        "a rename stays inside one bucket");
+    assertFalse(fs.delete(path("/lake/raw/missing"), true));
+    assertTrue(fs.delete(path("/lake"), true), "a recursive delete of a volume takes its buckets");
+    assertFalse(fs.exists(path("/lake")));
+  }
+
+  @Test
+  void aDirectoryOfManyFilesRenamesAndDeletesWhole() throws Exception {
+    byte[] data = new byte[3000];
+    new Random(1).nextBytes(data);
+    for (int i = 0; i < 300; i++) {
+      write("/big/bucket/src/f" + i, data);
+    }
+    List<String> paged = new ArrayList<>();
+    RemoteIterator<FileStatus> it = fs.listStatusIterator(path("/big/bucket/src"));
+    while (it.hasNext()) {
+      paged.add(it.next().getPath().getName());
+    }
+    assertEquals(300, paged.size());
+    assertTrue(fs.rename(path("/big/bucket/src"), path("/big/bucket/dst")));
+    assertFalse(fs.exists(path("/big/bucket/src")));
+    assertArrayEquals(data, read("/big/bucket/dst/f299"));
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(path("/big/bucket/dst"), true);
+    int count = 0;
+    while (files.hasNext()) {
+      files.next();
+      count++;
+    }
+    assertEquals(300, count);
+    assertTrue(fs.delete(path("/big/bucket/dst"), true));
+    assertFalse(fs.exists(path("/big/bucket/dst/f1")));
+  }
+
+  @Test
+  void theShellListsPutsGetsMovesCountsAndRemoves() throws Exception {
+    Path conf = mini.clientConfDir(dir.resolve("conf"));
+    Path local = dir.resolve("local.bin");
+    byte[] data = new byte[1_500_000];
+    new Random(2).nextBytes(data);
+    Files.write(local, data);
+    assertEquals(0, shell(conf, "-mkdir", "-p", "/shell/bucket/in"));
+    assertEquals(0, shell(conf, "-put", local.toString(), "/shell/bucket/in/data.bin"));
+    assertEquals(0, shell(conf, "-mv", "/shell/bucket/in", "/shell/bucket/out"));
+    assertEquals(0, shell(conf, "-ls", "-R", "/shell"));
+    assertEquals(0, shell(conf, "-du", "-s", "/shell/bucket"));
+    assertEquals(0, shell(conf, "-count", "/shell/bucket"));
+    Path back = dir.resolve("back.bin");
+    assertEquals(0, shell(conf, "-get", "/shell/bucket/out/data.bin", back.toString()));
+    assertArrayEquals(data, Files.readAllBytes(back));
+    assertEquals(0, shell(conf, "-rm", "-r", "/shell/bucket/out"));
+    assertFalse(fs.exists(path("/shell/bucket/out")));
+    assertEquals(1, shell(conf, "-ls", "/shell/bucket/out"), "a missing path fails");
+  }
+
+  private static int shell(Path conf, String... args) {
+    List<String> all = new ArrayList<>(List.of("fs", "--conf", conf.toString()));
+    all.addAll(List.of(args));
+    return Tropos.run(new PrintWriter(new ByteArrayOutputStream()), new PrintWriter(new StringWriter()),
+        all.toArray(new String[0]));
+  }
+
+  /**
+   * A job of four tasks writes a table partitioned by date through Hadoop's FileOutputCommitter (v1: tasks and
+   * job commit by renaming directories; v2: tasks rename files into place): every row is there afterwards, and
+   * the commits wrote nothing to the datanodes.
+   */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2})
+  void aJobCommitsAPartitionedTableThroughFileOutputCommitter(int algorithm) throws Exception {
+    org.apache.hadoop.fs.Path table = fs.makeQualified(path("/warehouse/sales/v" + algorithm));
+    Configuration job = new Configuration(conf);
+    job.setInt(FileOutputCommitter.FILEOUTPUTCOMMITTER_ALGORITHM_VERSION, algorithm);
+    job.set("fs.defaultFS", "tropos://" + mini.omAddress());
+    JobID jobId = new JobID("20261121", algorithm);
+    JobContext jobContext = new JobContextImpl(job, jobId);
+    FileOutputCommitter jobCommitter = new FileOutputCommitter(table, jobContext);
+    jobCommitter.setupJob(jobContext);
+    Map<String, byte[]> expected = new TreeMap<>();
+    Map<TaskAttemptContext, FileOutputCommitter> tasks = new java.util.LinkedHashMap<>();
+    for (int t = 0; t < 4; t++) {
+      TaskAttemptContext task = new TaskAttemptContextImpl(job, new TaskAttemptID(new TaskID(jobId, TaskType.MAP,
+          t), 0));
+      FileOutputCommitter committer = new FileOutputCommitter(table, task);
+      committer.setupTask(task);
+      for (String date : List.of("2026-11-20", "2026-11-21")) {
+        String name = "date=" + date + "/part-" + t + ".parquet";
+        byte[] rows = ("rows of task " + t + " for " + date).getBytes();
+        try (FSDataOutputStream out = fs.create(new org.apache.hadoop.fs.Path(committer.getWorkPath(), name))) {
+          out.write(rows);
+        }
+        expected.put(name, rows);
+      }
+      tasks.put(task, committer);
+    }
+    long bytesBefore = datanodeBytes();
+    for (Map.Entry<TaskAttemptContext, FileOutputCommitter> task : tasks.entrySet()) {
+      assertTrue(task.getValue().needsTaskCommit(task.getKey()));
+      task.getValue().commitTask(task.getKey());
+    }
+    jobCommitter.commitJob(jobContext);
+    assertTrue(fs.exists(new org.apache.hadoop.fs.Path(table, "_SUCCESS")));
+    Map<String, byte[]> found = new TreeMap<>();
+    RemoteIterator<LocatedFileStatus> files = fs.listFiles(table, true);
+    while (files.hasNext()) {
+      org.apache.hadoop.fs.Path p = files.next().getPath();
+      String relative = table.toUri().relativize(p.toUri()).getPath();
+      if (!relative.equals("_SUCCESS")) {
+        found.put(relative, read(p.toUri().getPath()));
+      }
+    }
+    assertEquals(expected.keySet(), found.keySet(), "every task's output, nothing left over");
+    expected.forEach((name, rows) -> assertArrayEquals(rows, found.get(name), name));
+    assertFalse(fs.exists(new org.apache.hadoop.fs.Path(table, "_temporary")), "the job cleaned up");
+    assertTrue(datanodeBytes() - bytesBefore < 1024, "committing wrote no data: " + (datanodeBytes() - bytesBefore)
+        + " bytes");
+  }
+
+  /** Bytes of block data and Raft logs under the datanodes' directories. */
+  private long datanodeBytes() throws IOException {
+    long total = 0;
+    try (Stream<Path> nodes = Files.list(dir.resolve("cluster"))) {
+      for (Path node : nodes.filter(p -> p.getFileName().toString().startsWith("dn")).toList()) {
+        try (Stream<Path> all = Files.walk(node)) {
+          total += all.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+        }
+      }
+    }
+    return total;
+  }
+}
