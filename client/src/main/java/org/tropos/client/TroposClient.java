@@ -28,6 +28,7 @@ import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
+import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.PartInfo;
@@ -127,7 +128,17 @@ public final class TroposClient implements AutoCloseable {
   }
 
   public KeyInputStream readKey(String volume, String bucket, String key) throws OmException {
-    return new KeyInputStream(om.lookupKey(volume, bucket, key, clientHost), new BlockStreamReader(scm, clientHost));
+    return readKey(lookupKey(volume, bucket, key));
+  }
+
+  /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */
+  public KeyInputStream readKey(LookupKeyResponse lookup) {
+    return new KeyInputStream(lookup, new BlockStreamReader(scm, clientHost));
+  }
+
+  /** The key with where its blocks' replicas are, nearest to this host first. */
+  public LookupKeyResponse lookupKey(String volume, String bucket, String key) throws OmException {
+    return om.lookupKey(volume, bucket, key, clientHost);
   }
 
   public KeyInfo getKey(String volume, String bucket, String key) throws OmException {

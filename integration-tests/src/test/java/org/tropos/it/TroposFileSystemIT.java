@@ -141,6 +141,26 @@ class TroposFileSystemIT {
   }
 
   @Test
+  void blockLocationsNameEveryBlocksReplicasWithTheirRacks() throws Exception {
+    byte[] data = new byte[9 << 20];
+    new Random(3).nextBytes(data);
+    write("/locality/bucket/file", data);
+    FileStatus status = fs.getFileStatus(path("/locality/bucket/file"));
+    org.apache.hadoop.fs.BlockLocation[] blocks = fs.getFileBlockLocations(status, 0, status.getLen());
+    assertEquals(3, blocks.length, "9 MB in 4 MB blocks");
+    assertEquals(List.of(0L, 4L << 20, 8L << 20), Arrays.stream(blocks).map(b -> b.getOffset()).toList());
+    for (org.apache.hadoop.fs.BlockLocation b : blocks) {
+      assertEquals(3, b.getHosts().length, "three replicas");
+      for (String rack : b.getTopologyPaths()) {
+        assertTrue(rack.startsWith("/rack1/") || rack.startsWith("/rack2/"), rack);
+      }
+    }
+    assertEquals(1, fs.getFileBlockLocations(status, (4 << 20) + 1, 10).length, "only the blocks in the range");
+    RemoteIterator<LocatedFileStatus> listed = fs.listLocatedStatus(path("/locality/bucket"));
+    assertEquals(3, listed.next().getBlockLocations().length);
+  }
+
+  @Test
   void theShellListsPutsGetsMovesCountsAndRemoves() throws Exception {
     Path conf = mini.clientConfDir(dir.resolve("conf"));
     Path local = dir.resolve("local.bin");

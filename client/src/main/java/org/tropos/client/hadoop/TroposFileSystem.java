@@ -8,16 +8,21 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathFilter;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 import org.tropos.client.TroposClient;
@@ -108,8 +113,8 @@ public class TroposFileSystem extends FileSystem {
       throw new FileNotFoundException(p + " is a directory, not a file");
     }
     try {
-      return new FSDataInputStream(new TroposInputStream(client.readKey(p.volume(), p.bucket(), p.key()),
-          p.toString(), statistics));
+      return new FSDataInputStream(new TroposInputStream(client.readKey(client.lookupKey(p.volume(), p.bucket(),
+          p.key())), p.toString(), statistics));
     } catch (OmException e) {
       throw FsErrors.of(e, p);
     }
@@ -451,8 +456,75 @@ public class TroposFileSystem extends FileSystem {
     if (key.getDirectory()) {
       return directory(path, key.getModificationTimeMs(), key.getOwner());
     }
-    return new FileStatus(key.getSize(), false, key.getFactor().getNumber(), getDefaultBlockSize(path),
-        key.getModificationTimeMs(), 0, FsPermission.getFileDefault(), key.getOwner(), key.getOwner(), path);
+    return new TroposFileStatus(path, key, getDefaultBlockSize(path));
+  }
+
+  /** One location per Tropos block, with the hosts and racks of its replicas, nearest first. */
+  @Override
+  public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
+    if (file == null) {
+      return null;
+    }
+    if (start < 0 || len < 0) {
+      throw new IllegalArgumentException("negative start or length: " + start + ", " + len);
+    }
+    TroposPath p = resolve(file.getPath());
+    if (file.isDirectory() || !p.isKey() || start >= file.getLen()) {
+      return new BlockLocation[0];
+    }
+    try {
+      return BlockLocations.of(client.lookupKey(p.volume(), p.bucket(), p.key()), start, len);
+    } catch (OmException e) {
+      throw FsErrors.of(e, p);
+    }
+  }
+
+  /** Entries a page at a time, files with their block locations and etags. */
+  @Override
+  protected RemoteIterator<LocatedFileStatus> listLocatedStatus(Path path, PathFilter filter) throws IOException {
+    RemoteIterator<FileStatus> statuses = listStatusIterator(path);
+    return new RemoteIterator<>() {
+      private LocatedFileStatus next;
+
+      @Override
+      public boolean hasNext() throws IOException {
+        while (next == null && statuses.hasNext()) {
+          FileStatus status = statuses.next();
+          if (filter.accept(status.getPath())) {
+            next = new TroposFileStatus.Located(status, status.isFile()
+                ? getFileBlockLocations(status, 0, status.getLen()) : null);
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public LocatedFileStatus next() throws IOException {
+        if (!hasNext()) {
+          throw new java.util.NoSuchElementException("no more entries in " + path);
+        }
+        LocatedFileStatus result = next;
+        next = null;
+        return result;
+      }
+    };
+  }
+
+  /** What tropos:// can and cannot do, answered truthfully. */
+  @Override
+  public boolean hasPathCapability(Path path, String capability) throws IOException {
+    switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
+      case CommonPathCapabilities.ETAGS_AVAILABLE:
+      case CommonPathCapabilities.ETAGS_PRESERVED_IN_RENAME:
+        return true;
+      case CommonPathCapabilities.FS_APPEND:
+      case CommonPathCapabilities.FS_CONCAT:
+      case CommonPathCapabilities.FS_PERMISSIONS:
+      case CommonPathCapabilities.FS_SYMLINKS:
+        return false;
+      default:
+        return super.hasPathCapability(path, capability);
+    }
   }
 
   private static FileStatus directory(Path path, long modificationTime, String owner) {

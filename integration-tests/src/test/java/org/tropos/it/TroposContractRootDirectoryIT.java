@@ -1,0 +1,56 @@
+package org.tropos.it;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractRootDirectoryTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.contract.ContractTestUtils;
+import org.junit.AfterClass;
+import org.junit.Assert;
+import org.junit.BeforeClass;
+import org.junit.Test;
+
+/**
+ * Hadoop's RootDirectory contract against tropos:// (options in contract/tropos.xml). Two of its tests put a
+ * file straight under "/", where tropos:// has volumes only; they run here with the file in a bucket instead.
+ */
+public class TroposContractRootDirectoryIT extends AbstractContractRootDirectoryTest {
+  @BeforeClass
+  public static void startTroposCluster() throws Exception {
+    TroposContract.startCluster();
+  }
+
+  @AfterClass
+  public static void stopTroposCluster() throws Exception {
+    TroposContract.stopCluster();
+  }
+
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new TroposContract(conf);
+  }
+
+  @Override
+  @Test
+  public void testRmNonEmptyRootDirNonRecursive() throws Throwable {
+    FileSystem fs = getFileSystem();
+    Path file = new Path("/rootvol/rootbucket/file");
+    ContractTestUtils.touch(fs, file);
+    Assert.assertThrows(PathIsNotEmptyDirectoryException.class, () -> fs.delete(new Path("/"), false));
+    ContractTestUtils.assertPathExists(fs, "a non-recursive delete of / kept", file);
+  }
+
+  @Override
+  @Test
+  public void testRmRootRecursive() throws Throwable {
+    FileSystem fs = getFileSystem();
+    Path file = new Path("/rootvol/rootbucket/dir/file");
+    ContractTestUtils.touch(fs, file);
+    Assert.assertTrue(fs.delete(new Path("/"), true));
+    ContractTestUtils.assertPathDoesNotExist(fs, "a recursive delete of / removed", file);
+    ContractTestUtils.assertPathExists(fs, "the root stays", new Path("/"));
+    Assert.assertEquals(0, fs.listStatus(new Path("/")).length);
+  }
+}
