@@ -188,38 +188,48 @@ public class TroposFileSystem extends FileSystem {
   /**
    * HDFS's rename: onto an existing directory moves the source into it; false when the source is missing, the
    * destination exists or its parent does not, or a directory would move into itself. One OM transaction,
-   * whatever the source holds. Both ends must be in one bucket.
+   * whatever the source holds, and usually one call: the OM's answer tells the cases apart. Both ends must be
+   * in one bucket.
    */
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     TroposPath from = resolve(src);
-    FileStatus source = from.isKey() ? statusOrNull(src) : null;
-    if (source == null) {
+    TroposPath to = resolve(dst);
+    if (!from.isKey()) {
       return false;
     }
-    Path target = makeQualified(dst);
-    FileStatus existing = statusOrNull(target);
-    if (existing != null && existing.isDirectory()) {
-      target = new Path(target, src.getName());
-      existing = statusOrNull(target);
+    if (to.equals(from)) {
+      FileStatus source = statusOrNull(src);
+      return source != null && source.isFile();
     }
-    TroposPath to = TroposPath.of(target);
+    if (to.isKey() && to.sameBucket(from) && renameInOm(from, to)) {
+      return true;
+    }
+    // The destination exists (or is a volume or bucket): a directory takes the source in, under its own name.
+    FileStatus existing = statusOrNull(dst);
+    if (existing == null || !existing.isDirectory()) {
+      requireSameBucket(from, to);
+      return false;
+    }
+    TroposPath inside = resolve(new Path(makeQualified(dst), src.getName()));
+    requireSameBucket(from, inside);
+    return !inside.equals(from) && renameInOm(from, inside);
+  }
+
+  private static void requireSameBucket(TroposPath from, TroposPath to) throws IOException {
     if (!to.isKey() || !to.sameBucket(from)) {
       throw new IOException("cannot rename " + from + " to " + to + ": a rename stays inside one bucket");
     }
-    if (to.equals(from)) {
-      return source.isFile();
-    }
-    FileStatus parent = statusOrNull(target.getParent());
-    if (existing != null || parent == null || !parent.isDirectory() || (to.key() + "/").startsWith(from.key()
-        + "/")) {
-      return false;
-    }
+  }
+
+  /** False for what HDFS answers false to: a missing source or parent, an existing target, a move into itself. */
+  private boolean renameInOm(TroposPath from, TroposPath to) throws IOException {
     try {
       client.renameKey(from.volume(), from.bucket(), from.key(), to.key());
       return true;
     } catch (OmException e) {
-      if (FsErrors.notFound(e) || e.result() == OmResult.FILE_ALREADY_EXISTS) {
+      if (FsErrors.notFound(e) || e.result() == OmResult.FILE_ALREADY_EXISTS
+          || e.result() == OmResult.INVALID_PATH) {
         return false;
       }
       throw FsErrors.of(e, from);

@@ -218,7 +218,7 @@ public final class S3Benchmark implements Callable<Integer> {
   }
 
   /** Bytes in the datanodes' directories (block data and Raft logs). */
-  private static long diskBytes(Path cluster) {
+  static long diskBytes(Path cluster) {
     long total = 0;
     try (Stream<Path> nodes = Files.list(cluster)) {
       for (Path node : nodes.filter(p -> p.getFileName().toString().startsWith("dn")).toList()) {
