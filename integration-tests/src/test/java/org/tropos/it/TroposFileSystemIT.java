@@ -181,6 +181,40 @@ class TroposFileSystemIT {
     assertEquals(1, shell(conf, "-ls", "/shell/bucket/out"), "a missing path fails");
   }
 
+  /**
+   * The shaded client jar is all a Hadoop process needs: Hadoop's own FsShell, in a JVM whose classpath has
+   * Hadoop and that jar but none of our modules, gRPC, Protobuf or Ratis, writes and reads a file.
+   */
+  @Test
+  void theShadedJarAloneServesHadoopsShell() throws Exception {
+    Path jar;
+    try (Stream<Path> built = Files.list(Path.of("..", "client", "target"))) {
+      jar = built.filter(p -> p.getFileName().toString().matches("tropos-client-.*-hadoop\\.jar")).findFirst()
+          .orElseThrow(() -> new AssertionError("client/target has no shaded jar: build the client module first"));
+    }
+    Path hadoopConf = Files.createDirectories(dir.resolve("hadoop-conf"));
+    Files.writeString(hadoopConf.resolve("core-site.xml"), "<configuration/>\n");
+    List<String> classpath = new ArrayList<>(List.of(hadoopConf.toString(), jar.toAbsolutePath().toString()));
+    String testClasspath = Files.readString(Path.of("target", "test-classpath.txt")).trim();
+    for (String entry : testClasspath.split(java.io.File.pathSeparator)) {
+      String name = Path.of(entry).getFileName().toString();
+      if (!name.matches("(tropos|grpc|protobuf|ratis|perfmark|proto-google).*")) {
+        classpath.add(entry);
+      }
+    }
+    Path local = dir.resolve("shaded-in.txt");
+    Files.writeString(local, "written by a process that has only the shaded jar\n");
+    String fsUri = "tropos://" + mini.omAddress();
+    assertTrue(fs.mkdirs(path("/shaded/bucket")));
+    Process put = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "-cp", String.join(java.io.File.pathSeparator, classpath), "org.apache.hadoop.fs.FsShell",
+        "-D", "fs.defaultFS=" + fsUri, "-D", "ozone.scm.block.client.address=" + mini.scmBlockAddress(),
+        "-put", local.toString(), "/shaded/bucket/in.txt").redirectErrorStream(true).start();
+    String output = new String(put.getInputStream().readAllBytes());
+    assertEquals(0, put.waitFor(), output);
+    assertEquals(Files.readString(local), new String(read("/shaded/bucket/in.txt")));
+  }
+
   private static int shell(Path conf, String... args) {
     List<String> all = new ArrayList<>(List.of("fs", "--conf", conf.toString()));
     all.addAll(List.of(args));
