@@ -33,6 +33,7 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
 
@@ -195,6 +196,11 @@ public final class TroposClient implements AutoCloseable {
   }
 
   /** Replaces a key's tags (kept in its metadata as "tag:name"). */
+  /** Sets times, owner, group or permission of a file or directory (FSO); unset fields stay as they are. */
+  public KeyInfo setFileAttributes(SetFileAttributesRequest request) throws OmException {
+    return om.setFileAttributes(request);
+  }
+
   public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
     return om.setKeyTags(request);
   }

@@ -141,6 +141,32 @@ class TroposFileSystemIT {
   }
 
   @Test
+  void timesOwnersAndPermissionsAreKeptByTheOm() throws Exception {
+    write("/attrs/bucket/dir/file", "x".getBytes());
+    org.apache.hadoop.fs.Path file = path("/attrs/bucket/dir/file");
+    org.apache.hadoop.fs.Path dirPath = path("/attrs/bucket/dir");
+    fs.setTimes(file, 1_000_000L, 2_000_000L);
+    fs.setPermission(file, new org.apache.hadoop.fs.permission.FsPermission((short) 0640));
+    fs.setOwner(file, "hive", "analysts");
+    fs.setOwner(dirPath, null, "etl");
+    fs.setPermission(dirPath, new org.apache.hadoop.fs.permission.FsPermission((short) 0750));
+    try (FileSystem other = FileSystem.newInstance(fs.getUri(), conf)) {
+      FileStatus f = other.getFileStatus(file);
+      assertEquals(1_000_000L, f.getModificationTime());
+      assertEquals(2_000_000L, f.getAccessTime());
+      assertEquals((short) 0640, f.getPermission().toShort());
+      assertEquals("hive", f.getOwner());
+      assertEquals("analysts", f.getGroup());
+      FileStatus d = other.getFileStatus(dirPath);
+      assertEquals("etl", d.getGroup());
+      assertEquals((short) 0750, d.getPermission().toShort());
+      fs.setTimes(file, -1, 3_000_000L);
+      assertEquals(1_000_000L, other.getFileStatus(file).getModificationTime(), "-1 keeps a time");
+    }
+    assertThrows(java.io.FileNotFoundException.class, () -> fs.setTimes(path("/attrs/bucket/missing"), 1, 1));
+  }
+
+  @Test
   void blockLocationsNameEveryBlocksReplicasWithTheirRacks() throws Exception {
     byte[] data = new byte[9 << 20];
     new Random(3).nextBytes(data);

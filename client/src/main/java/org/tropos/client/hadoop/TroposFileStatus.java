@@ -17,8 +17,10 @@ final class TroposFileStatus extends FileStatus implements EtagSource {
   private final String etag;
 
   TroposFileStatus(Path path, KeyInfo key, long blockSize) {
-    super(key.getSize(), false, key.getFactor().getNumber(), blockSize, key.getModificationTimeMs(), 0,
-        FsPermission.getFileDefault(), key.getOwner(), key.getOwner(), path);
+    super(key.getSize(), false, key.getFactor().getNumber(), blockSize, key.getModificationTimeMs(),
+        key.getAccessTimeMs(), key.getPermission() == 0 ? FsPermission.getFileDefault()
+            : new FsPermission((short) key.getPermission()), key.getOwner(),
+        key.getGroup().isEmpty() ? key.getOwner() : key.getGroup(), path);
     this.etag = Long.toHexString(key.getObjectId());
   }
 

@@ -33,6 +33,7 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.VolumeInfo;
 
 /**
@@ -464,9 +465,60 @@ public class TroposFileSystem extends FileSystem {
 
   FileStatus fileStatus(Path path, KeyInfo key) {
     if (key.getDirectory()) {
-      return directory(path, key.getModificationTimeMs(), key.getOwner());
+      return directory(path, key);
     }
     return new TroposFileStatus(path, key, getDefaultBlockSize(path));
+  }
+
+  /** -1 leaves a time as it is (Hadoop's convention). */
+  @Override
+  public void setTimes(Path path, long mtime, long atime) throws IOException {
+    SetFileAttributesRequest.Builder r = attributes(path);
+    if (mtime >= 0) {
+      r.setModificationTimeMs(mtime);
+    }
+    if (atime >= 0) {
+      r.setAccessTimeMs(atime);
+    }
+    setAttributes(path, r);
+  }
+
+  /** Stored with the file or directory; Tropos does not enforce it yet. */
+  @Override
+  public void setPermission(Path path, FsPermission permission) throws IOException {
+    setAttributes(path, attributes(path).setPermission(permission.toShort()));
+  }
+
+  /** null leaves the owner or the group as it is. */
+  @Override
+  public void setOwner(Path path, String owner, String group) throws IOException {
+    SetFileAttributesRequest.Builder r = attributes(path);
+    if (owner != null) {
+      r.setOwner(owner);
+    }
+    if (group != null) {
+      r.setGroup(group);
+    }
+    setAttributes(path, r);
+  }
+
+  private SetFileAttributesRequest.Builder attributes(Path path) throws IOException {
+    TroposPath p = resolve(path);
+    if (!p.isKey()) {
+      throw new IOException(p + ": volumes and buckets keep their own attributes (tropos sh)");
+    }
+    return SetFileAttributesRequest.newBuilder().setVolume(p.volume()).setBucket(p.bucket()).setPath(p.key());
+  }
+
+  private void setAttributes(Path path, SetFileAttributesRequest.Builder request) throws IOException {
+    try {
+      client.setFileAttributes(request.build());
+    } catch (OmException e) {
+      if (FsErrors.notFound(e)) {
+        throw new FileNotFoundException(resolve(path) + ": no such file or directory");
+      }
+      throw FsErrors.of(e, resolve(path));
+    }
   }
 
   /** One location per Tropos block, with the hosts and racks of its replicas, nearest first. */
@@ -539,6 +591,12 @@ public class TroposFileSystem extends FileSystem {
 
   private static FileStatus directory(Path path, long modificationTime, String owner) {
     return new FileStatus(0, true, 0, 0, modificationTime, 0, FsPermission.getDirDefault(), owner, owner, path);
+  }
+
+  private static FileStatus directory(Path path, KeyInfo dir) {
+    return new FileStatus(0, true, 0, 0, dir.getModificationTimeMs(), dir.getAccessTimeMs(),
+        dir.getPermission() == 0 ? FsPermission.getDirDefault() : new FsPermission((short) dir.getPermission()),
+        dir.getOwner(), dir.getGroup().isEmpty() ? dir.getOwner() : dir.getGroup(), path);
   }
 
   @Override

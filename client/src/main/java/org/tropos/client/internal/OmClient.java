@@ -47,6 +47,7 @@ import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.SetS3SecretRequest;
 import org.tropos.proto.om.VolumeInfo;
@@ -180,6 +181,10 @@ public final class OmClient implements AutoCloseable {
 
   public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
     return om.call(() -> stub().setKeyTags(request).getKey());
+  }
+
+  public KeyInfo setFileAttributes(SetFileAttributesRequest request) throws OmException {
+    return om.call(() -> stub().setFileAttributes(request).getStatus());
   }
 
   public PartInfo copyPart(CopyPartRequest request) throws OmException {

@@ -33,13 +33,15 @@ final class Infos {
     return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
         .setSize(row.getSize()).addAllBlocks(row.getBlocksList()).setFactor(row.getFactor()).setOwner(row.getOwner())
         .setCreationTimeMs(row.getCreationTimeMs()).setModificationTimeMs(row.getModificationTimeMs())
-        .putAllMetadata(row.getMetadataMap()).setObjectId(row.getObjectId()).build();
+        .putAllMetadata(row.getMetadataMap()).setObjectId(row.getObjectId()).setPermission(row.getPermission())
+        .setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).build();
   }
 
   static KeyInfo directory(BucketRow bucket, String path, DirectoryRow row) {
     return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
         .setDirectory(true).setOwner(row.getOwner()).setCreationTimeMs(row.getCreationTimeMs())
-        .setModificationTimeMs(row.getModificationTimeMs()).setObjectId(row.getObjectId()).build();
+        .setModificationTimeMs(row.getModificationTimeMs()).setObjectId(row.getObjectId())
+        .setPermission(row.getPermission()).setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).build();
   }
 
   /** The bucket itself as the root directory of its namespace. */

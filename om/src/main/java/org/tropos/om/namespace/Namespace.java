@@ -27,6 +27,7 @@ import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.BucketRow;
@@ -161,6 +162,12 @@ public final class Namespace {
       BucketRow b = Buckets.require(txn, volume, bucket);
       return flat(b) ? FlatKeys.lookup(txn, b, path) : FsoTree.status(txn, b, path);
     });
+  }
+
+  /** Times, owner, group and permission of a file or directory (FSO buckets). */
+  public KeyInfo setFileAttributes(SetFileAttributesRequest request) throws OmException {
+    return runner.run("set attributes of " + request.getPath(), txn -> FileAttributes.set(txn,
+        fso(txn, request.getVolume(), request.getBucket()), request));
   }
 
   public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)

@@ -61,6 +61,8 @@ import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RenameKeyResponse;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.RevokeS3SecretResponse;
+import org.tropos.proto.om.SetFileAttributesRequest;
+import org.tropos.proto.om.SetFileAttributesResponse;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.SetKeyTagsResponse;
 import org.tropos.proto.om.SetS3SecretRequest;
@@ -212,6 +214,12 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void getFileStatus(GetFileStatusRequest r, StreamObserver<GetFileStatusResponse> o) {
     OmCalls.respond("GetFileStatus", o, () -> GetFileStatusResponse.newBuilder()
         .setStatus(namespace.getFileStatus(r.getVolume(), r.getBucket(), r.getPath())).build());
+  }
+
+  @Override
+  public void setFileAttributes(SetFileAttributesRequest r, StreamObserver<SetFileAttributesResponse> o) {
+    OmCalls.respond("SetFileAttributes", o, () -> SetFileAttributesResponse.newBuilder()
+        .setStatus(namespace.setFileAttributes(r)).build());
   }
 
   @Override
