@@ -140,6 +140,31 @@ class TroposFileSystemIT {
     assertFalse(fs.exists(path("/big/bucket/dst/f1")));
   }
 
+  /** What an hsync covers is on every replica and readable, with its length, while the writer goes on. */
+  @Test
+  void hsyncMakesTheBytesSoFarVisibleAndTheWriterGoesOn() throws Exception {
+    byte[] data = new byte[6 << 20];
+    new Random(4).nextBytes(data);
+    org.apache.hadoop.fs.Path log = path("/wal/bucket/server.log");
+    try (FSDataOutputStream out = fs.create(log, false);
+        FileSystem reader = FileSystem.newInstance(fs.getUri(), conf)) {
+      assertTrue(out.hasCapability("hsync") && out.hasCapability("hflush"));
+      out.write(data, 0, 1000);
+      out.hsync();
+      assertEquals(1000, reader.getFileStatus(log).getLen());
+      try (FSDataInputStream in = reader.open(log)) {
+        assertArrayEquals(Arrays.copyOf(data, 1000), in.readAllBytes());
+      }
+      out.write(data, 1000, data.length - 1000);
+      out.hflush();
+      assertEquals(data.length, reader.getFileStatus(log).getLen());
+      out.write(data, 0, 10);
+    }
+    byte[] all = read(log.toString());
+    assertEquals(data.length + 10, all.length);
+    assertArrayEquals(data, Arrays.copyOf(all, data.length));
+  }
+
   @Test
   void timesOwnersAndPermissionsAreKeptByTheOm() throws Exception {
     write("/attrs/bucket/dir/file", "x".getBytes());

@@ -159,9 +159,9 @@ public class TroposFileSystem extends FileSystem {
       ensureBucket(p);
     }
     try {
-      return new FSDataOutputStream(client.createKey(OpenKeyRequest.newBuilder().setVolume(p.volume())
-          .setBucket(p.bucket()).setKey(p.key()).setCreateParents(createParents).setNoOverwrite(!overwrite)
-          .setOwner(user).build()), statistics);
+      return new FSDataOutputStream(new TroposOutputStream(client.createKey(OpenKeyRequest.newBuilder()
+          .setVolume(p.volume()).setBucket(p.bucket()).setKey(p.key()).setCreateParents(createParents)
+          .setNoOverwrite(!overwrite).setOwner(user).build())), statistics);
     } catch (OmException e) {
       throw FsErrors.of(e, p);
     }

@@ -116,7 +116,10 @@ public final class BlockStreamWriter implements AutoCloseable {
     }
   }
 
-  /** Commits everything written and returns the blocks that hold it, in order. */
+  /**
+   * Commits everything written and returns the blocks that hold it, in order. Writing may go on afterwards
+   * (an hsync): it starts a new block, and the next finish returns the blocks so far again, that one too.
+   */
   public List<BlockLocation> finish() throws IOException {
     if (chunk.position() > 0) {
       sendBufferedChunk(true);

@@ -33,6 +33,8 @@ public final class KeyOutputStream extends OutputStream {
   private boolean failed;
   private boolean closed;
   private KeyInfo committed;
+  /** The key as the last {@link #hsync} committed it. */
+  private KeyInfo synced;
   private Map<String, String> commitMetadata = Map.of();
 
   public KeyOutputStream(OmClient om, PipelineClients pipelines, BlockStreamWriter.Settings settings, String volume,
@@ -89,11 +91,38 @@ public final class KeyOutputStream extends OutputStream {
     if (failed) {
       throw new IOException("a write to this key failed: the key was not committed");
     }
-    List<BlockLocation> blocks = writer.finish();
+    committed = commit(writer.finish());
+  }
+
+  /**
+   * Makes everything written so far durable on every replica and visible to readers: the current block is
+   * finished (the next write starts a new one) and the key is committed with what it holds now. The stream
+   * stays open; its next hsync, and its close, commit the key again, larger. Nothing new since the last one:
+   * nothing to do.
+   */
+  public void hsync() throws IOException {
+    if (closed) {
+      throw new IOException("key stream is closed");
+    }
+    if (failed) {
+      throw new IOException("a write to this key failed: it cannot be synced");
+    }
+    if (synced != null && synced.getSize() == size) {
+      return;
+    }
+    try {
+      synced = commit(writer.finish());
+    } catch (IOException | RuntimeException e) {
+      failed = true;
+      throw e;
+    }
+  }
+
+  private KeyInfo commit(List<BlockLocation> blocks) throws IOException {
     List<KeyBlock> keyBlocks = blocks.stream().map(b -> KeyBlock.newBuilder().setBlockId(b.block())
         .setLength(b.length()).build()).toList();
     try {
-      committed = om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata);
+      return om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata);
     } catch (OmException e) {
       throw new IOException("cannot commit the key: " + e.getMessage(), e);
     }

@@ -28,17 +28,16 @@ final class FlatKeys {
 
   static KeyInfo commit(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request) throws OmException {
     String name = open.getPath();
+    boolean committedBefore = false;
     if (open.getNoOverwrite()) {
       Optional<FileRow> existing = get(txn, bucket, name);
-      if (existing.isPresent() && existing.get().getObjectId() == open.getOpenId()) {
-        return Infos.file(bucket, name, existing.get());
-      }
-      if (existing.isPresent()) {
+      committedBefore = existing.isPresent() && existing.get().getObjectId() == open.getOpenId();
+      if (existing.isPresent() && !committedBefore) {
         throw new OmException(OmResult.FILE_ALREADY_EXISTS, name + " already exists in " + FsoTree.name(bucket));
       }
     }
     FileRow file = OpenKeys.toFile(txn, open, bucket.getObjectId(), name, request);
-    OpenKeys.commit(txn, bucket, open, OmTable.KEYS, key(bucket, name), name, file);
+    OpenKeys.commit(txn, bucket, open, OmTable.KEYS, key(bucket, name), name, file, committedBefore);
     return Infos.file(bucket, name, file);
   }
 

@@ -35,15 +35,13 @@ final class FsoChanges {
     if (r.dir().isPresent()) {
       throw new OmException(OmResult.NOT_A_FILE, r.path() + " in " + FsoTree.name(bucket) + " is a directory");
     }
-    if (open.getNoOverwrite() && r.file().isPresent()) {
-      if (r.file().get().getObjectId() == open.getOpenId()) {
-        return Infos.file(bucket, r.path(), r.file().get());
-      }
+    boolean committedBefore = r.file().isPresent() && r.file().get().getObjectId() == open.getOpenId();
+    if (open.getNoOverwrite() && r.file().isPresent() && !committedBefore) {
       throw new OmException(OmResult.FILE_ALREADY_EXISTS, r.path() + " already exists in " + FsoTree.name(bucket));
     }
     FileRow file = OpenKeys.toFile(txn, open, parent, parts.get(parts.size() - 1), request);
     OpenKeys.commit(txn, bucket, open, OmTable.FILES, OmDbKeys.child(bucket.getObjectId(), parent,
-        parts.get(parts.size() - 1)), r.path(), file);
+        parts.get(parts.size() - 1)), r.path(), file, committedBefore);
     return Infos.file(bucket, r.path(), file);
   }
 

@@ -66,11 +66,13 @@ final class OpenKeys {
 
   /**
    * Stores a committed key. Without overwrite the caller has checked the name is free (a recorded read, so a
-   * concurrent create conflicts); with it, the key replaces at commit whatever is there.
+   * concurrent create conflicts), or holds this writer's own earlier commit (an hsync, or a retried commit),
+   * which is then replaced as an overwrite replaces whatever is at the name at commit; the replaced version's
+   * blocks stay when it is the same key (same object id), since the new version still lists them.
    */
   static void commit(Txn txn, BucketRow bucket, OpenKeyRow open, OmTable table, byte[] key, String path,
-      FileRow file) {
-    if (open.getNoOverwrite()) {
+      FileRow file, boolean committedBefore) {
+    if (open.getNoOverwrite() && !committedBefore) {
       txn.put(table, key, file);
     } else {
       txn.replace(table, key, new FileReplacement(file, Usage.key(bucket), FsoTree.name(bucket) + "/" + path,

@@ -11,6 +11,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.BlockId;
@@ -269,6 +271,31 @@ class NamespaceTest {
     ns.deleteBucket("s3v", "data");
     assertEquals(OmResult.BUCKET_NOT_FOUND, failure(() -> ns.getBucket("s3v", "data")));
     assertEquals(List.of("a", "b"), names(ns.listKeys("vol1", "flat", "", "", 100)), "the source keeps its keys");
+  }
+
+  /** An hsync commits the open key; later ones and the close commit it again, larger, keeping its blocks. */
+  @ParameterizedTest
+  @ValueSource(strings = {"fso", "flat"})
+  void aKeyCommittedAgainByItsWriterGrowsAndKeepsItsBlocks(String bucket) throws Exception {
+    Namespace ns = om.namespace;
+    OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey("log")
+        .setNoOverwrite(true).build());
+    OpenKeyRow rival = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey("log")
+        .setNoOverwrite(true).build());
+    CommitKeyRequest.Builder commit = CommitKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket)
+        .setOpenId(open.getOpenId()).setOpenKey(open.toByteString());
+    ns.commitKey(commit.setSize(10).addBlocks(block(1, 10)).build());
+    assertEquals(10, ns.lookupKey("vol1", bucket, "log").getSize(), "visible after the first commit");
+    ns.commitKey(commit.setSize(30).addBlocks(block(2, 20)).build());
+    ns.commitKey(commit.setSize(30).build());
+    assertEquals(30, ns.lookupKey("vol1", bucket, "log").getSize());
+    assertEquals(2, ns.lookupKey("vol1", bucket, "log").getBlocksCount());
+    assertEquals(List.of(), released(ns), "blocks the key still lists are never deleted");
+    assertEquals(30, ns.getBucket("vol1", bucket).getUsedBytes(), "counted once");
+    assertEquals(1, ns.getBucket("vol1", bucket).getUsedNamespace());
+    assertEquals(OmResult.FILE_ALREADY_EXISTS, failure(() -> ns.commitKey(CommitKeyRequest.newBuilder()
+        .setVolume("vol1").setBucket(bucket).setOpenId(rival.getOpenId()).setOpenKey(rival.toByteString())
+        .setSize(0).build())), "another writer's create without overwrite still fails");
   }
 
   @Test
