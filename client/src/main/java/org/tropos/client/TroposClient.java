@@ -14,11 +14,14 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.proto.datanode.ReadBlockResponse;
+import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
+import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeysResponse;
@@ -36,6 +39,7 @@ import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.scm.ContainerInfo;
 
 /**
  * The Java client of a Tropos cluster, in the style of Ozone's {@code ObjectStore}: volumes, buckets, and keys
@@ -130,6 +134,18 @@ public final class TroposClient implements AutoCloseable {
 
   public KeyInputStream readKey(String volume, String bucket, String key) throws OmException {
     return readKey(lookupKey(volume, bucket, key));
+  }
+
+  /**
+   * The stored checksums (CRC32C pieces) covering one block of a looked-up key, from the nearest replica that
+   * answers; no data moves. They cover the block's part of the key widened to whole pieces.
+   */
+  public ReadBlockResponse blockChecksums(LookupKeyResponse lookup, KeyBlock block) throws IOException {
+    List<DatanodeDetails> replicas = lookup.getContainersList().stream()
+        .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst()
+        .map(ContainerInfo::getReplicasList).orElse(List.of());
+    return new BlockStreamReader(scm, clientHost).checksums(new BlockLocation(block.getBlockId(),
+        block.getOffset() + block.getLength()), replicas, block.getOffset(), block.getLength());
   }
 
   /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */

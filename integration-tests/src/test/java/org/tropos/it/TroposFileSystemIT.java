@@ -165,6 +165,34 @@ class TroposFileSystemIT {
     assertArrayEquals(data, Arrays.copyOf(all, data.length));
   }
 
+  /** The same bytes give the same composite CRC whatever the block and chunk sizes: the CRC32C of the bytes. */
+  @Test
+  void theFileChecksumIsTheCrcOfTheBytesWhateverTheBlockLayout() throws Exception {
+    byte[] data = new byte[(9 << 20) + 12_345];
+    new Random(5).nextBytes(data);
+    write("/sums/bucket/four-mb-blocks", data);
+    Configuration small = new Configuration(conf);
+    small.set("ozone.scm.block.size", "1MB");
+    small.set("ozone.scm.chunk.size", "256KB");
+    try (FileSystem smallBlocks = FileSystem.newInstance(fs.getUri(), small)) {
+      try (FSDataOutputStream out = smallBlocks.create(path("/sums/bucket/one-mb-blocks"))) {
+        out.write(data);
+      }
+    }
+    assertEquals(10, fs.getFileBlockLocations(fs.getFileStatus(path("/sums/bucket/one-mb-blocks")), 0,
+        data.length).length, "the second copy really has another layout");
+    org.apache.hadoop.fs.FileChecksum a = fs.getFileChecksum(path("/sums/bucket/four-mb-blocks"));
+    org.apache.hadoop.fs.FileChecksum b = fs.getFileChecksum(path("/sums/bucket/one-mb-blocks"));
+    assertEquals("COMPOSITE-CRC32C", a.getAlgorithmName());
+    assertEquals(a, b);
+    java.util.zip.CRC32C whole = new java.util.zip.CRC32C();
+    whole.update(data);
+    assertEquals((int) whole.getValue(), java.nio.ByteBuffer.wrap(a.getBytes()).getInt(), "the CRC32C of the bytes");
+    data[data.length / 2] ^= 1;
+    write("/sums/bucket/one-bit-off", data);
+    assertFalse(a.equals(fs.getFileChecksum(path("/sums/bucket/one-bit-off"))));
+  }
+
   @Test
   void timesOwnersAndPermissionsAreKeptByTheOm() throws Exception {
     write("/attrs/bucket/dir/file", "x".getBytes());
@@ -306,7 +334,8 @@ class TroposFileSystemIT {
       }
       tasks.put(task, committer);
     }
-    long bytesBefore = datanodeBytes();
+    java.util.Set<Path> blocksBefore = blockFiles();
+    assertFalse(blocksBefore.isEmpty(), "the tasks' files are in block files");
     for (Map.Entry<TaskAttemptContext, FileOutputCommitter> task : tasks.entrySet()) {
       assertTrue(task.getValue().needsTaskCommit(task.getKey()));
       task.getValue().commitTask(task.getKey());
@@ -325,20 +354,16 @@ class TroposFileSystemIT {
     assertEquals(expected.keySet(), found.keySet(), "every task's output, nothing left over");
     expected.forEach((name, rows) -> assertArrayEquals(rows, found.get(name), name));
     assertFalse(fs.exists(new org.apache.hadoop.fs.Path(table, "_temporary")), "the job cleaned up");
-    assertTrue(datanodeBytes() - bytesBefore < 1024, "committing wrote no data: " + (datanodeBytes() - bytesBefore)
-        + " bytes");
+    java.util.Set<Path> written = new java.util.HashSet<>(blockFiles());
+    written.removeAll(blocksBefore);
+    assertEquals(java.util.Set.of(), written, "committing wrote no block");
   }
 
-  /** Bytes of block data and Raft logs under the datanodes' directories. */
-  private long datanodeBytes() throws IOException {
-    long total = 0;
-    try (Stream<Path> nodes = Files.list(dir.resolve("cluster"))) {
-      for (Path node : nodes.filter(p -> p.getFileName().toString().startsWith("dn")).toList()) {
-        try (Stream<Path> all = Files.walk(node)) {
-          total += all.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-        }
-      }
+  /** Every block file on the datanodes. */
+  private java.util.Set<Path> blockFiles() throws IOException {
+    try (Stream<Path> all = Files.walk(dir.resolve("cluster"))) {
+      return all.filter(p -> p.getFileName().toString().endsWith(".block")).collect(
+          java.util.stream.Collectors.toSet());
     }
-    return total;
   }
 }

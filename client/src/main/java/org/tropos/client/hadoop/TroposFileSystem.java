@@ -13,6 +13,7 @@ import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -521,6 +522,27 @@ public class TroposFileSystem extends FileSystem {
     }
   }
 
+  /**
+   * The file's composite CRC (HDFS's COMPOSITE_CRC: a CRC32C of all its bytes), the same for the same bytes
+   * whatever the block layout, from the checksums the datanodes stored. Null (no checksum) for a prefix.
+   */
+  @Override
+  public FileChecksum getFileChecksum(Path path, long length) throws IOException {
+    TroposPath p = resolve(path);
+    FileStatus status = getFileStatus(path);
+    if (status.isDirectory()) {
+      throw new FileNotFoundException(p + " is a directory");
+    }
+    if (length < status.getLen()) {
+      return null;
+    }
+    try {
+      return CompositeCrc.of(client, client.lookupKey(p.volume(), p.bucket(), p.key()));
+    } catch (OmException e) {
+      throw FsErrors.of(e, p);
+    }
+  }
+
   /** One location per Tropos block, with the hosts and racks of its replicas, nearest first. */
   @Override
   public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len) throws IOException {
@@ -578,6 +600,7 @@ public class TroposFileSystem extends FileSystem {
     switch (PathCapabilitiesSupport.validatePathCapabilityArgs(makeQualified(path), capability)) {
       case CommonPathCapabilities.ETAGS_AVAILABLE:
       case CommonPathCapabilities.ETAGS_PRESERVED_IN_RENAME:
+      case CommonPathCapabilities.FS_CHECKSUMS:
         return true;
       case CommonPathCapabilities.FS_APPEND:
       case CommonPathCapabilities.FS_CONCAT:

@@ -74,6 +74,18 @@ public final class BlockReadClient implements AutoCloseable {
     return header.getBlockLength();
   }
 
+  /** The stored checksums covering bytes {@code offset} to {@code offset + length} (widened), with no data. */
+  public ReadBlockResponse checksums(BlockId block, long offset, long length) throws IOException, DatanodeException {
+    byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length)
+        .setChecksumsOnly(true).build().toByteArray();
+    writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
+    ReadBlockResponse header = readHeader();
+    if (header.getResult() != DatanodeResult.OK) {
+      throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
+    }
+    return header;
+  }
+
   private void receive(ReadBlockResponse header, long offset, long length, ByteSink sink)
       throws IOException, DatanodeException {
     ChecksumData sums = header.getChecksums();

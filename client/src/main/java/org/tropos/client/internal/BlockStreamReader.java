@@ -13,6 +13,7 @@ import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
@@ -75,6 +76,23 @@ public final class BlockStreamReader {
           replica.getHostName(), delivered[0], last.getMessage());
     }
     throw new IOException("no replica of block " + location + " could be read; last error: "
+        + (last == null ? "no replicas" : last.getMessage()), last);
+  }
+
+  /** The stored checksums of a block's range, from the first of {@code replicas} that answers. */
+  public ReadBlockResponse checksums(BlockLocation location, List<DatanodeDetails> replicas, long offset,
+      long length) throws IOException {
+    IOException last = null;
+    for (DatanodeDetails replica : replicas) {
+      try (BlockReadClient reader = new BlockReadClient(readAddress(replica), READ_TIMEOUT)) {
+        return reader.checksums(location.block(), offset, length);
+      } catch (DatanodeException e) {
+        last = new IOException(e.getMessage(), e);
+      } catch (IOException e) {
+        last = e;
+      }
+    }
+    throw new IOException("no replica of block " + location + " gave its checksums; last error: "
         + (last == null ? "no replicas" : last.getMessage()), last);
   }
 

@@ -66,6 +66,10 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     }
     ReadBlockResponse header = ReadBlockResponse.newBuilder().setResult(DatanodeResult.OK).setOffset(plan.offset())
         .setLength(plan.length()).setChecksums(plan.checksums()).setBlockLength(plan.blockLength()).build();
+    if (request.getChecksumsOnly()) {
+      ctx.writeAndFlush(frame(header));
+      return;
+    }
     ctx.write(frame(header));
     Object body;
     try {
