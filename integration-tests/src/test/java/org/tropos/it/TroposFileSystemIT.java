@@ -111,6 +111,10 @@ class TroposFileSystemIT {
     assertFalse(fs.delete(path("/lake/raw/missing"), true));
     assertTrue(fs.delete(path("/lake"), true), "a recursive delete of a volume takes its buckets");
     assertFalse(fs.exists(path("/lake")));
+    Map<String, Long> operations = org.apache.hadoop.fs.statistics.IOStatisticsSupport.retrieveIOStatistics(fs)
+        .counters();
+    assertTrue(operations.get("op_mkdirs") >= 1 && operations.get("op_delete") >= 2
+        && operations.get("op_rename") >= 1, operations.toString());
   }
 
   @Test

@@ -21,21 +21,22 @@ import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathFilter;
-import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.apache.hadoop.fs.statistics.StoreStatisticNames;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 import org.apache.hadoop.util.Progressable;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.rpc.OmException;
-import org.tropos.proto.om.BucketInfo;
-import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
-import org.tropos.proto.om.VolumeInfo;
 
 /**
  * Hadoop's FileSystem over Tropos, rooted: {@code tropos://<om-host[:port]>/<volume>/<bucket>/<path>}
@@ -46,15 +47,24 @@ import org.tropos.proto.om.VolumeInfo;
  *
  * <p>Thread-safe, as Hadoop requires: the client is shared, streams are per caller.
  */
-public class TroposFileSystem extends FileSystem {
+public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public static final String SCHEME = "tropos";
   /** Entries asked of the OM per page when listing. */
   static final int LIST_PAGE = 1000;
 
+  /** Operations by kind (Hadoop's names), for IOStatistics. */
+  private final IOStatisticsStore operations = IOStatisticsBinding.iostatisticsStore().withCounters(
+      StoreStatisticNames.OP_CREATE, StoreStatisticNames.OP_CREATE_NON_RECURSIVE, StoreStatisticNames.OP_OPEN,
+      StoreStatisticNames.OP_RENAME, StoreStatisticNames.OP_DELETE, StoreStatisticNames.OP_MKDIRS,
+      StoreStatisticNames.OP_LIST_STATUS, StoreStatisticNames.OP_LIST_LOCATED_STATUS,
+      StoreStatisticNames.OP_GET_FILE_STATUS, StoreStatisticNames.OP_GET_FILE_CHECKSUM,
+      StoreStatisticNames.OP_SET_TIMES, StoreStatisticNames.OP_SET_OWNER, StoreStatisticNames.OP_SET_PERMISSION)
+      .build();
   private URI uri;
   private Path workingDirectory;
   private TroposClient client;
   private String user;
+  private TopLevels levels;
 
   @Override
   public String getScheme() {
@@ -69,6 +79,7 @@ public class TroposFileSystem extends FileSystem {
     this.user = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
     this.workingDirectory = new Path("/user", user).makeQualified(uri, null);
     this.client = TroposClient.create(troposConfiguration(name, conf));
+    this.levels = new TopLevels(client, user);
   }
 
   /** Tropos's own keys (ozone.*, hdds.*) from the Hadoop configuration, the OM address from the URI. */
@@ -106,6 +117,7 @@ public class TroposFileSystem extends FileSystem {
 
   @Override
   public FSDataInputStream open(Path path, int bufferSize) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_OPEN);
     TroposPath p = resolve(path);
     if (!p.isKey()) {
       throw new FileNotFoundException(p + " is a directory (a volume or a bucket), not a file");
@@ -126,6 +138,7 @@ public class TroposFileSystem extends FileSystem {
   @Override
   public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_CREATE);
     return createFile(path, overwrite, true);
   }
 
@@ -133,6 +146,7 @@ public class TroposFileSystem extends FileSystem {
   @Override
   public FSDataOutputStream createNonRecursive(Path path, FsPermission permission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_CREATE_NON_RECURSIVE);
     FileStatus parent = statusOrNull(path.getParent());
     if (parent == null) {
       throw new FileNotFoundException(resolve(path.getParent()) + " does not exist");
@@ -157,7 +171,7 @@ public class TroposFileSystem extends FileSystem {
     }
     if (createParents) {
       checkParentsAreDirectories(path.getParent());
-      ensureBucket(p);
+      levels.ensureBucket(p);
     }
     try {
       return new FSDataOutputStream(new TroposOutputStream(client.createKey(OpenKeyRequest.newBuilder()
@@ -195,6 +209,7 @@ public class TroposFileSystem extends FileSystem {
    */
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_RENAME);
     TroposPath from = resolve(src);
     TroposPath to = resolve(dst);
     if (!from.isKey()) {
@@ -240,59 +255,20 @@ public class TroposFileSystem extends FileSystem {
 
   @Override
   public boolean delete(Path path, boolean recursive) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_DELETE);
     TroposPath p = resolve(path);
     try {
       if (p.isKey()) {
         client.deleteKey(p.volume(), p.bucket(), p.key(), recursive);
         return true;
       }
-      if (p.isBucket()) {
-        return deleteBucket(p, recursive);
-      }
-      if (p.isVolume()) {
-        return deleteVolume(p, recursive);
-      }
-      return deleteRoot(recursive);
+      return levels.delete(p, recursive);
     } catch (OmException e) {
       if (FsErrors.notFound(e)) {
         return false;
       }
       throw FsErrors.of(e, p);
     }
-  }
-
-  private boolean deleteBucket(TroposPath p, boolean recursive) throws IOException, OmException {
-    if (recursive) {
-      for (KeyInfo entry : entries(p)) {
-        client.deleteKey(p.volume(), p.bucket(), entry.getName(), true);
-      }
-    }
-    client.deleteBucket(p.volume(), p.bucket());
-    return true;
-  }
-
-  private boolean deleteVolume(TroposPath p, boolean recursive) throws IOException, OmException {
-    List<BucketInfo> buckets = client.listBuckets(p.volume(), "");
-    if (!buckets.isEmpty() && !recursive) {
-      throw new PathIsNotEmptyDirectoryException(p + " holds buckets");
-    }
-    for (BucketInfo bucket : buckets) {
-      deleteBucket(new TroposPath(p.volume(), bucket.getName(), ""), true);
-    }
-    client.deleteVolume(p.volume());
-    return true;
-  }
-
-  /** The root itself stays; with {@code recursive} everything under it goes, volume by volume. */
-  private boolean deleteRoot(boolean recursive) throws IOException, OmException {
-    List<VolumeInfo> volumes = client.listVolumes("");
-    if (!volumes.isEmpty() && !recursive) {
-      throw new PathIsNotEmptyDirectoryException("/ holds volumes");
-    }
-    for (VolumeInfo volume : volumes) {
-      deleteVolume(new TroposPath(volume.getName(), "", ""), true);
-    }
-    return true;
   }
 
   @Override
@@ -308,62 +284,22 @@ public class TroposFileSystem extends FileSystem {
   /** Directory entries a page at a time from the OM: a huge directory is never held whole. */
   @Override
   public RemoteIterator<FileStatus> listStatusIterator(Path path) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_LIST_STATUS);
     Path qualified = makeQualified(path);
     TroposPath p = resolve(path);
     FileStatus self = getFileStatus(path);
     if (self.isFile()) {
       return Listings.single(self);
     }
-    if (p.isRoot()) {
-      return Listings.of(listVolumes(qualified));
-    }
-    if (p.isVolume()) {
-      return Listings.of(listBuckets(qualified, p));
+    if (p.isRoot() || p.isVolume()) {
+      return Listings.of(levels.list(qualified, p));
     }
     return new Listings.Paged(client, p, qualified, this::fileStatus);
   }
 
-  private List<FileStatus> listVolumes(Path root) throws IOException {
-    try {
-      List<FileStatus> result = new ArrayList<>();
-      for (VolumeInfo v : client.listVolumes("")) {
-        result.add(directory(new Path(root, v.getName()), v.getModificationTimeMs(), v.getOwner()));
-      }
-      return result;
-    } catch (OmException e) {
-      throw FsErrors.of(e, "/");
-    }
-  }
-
-  private List<FileStatus> listBuckets(Path volumePath, TroposPath p) throws IOException {
-    try {
-      List<FileStatus> result = new ArrayList<>();
-      for (BucketInfo b : client.listBuckets(p.volume(), "")) {
-        result.add(directory(new Path(volumePath, b.getName()), b.getModificationTimeMs(), b.getOwner()));
-      }
-      return result;
-    } catch (OmException e) {
-      throw FsErrors.of(e, p);
-    }
-  }
-
-  /** The whole bucket's top-level entries (for a recursive bucket delete). */
-  private List<KeyInfo> entries(TroposPath bucket) throws OmException {
-    List<KeyInfo> all = new ArrayList<>();
-    String after = "";
-    while (true) {
-      var page = client.listStatus(bucket.volume(), bucket.bucket(), "", after, LIST_PAGE);
-      all.addAll(page.getEntriesList());
-      if (!page.getTruncated() || page.getEntriesCount() == 0) {
-        return all;
-      }
-      String last = page.getEntries(page.getEntriesCount() - 1).getName();
-      after = last.substring(last.lastIndexOf('/') + 1);
-    }
-  }
-
   @Override
   public boolean mkdirs(Path path, FsPermission permission) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_MKDIRS);
     TroposPath p = resolve(path);
     if (p.isRoot()) {
       return true;
@@ -376,7 +312,7 @@ public class TroposFileSystem extends FileSystem {
       return true;
     }
     checkParentsAreDirectories(path.getParent());
-    ensureBucket(p);
+    levels.ensureBucket(p);
     if (p.isKey()) {
       try {
         client.createDirectory(p.volume(), p.bucket(), p.key());
@@ -387,65 +323,14 @@ public class TroposFileSystem extends FileSystem {
     return true;
   }
 
-  /** Creates the volume and the bucket (FILE_SYSTEM_OPTIMIZED) of {@code p} where missing. */
-  private void ensureBucket(TroposPath p) throws IOException {
-    try {
-      try {
-        client.getVolume(p.volume());
-      } catch (OmException e) {
-        if (e.result() != OmResult.VOLUME_NOT_FOUND) {
-          throw e;
-        }
-        createIgnoringRace(() -> client.createVolume(VolumeInfo.newBuilder().setName(p.volume()).setOwner(user)
-            .build()));
-      }
-      if (!p.bucket().isEmpty()) {
-        try {
-          client.getBucket(p.volume(), p.bucket());
-        } catch (OmException e) {
-          if (e.result() != OmResult.BUCKET_NOT_FOUND) {
-            throw e;
-          }
-          createIgnoringRace(() -> client.createBucket(BucketInfo.newBuilder().setVolume(p.volume())
-              .setName(p.bucket()).setOwner(user).setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build()));
-        }
-      }
-    } catch (OmException e) {
-      throw FsErrors.of(e, p);
-    }
-  }
-
-  @FunctionalInterface
-  private interface OmCall {
-    void run() throws OmException;
-  }
-
-  /** Another client creating the same volume or bucket at the same time is fine. */
-  private static void createIgnoringRace(OmCall create) throws OmException {
-    try {
-      create.run();
-    } catch (OmException e) {
-      if (e.result() != OmResult.VOLUME_ALREADY_EXISTS && e.result() != OmResult.BUCKET_ALREADY_EXISTS) {
-        throw e;
-      }
-    }
-  }
-
   @Override
   public FileStatus getFileStatus(Path path) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_GET_FILE_STATUS);
     Path qualified = makeQualified(path);
     TroposPath p = TroposPath.of(qualified);
     try {
-      if (p.isRoot()) {
-        return directory(qualified, 0, "");
-      }
-      if (p.isVolume()) {
-        VolumeInfo v = client.getVolume(p.volume());
-        return directory(qualified, v.getModificationTimeMs(), v.getOwner());
-      }
-      if (p.isBucket()) {
-        BucketInfo b = client.getBucket(p.volume(), p.bucket());
-        return directory(qualified, b.getModificationTimeMs(), b.getOwner());
+      if (!p.isKey()) {
+        return levels.status(qualified, p);
       }
       return fileStatus(qualified, client.getFileStatus(p.volume(), p.bucket(), p.key()));
     } catch (OmException e) {
@@ -474,6 +359,7 @@ public class TroposFileSystem extends FileSystem {
   /** -1 leaves a time as it is (Hadoop's convention). */
   @Override
   public void setTimes(Path path, long mtime, long atime) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_SET_TIMES);
     SetFileAttributesRequest.Builder r = attributes(path);
     if (mtime >= 0) {
       r.setModificationTimeMs(mtime);
@@ -487,12 +373,14 @@ public class TroposFileSystem extends FileSystem {
   /** Stored with the file or directory; Tropos does not enforce it yet. */
   @Override
   public void setPermission(Path path, FsPermission permission) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_SET_PERMISSION);
     setAttributes(path, attributes(path).setPermission(permission.toShort()));
   }
 
   /** null leaves the owner or the group as it is. */
   @Override
   public void setOwner(Path path, String owner, String group) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_SET_OWNER);
     SetFileAttributesRequest.Builder r = attributes(path);
     if (owner != null) {
       r.setOwner(owner);
@@ -528,6 +416,7 @@ public class TroposFileSystem extends FileSystem {
    */
   @Override
   public FileChecksum getFileChecksum(Path path, long length) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_GET_FILE_CHECKSUM);
     TroposPath p = resolve(path);
     FileStatus status = getFileStatus(path);
     if (status.isDirectory()) {
@@ -566,6 +455,7 @@ public class TroposFileSystem extends FileSystem {
   /** Entries a page at a time, files with their block locations and etags. */
   @Override
   protected RemoteIterator<LocatedFileStatus> listLocatedStatus(Path path, PathFilter filter) throws IOException {
+    operations.incrementCounter(StoreStatisticNames.OP_LIST_LOCATED_STATUS);
     RemoteIterator<FileStatus> statuses = listStatusIterator(path);
     return new RemoteIterator<>() {
       private LocatedFileStatus next;
@@ -612,14 +502,16 @@ public class TroposFileSystem extends FileSystem {
     }
   }
 
-  private static FileStatus directory(Path path, long modificationTime, String owner) {
-    return new FileStatus(0, true, 0, 0, modificationTime, 0, FsPermission.getDirDefault(), owner, owner, path);
-  }
-
   private static FileStatus directory(Path path, KeyInfo dir) {
     return new FileStatus(0, true, 0, 0, dir.getModificationTimeMs(), dir.getAccessTimeMs(),
         dir.getPermission() == 0 ? FsPermission.getDirDefault() : new FsPermission((short) dir.getPermission()),
         dir.getOwner(), dir.getGroup().isEmpty() ? dir.getOwner() : dir.getGroup(), path);
+  }
+
+  /** Counts of the operations this instance ran (bytes are in FileSystem.Statistics and the streams). */
+  @Override
+  public IOStatistics getIOStatistics() {
+    return operations;
   }
 
   @Override

@@ -7,14 +7,24 @@ import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.apache.hadoop.fs.statistics.StreamStatisticNames;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 import org.tropos.client.internal.KeyInputStream;
 
 /**
  * A key opened through the FileSystem: seekable, positioned reads (FSInputStream's, seek and restore), every
  * byte verified by the key stream underneath. It reads the version of the key that was open when it was opened.
  */
-final class TroposInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
+final class TroposInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities,
+    IOStatisticsSource {
   private final KeyInputStream key;
+  private final IOStatisticsStore ioStatistics = IOStatisticsBinding.iostatisticsStore().withCounters(
+      StreamStatisticNames.STREAM_READ_BYTES, StreamStatisticNames.STREAM_READ_OPERATIONS,
+      StreamStatisticNames.STREAM_READ_EXCEPTIONS, StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS,
+      StreamStatisticNames.STREAM_READ_UNBUFFERED).build();
   private final String path;
   private final FileSystem.Statistics statistics;
   private boolean closed;
@@ -35,6 +45,7 @@ final class TroposInputStream extends FSInputStream implements CanUnbuffer, Stre
       throw new EOFException(FSExceptionMessages.CANNOT_SEEK_PAST_EOF + ": " + pos + " in " + path + " of "
           + key.length() + " bytes");
     }
+    ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS);
     key.seek(pos);
   }
 
@@ -51,20 +62,26 @@ final class TroposInputStream extends FSInputStream implements CanUnbuffer, Stre
 
   @Override
   public synchronized int read() throws IOException {
-    checkOpen();
-    int b = key.read();
-    if (b >= 0 && statistics != null) {
-      statistics.incrementBytesRead(1);
-    }
-    return b;
+    byte[] one = new byte[1];
+    return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override
   public synchronized int read(byte[] b, int off, int len) throws IOException {
     checkOpen();
-    int n = key.read(b, off, len);
-    if (n > 0 && statistics != null) {
-      statistics.incrementBytesRead(n);
+    ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_OPERATIONS);
+    int n;
+    try {
+      n = key.read(b, off, len);
+    } catch (IOException e) {
+      ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_EXCEPTIONS);
+      throw e;
+    }
+    if (n > 0) {
+      ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_BYTES, n);
+      if (statistics != null) {
+        statistics.incrementBytesRead(n);
+      }
     }
     return n;
   }
@@ -77,12 +94,19 @@ final class TroposInputStream extends FSInputStream implements CanUnbuffer, Stre
 
   @Override
   public synchronized void unbuffer() {
+    ioStatistics.incrementCounter(StreamStatisticNames.STREAM_READ_UNBUFFERED);
     key.unbuffer();
   }
 
   @Override
   public boolean hasCapability(String capability) {
-    return StreamCapabilities.UNBUFFER.equalsIgnoreCase(capability);
+    return StreamCapabilities.UNBUFFER.equalsIgnoreCase(capability)
+        || StreamCapabilities.IOSTATISTICS.equalsIgnoreCase(capability);
+  }
+
+  @Override
+  public IOStatistics getIOStatistics() {
+    return ioStatistics;
   }
 
   @Override
