@@ -170,8 +170,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
       throw new FileAlreadyExistsException(p + " exists");
     }
     if (createParents) {
-      checkParentsAreDirectories(path.getParent());
-      levels.ensureBucket(p);
+      prepareParents(p, path.getParent());
     }
     try {
       return new FSDataOutputStream(new TroposOutputStream(client.createKey(OpenKeyRequest.newBuilder()
@@ -182,8 +181,11 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
     }
   }
 
-  /** A file cannot be created under a file: found before the write, not at its commit. */
-  private void checkParentsAreDirectories(Path parent) throws IOException {
+  /**
+   * A file cannot be created under a file: found before the write, not at its commit. Creates the volume and
+   * bucket unless a directory inside the bucket was found on the way (then they exist).
+   */
+  private void prepareParents(TroposPath p, Path parent) throws IOException {
     for (Path q = parent; q != null && resolve(q).isKey(); q = q.getParent()) {
       FileStatus status = statusOrNull(q);
       if (status != null) {
@@ -193,6 +195,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
         return;
       }
     }
+    levels.ensureBucket(p);
   }
 
   @Override
@@ -311,8 +314,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
       }
       return true;
     }
-    checkParentsAreDirectories(path.getParent());
-    levels.ensureBucket(p);
+    prepareParents(p, path.getParent());
     if (p.isKey()) {
       try {
         client.createDirectory(p.volume(), p.bucket(), p.key());

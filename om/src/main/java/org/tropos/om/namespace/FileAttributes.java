@@ -1,5 +1,8 @@
 package org.tropos.om.namespace;
 
+import com.google.protobuf.Descriptors;
+import com.google.protobuf.Message;
+import java.util.Map;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
@@ -32,42 +35,27 @@ final class FileAttributes {
     }
     byte[] key = OmDbKeys.child(bucket.getObjectId(), res.parentId(), res.parts().get(res.parts().size() - 1));
     if (res.dir().isPresent()) {
-      DirectoryRow.Builder dir = res.dir().get().toBuilder();
-      if (r.hasModificationTimeMs()) {
-        dir.setModificationTimeMs(r.getModificationTimeMs());
+      DirectoryRow dir = apply(res.dir().get().toBuilder(), r).build();
+      txn.put(OmTable.DIRECTORIES, key, dir);
+      return Infos.directory(bucket, res.path(), dir);
+    }
+    FileRow file = apply(res.file().orElseThrow(() -> FsoTree.notFound(bucket, res.path())).toBuilder(), r)
+        .build();
+    txn.put(OmTable.FILES, key, file);
+    return Infos.file(bucket, res.path(), file);
+  }
+
+  /**
+   * Sets the request's fields on a directory or file row: both name them alike (modification_time_ms,
+   * access_time_ms, owner, group, permission), so one copy by field name serves both.
+   */
+  private static <B extends Message.Builder> B apply(B row, SetFileAttributesRequest r) {
+    for (Map.Entry<Descriptors.FieldDescriptor, Object> field : r.getAllFields().entrySet()) {
+      Descriptors.FieldDescriptor target = row.getDescriptorForType().findFieldByName(field.getKey().getName());
+      if (target != null && field.getKey().hasPresence()) {
+        row.setField(target, field.getValue());
       }
-      if (r.hasAccessTimeMs()) {
-        dir.setAccessTimeMs(r.getAccessTimeMs());
-      }
-      if (r.hasOwner()) {
-        dir.setOwner(r.getOwner());
-      }
-      if (r.hasGroup()) {
-        dir.setGroup(r.getGroup());
-      }
-      if (r.hasPermission()) {
-        dir.setPermission(r.getPermission());
-      }
-      txn.put(OmTable.DIRECTORIES, key, dir.build());
-      return Infos.directory(bucket, res.path(), dir.build());
     }
-    FileRow.Builder file = res.file().orElseThrow(() -> FsoTree.notFound(bucket, res.path())).toBuilder();
-    if (r.hasModificationTimeMs()) {
-      file.setModificationTimeMs(r.getModificationTimeMs());
-    }
-    if (r.hasAccessTimeMs()) {
-      file.setAccessTimeMs(r.getAccessTimeMs());
-    }
-    if (r.hasOwner()) {
-      file.setOwner(r.getOwner());
-    }
-    if (r.hasGroup()) {
-      file.setGroup(r.getGroup());
-    }
-    if (r.hasPermission()) {
-      file.setPermission(r.getPermission());
-    }
-    txn.put(OmTable.FILES, key, file.build());
-    return Infos.file(bucket, res.path(), file.build());
+    return row;
   }
 }

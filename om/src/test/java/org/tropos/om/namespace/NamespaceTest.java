@@ -29,6 +29,7 @@ import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
+import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.OpenKeyRow;
 
@@ -271,6 +272,27 @@ class NamespaceTest {
     ns.deleteBucket("s3v", "data");
     assertEquals(OmResult.BUCKET_NOT_FOUND, failure(() -> ns.getBucket("s3v", "data")));
     assertEquals(List.of("a", "b"), names(ns.listKeys("vol1", "flat", "", "", 100)), "the source keeps its keys");
+  }
+
+  @Test
+  void attributesOfFilesAndDirectoriesAreSetFieldByField() throws Exception {
+    Namespace ns = om.namespace;
+    put(ns, "fso", "d/f", 5, true);
+    SetFileAttributesRequest.Builder r = SetFileAttributesRequest.newBuilder().setVolume("vol1").setBucket("fso");
+    KeyInfo file = ns.setFileAttributes(r.clone().setPath("d/f").setOwner("hive").setPermission(0640)
+        .setModificationTimeMs(7).build());
+    assertEquals("hive", file.getOwner());
+    assertEquals(0640, file.getPermission());
+    assertEquals(7, file.getModificationTimeMs());
+    file = ns.setFileAttributes(r.clone().setPath("d/f").setGroup("etl").build());
+    assertEquals("hive", file.getOwner(), "what a request leaves unset stays");
+    assertEquals("etl", ns.getFileStatus("vol1", "fso", "d/f").getGroup());
+    assertEquals(5, ns.getFileStatus("vol1", "fso", "d/f").getSize());
+    assertEquals(0750, ns.setFileAttributes(r.clone().setPath("d").setPermission(0750).build()).getPermission());
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.setFileAttributes(r.clone().setPath("d")
+        .setPermission(010000).build())));
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.setFileAttributes(r.clone().setPath("d/missing")
+        .setAccessTimeMs(1).build())));
   }
 
   /** An hsync commits the open key; later ones and the close commit it again, larger, keeping its blocks. */
