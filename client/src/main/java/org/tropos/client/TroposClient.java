@@ -11,6 +11,7 @@ import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
@@ -126,10 +127,21 @@ public final class TroposClient implements AutoCloseable {
 
   /** Starts writing a key with every option of {@link OpenKeyRequest}. */
   public KeyOutputStream createKey(OpenKeyRequest request) throws OmException {
+    return createKey(request, Long.MAX_VALUE);
+  }
+
+  /** The same, in blocks of at most {@code maxBlockSize} bytes (and the configured block size). */
+  public KeyOutputStream createKey(OpenKeyRequest request, long maxBlockSize) throws OmException {
     OpenKeyResponse open = om.openKey(request);
     BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf,
-        open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor());
+        open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor())
+        .withMaxBlockSize(maxBlockSize);
     return new KeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(), open);
+  }
+
+  /** The block size keys are written in (ozone.scm.block.size). */
+  public long blockSize() {
+    return conf.get(ScmKeys.BLOCK_SIZE).bytes();
   }
 
   public KeyInputStream readKey(String volume, String bucket, String key) throws OmException {

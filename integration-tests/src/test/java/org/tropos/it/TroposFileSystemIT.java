@@ -223,6 +223,24 @@ class TroposFileSystemIT {
     assertThrows(java.io.FileNotFoundException.class, () -> fs.setTimes(path("/attrs/bucket/missing"), 1, 1));
   }
 
+  /** A create's permission (less the umask) and a smaller block size are followed; replication is the bucket's. */
+  @Test
+  void aCreatesHintsAreFollowed() throws Exception {
+    byte[] data = new byte[(5 << 20) / 2];
+    new Random(6).nextBytes(data);
+    org.apache.hadoop.fs.Path file = path("/hints/bucket/small-blocks");
+    try (FSDataOutputStream out = fs.create(file, new org.apache.hadoop.fs.permission.FsPermission((short) 0640),
+        true, 4096, (short) 1, 1 << 20, null)) {
+      out.write(data);
+    }
+    FileStatus status = fs.getFileStatus(file);
+    assertEquals((short) 0640, status.getPermission().toShort());
+    assertEquals(3, status.getReplication(), "the bucket's replication, whatever was asked");
+    org.apache.hadoop.fs.BlockLocation[] blocks = fs.getFileBlockLocations(status, 0, status.getLen());
+    assertEquals(3, blocks.length, "2.5 MB in 1 MB blocks");
+    assertArrayEquals(data, read(file.toString()));
+  }
+
   @Test
   void blockLocationsNameEveryBlocksReplicasWithTheirRacks() throws Exception {
     byte[] data = new byte[9 << 20];

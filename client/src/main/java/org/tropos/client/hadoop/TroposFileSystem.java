@@ -51,6 +51,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public static final String SCHEME = "tropos";
   /** Entries asked of the OM per page when listing. */
   static final int LIST_PAGE = 1000;
+  private static final short DEFAULT_REPLICATION = 3;
 
   /** Operations by kind (Hadoop's names), for IOStatistics. */
   private final IOStatisticsStore operations = IOStatisticsBinding.iostatisticsStore().withCounters(
@@ -96,6 +97,18 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
     return Configuration.defaults().with(keys);
   }
 
+  /** Three replicas, Tropos's default (Hadoop's own default here would be one). */
+  @Override
+  public short getDefaultReplication(Path path) {
+    return DEFAULT_REPLICATION;
+  }
+
+  /** The configured block size (ozone.scm.block.size). */
+  @Override
+  public long getDefaultBlockSize(Path path) {
+    return client.blockSize();
+  }
+
   @Override
   public URI getUri() {
     return uri;
@@ -139,7 +152,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_CREATE);
-    return createFile(path, overwrite, true);
+    return createFile(path, new CreateHints(permission, blockSize), overwrite, true);
   }
 
   /** The parent directory must exist. */
@@ -154,10 +167,20 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
     if (parent.isFile()) {
       throw new ParentNotDirectoryException(resolve(path.getParent()) + " is a file");
     }
-    return createFile(path, flags.contains(CreateFlag.OVERWRITE), false);
+    return createFile(path, new CreateHints(permission, blockSize), flags.contains(CreateFlag.OVERWRITE),
+        false);
   }
 
-  private FSDataOutputStream createFile(Path path, boolean overwrite, boolean createParents) throws IOException {
+  /**
+   * What a create asks for beyond the path: the permission is stored (less the umask), a smaller block size is
+   * followed. Replication is not: Hadoop's tools ask for one replica freely (the contract tests do), and a file
+   * gets its bucket's replication, as SCM opens pipelines of that factor only.
+   */
+  private record CreateHints(FsPermission permission, long blockSize) {
+  }
+
+  private FSDataOutputStream createFile(Path path, CreateHints hints, boolean overwrite, boolean createParents)
+      throws IOException {
     TroposPath p = resolve(path);
     if (!p.isKey()) {
       throw new FileAlreadyExistsException(p + " is a volume or bucket: a file needs a path inside a bucket");
@@ -173,9 +196,13 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
       prepareParents(p, path.getParent());
     }
     try {
-      return new FSDataOutputStream(new TroposOutputStream(client.createKey(OpenKeyRequest.newBuilder()
-          .setVolume(p.volume()).setBucket(p.bucket()).setKey(p.key()).setCreateParents(createParents)
-          .setNoOverwrite(!overwrite).setOwner(user).build())), statistics);
+      OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().setVolume(p.volume()).setBucket(p.bucket())
+          .setKey(p.key()).setCreateParents(createParents).setNoOverwrite(!overwrite).setOwner(user);
+      if (hints.permission() != null) {
+        open.setPermission(hints.permission().applyUMask(FsPermission.getUMask(getConf())).toShort());
+      }
+      return new FSDataOutputStream(new TroposOutputStream(client.createKey(open.build(),
+          hints.blockSize() > 0 ? hints.blockSize() : Long.MAX_VALUE)), statistics);
     } catch (OmException e) {
       throw FsErrors.of(e, p);
     }

@@ -62,6 +62,13 @@ public final class BlockStreamWriter implements AutoCloseable {
     private static final int MAX_RETRIES = 5;
     private static final Duration ALL_COMMITTED_WAIT = Duration.ofSeconds(10);
 
+    /** The same with blocks of at most {@code max} bytes (a caller's hint), chunks no larger than a block. */
+    public Settings withMaxBlockSize(long max) {
+      long block = Math.min(blockSize, Math.max(max, bytesPerChecksum));
+      int chunk = (int) Math.min(chunkSize, block / bytesPerChecksum * bytesPerChecksum);
+      return new Settings(block, chunk, bytesPerChecksum, commitEveryChunks, maxRetries, factor, allCommittedWait);
+    }
+
     /** The configured block, chunk and checksum sizes, with the standard commit and retry behaviour. */
     public static Settings from(Configuration conf, ReplicationFactor factor) {
       return new Settings(conf.get(ScmKeys.BLOCK_SIZE).bytes(), (int) conf.get(ScmKeys.CHUNK_SIZE).bytes(),

@@ -19,7 +19,7 @@ import org.tropos.proto.om.db.FileRow;
  * rewritten. The row was read on the way, so a concurrent replacement of the file makes the request re-run.
  */
 final class FileAttributes {
-  private static final int MAX_PERMISSION = 07777;
+  static final int MAX_PERMISSION = 07777;
 
   private FileAttributes() {
   }

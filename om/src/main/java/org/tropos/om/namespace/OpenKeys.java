@@ -27,6 +27,10 @@ final class OpenKeys {
    * in the OM.
    */
   static OpenKeyRow open(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {
+    if (request.getPermission() < 0 || request.getPermission() > FileAttributes.MAX_PERMISSION) {
+      throw new OmException(OmResult.INVALID_REQUEST, "permission " + Integer.toOctalString(request.getPermission())
+          + " is not 0 to 7777 (octal)");
+    }
     if (bucket.getLayout() == BucketLayout.OBJECT_STORE) {
       Names.checkKey(request.getKey());
     } else {
@@ -43,7 +47,8 @@ final class OpenKeys {
         .setFactor(factor).setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents())
-        .setUploadId(request.getUploadId()).setPartNumber(request.getPartNumber()).build();
+        .setUploadId(request.getUploadId()).setPartNumber(request.getPartNumber())
+        .setPermission(request.getPermission()).build();
   }
 
   private static void checkFsoTarget(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {
@@ -113,6 +118,7 @@ final class OpenKeys {
     return FileRow.newBuilder().setObjectId(open.getOpenId()).setParentId(parentId).setName(name)
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())
         .setOwner(open.getOwner()).setCreationTimeMs(open.getCreationTimeMs()).setModificationTimeMs(txn.nowMillis())
-        .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap()).build();
+        .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap())
+        .setPermission(open.getPermission()).build();
   }
 }
