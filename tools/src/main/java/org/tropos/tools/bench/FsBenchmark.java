@@ -5,7 +5,6 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
@@ -165,20 +164,16 @@ public final class FsBenchmark implements Callable<Integer> {
   /** Renames the lone files back and forth, taking turns; a size's time is the median of its renames. */
   private void printSingles(PrintWriter out, FileSystem fs) throws Exception {
     long[] sizes = {1024, DataSize.parse(huge).bytes()};
-    double[][] seconds = new double[sizes.length][singleRenames];
-    for (int r = 0; r < singleRenames; r++) {
-      for (int s = 0; s < sizes.length; s++) {
-        org.apache.hadoop.fs.Path a = new org.apache.hadoop.fs.Path("/bench/lone/f-" + sizes[s]);
-        org.apache.hadoop.fs.Path b = new org.apache.hadoop.fs.Path("/bench/lone/renamed-" + sizes[s]);
-        long start = clock.monotonicNanos();
-        if (!(r % 2 == 0 ? fs.rename(a, b) : fs.rename(b, a))) {
-          throw new IllegalStateException("rename of the " + sizes[s] + "-byte file failed");
-        }
-        seconds[s][r] = (clock.monotonicNanos() - start) / 1e9;
+    double[][] seconds = TakingTurns.run(sizes.length, singleRenames, (s, back) -> {
+      org.apache.hadoop.fs.Path a = new org.apache.hadoop.fs.Path("/bench/lone/f-" + sizes[s]);
+      org.apache.hadoop.fs.Path b = new org.apache.hadoop.fs.Path("/bench/lone/renamed-" + sizes[s]);
+      long start = clock.monotonicNanos();
+      if (!(back ? fs.rename(b, a) : fs.rename(a, b))) {
+        throw new IllegalStateException("rename of the " + sizes[s] + "-byte file failed");
       }
-    }
+      return (clock.monotonicNanos() - start) / 1e9;
+    });
     for (int s = 0; s < sizes.length; s++) {
-      Arrays.sort(seconds[s]);
       double median = seconds[s][singleRenames / 2];
       if (json) {
         out.printf(Locale.ROOT, "{\"op\":\"rename\",\"files\":1,\"fileSizeBytes\":%d,\"seconds\":%.6f,"

@@ -3,7 +3,6 @@ package org.tropos.tools.bench;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.LongSupplier;
@@ -81,20 +80,14 @@ final class S3ARenames {
           () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"));
       paths[s] = new String[] {from, to};
     }
-    double[][] seconds = new double[sizes.length][repeats];
     long[] written = new long[sizes.length];
-    for (int r = 0; r < repeats; r++) {
-      for (int s = 0; s < sizes.length; s++) {
-        String from = paths[s][r % 2];
-        String to = paths[s][1 - r % 2];
-        Renamed one = timed(1, sizes[s], from, to);
-        seconds[s][r] = one.seconds();
-        written[s] += one.bytesWrittenToDatanodes();
-      }
-    }
+    double[][] seconds = TakingTurns.run(sizes.length, repeats, (s, back) -> {
+      Renamed one = timed(1, sizes[s], paths[s][back ? 1 : 0], paths[s][back ? 0 : 1]);
+      written[s] += one.bytesWrittenToDatanodes();
+      return one.seconds();
+    });
     List<Renamed> result = new ArrayList<>();
     for (int s = 0; s < sizes.length; s++) {
-      Arrays.sort(seconds[s]);
       result.add(new Renamed(1, sizes[s], seconds[s][repeats / 2], seconds[s][repeats - 1], written[s], repeats));
     }
     return result;
