@@ -66,11 +66,11 @@ class BlockDeletionIT {
   }
 
   /** The block files of {@code blocks} on every datanode, all of which exist now. */
-  private static List<Path> blockFiles(MiniCluster mini, List<BlockLocation> blocks) throws DatanodeException {
+  private static List<Path> blockFiles(MiniCluster mini, List<BlockLocation> blocks) throws Exception {
     List<Path> files = new ArrayList<>();
     for (int i = 1; i <= mini.cluster().datanodeCount(); i++) {
       for (BlockLocation b : blocks) {
-        Path file = mini.cluster().datanode(i).store().planRead(b.block(), 0, b.length()).file();
+        Path file = MiniCluster.blockFile(mini.cluster().datanode(i), b.block(), b.length());
         assertTrue(Files.exists(file), file.toString());
         files.add(file);
       }

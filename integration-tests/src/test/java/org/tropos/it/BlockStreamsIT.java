@@ -166,7 +166,7 @@ class BlockStreamsIT {
           victim = mini.cluster().datanode(i);
         }
       }
-      Path file = victim.store().planRead(first.block(), 0, first.length()).file();
+      Path file = MiniCluster.blockFile(victim, first.block(), first.length());
       try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
         raw.seek(MB + 3);
         int b = raw.read();

@@ -171,7 +171,7 @@ class BlockWritePathIT {
       }
       DatanodeDetails victim = members(info).get(0);
       DatanodeServer server = datanode(mini, Uuids.fromProto(victim.getUuid()));
-      Path file = server.store().planRead(block(7), 0, data.length).file();
+      Path file = MiniCluster.blockFile(server, block(7), data.length);
       try (RandomAccessFile raw = new RandomAccessFile(file.toFile(), "rw")) {
         raw.seek(2 * BPC + 5);
         int b = raw.read();

@@ -77,6 +77,23 @@ final class MiniCluster implements AutoCloseable {
     return new HostPort("127.0.0.1", cluster.om().port());
   }
 
+  /**
+   * The file of {@code block} on {@code datanode}, once that replica has applied the block's commit: a writer
+   * learns that every replica has committed it (ALL_COMMITTED); a follower applies it a moment later.
+   */
+  static Path blockFile(org.tropos.datanode.DatanodeServer datanode, org.tropos.proto.hdds.BlockId block,
+      long length) throws Exception {
+    Await.until("block " + block.getContainerId() + "/" + block.getLocalId() + " applied on " + datanode.id(), WAIT,
+        () -> {
+          try {
+            return datanode.store().planRead(block, 0, length).file();
+          } catch (org.tropos.common.rpc.DatanodeException e) {
+            return null;
+          }
+        }, java.util.Objects::nonNull);
+    return datanode.store().planRead(block, 0, length).file();
+  }
+
   /** What a client of this cluster needs: the OM's and SCM's addresses, over the test settings. */
   Configuration clientConfig() {
     return testConfig().with(Map.of("ozone.om.address", omAddress().toString(),

@@ -151,7 +151,7 @@ class OmKeysIT {
     List<Path> files = new ArrayList<>();
     for (int i = 1; i <= mini.cluster().datanodeCount(); i++) {
       for (KeyBlock b : key.getBlocksList()) {
-        Path file = mini.cluster().datanode(i).store().planRead(b.getBlockId(), 0, b.getLength()).file();
+        Path file = MiniCluster.blockFile(mini.cluster().datanode(i), b.getBlockId(), b.getLength());
         assertTrue(Files.exists(file), file.toString());
         files.add(file);
       }
