@@ -34,6 +34,7 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
@@ -132,17 +133,20 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public FSDataInputStream open(Path path, int bufferSize) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_OPEN);
     TroposPath p = resolve(path);
+    return new FSDataInputStream(new TroposInputStream(client.readKey(lookupFile(p)), p.toString(), statistics));
+  }
+
+  /** A file with its replicas' locations, in one OM call: a missing path or a directory is not found. */
+  private LookupKeyResponse lookupFile(TroposPath p) throws IOException {
     if (!p.isKey()) {
       throw new FileNotFoundException(p + " is a directory (a volume or a bucket), not a file");
     }
-    FileStatus status = getFileStatus(path);
-    if (status.isDirectory()) {
-      throw new FileNotFoundException(p + " is a directory, not a file");
-    }
     try {
-      return new FSDataInputStream(new TroposInputStream(client.readKey(client.lookupKey(p.volume(), p.bucket(),
-          p.key())), p.toString(), statistics));
+      return client.lookupKey(p.volume(), p.bucket(), p.key());
     } catch (OmException e) {
+      if (FsErrors.notFound(e) || e.result() == OmResult.NOT_A_FILE) {
+        throw new FileNotFoundException(p + ": no such file (" + e.getMessage() + ")");
+      }
       throw FsErrors.of(e, p);
     }
   }
@@ -446,19 +450,8 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   @Override
   public FileChecksum getFileChecksum(Path path, long length) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_GET_FILE_CHECKSUM);
-    TroposPath p = resolve(path);
-    FileStatus status = getFileStatus(path);
-    if (status.isDirectory()) {
-      throw new FileNotFoundException(p + " is a directory");
-    }
-    if (length < status.getLen()) {
-      return null;
-    }
-    try {
-      return CompositeCrc.of(client, client.lookupKey(p.volume(), p.bucket(), p.key()));
-    } catch (OmException e) {
-      throw FsErrors.of(e, p);
-    }
+    LookupKeyResponse file = lookupFile(resolve(path));
+    return length < file.getKey().getSize() ? null : CompositeCrc.of(client, file);
   }
 
   /** One location per Tropos block, with the hosts and racks of its replicas, nearest first. */

@@ -93,10 +93,10 @@ public final class FsBenchmark implements Callable<Integer> {
       hadoop.set("ozone.scm.block.client.address", "127.0.0.1:" + cluster.scm().blockPort());
       URI uri = URI.create(TroposFileSystem.SCHEME + "://127.0.0.1:" + cluster.om().port());
       try (FileSystem fs = FileSystem.newInstance(uri, hadoop)) {
-        Path cluster1 = root.resolve("cluster");
+        Path clusterDir = root.resolve("cluster");
         for (String size : fileSizes) {
           for (int algorithm : new int[] {1, 2}) {
-            print(out, commit(fs, hadoop, algorithm, DataSize.parse(size).bytes(), cluster1));
+            print(out, commit(fs, hadoop, algorithm, DataSize.parse(size).bytes(), clusterDir));
           }
         }
         long hugeBytes = DataSize.parse(huge).bytes();
