@@ -1,50 +1,52 @@
 package org.tropos.s3;
 
-/** A failed S3 request: S3's error code and HTTP status, sent to the client as S3's XML error document. */
-public final class S3Error extends Exception {
-  private final String code;
-  private final int status;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
-  public S3Error(String code, int status, String message) {
+/**
+ * A failed S3 request: one of {@link S3ErrorCode}'s errors with a message, sent to the client as S3's XML error
+ * document, plus any headers S3 sends with that error (a delete marker's version, say).
+ */
+public final class S3Error extends Exception {
+  /** Longest part of a client's name an error message repeats. */
+  public static final int MAX_SHOWN = 256;
+
+  private final S3ErrorCode code;
+  private final Map<String, String> headers = new LinkedHashMap<>();
+
+  S3Error(S3ErrorCode code, String message) {
     super(message);
     this.code = code;
-    this.status = status;
   }
 
-  public String code() {
+  public S3ErrorCode errorCode() {
     return code;
   }
 
+  /** S3's name of the error. */
+  public String code() {
+    return code.code();
+  }
+
   public int status() {
-    return status;
+    return code.status();
   }
 
-  public static S3Error accessDenied(String message) {
-    return new S3Error("AccessDenied", 403, message);
+  /** Adds a header to send with the error. */
+  public S3Error withHeader(String name, String value) {
+    headers.put(name, value);
+    return this;
   }
 
-  public static S3Error signatureDoesNotMatch() {
-    return new S3Error("SignatureDoesNotMatch", 403, "The request signature we calculated does not match the"
-        + " signature you provided. Check your key and signing method.");
+  public Map<String, String> headers() {
+    return headers;
   }
 
-  public static S3Error invalidArgument(String message) {
-    return new S3Error("InvalidArgument", 400, message);
-  }
-
-  public static S3Error noSuchBucket(String bucket) {
-    return new S3Error("NoSuchBucket", 404, "The specified bucket does not exist: " + bucket);
-  }
-
-  public static S3Error noSuchKey(String key) {
-    return new S3Error("NoSuchKey", 404, "The specified key does not exist: " + key);
-  }
-
-  public static S3Error notImplemented(String what) {
-    return new S3Error("NotImplemented", 501, what + " is not implemented");
-  }
-
-  public static S3Error internal(String message) {
-    return new S3Error("InternalError", 500, message);
+  /**
+   * A name the client gave, as an error message shows it: quoted, and cut at {@link #MAX_SHOWN} characters so
+   * that a huge key never makes a huge error.
+   */
+  public static String quote(String name) {
+    return "'" + (name.length() <= MAX_SHOWN ? name : name.substring(0, MAX_SHOWN) + "...") + "'";
   }
 }

@@ -15,6 +15,7 @@ import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import java.util.zip.Checksum;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
 
 /**
@@ -57,7 +58,7 @@ public final class AwsChunkedInputStream extends InputStream {
     this.signedChunks = payloadHash.equals(SIGNED) || payloadHash.equals(SIGNED_TRAILER);
     this.signedTrailer = payloadHash.equals(SIGNED_TRAILER);
     if (!signedChunks && !payloadHash.equals(UNSIGNED_TRAILER)) {
-      throw S3Error.notImplemented("x-amz-content-sha256 " + payloadHash);
+      throw S3ErrorCode.NOT_IMPLEMENTED.error("x-amz-content-sha256 " + payloadHash + " is not implemented");
     }
     this.previousSignature = signed.seedSignature();
     this.trailerName = trailerHeader == null ? null : trailerHeader.strip().toLowerCase(Locale.ROOT);
@@ -90,7 +91,7 @@ public final class AwsChunkedInputStream extends InputStream {
     }
     int n = in.read(b, off, (int) Math.min(len, chunkLeft));
     if (n < 0) {
-      throw new S3IOException(new S3Error("IncompleteBody", 400, "The aws-chunked body ended inside a chunk"));
+      throw new S3IOException(S3ErrorCode.INCOMPLETE_BODY.error("The aws-chunked body ended inside a chunk"));
     }
     if (chunkDigest != null) {
       chunkDigest.update(b, off, n);
@@ -147,7 +148,7 @@ public final class AwsChunkedInputStream extends InputStream {
         + previousSignature + "\n" + SigV4.EMPTY_SHA256 + "\n" + HexFormat.of().formatHex(chunkDigest.digest());
     String expected = SigV4.signature(signed.signingKey(), toSign);
     if (!SigV4.same(expected, chunkSignature)) {
-      throw new S3IOException(S3Error.signatureDoesNotMatch());
+      throw new S3IOException(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error());
     }
     previousSignature = chunkSignature;
   }
@@ -175,7 +176,7 @@ public final class AwsChunkedInputStream extends InputStream {
       String toSign = "AWS4-HMAC-SHA256-TRAILER\n" + signed.amzDate() + "\n" + signed.scope() + "\n"
           + previousSignature + "\n" + SigV4.sha256Hex(signedPart.toString());
       if (trailerSignature == null || !SigV4.same(SigV4.signature(signed.signingKey(), toSign), trailerSignature)) {
-        throw new S3IOException(S3Error.signatureDoesNotMatch());
+        throw new S3IOException(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error());
       }
     }
     if (trailerName != null) {
@@ -196,7 +197,7 @@ public final class AwsChunkedInputStream extends InputStream {
       return; // an algorithm the JDK has no implementation of (crc64nvme): not checked here
     }
     if (!Base64.getEncoder().encodeToString(computed).equals(sent)) {
-      throw new S3IOException(new S3Error("BadDigest", 400, "The " + trailerName + " you specified did not match"
+      throw new S3IOException(S3ErrorCode.BAD_DIGEST.error("The " + trailerName + " you specified did not match"
           + " the calculated checksum."));
     }
   }
@@ -212,7 +213,7 @@ public final class AwsChunkedInputStream extends InputStream {
     while (true) {
       int c = in.read();
       if (c < 0) {
-        throw new S3IOException(new S3Error("IncompleteBody", 400, "The aws-chunked body ended early"));
+        throw new S3IOException(S3ErrorCode.INCOMPLETE_BODY.error("The aws-chunked body ended early"));
       }
       if (c == '\n') {
         break;
@@ -227,7 +228,7 @@ public final class AwsChunkedInputStream extends InputStream {
   }
 
   private static S3IOException malformed(String what) {
-    return new S3IOException(new S3Error("InvalidRequest", 400, "Malformed aws-chunked body: " + what));
+    return new S3IOException(S3ErrorCode.INVALID_REQUEST.error("Malformed aws-chunked body: " + what));
   }
 
   private static MessageDigest digest(String algorithm) {

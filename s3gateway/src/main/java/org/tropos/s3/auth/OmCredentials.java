@@ -6,6 +6,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.om.OmResult;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 
 /**
  * Secrets from the OM, remembered for {@link #TTL_MILLIS} so a burst of requests costs one lookup; a revoked or
@@ -40,10 +41,10 @@ public final class OmCredentials implements Credentials {
     } catch (OmException e) {
       cache.remove(accessId);
       if (e.result() == OmResult.S3_SECRET_NOT_FOUND || e.result() == OmResult.INVALID_REQUEST) {
-        throw new S3Error("InvalidAccessKeyId", 403, "The AWS access key Id you provided does not exist in our"
+        throw S3ErrorCode.INVALID_ACCESS_KEY_ID.error("The AWS access key Id you provided does not exist in our"
             + " records.");
       }
-      throw new S3Error("ServiceUnavailable", 503, "cannot reach the OM for credentials: " + e.getMessage());
+      throw S3ErrorCode.SERVICE_UNAVAILABLE.error("cannot reach the OM for credentials: " + e.getMessage());
     }
   }
 }

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 
 /**
  * Checks a request's AWS Signature V4, in the Authorization header or in a presigned URL's query, against the
@@ -65,7 +66,7 @@ public final class RequestAuthenticator {
     if (query.containsKey("Signature") && query.containsKey("AWSAccessKeyId")) {
       return fromV2Query(method, resourcePath, query, header, amzHeaders, now);
     }
-    throw S3Error.accessDenied("Anonymous access is not allowed: sign the request (AWS Signature V4)");
+    throw S3ErrorCode.ACCESS_DENIED.error("Anonymous access is not allowed: sign the request (AWS Signature V4)");
   }
 
   private Signed fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
@@ -73,7 +74,8 @@ public final class RequestAuthenticator {
       throws S3Error {
     int colon = authorization.lastIndexOf(':');
     if (colon < 4) {
-      throw S3Error.accessDenied("Malformed Signature V2 authorization: expected AWS <access id>:<signature>");
+      throw S3ErrorCode.ACCESS_DENIED.error("Malformed Signature V2 authorization: expected AWS <access"
+          + " id>:<signature>");
     }
     String accessId = authorization.substring(4, colon).strip();
     String amzDate = header.apply("x-amz-date");
@@ -90,10 +92,10 @@ public final class RequestAuthenticator {
     String expires = first(query, "Expires");
     try {
       if (expires == null || now.isAfter(Instant.ofEpochSecond(Long.parseLong(expires)))) {
-        throw S3Error.accessDenied("Request has expired");
+        throw S3ErrorCode.ACCESS_DENIED.error("Request has expired");
       }
     } catch (NumberFormatException e) {
-      throw S3Error.accessDenied("Expires must be seconds since the epoch");
+      throw S3ErrorCode.ACCESS_DENIED.error("Expires must be seconds since the epoch");
     }
     String toSign = SigV2.stringToSign(method, header.apply("content-md5"), header.apply("content-type"), expires,
         amzHeaders, resourcePath, query);
@@ -103,14 +105,14 @@ public final class RequestAuthenticator {
   private Signed verifyV2(String accessId, String stringToSign, String signature) throws S3Error {
     String expected = SigV2.signature(credentials.secretOf(accessId), stringToSign);
     if (!SigV4.same(expected, signature)) {
-      throw S3Error.signatureDoesNotMatch();
+      throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
     }
     return new Signed(accessId, UNSIGNED_PAYLOAD, null, null, null, null);
   }
 
   private static Instant parseAnyDate(String value) throws S3Error {
     if (value == null) {
-      throw S3Error.accessDenied("The request has neither a Date nor an x-amz-date header");
+      throw S3ErrorCode.ACCESS_DENIED.error("The request has neither a Date nor an x-amz-date header");
     }
     try {
       return Instant.from(DateTimeFormatter.RFC_1123_DATE_TIME.parse(value.strip()));
@@ -122,7 +124,7 @@ public final class RequestAuthenticator {
   private Signed fromHeader(String method, String rawPath, Map<String, List<String>> query,
       UnaryOperator<String> header, String authorization, Instant now) throws S3Error {
     if (!authorization.startsWith(SigV4.ALGORITHM + " ")) {
-      throw S3Error.accessDenied("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
+      throw S3ErrorCode.ACCESS_DENIED.error("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
     }
     Map<String, String> parts = new HashMap<>();
     for (String part : authorization.substring(SigV4.ALGORITHM.length() + 1).split(",")) {
@@ -133,12 +135,12 @@ public final class RequestAuthenticator {
     }
     String amzDate = header.apply("x-amz-date");
     if (amzDate == null) {
-      throw S3Error.accessDenied("The request has no x-amz-date header");
+      throw S3ErrorCode.ACCESS_DENIED.error("The request has no x-amz-date header");
     }
     checkSkew(parseDate(amzDate), now);
     String payloadHash = header.apply("x-amz-content-sha256");
     if (payloadHash == null) {
-      throw new S3Error("InvalidRequest", 400, "Missing required header for this request: x-amz-content-sha256");
+      throw S3ErrorCode.INVALID_REQUEST.error("Missing required header for this request: x-amz-content-sha256");
     }
     return verify(method, rawPath, query, header, parts.get("Credential"), parts.get("SignedHeaders"),
         parts.get("Signature"), amzDate, payloadHash);
@@ -147,7 +149,7 @@ public final class RequestAuthenticator {
   private Signed fromQuery(String method, String rawPath, Map<String, List<String>> query,
       UnaryOperator<String> header, Instant now) throws S3Error {
     if (!SigV4.ALGORITHM.equals(first(query, "X-Amz-Algorithm"))) {
-      throw S3Error.accessDenied("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
+      throw S3ErrorCode.ACCESS_DENIED.error("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
     }
     String amzDate = first(query, "X-Amz-Date");
     Instant signedAt = parseDate(amzDate);
@@ -155,16 +157,17 @@ public final class RequestAuthenticator {
     try {
       expires = Long.parseLong(first(query, "X-Amz-Expires"));
     } catch (NumberFormatException e) {
-      throw S3Error.accessDenied("X-Amz-Expires must be a number of seconds");
+      throw S3ErrorCode.ACCESS_DENIED.error("X-Amz-Expires must be a number of seconds");
     }
     if (expires < 1 || expires > MAX_PRESIGNED_SECONDS) {
-      throw S3Error.accessDenied("X-Amz-Expires must be between 1 and " + MAX_PRESIGNED_SECONDS + " seconds");
+      throw S3ErrorCode.ACCESS_DENIED.error("X-Amz-Expires must be between 1 and " + MAX_PRESIGNED_SECONDS + ""
+          + " seconds");
     }
     if (now.isAfter(signedAt.plusSeconds(expires))) {
-      throw S3Error.accessDenied("Request has expired");
+      throw S3ErrorCode.ACCESS_DENIED.error("Request has expired");
     }
     if (signedAt.isAfter(now.plus(MAX_SKEW))) {
-      throw new S3Error("RequestTimeTooSkewed", 403, "The request is signed in the future");
+      throw S3ErrorCode.REQUEST_TIME_TOO_SKEWED.error("The request is signed in the future");
     }
     Map<String, List<String>> signedQuery = new HashMap<>(query);
     String signature = first(signedQuery, "X-Amz-Signature");
@@ -178,19 +181,20 @@ public final class RequestAuthenticator {
       String credential, String signedHeaderList, String signature, String amzDate, String payloadHash)
       throws S3Error {
     if (credential == null || signedHeaderList == null || signature == null) {
-      throw S3Error.accessDenied("The authorization is missing Credential, SignedHeaders or Signature");
+      throw S3ErrorCode.ACCESS_DENIED.error("The authorization is missing Credential, SignedHeaders or Signature");
     }
     String[] scopeParts = credential.split("/");
     if (scopeParts.length != 5 || !"aws4_request".equals(scopeParts[4])) {
-      throw S3Error.accessDenied("Malformed credential " + credential
+      throw S3ErrorCode.ACCESS_DENIED.error("Malformed credential " + credential
           + ": expected <access id>/<yyyyMMdd>/<region>/<service>/aws4_request");
     }
     if (!amzDate.startsWith(scopeParts[1])) {
-      throw S3Error.accessDenied("The credential's date " + scopeParts[1] + " is not the request's " + amzDate);
+      throw S3ErrorCode.ACCESS_DENIED.error("The credential's date " + scopeParts[1] + " is not the request's"
+          + " " + amzDate);
     }
     List<String> signedHeaders = List.of(signedHeaderList.split(";"));
     if (!signedHeaders.contains("host")) {
-      throw S3Error.accessDenied("The host header must be signed");
+      throw S3ErrorCode.ACCESS_DENIED.error("The host header must be signed");
     }
     Map<String, String> values = new HashMap<>();
     for (String name : signedHeaders) {
@@ -204,14 +208,14 @@ public final class RequestAuthenticator {
     byte[] key = SigV4.signingKey(secret, scopeParts[1], scopeParts[2], scopeParts[3]);
     String expected = SigV4.signature(key, SigV4.stringToSign(amzDate, scope, canonical));
     if (!SigV4.same(expected, signature)) {
-      throw S3Error.signatureDoesNotMatch();
+      throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
     }
     return new Signed(accessId, payloadHash, amzDate, scope, key, signature);
   }
 
   private static void checkSkew(Instant signedAt, Instant now) throws S3Error {
     if (Duration.between(signedAt, now).abs().compareTo(MAX_SKEW) > 0) {
-      throw new S3Error("RequestTimeTooSkewed", 403, "The difference between the request time and the server's"
+      throw S3ErrorCode.REQUEST_TIME_TOO_SKEWED.error("The difference between the request time and the server's"
           + " time is too large");
     }
   }
@@ -220,7 +224,7 @@ public final class RequestAuthenticator {
     try {
       return LocalDateTime.parse(amzDate, AMZ_DATE).toInstant(ZoneOffset.UTC);
     } catch (DateTimeParseException | NullPointerException e) {
-      throw S3Error.accessDenied("Malformed x-amz-date " + amzDate + ": expected yyyyMMdd'T'HHmmss'Z'");
+      throw S3ErrorCode.ACCESS_DENIED.error("Malformed x-amz-date " + amzDate + ": expected yyyyMMdd'T'HHmmss'Z'");
     }
   }
 

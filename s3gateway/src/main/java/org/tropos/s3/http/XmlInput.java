@@ -10,6 +10,7 @@ import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
 import javax.xml.parsers.ParserConfigurationException;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 import org.xml.sax.SAXException;
@@ -28,7 +29,7 @@ public final class XmlInput {
   public static Element parse(InputStream body) throws S3Error, IOException {
     byte[] bytes = body.readNBytes(MAX_BYTES + 1);
     if (bytes.length > MAX_BYTES) {
-      throw new S3Error("MalformedXML", 400, "The XML you provided is larger than " + MAX_BYTES + " bytes.");
+      throw S3ErrorCode.MALFORMED_XML.error("The XML you provided is larger than " + MAX_BYTES + " bytes.");
     }
     try {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -41,7 +42,7 @@ public final class XmlInput {
       builder.setErrorHandler(null);
       return builder.parse(new ByteArrayInputStream(bytes)).getDocumentElement();
     } catch (ParserConfigurationException | SAXException e) {
-      throw new S3Error("MalformedXML", 400, "The XML you provided was not well-formed or did not validate.");
+      throw S3ErrorCode.MALFORMED_XML.error("The XML you provided was not well-formed or did not validate.");
     }
   }
 
@@ -56,9 +57,18 @@ public final class XmlInput {
     return out;
   }
 
-  /** The text of the first child element named {@code name}, or null. */
+  /** The text of the first child element named {@code name} without surrounding white space, or null. */
   public static String text(Element parent, String name) {
+    String text = exactText(parent, name);
+    return text == null ? null : text.strip();
+  }
+
+  /**
+   * The text of the first child element named {@code name} exactly as sent, or null: for names and values that
+   * white space belongs to (a key may be a single space).
+   */
+  public static String exactText(Element parent, String name) {
     List<Element> found = children(parent, name);
-    return found.isEmpty() ? null : found.get(0).getTextContent().strip();
+    return found.isEmpty() ? null : found.get(0).getTextContent();
   }
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Set;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 
 /** Who may do what: a bucket belongs to its creator; administrators ({@code ozone.administrators}) may do all. */
 final class Access {
@@ -21,7 +22,7 @@ final class Access {
 
   void checkOwner(BucketInfo bucket, String user) throws S3Error {
     if (!bucket.getOwner().equals(user) && !isAdministrator(user)) {
-      throw S3Error.accessDenied("Access Denied: bucket " + bucket.getName() + " belongs to another user");
+      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + bucket.getName() + " belongs to another user");
     }
   }
 }

@@ -10,6 +10,7 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -36,13 +37,9 @@ final class BucketOps {
 
   /** The bucket, if {@code user} may use it. */
   BucketInfo require(String bucket, String user) throws S3Error {
-    try {
-      BucketInfo info = om.getBucket(volume, bucket);
-      access.checkOwner(info, user);
-      return info;
-    } catch (OmException e) {
-      throw OmErrors.of(e, bucket, "");
-    }
+    BucketInfo info = OmCalls.call(bucket, "", () -> om.getBucket(volume, bucket));
+    access.checkOwner(info, user);
+    return info;
   }
 
   void list(String user, S3Response out) throws S3Error {
@@ -58,7 +55,7 @@ final class BucketOps {
       }
     } catch (OmException e) {
       if (e.result() != OmResult.VOLUME_NOT_FOUND) {
-        throw OmErrors.of(e, "", "");
+        throw OmCalls.translate(e, "", "");
       }
     }
     out.send(200, xml.close("Buckets").close("ListAllMyBucketsResult").bytes(), "application/xml");
@@ -73,13 +70,13 @@ final class BucketOps {
       om.createBucket(wanted);
     } catch (OmException e) {
       if (e.result() != OmResult.BUCKET_ALREADY_EXISTS) {
-        throw OmErrors.of(e, request.bucket(), "");
+        throw OmCalls.translate(e, request.bucket(), "");
       }
       BucketInfo existing = require(request.bucket(), user);
       if (!existing.getOwner().equals(user)) {
-        throw OmErrors.of(e, request.bucket(), "");
+        throw OmCalls.translate(e, request.bucket(), "");
       }
-      throw new S3Error("BucketAlreadyOwnedByYou", 409, "Your previous request to create the named bucket"
+      throw S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU.error("Your previous request to create the named bucket"
           + " succeeded and you already own it.");
     }
     out.headers().set("Location", "/" + request.bucket());
@@ -111,11 +108,7 @@ final class BucketOps {
 
   void delete(S3Request request, String user, S3Response out) throws S3Error {
     require(request.bucket(), user);
-    try {
-      om.deleteBucket(volume, request.bucket());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), "");
-    }
+    OmCalls.run(request.bucket(), "", () -> om.deleteBucket(volume, request.bucket()));
     out.send(204, new byte[0], null);
   }
 

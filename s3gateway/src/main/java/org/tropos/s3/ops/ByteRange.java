@@ -1,6 +1,7 @@
 package org.tropos.s3.ops;
 
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 
 /** One byte range of a GET ({@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}), clamped to the object. */
 record ByteRange(long first, long last) {
@@ -35,7 +36,7 @@ record ByteRange(long first, long last) {
       long first = Long.parseLong(from);
       long last = to.isEmpty() ? size - 1 : Math.min(Long.parseLong(to), size - 1);
       if (first >= size) {
-        throw new S3Error("InvalidRange", 416, "The requested range is not satisfiable");
+        throw S3ErrorCode.INVALID_RANGE.error("The requested range is not satisfiable");
       }
       return last < first ? null : new ByteRange(first, last);
     } catch (NumberFormatException e) {

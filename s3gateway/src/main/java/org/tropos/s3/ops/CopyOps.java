@@ -11,6 +11,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -42,7 +43,8 @@ final class CopyOps {
       }
       int slash = value.indexOf('/');
       if (slash <= 0 || slash == value.length() - 1) {
-        throw S3Error.invalidArgument("Copy Source must mention the source bucket and key: sourcebucket/sourcekey");
+        throw S3ErrorCode.INVALID_ARGUMENT.error("Copy Source must mention the source bucket and key:"
+            + " sourcebucket/sourcekey");
       }
       return new Source(value.substring(0, slash), value.substring(slash + 1));
     }
@@ -83,7 +85,7 @@ final class CopyOps {
         && (unmodifiedSince == null || ifMatch != null || !modified.isAfter(unmodifiedSince))
         && (modifiedSince == null || ifNoneMatch != null || modified.isAfter(modifiedSince));
     if (!holds) {
-      throw new S3Error("PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold");
+      throw S3ErrorCode.PRECONDITION_FAILED.error("At least one of the pre-conditions you specified did not hold");
     }
   }
 
@@ -96,7 +98,7 @@ final class CopyOps {
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
     if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
-      throw new S3Error("InvalidRequest", 400, "This copy request is illegal because it is trying to copy an object"
+      throw S3ErrorCode.INVALID_REQUEST.error("This copy request is illegal because it is trying to copy an object"
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
@@ -115,7 +117,7 @@ final class CopyOps {
       }
       copied = om.copyKey(copy.build());
     } catch (OmException e) {
-      throw OmErrors.of(e, source.bucket(), source.key());
+      throw OmCalls.translate(e, source.bucket(), source.key());
     }
     out.send(200, Xml.document("CopyObjectResult").element("LastModified",
         S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectOps.etag(copied))

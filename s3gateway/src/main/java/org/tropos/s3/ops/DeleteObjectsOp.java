@@ -6,6 +6,7 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.OmResult;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -29,14 +30,14 @@ final class DeleteObjectsOp {
     Element root = XmlInput.parse(request.body());
     List<Element> objects = XmlInput.children(root, "Object");
     if (objects.isEmpty() || objects.size() > MAX_KEYS) {
-      throw new S3Error("MalformedXML", 400, "A DeleteObjects request names 1 to " + MAX_KEYS + " objects.");
+      throw S3ErrorCode.MALFORMED_XML.error("A DeleteObjects request names 1 to " + MAX_KEYS + " objects.");
     }
     boolean quiet = "true".equalsIgnoreCase(XmlInput.text(root, "Quiet"));
     Xml xml = Xml.document("DeleteResult");
     for (Element object : objects) {
-      String key = XmlInput.text(object, "Key");
+      String key = XmlInput.exactText(object, "Key");
       if (key == null || key.isEmpty()) {
-        throw new S3Error("MalformedXML", 400, "An Object has no Key.");
+        throw S3ErrorCode.MALFORMED_XML.error("An Object has no Key.");
       }
       try {
         om.deleteKey(buckets.volume(), request.bucket(), key, false);
@@ -45,7 +46,7 @@ final class DeleteObjectsOp {
         if (e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.DIRECTORY_NOT_FOUND) {
           deleted(xml, key, quiet);
         } else {
-          S3Error error = OmErrors.of(e, request.bucket(), key);
+          S3Error error = OmCalls.translate(e, request.bucket(), key);
           xml.open("Error").element("Key", key).element("Code", error.code()).element("Message", error.getMessage())
               .close("Error");
         }

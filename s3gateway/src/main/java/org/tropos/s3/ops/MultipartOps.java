@@ -17,6 +17,7 @@ import org.tropos.proto.om.MultipartUploadInfo;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
@@ -46,13 +47,9 @@ final class MultipartOps {
   void initiate(S3Request request, String user, S3Response out) throws S3Error {
     buckets.require(request.bucket(), user);
     String uploadId;
-    try {
-      uploadId = om.initiateMultipartUpload(InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
-          .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectOps.userMetadata(request))
-          .setOwner(user).build());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(
+        InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume()).setBucket(request.bucket())
+            .setKey(request.key()).putAllMetadata(ObjectOps.userMetadata(request)).setOwner(user).build()));
     out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())
         .element("Key", request.key()).element("UploadId", uploadId).close("InitiateMultipartUploadResult").bytes(),
         "application/xml");
@@ -65,7 +62,7 @@ final class MultipartOps {
     try {
       number = Integer.parseInt(request.param("partNumber"));
     } catch (NumberFormatException e) {
-      throw S3Error.invalidArgument("Part number must be an integer between 1 and 10000, inclusive");
+      throw S3ErrorCode.INVALID_ARGUMENT.error("Part number must be an integer between 1 and 10000, inclusive");
     }
     if (request.header("x-amz-copy-source") != null) {
       copyPart(request, signed.accessId(), bucket, number, out);
@@ -96,7 +93,8 @@ final class MultipartOps {
         first = Long.parseLong(spec.substring("bytes=".length(), dash).strip());
         last = Long.parseLong(spec.substring(dash + 1).strip());
       } catch (NumberFormatException e) {
-        throw S3Error.invalidArgument("The x-amz-copy-source-range value must be of the form bytes=first-last");
+        throw S3ErrorCode.INVALID_ARGUMENT.error("The x-amz-copy-source-range value must be of the form"
+            + " bytes=first-last");
       }
     }
     PartInfo part;
@@ -107,7 +105,7 @@ final class MultipartOps {
           .setUploadId(request.param("uploadId")).setPartNumber(number).build());
     } catch (OmException e) {
       throw e.result() == org.tropos.proto.om.OmResult.INVALID_REQUEST
-          ? new S3Error("InvalidRange", 416, e.getMessage()) : OmErrors.of(e, source.bucket(), source.key());
+          ? S3ErrorCode.INVALID_RANGE.error(e.getMessage()) : OmCalls.translate(e, source.bucket(), source.key());
     }
     out.send(200, Xml.document("CopyPartResult").element("LastModified", S3Time.iso(part.getModificationTimeMs()))
         .element("ETag", part.getEtag()).close("CopyPartResult").bytes(), "application/xml");
@@ -124,15 +122,11 @@ final class MultipartOps {
         complete.addParts(PartInfo.newBuilder().setPartNumber(Integer.parseInt(XmlInput.text(part, "PartNumber")))
             .setEtag(String.valueOf(XmlInput.text(part, "ETag"))));
       } catch (NumberFormatException e) {
-        throw new S3Error("MalformedXML", 400, "A part has no valid PartNumber.");
+        throw S3ErrorCode.MALFORMED_XML.error("A part has no valid PartNumber.");
       }
     }
     KeyInfo key;
-    try {
-      key = om.completeMultipartUpload(complete.build());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    key = OmCalls.call(request.bucket(), request.key(), () -> om.completeMultipartUpload(complete.build()));
     out.send(200, Xml.document("CompleteMultipartUploadResult").element("Location", "/" + request.bucket() + "/"
         + request.key()).element("Bucket", request.bucket()).element("Key", request.key())
         .element("ETag", ObjectOps.etag(key)).close("CompleteMultipartUploadResult").bytes(), "application/xml");
@@ -140,11 +134,8 @@ final class MultipartOps {
 
   void abort(S3Request request, String user, S3Response out) throws S3Error {
     buckets.require(request.bucket(), user);
-    try {
-      om.abortMultipartUpload(buckets.volume(), request.bucket(), request.key(), request.param("uploadId"));
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    OmCalls.run(request.bucket(), request.key(), () -> om.abortMultipartUpload(buckets.volume(), request.bucket(),
+        request.key(), request.param("uploadId")));
     out.send(204, new byte[0], null);
   }
 
@@ -153,13 +144,9 @@ final class MultipartOps {
     int marker = intParam(request, "part-number-marker", 0);
     int max = Math.min(intParam(request, "max-parts", MAX_LISTED), MAX_LISTED);
     ListPartsResponse parts;
-    try {
-      parts = om.listParts(ListPartsRequest.newBuilder().setVolume(buckets.volume()).setBucket(request.bucket())
-          .setKey(request.key()).setUploadId(request.param("uploadId")).setPartNumberMarker(marker)
-          .setMaxParts(max).build());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    parts = OmCalls.call(request.bucket(), request.key(), () -> om.listParts(ListPartsRequest.newBuilder()
+        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+        .setUploadId(request.param("uploadId")).setPartNumberMarker(marker).setMaxParts(max).build()));
     Xml xml = Xml.document("ListPartsResult").element("Bucket", request.bucket()).element("Key", request.key())
         .element("UploadId", request.param("uploadId")).element("PartNumberMarker", marker).element("MaxParts", max)
         .element("IsTruncated", parts.getTruncated());
@@ -182,13 +169,10 @@ final class MultipartOps {
     String prefix = orEmpty(request.param("prefix"));
     int max = Math.min(intParam(request, "max-uploads", MAX_LISTED), MAX_LISTED);
     ListMultipartUploadsResponse uploads;
-    try {
-      uploads = om.listMultipartUploads(ListMultipartUploadsRequest.newBuilder().setVolume(buckets.volume())
-          .setBucket(request.bucket()).setPrefix(prefix).setKeyMarker(orEmpty(request.param("key-marker")))
-          .setUploadIdMarker(orEmpty(request.param("upload-id-marker"))).setMaxUploads(max).build());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), "");
-    }
+    uploads = OmCalls.call(request.bucket(), "", () -> om.listMultipartUploads(ListMultipartUploadsRequest
+        .newBuilder().setVolume(buckets.volume()).setBucket(request.bucket()).setPrefix(prefix)
+        .setKeyMarker(orEmpty(request.param("key-marker")))
+        .setUploadIdMarker(orEmpty(request.param("upload-id-marker"))).setMaxUploads(max).build()));
     Xml xml = Xml.document("ListMultipartUploadsResult").element("Bucket", request.bucket())
         .element("KeyMarker", orEmpty(request.param("key-marker")))
         .element("UploadIdMarker", orEmpty(request.param("upload-id-marker"))).element("Prefix", prefix)
@@ -216,7 +200,7 @@ final class MultipartOps {
     try {
       return Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw S3Error.invalidArgument(name + " must be a number");
+      throw S3ErrorCode.INVALID_ARGUMENT.error(name + " must be a number");
     }
   }
 

@@ -9,6 +9,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.SigV4;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
@@ -72,11 +73,23 @@ final class ObjectListing {
         }
       }
     } catch (OmException e) {
-      throw OmErrors.of(e, bucket, "");
+      throw OmCalls.translate(e, bucket, "");
     }
   }
 
-  void listV2(S3Request request, String user, S3Response out) throws S3Error {
+  /** ListObjects: version 2 with {@code list-type=2}, else version 1. */
+  void list(S3Request request, String user, S3Response out) throws S3Error {
+    String type = request.param("list-type");
+    if (type == null) {
+      listV1(request, user, out);
+    } else if (type.equals("2")) {
+      listV2(request, user, out);
+    } else {
+      throw S3ErrorCode.INVALID_ARGUMENT.error("Invalid list type " + S3Error.quote(type) + ": 2 or none");
+    }
+  }
+
+  private void listV2(S3Request request, String user, S3Response out) throws S3Error {
     buckets.require(request.bucket(), user);
     String prefix = orEmpty(request.param("prefix"));
     String delimiter = orEmpty(request.param("delimiter"));
@@ -110,7 +123,7 @@ final class ObjectListing {
     out.send(200, xml.close("ListBucketResult").bytes(), "application/xml");
   }
 
-  void listV1(S3Request request, String user, S3Response out) throws S3Error {
+  private void listV1(S3Request request, String user, S3Response out) throws S3Error {
     buckets.require(request.bucket(), user);
     String prefix = orEmpty(request.param("prefix"));
     String delimiter = orEmpty(request.param("delimiter"));
@@ -160,11 +173,11 @@ final class ObjectListing {
     try {
       int max = Integer.parseInt(value);
       if (max < 0) {
-        throw S3Error.invalidArgument("max-keys must be >= 0");
+        throw S3ErrorCode.INVALID_ARGUMENT.error("max-keys must be >= 0");
       }
       return Math.min(max, MAX_KEYS);
     } catch (NumberFormatException e) {
-      throw S3Error.invalidArgument("max-keys must be a number");
+      throw S3ErrorCode.INVALID_ARGUMENT.error("max-keys must be a number");
     }
   }
 
@@ -180,7 +193,7 @@ final class ObjectListing {
     try {
       return new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
-      throw S3Error.invalidArgument("The continuation token provided is incorrect");
+      throw S3ErrorCode.INVALID_ARGUMENT.error("The continuation token provided is incorrect");
     }
   }
 

@@ -20,6 +20,7 @@ import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.AwsChunkedInputStream;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.auth.SigV4;
@@ -69,28 +70,24 @@ final class ObjectOps {
     long length = length(request, chunked ? "x-amz-decoded-content-length" : "content-length");
     InputStream body = chunked ? new AwsChunkedInputStream(request.body(), signed, payloadHash,
         request.header("x-amz-trailer")) : request.body();
-    KeyOutputStream key;
-    try {
-      key = om.createKey(open.setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(request.key())
-          .setSize(length).setFactor(bucket.getFactor()).setCreateParents(true).setOwner(signed.accessId()).build());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    KeyOutputStream key = OmCalls.call(request.bucket(), request.key(), () -> om.createKey(open
+        .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(request.key()).setSize(length)
+        .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(signed.accessId()).build()));
     boolean committed = false;
     try {
       Digests digests = copy(body, key, length);
       if (chunked && body.read() >= 0) {
-        throw new S3Error("InvalidRequest", 400, "The aws-chunked body holds more than x-amz-decoded-content-length"
+        throw S3ErrorCode.INVALID_REQUEST.error("The aws-chunked body holds more than x-amz-decoded-content-length"
             + " bytes");
       }
       if (!chunked && !payloadHash.equals(RequestAuthenticator.UNSIGNED_PAYLOAD)
           && !payloadHash.equals(digests.sha256())) {
-        throw new S3Error("XAmzContentSHA256Mismatch", 400, "The provided 'x-amz-content-sha256' header does not"
+        throw S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH.error("The provided 'x-amz-content-sha256' header does not"
             + " match what was computed.");
       }
       String contentMd5 = request.header("content-md5");
       if (contentMd5 != null && !contentMd5.strip().equals(Base64.getEncoder().encodeToString(digests.md5))) {
-        throw new S3Error("BadDigest", 400, "The Content-MD5 you specified did not match what we received.");
+        throw S3ErrorCode.BAD_DIGEST.error("The Content-MD5 you specified did not match what we received.");
       }
       String etag = "\"" + HexFormat.of().formatHex(digests.md5) + "\"";
       key.setCommitMetadata(Map.of(ETAG, etag));
@@ -99,7 +96,7 @@ final class ObjectOps {
       return etag;
     } catch (IOException e) {
       if (e.getCause() instanceof OmException om) {
-        throw OmErrors.of(om, request.bucket(), request.key());
+        throw OmCalls.translate(om, request.bucket(), request.key());
       }
       throw e;
     } finally {
@@ -112,16 +109,16 @@ final class ObjectOps {
   private static long length(S3Request request, String header) throws S3Error {
     String value = request.header(header);
     if (value == null) {
-      throw new S3Error("MissingContentLength", 411, "You must provide the " + header + " HTTP header.");
+      throw S3ErrorCode.MISSING_CONTENT_LENGTH.error("You must provide the " + header + " HTTP header.");
     }
     try {
       long length = Long.parseLong(value.strip());
       if (length < 0) {
-        throw S3Error.invalidArgument(header + " must be >= 0");
+        throw S3ErrorCode.INVALID_ARGUMENT.error(header + " must be >= 0");
       }
       return length;
     } catch (NumberFormatException e) {
-      throw S3Error.invalidArgument(header + " must be a number");
+      throw S3ErrorCode.INVALID_ARGUMENT.error(header + " must be a number");
     }
   }
 
@@ -161,7 +158,7 @@ final class ObjectOps {
     while (left > 0) {
       int n = body.read(buffer, 0, (int) Math.min(buffer.length, left));
       if (n < 0) {
-        throw new S3Error("IncompleteBody", 400, "You did not provide the number of bytes specified by the"
+        throw S3ErrorCode.INCOMPLETE_BODY.error("You did not provide the number of bytes specified by the"
             + " Content-Length HTTP header.");
       }
       md5.update(buffer, 0, n);
@@ -200,23 +197,17 @@ final class ObjectOps {
   }
 
   private KeyInputStream read(S3Request request) throws S3Error {
-    try {
-      return om.readKey(buckets.volume(), request.bucket(), request.key());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    return OmCalls.call(request.bucket(), request.key(), () -> om.readKey(buckets.volume(), request.bucket(),
+        request.key()));
   }
 
   void head(S3Request request, String user, S3Response out) throws S3Error {
     buckets.require(request.bucket(), user);
     KeyInfo key;
-    try {
-      key = om.getKey(buckets.volume(), request.bucket(), request.key());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    key = OmCalls.call(request.bucket(), request.key(), () -> om.getKey(buckets.volume(), request.bucket(),
+        request.key()));
     if (key.getDirectory()) {
-      throw S3Error.noSuchKey(request.key());
+      throw S3ErrorCode.NO_SUCH_KEY.error("The specified key does not exist: " + S3Error.quote(request.key()));
     }
     if (conditionsHold(request, key, out)) {
       describe(key, out);
@@ -230,7 +221,7 @@ final class ObjectOps {
       om.deleteKey(buckets.volume(), request.bucket(), request.key(), false);
     } catch (OmException e) {
       if (e.result() != OmResult.KEY_NOT_FOUND && e.result() != OmResult.DIRECTORY_NOT_FOUND) {
-        throw OmErrors.of(e, request.bucket(), request.key());
+        throw OmCalls.translate(e, request.bucket(), request.key());
       }
     }
     out.send(204, new byte[0], null);
@@ -272,11 +263,11 @@ final class ObjectOps {
     String ifMatch = request.header("if-match");
     String ifNoneMatch = request.header("if-none-match");
     if (ifMatch != null && !matches(ifMatch, etag)) {
-      throw new S3Error("PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold");
+      throw S3ErrorCode.PRECONDITION_FAILED.error("At least one of the pre-conditions you specified did not hold");
     }
     Instant unmodifiedSince = S3Time.parseHttp(request.header("if-unmodified-since"));
     if (ifMatch == null && unmodifiedSince != null && modified.isAfter(unmodifiedSince)) {
-      throw new S3Error("PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold");
+      throw S3ErrorCode.PRECONDITION_FAILED.error("At least one of the pre-conditions you specified did not hold");
     }
     Instant modifiedSince = S3Time.parseHttp(request.header("if-modified-since"));
     if ((ifNoneMatch != null && matches(ifNoneMatch, etag))

@@ -1,5 +1,9 @@
 package org.tropos.s3.ops;
 
+import static org.tropos.s3.ops.S3Routes.Resource.BUCKET;
+import static org.tropos.s3.ops.S3Routes.Resource.OBJECT;
+import static org.tropos.s3.ops.S3Routes.Resource.SERVICE;
+
 import java.io.IOException;
 import java.util.List;
 import org.slf4j.Logger;
@@ -8,6 +12,7 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.http.ErrorDocument;
@@ -24,25 +29,49 @@ public final class S3Dispatcher implements S3Handler {
 
   private final RequestAuthenticator authenticator;
   private final Clock clock;
-  private final BucketOps buckets;
-  private final ObjectOps objects;
-  private final ObjectListing listing;
-  private final MultipartOps multipart;
-  private final CopyOps copies;
-  private final DeleteObjectsOp bulkDelete;
-  private final TaggingOps tagging;
+  private final S3Routes routes;
 
   public S3Dispatcher(TroposClient om, RequestAuthenticator authenticator, Clock clock, String volume,
       BucketLayout layout, List<String> administrators) {
     this.authenticator = authenticator;
     this.clock = clock;
-    this.buckets = new BucketOps(om, volume, layout, new Access(administrators));
-    this.objects = new ObjectOps(om, buckets);
-    this.listing = new ObjectListing(om, buckets);
-    this.multipart = new MultipartOps(om, buckets, objects);
-    this.copies = new CopyOps(om, buckets);
-    this.bulkDelete = new DeleteObjectsOp(om, buckets);
-    this.tagging = new TaggingOps(om, buckets);
+    this.routes = routes(om, new BucketOps(om, volume, layout, new Access(administrators)));
+  }
+
+  private static S3Routes routes(TroposClient om, BucketOps buckets) {
+    ObjectOps objects = new ObjectOps(om, buckets);
+    ObjectListing listing = new ObjectListing(om, buckets);
+    MultipartOps multipart = new MultipartOps(om, buckets, objects);
+    CopyOps copies = new CopyOps(om, buckets);
+    DeleteObjectsOp bulkDelete = new DeleteObjectsOp(om, buckets);
+    TaggingOps tagging = new TaggingOps(om, buckets);
+    return new S3Routes()
+        .add("GET", SERVICE, "", (r, c, o) -> buckets.list(c.accessId(), o))
+        .add("PUT", BUCKET, "", (r, c, o) -> buckets.create(r, c.accessId(), o))
+        .add("HEAD", BUCKET, "", (r, c, o) -> buckets.head(r, c.accessId(), o))
+        .add("DELETE", BUCKET, "", (r, c, o) -> buckets.delete(r, c.accessId(), o))
+        .add("GET", BUCKET, "", (r, c, o) -> listing.list(r, c.accessId(), o))
+        .add("GET", BUCKET, "location", (r, c, o) -> buckets.location(r, c.accessId(), o))
+        .add("GET", BUCKET, "uploads", (r, c, o) -> multipart.listUploads(r, c.accessId(), o))
+        .add("POST", BUCKET, "delete", (r, c, o) -> bulkDelete.delete(r, c.accessId(), o))
+        .add("PUT", OBJECT, "", (r, c, o) -> {
+          if (r.header("x-amz-copy-source") != null) {
+            copies.copy(r, c.accessId(), o);
+          } else {
+            objects.put(r, c, o);
+          }
+        })
+        .add("GET", OBJECT, "", (r, c, o) -> objects.get(r, c.accessId(), o))
+        .add("HEAD", OBJECT, "", (r, c, o) -> objects.head(r, c.accessId(), o))
+        .add("DELETE", OBJECT, "", (r, c, o) -> objects.delete(r, c.accessId(), o))
+        .add("POST", OBJECT, "uploads", (r, c, o) -> multipart.initiate(r, c.accessId(), o))
+        .add("PUT", OBJECT, "uploadId", multipart::uploadPart)
+        .add("POST", OBJECT, "uploadId", (r, c, o) -> multipart.complete(r, c.accessId(), o))
+        .add("GET", OBJECT, "uploadId", (r, c, o) -> multipart.listParts(r, c.accessId(), o))
+        .add("DELETE", OBJECT, "uploadId", (r, c, o) -> multipart.abort(r, c.accessId(), o))
+        .add("GET", OBJECT, "tagging", (r, c, o) -> tagging.get(r, c.accessId(), o))
+        .add("PUT", OBJECT, "tagging", (r, c, o) -> tagging.put(r, c.accessId(), o))
+        .add("DELETE", OBJECT, "tagging", (r, c, o) -> tagging.delete(r, c.accessId(), o));
   }
 
   @Override
@@ -51,122 +80,18 @@ public final class S3Dispatcher implements S3Handler {
     try {
       RequestAuthenticator.Signed signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
-      route(request, signed, out);
+      routes.find(request).serve(request, signed, out);
     } catch (S3Error e) {
       fail(request, out, e);
     } catch (S3IOException e) {
       fail(request, out, e.error());
     } catch (IOException e) {
       LOG.warn("S3 {} {}/{}: {}", request.method(), request.bucket(), request.key(), e.toString());
-      fail(request, out, S3Error.internal(e.getMessage()));
+      fail(request, out, S3ErrorCode.INTERNAL_ERROR.error(e.getMessage()));
     }
     if (LOG.isDebugEnabled()) {
       LOG.debug("S3 {} {}?{} took {} us", request.method(), request.rawPath(), request.query().keySet(),
           (clock.monotonicNanos() - start) / 1000);
-    }
-  }
-
-  private void route(S3Request request, RequestAuthenticator.Signed signed, S3Response out)
-      throws S3Error, IOException {
-    String user = signed.accessId();
-    String method = request.method();
-    if (request.bucket().isEmpty()) {
-      if (method.equals("GET")) {
-        buckets.list(user, out);
-        return;
-      }
-      throw new S3Error("MethodNotAllowed", 405, "The specified method is not allowed against this resource.");
-    }
-    if (request.key().isEmpty()) {
-      routeBucket(request, user, out);
-      return;
-    }
-    routeObject(request, signed, out);
-  }
-
-  private void routeObject(S3Request request, RequestAuthenticator.Signed signed, S3Response out)
-      throws S3Error, IOException {
-    String user = signed.accessId();
-    boolean upload = request.hasParam("uploadId");
-    if (request.hasParam("tagging")) {
-      routeTagging(request, user, out);
-      return;
-    }
-    switch (request.method()) {
-      case "PUT" -> {
-        if (upload) {
-          multipart.uploadPart(request, signed, out);
-        } else if (request.header("x-amz-copy-source") != null) {
-          copies.copy(request, user, out);
-        } else {
-          objects.put(request, signed, out);
-        }
-      }
-      case "POST" -> {
-        if (request.hasParam("uploads")) {
-          multipart.initiate(request, user, out);
-        } else if (upload) {
-          multipart.complete(request, user, out);
-        } else {
-          throw S3Error.notImplemented("this POST");
-        }
-      }
-      case "GET" -> {
-        if (upload) {
-          multipart.listParts(request, user, out);
-        } else if (request.hasParam("acl")) {
-          throw S3Error.notImplemented("this object sub-resource");
-        } else {
-          objects.get(request, user, out);
-        }
-      }
-      case "HEAD" -> objects.head(request, user, out);
-      case "DELETE" -> {
-        if (upload) {
-          multipart.abort(request, user, out);
-        } else {
-          objects.delete(request, user, out);
-        }
-      }
-      default -> throw new S3Error("MethodNotAllowed", 405, request.method() + " is not allowed on an object");
-    }
-  }
-
-  private void routeTagging(S3Request request, String user, S3Response out) throws S3Error, IOException {
-    switch (request.method()) {
-      case "GET" -> tagging.get(request, user, out);
-      case "PUT" -> tagging.put(request, user, out);
-      case "DELETE" -> tagging.delete(request, user, out);
-      default -> throw new S3Error("MethodNotAllowed", 405, request.method() + " is not allowed on tagging");
-    }
-  }
-
-  private void routeBucket(S3Request request, String user, S3Response out) throws S3Error, IOException {
-    switch (request.method()) {
-      case "PUT" -> buckets.create(request, user, out);
-      case "HEAD" -> buckets.head(request, user, out);
-      case "DELETE" -> buckets.delete(request, user, out);
-      case "POST" -> {
-        if (!request.hasParam("delete")) {
-          throw S3Error.notImplemented("this POST");
-        }
-        bulkDelete.delete(request, user, out);
-      }
-      case "GET" -> {
-        if (request.hasParam("location")) {
-          buckets.location(request, user, out);
-        } else if ("2".equals(request.param("list-type"))) {
-          listing.listV2(request, user, out);
-        } else if (request.hasParam("uploads")) {
-          multipart.listUploads(request, user, out);
-        } else if (request.hasParam("tagging") || request.hasParam("versioning")
-            || request.hasParam("acl") || request.hasParam("policy") || request.hasParam("lifecycle")) {
-          throw S3Error.notImplemented("this bucket sub-resource");
-        } else {
-          listing.listV1(request, user, out);
-        }
-      }
-      default -> throw new S3Error("MethodNotAllowed", 405, request.method() + " is not allowed on a bucket");
     }
   }
 
@@ -181,6 +106,7 @@ public final class S3Dispatcher implements S3Handler {
           request.key(), e.getMessage());
       return;
     }
+    e.headers().forEach(out.headers()::set);
     if (request.method().equals("HEAD")) {
       out.sendHead(e.status(), 0);
       return;

@@ -7,10 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.client.TroposClient;
-import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -36,11 +36,8 @@ final class TaggingOps {
   void get(S3Request request, String user, S3Response out) throws S3Error {
     buckets.require(request.bucket(), user);
     KeyInfo key;
-    try {
-      key = om.getKey(buckets.volume(), request.bucket(), request.key());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    key = OmCalls.call(request.bucket(), request.key(), () -> om.getKey(buckets.volume(), request.bucket(),
+        request.key()));
     Xml xml = Xml.document("Tagging").open("TagSet");
     tagsOf(key.getMetadataMap()).forEach((name, value) -> xml.open("Tag").element("Key", name)
         .element("Value", value).close("Tag"));
@@ -52,7 +49,7 @@ final class TaggingOps {
     Map<String, String> tags = new LinkedHashMap<>();
     List<Element> sets = XmlInput.children(root, "TagSet");
     for (Element tag : sets.isEmpty() ? List.<Element>of() : XmlInput.children(sets.get(0), "Tag")) {
-      tags.put(String.valueOf(XmlInput.text(tag, "Key")), String.valueOf(XmlInput.text(tag, "Value")));
+      tags.put(String.valueOf(XmlInput.exactText(tag, "Key")), String.valueOf(XmlInput.exactText(tag, "Value")));
     }
     set(request, user, check(tags), out, 200);
   }
@@ -64,12 +61,8 @@ final class TaggingOps {
   private void set(S3Request request, String user, Map<String, String> tags, S3Response out, int status)
       throws S3Error {
     buckets.require(request.bucket(), user);
-    try {
-      om.setKeyTags(SetKeyTagsRequest.newBuilder().setVolume(buckets.volume()).setBucket(request.bucket())
-          .setKey(request.key()).putAllTags(tags).build());
-    } catch (OmException e) {
-      throw OmErrors.of(e, request.bucket(), request.key());
-    }
+    OmCalls.run(request.bucket(), request.key(), () -> om.setKeyTags(SetKeyTagsRequest.newBuilder()
+        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key()).putAllTags(tags).build()));
     out.send(status, new byte[0], null);
   }
 
@@ -104,11 +97,11 @@ final class TaggingOps {
 
   private static Map<String, String> check(Map<String, String> tags) throws S3Error {
     if (tags.size() > MAX_TAGS) {
-      throw new S3Error("BadRequest", 400, "Object tags cannot be greater than " + MAX_TAGS);
+      throw S3ErrorCode.BAD_REQUEST.error("Object tags cannot be greater than " + MAX_TAGS);
     }
     for (Map.Entry<String, String> tag : tags.entrySet()) {
       if (tag.getKey().isEmpty() || tag.getKey().length() > MAX_KEY || tag.getValue().length() > MAX_VALUE) {
-        throw new S3Error("InvalidTag", 400, "A tag key has 1 to " + MAX_KEY + " characters and a value at most "
+        throw S3ErrorCode.INVALID_TAG.error("A tag key has 1 to " + MAX_KEY + " characters and a value at most "
             + MAX_VALUE);
       }
     }

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 
 /** Checked against the examples AWS publishes for S3's Signature V4 (header and presigned URL). */
 class RequestAuthenticatorTest {
@@ -23,7 +24,7 @@ class RequestAuthenticatorTest {
 
   private final RequestAuthenticator authenticator = new RequestAuthenticator(id -> {
     if (!id.equals(ACCESS)) {
-      throw new S3Error("InvalidAccessKeyId", 403, "unknown " + id);
+      throw S3ErrorCode.INVALID_ACCESS_KEY_ID.error("unknown " + id);
     }
     return SECRET;
   });

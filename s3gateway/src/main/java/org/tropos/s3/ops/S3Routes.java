@@ -1,0 +1,102 @@
+package org.tropos.s3.ops;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.RequestAuthenticator.Signed;
+import org.tropos.s3.http.S3Request;
+import org.tropos.s3.http.S3Response;
+
+/**
+ * The one table from a request's method, resource (the service, a bucket or an object) and sub-resource to the
+ * operation that serves it. A sub-resource is a query parameter that names an operation ({@code ?acl},
+ * {@code ?versioning}): S3 defines many, and a request naming one we do not serve is answered NotImplemented
+ * before anything is read or written. It never falls through to the plain operation on the same resource (a
+ * {@code PUT ?acl} must not overwrite the object with the ACL document).
+ *
+ * <p>Immutable once built; thread-safe.
+ */
+final class S3Routes {
+  /** What a request addresses. */
+  enum Resource {
+    SERVICE, BUCKET, OBJECT;
+
+    static Resource of(S3Request request) {
+      return request.bucket().isEmpty() ? SERVICE : request.key().isEmpty() ? BUCKET : OBJECT;
+    }
+  }
+
+  /** One S3 operation. */
+  @FunctionalInterface
+  interface Operation {
+    void serve(S3Request request, Signed caller, S3Response out) throws S3Error, IOException;
+  }
+
+  /**
+   * Every query parameter that S3 defines as a sub-resource of a bucket or an object (from S3's API reference),
+   * whether we serve it or not. Parameters that only qualify an operation ({@code versionId}, {@code partNumber},
+   * {@code prefix}, {@code list-type}, the signature's) are not among them.
+   */
+  static final Set<String> SUB_RESOURCES = Set.of("abac", "accelerate", "acl", "analytics", "attributes", "cors",
+      "delete", "encryption", "intelligent-tiering", "inventory", "legal-hold", "lifecycle", "location", "logging",
+      "metadataConfiguration", "metadataInventoryTable", "metadataJournalTable", "metadataTable", "metrics",
+      "notification", "object-lock", "ownershipControls", "policy", "policyStatus", "publicAccessBlock",
+      "renameObject", "replication", "requestPayment", "restore", "retention", "select", "session", "tagging",
+      "torrent", "uploadId", "uploads", "versioning", "versions", "website");
+
+  /** The methods S3 has: another is MethodNotAllowed, one of these on a route we lack NotImplemented. */
+  private static final Set<String> S3_METHODS = Set.of("GET", "HEAD", "PUT", "POST", "DELETE");
+
+  private final Map<String, Operation> routes = new HashMap<>();
+
+  /** Routes {@code method} on {@code resource} with {@code subResource} ("" for none) to {@code operation}. */
+  S3Routes add(String method, Resource resource, String subResource, Operation operation) {
+    if (!subResource.isEmpty() && !SUB_RESOURCES.contains(subResource)) {
+      throw new IllegalStateException(subResource + " is not an S3 sub-resource");
+    }
+    if (routes.put(key(method, resource, subResource), operation) != null) {
+      throw new IllegalStateException(method + " " + resource + " ?" + subResource + " is routed twice");
+    }
+    return this;
+  }
+
+  /** The operation that serves {@code request}; an error if none does (nothing has been done then). */
+  Operation find(S3Request request) throws S3Error {
+    Resource resource = Resource.of(request);
+    List<String> named = subResources(request);
+    if (named.size() > 1) {
+      throw S3ErrorCode.INVALID_REQUEST.error("A request names one sub-resource; this one names " + named);
+    }
+    String subResource = named.isEmpty() ? "" : named.get(0);
+    Operation operation = routes.get(key(request.method(), resource, subResource));
+    if (operation != null) {
+      return operation;
+    }
+    if (!S3_METHODS.contains(request.method()) || (resource == Resource.SERVICE && subResource.isEmpty())) {
+      throw S3ErrorCode.METHOD_NOT_ALLOWED.error(request.method() + " is not allowed on this resource");
+    }
+    String what = subResource.isEmpty() ? request.method() + " on " + (resource == Resource.BUCKET ? "a bucket"
+        : "an object") : request.method() + " ?" + subResource + " on " + (resource == Resource.OBJECT ? "an object"
+        : "a bucket");
+    throw S3ErrorCode.NOT_IMPLEMENTED.error(what + " is not implemented");
+  }
+
+  private static List<String> subResources(S3Request request) {
+    List<String> named = new ArrayList<>();
+    for (String parameter : request.query().keySet()) {
+      if (SUB_RESOURCES.contains(parameter)) {
+        named.add(parameter);
+      }
+    }
+    return named;
+  }
+
+  private static String key(String method, Resource resource, String subResource) {
+    return method + " " + resource + " " + subResource;
+  }
+}
