@@ -13,6 +13,7 @@ import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.proto.datanode.ReadBlockResponse;
@@ -57,16 +58,24 @@ public final class TroposClient implements AutoCloseable {
   private final PipelineClients pipelines = new PipelineClients();
   private final String clientHost;
 
-  private TroposClient(Configuration conf) throws IOException {
+  private TroposClient(Configuration conf, String user) throws IOException {
     this.conf = conf;
-    this.om = new OmClient(ScmAddresses.omService(conf));
+    this.om = new OmClient(ScmAddresses.omService(conf), user);
     this.scm = new ScmBlockClient(ScmAddresses.blockService(conf));
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
   }
 
   /** Connects to the OM (ozone.om.address) and SCM (for reports of corrupt replicas) of {@code conf}. */
   public static TroposClient create(Configuration conf) throws IOException {
-    return new TroposClient(conf);
+    return new TroposClient(conf, Callers.localUser());
+  }
+
+  /**
+   * The same, calling the OM as {@code user} rather than as this process's user (a service acting for its users;
+   * the OM decides what that user may do).
+   */
+  public static TroposClient create(Configuration conf, String user) throws IOException {
+    return new TroposClient(conf, user);
   }
 
   public VolumeInfo createVolume(VolumeInfo volume) throws OmException {

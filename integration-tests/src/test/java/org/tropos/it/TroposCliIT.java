@@ -1,6 +1,7 @@
 package org.tropos.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
@@ -11,6 +12,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.OmResult;
 import org.tropos.tools.Tropos;
 import org.tropos.tools.cli.ExitCodes;
 
@@ -77,5 +81,45 @@ class TroposCliIT {
     assertTrue(down.err().contains("cannot reach SCM at 127.0.0.1:1"), down.err());
     assertEquals(ExitCodes.USAGE, tropos("admin", "no-such-command").exitCode());
     assertEquals(ExitCodes.OK, tropos("version").exitCode());
+  }
+
+  @Test
+  void onlyTheOmsAdministratorsActForAnotherUserWhateverTheClientsConfigurationSays() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir.resolve("data"), 1)) {
+      String conf = mini.clientConfDir(dir.resolve("conf")).toString();
+      Result forAlice = tropos("s3", "getsecret", "--user", "alice", "--conf", conf);
+      assertEquals(ExitCodes.OK, forAlice.exitCode(), "the user running the OM administers it: " + forAlice.err());
+      String aliceSecret = forAlice.out();
+
+      String was = System.getProperty("HADOOP_USER_NAME");
+      System.setProperty("HADOOP_USER_NAME", "mallory");
+      try {
+        Result own = tropos("s3", "getsecret", "--conf", conf);
+        assertEquals(ExitCodes.OK, own.exitCode(), own.err());
+        assertTrue(own.out().startsWith("awsAccessKey=mallory"), own.out());
+        for (String[] command : List.of(new String[] {"getsecret"}, new String[] {"setsecret", "--secret", "x"},
+            new String[] {"revokesecret"})) {
+          List<String> line = new java.util.ArrayList<>(List.of("s3"));
+          line.addAll(List.of(command));
+          line.addAll(List.of("--user", "alice", "--conf", conf, "-D", "ozone.administrators=mallory,*"));
+          Result refused = tropos(line.toArray(String[]::new));
+          assertEquals(ExitCodes.FAILED, refused.exitCode(), String.join(" ", line) + ": " + refused.out());
+          assertTrue(refused.err().contains("may not") && refused.err().contains("ozone.administrators"),
+              refused.err());
+        }
+        try (TroposClient asMallory = TroposClient.create(mini.clientConfig().with("ozone.administrators", "*"))) {
+          assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class,
+              () -> asMallory.getS3Secret("alice", false)).result());
+        }
+      } finally {
+        if (was == null) {
+          System.clearProperty("HADOOP_USER_NAME");
+        } else {
+          System.setProperty("HADOOP_USER_NAME", was);
+        }
+      }
+      assertEquals(aliceSecret, tropos("s3", "getsecret", "--user", "alice", "--conf", conf).out(),
+          "alice's secret is unchanged");
+    }
   }
 }

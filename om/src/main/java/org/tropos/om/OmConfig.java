@@ -27,10 +27,11 @@ import org.tropos.proto.om.BucketLayout;
  * @param blockSize the largest block (SCM's setting, which clients also read)
  * @param directoryPurgeInterval how often the contents of deleted directories are purged
  * @param httpBind where the status port (/prom, /health) listens
+ * @param administrators users who administer the cluster besides the one running the OM
  */
 public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
-    long blockSize, Duration directoryPurgeInterval, HostPort httpBind) {
+    long blockSize, Duration directoryPurgeInterval, HostPort httpBind, List<String> administrators) {
 
   private static final int HTTP_PORT = 9874;
 
@@ -40,7 +41,8 @@ public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int 
         conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
-        HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()));
+        HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()),
+        conf.get(CommonKeys.ADMINISTRATORS));
   }
 
   private static Path dbDir(Configuration conf) {

@@ -7,6 +7,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.http.StatusServer;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
@@ -21,6 +22,7 @@ import org.tropos.om.occ.Committer;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.occ.OccMetrics;
 import org.tropos.om.occ.OccRunner;
+import org.tropos.om.rpc.Administrators;
 import org.tropos.om.rpc.OmRpc;
 import org.tropos.om.scm.DeletedKeyHandoff;
 import org.tropos.om.scm.ScmBlocks;
@@ -66,7 +68,8 @@ public final class OmServer implements AutoCloseable {
       Threads.everyPeriod(background, "Purge of deleted directories and hand-over of deleted blocks",
           config.directoryPurgeInterval(), config.directoryPurgeInterval(), () -> purge(purger, handoff));
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
-          List.of(new OmRpc(namespace, scm, config.blockSize())));
+          List.of(new OmRpc(namespace, scm, config.blockSize(),
+              new Administrators(config.administrators(), Callers.localUser()))));
       server.start();
       http = new StatusServer("om-http", config.httpBind(), metrics::prometheus);
       http.start();

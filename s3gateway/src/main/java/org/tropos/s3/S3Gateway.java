@@ -38,7 +38,7 @@ public final class S3Gateway implements AutoCloseable {
     try {
       client = TroposClient.create(conf);
       S3Dispatcher dispatcher = new S3Dispatcher(client, new RequestAuthenticator(new OmCredentials(client, clock)),
-          clock, config.volume(), config.layout(), config.administrators());
+          clock, config.volume(), config.layout());
       server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
       server.start();
     } catch (IOException | RuntimeException e) {

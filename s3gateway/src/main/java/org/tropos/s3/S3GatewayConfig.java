@@ -14,16 +14,15 @@ import org.tropos.proto.om.BucketLayout;
  * @param volume the volume of S3 buckets
  * @param layout layout of buckets created through S3
  * @param maxConcurrent requests served at once (more get 503 SlowDown)
- * @param administrators users who may act on every bucket
  */
 public record S3GatewayConfig(HostPort bind, List<String> domains, String volume, BucketLayout layout,
-    int maxConcurrent, List<String> administrators) {
+    int maxConcurrent) {
   public static final int DEFAULT_PORT = 9878;
 
   public static S3GatewayConfig from(Configuration conf) {
     return new S3GatewayConfig(HostPort.parse(conf.get(S3GatewayKeys.HTTP_ADDRESS), DEFAULT_PORT,
         S3GatewayKeys.HTTP_ADDRESS.name()), conf.get(S3GatewayKeys.DOMAIN_NAMES), conf.get(S3GatewayKeys.VOLUME),
         BucketLayout.valueOf(conf.get(S3GatewayKeys.DEFAULT_BUCKET_LAYOUT)),
-        conf.get(S3GatewayKeys.MAX_CONCURRENT_REQUESTS), conf.get(S3GatewayKeys.ADMINISTRATORS));
+        conf.get(S3GatewayKeys.MAX_CONCURRENT_REQUESTS));
   }
 }

@@ -60,8 +60,9 @@ public final class OmClient implements AutoCloseable {
 
   private final RpcChannel<OmException> om;
 
-  public OmClient(HostPort address) {
-    this.om = new RpcChannel<>(address, OmException::fromRpc, CALL_TIMEOUT);
+  /** A client calling the OM at {@code address} as {@code user}. */
+  public OmClient(HostPort address, String user) {
+    this.om = new RpcChannel<>(address, OmException::fromRpc, CALL_TIMEOUT, user);
   }
 
   private OmServiceGrpc.OmServiceBlockingStub stub() {

@@ -8,6 +8,10 @@ public final class CommonKeys {
       "Directories for a daemon's metadata (SCM and OM databases, datanode id, RaftLogs) unless a specific key"
           + " says otherwise.");
 
+  public static final ConfigKey<List<String>> ADMINISTRATORS = ConfigKey.of("ozone.administrators", ConfigType.LIST,
+      "", "Users who administer the cluster (act on every bucket, on other users' S3 secrets), besides the user"
+          + " running the OM, who always does; * = everyone. Read by the OM: a client's own setting grants nothing.");
+
   private CommonKeys() {
   }
 }

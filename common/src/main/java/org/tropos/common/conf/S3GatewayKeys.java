@@ -18,8 +18,6 @@ public final class S3GatewayKeys {
   public static final ConfigKey<Integer> MAX_CONCURRENT_REQUESTS = ConfigKey.of("ozone.s3g.max.concurrent.requests",
       ConfigType.INT, "256", "Requests the gateway serves at once; more are answered 503 SlowDown.")
       .requiring(v -> v >= 1, ">= 1");
-  public static final ConfigKey<List<String>> ADMINISTRATORS = ConfigKey.of("ozone.administrators", ConfigType.LIST,
-      "", "Users who may act on every bucket and for other users (S3 secrets); * = everyone.");
 
   private S3GatewayKeys() {
   }

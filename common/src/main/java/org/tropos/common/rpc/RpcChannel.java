@@ -28,11 +28,18 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   private final Translator<E> translator;
   private final Duration callTimeout;
 
+  /** A channel whose calls are made as this process's user ({@link Callers#localUser}). */
   public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout) {
+    this(address, translator, callTimeout, Callers.localUser());
+  }
+
+  /** A channel whose calls are made as {@code user}. */
+  public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout, String user) {
     this.address = address;
     this.translator = translator;
     this.callTimeout = callTimeout;
-    this.channel = NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext().build();
+    this.channel = NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext()
+        .intercept(Callers.sending(user)).build();
   }
 
   /** A stub for this channel with the call deadline set, e.g. {@code stub(OmServiceGrpc::newBlockingStub)}. */

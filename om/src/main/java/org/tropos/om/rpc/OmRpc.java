@@ -61,6 +61,7 @@ import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RenameKeyResponse;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.RevokeS3SecretResponse;
+import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetFileAttributesResponse;
 import org.tropos.proto.om.SetKeyTagsRequest;
@@ -79,11 +80,13 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final Namespace namespace;
   private final ScmBlocks scm;
   private final long blockSize;
+  private final Administrators administrators;
 
-  public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize) {
+  public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators) {
     this.namespace = namespace;
     this.scm = scm;
     this.blockSize = blockSize;
+    this.administrators = administrators;
   }
 
   @Override
@@ -230,19 +233,30 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void getS3Secret(GetS3SecretRequest r, StreamObserver<GetS3SecretResponse> o) {
-    OmCalls.respond("GetS3Secret", o, () -> GetS3SecretResponse.newBuilder()
-        .setSecret(namespace.getS3Secret(r.getAccessId(), r.getCreateIfMissing())).build());
+    OmCalls.respond("GetS3Secret", o, () -> {
+      administrators.checkActsFor(r.getAccessId(), "read the S3 secret");
+      return GetS3SecretResponse.newBuilder().setSecret(withRole(namespace.getS3Secret(r.getAccessId(),
+          r.getCreateIfMissing()))).build();
+    });
   }
 
   @Override
   public void setS3Secret(SetS3SecretRequest r, StreamObserver<SetS3SecretResponse> o) {
-    OmCalls.respond("SetS3Secret", o, () -> SetS3SecretResponse.newBuilder()
-        .setSecret(namespace.setS3Secret(r.getAccessId(), r.getSecret())).build());
+    OmCalls.respond("SetS3Secret", o, () -> {
+      administrators.checkActsFor(r.getAccessId(), "set the S3 secret");
+      return SetS3SecretResponse.newBuilder().setSecret(withRole(namespace.setS3Secret(r.getAccessId(),
+          r.getSecret()))).build();
+    });
+  }
+
+  private S3Secret withRole(S3Secret secret) {
+    return secret.toBuilder().setAdministrator(administrators.contains(secret.getAccessId())).build();
   }
 
   @Override
   public void revokeS3Secret(RevokeS3SecretRequest r, StreamObserver<RevokeS3SecretResponse> o) {
     OmCalls.respond("RevokeS3Secret", o, () -> {
+      administrators.checkActsFor(r.getAccessId(), "revoke the S3 secret");
       namespace.revokeS3Secret(r.getAccessId());
       return RevokeS3SecretResponse.getDefaultInstance();
     });

@@ -35,7 +35,7 @@ public final class AwsChunkedInputStream extends InputStream {
   private static final int MAX_LINE = 8192;
 
   private final InputStream in;
-  private final RequestAuthenticator.Signed signed;
+  private final Caller signed;
   private final boolean signedChunks;
   private final boolean signedTrailer;
   private final String trailerName;
@@ -51,7 +51,7 @@ public final class AwsChunkedInputStream extends InputStream {
    * @param payloadHash the request's x-amz-content-sha256 (one of the STREAMING-* values)
    * @param trailerHeader the request's x-amz-trailer (the checksum it will send), or null
    */
-  public AwsChunkedInputStream(InputStream in, RequestAuthenticator.Signed signed, String payloadHash,
+  public AwsChunkedInputStream(InputStream in, Caller signed, String payloadHash,
       String trailerHeader) throws S3Error {
     this.in = in;
     this.signed = signed;

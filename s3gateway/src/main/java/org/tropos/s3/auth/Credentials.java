@@ -5,6 +5,10 @@ import org.tropos.s3.S3Error;
 /** Where the gateway finds the secret of an access id (the OM, through a short cache). */
 @FunctionalInterface
 public interface Credentials {
-  /** The secret of {@code accessId}; throws InvalidAccessKeyId if it has none. */
-  String secretOf(String accessId) throws S3Error;
+  /** An access id's secret, and whether the OM counts its user among the administrators. */
+  record Credential(String secret, boolean administrator) {
+  }
+
+  /** The credential of {@code accessId}; throws InvalidAccessKeyId if it has none. */
+  Credential of(String accessId) throws S3Error;
 }

@@ -5,6 +5,7 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.S3Secret;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 
@@ -15,7 +16,7 @@ import org.tropos.s3.S3ErrorCode;
 public final class OmCredentials implements Credentials {
   static final long TTL_MILLIS = 10_000;
 
-  private record Cached(String secret, long fetchedAt) {
+  private record Cached(Credential credential, long fetchedAt) {
   }
 
   private final TroposClient om;
@@ -28,16 +29,17 @@ public final class OmCredentials implements Credentials {
   }
 
   @Override
-  public String secretOf(String accessId) throws S3Error {
+  public Credential of(String accessId) throws S3Error {
     long now = clock.monotonicMillis();
     Cached cached = cache.get(accessId);
     if (cached != null && now - cached.fetchedAt() < TTL_MILLIS) {
-      return cached.secret();
+      return cached.credential();
     }
     try {
-      String secret = om.getS3Secret(accessId, false).getSecret();
-      cache.put(accessId, new Cached(secret, now));
-      return secret;
+      S3Secret secret = om.getS3Secret(accessId, false);
+      Credential credential = new Credential(secret.getSecret(), secret.getAdministrator());
+      cache.put(accessId, new Cached(credential, now));
+      return credential;
     } catch (OmException e) {
       cache.remove(accessId);
       if (e.result() == OmResult.S3_SECRET_NOT_FOUND || e.result() == OmResult.INVALID_REQUEST) {

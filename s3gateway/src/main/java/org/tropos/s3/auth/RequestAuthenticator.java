@@ -17,7 +17,7 @@ import org.tropos.s3.S3ErrorCode;
 /**
  * Checks a request's AWS Signature V4, in the Authorization header or in a presigned URL's query, against the
  * secret of its access id. Unsigned requests are refused. The body's hash is the caller's to verify while it
- * streams ({@link Signed#payloadHash}).
+ * streams ({@link Caller#payloadHash}).
  *
  * <p>Thread-safe.
  */
@@ -26,11 +26,6 @@ public final class RequestAuthenticator {
   private static final Duration MAX_SKEW = Duration.ofMinutes(15);
   private static final long MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
   private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
-
-  /** A verified request: who signed it, the payload hash it declared, and its signing key (for chunks). */
-  public record Signed(String accessId, String payloadHash, String amzDate, String scope, byte[] signingKey,
-      String seedSignature) {
-  }
 
   private final Credentials credentials;
 
@@ -42,7 +37,7 @@ public final class RequestAuthenticator {
    * Verifies the request. {@code query} holds decoded parameters; {@code header} returns a header's value (all
    * values joined by commas) by lower-case name, or null.
    */
-  public Signed authenticate(String method, String rawPath, Map<String, List<String>> query,
+  public Caller authenticate(String method, String rawPath, Map<String, List<String>> query,
       UnaryOperator<String> header, Instant now) throws S3Error {
     return authenticate(method, rawPath, rawPath, query, header, Map.of(), now);
   }
@@ -51,7 +46,7 @@ public final class RequestAuthenticator {
    * As above; Signature V2 also needs the bucket-qualified path ({@code /bucket/key} even in virtual-host style)
    * and the request's x-amz-* headers by lower-case name.
    */
-  public Signed authenticate(String method, String rawPath, String resourcePath, Map<String, List<String>> query,
+  public Caller authenticate(String method, String rawPath, String resourcePath, Map<String, List<String>> query,
       UnaryOperator<String> header, Map<String, String> amzHeaders, Instant now) throws S3Error {
     String authorization = header.apply("authorization");
     if (authorization != null && authorization.startsWith("AWS ")) {
@@ -69,7 +64,7 @@ public final class RequestAuthenticator {
     throw S3ErrorCode.ACCESS_DENIED.error("Anonymous access is not allowed: sign the request (AWS Signature V4)");
   }
 
-  private Signed fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
+  private Caller fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
       UnaryOperator<String> header, Map<String, String> amzHeaders, String authorization, Instant now)
       throws S3Error {
     int colon = authorization.lastIndexOf(':');
@@ -87,7 +82,7 @@ public final class RequestAuthenticator {
     return verifyV2(accessId, toSign, authorization.substring(colon + 1).strip());
   }
 
-  private Signed fromV2Query(String method, String resourcePath, Map<String, List<String>> query,
+  private Caller fromV2Query(String method, String resourcePath, Map<String, List<String>> query,
       UnaryOperator<String> header, Map<String, String> amzHeaders, Instant now) throws S3Error {
     String expires = first(query, "Expires");
     try {
@@ -102,12 +97,13 @@ public final class RequestAuthenticator {
     return verifyV2(first(query, "AWSAccessKeyId"), toSign, first(query, "Signature"));
   }
 
-  private Signed verifyV2(String accessId, String stringToSign, String signature) throws S3Error {
-    String expected = SigV2.signature(credentials.secretOf(accessId), stringToSign);
+  private Caller verifyV2(String accessId, String stringToSign, String signature) throws S3Error {
+    Credentials.Credential credential = credentials.of(accessId);
+    String expected = SigV2.signature(credential.secret(), stringToSign);
     if (!SigV4.same(expected, signature)) {
       throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
     }
-    return new Signed(accessId, UNSIGNED_PAYLOAD, null, null, null, null);
+    return new Caller(accessId, credential.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
   }
 
   private static Instant parseAnyDate(String value) throws S3Error {
@@ -121,7 +117,7 @@ public final class RequestAuthenticator {
     }
   }
 
-  private Signed fromHeader(String method, String rawPath, Map<String, List<String>> query,
+  private Caller fromHeader(String method, String rawPath, Map<String, List<String>> query,
       UnaryOperator<String> header, String authorization, Instant now) throws S3Error {
     if (!authorization.startsWith(SigV4.ALGORITHM + " ")) {
       throw S3ErrorCode.ACCESS_DENIED.error("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
@@ -146,7 +142,7 @@ public final class RequestAuthenticator {
         parts.get("Signature"), amzDate, payloadHash);
   }
 
-  private Signed fromQuery(String method, String rawPath, Map<String, List<String>> query,
+  private Caller fromQuery(String method, String rawPath, Map<String, List<String>> query,
       UnaryOperator<String> header, Instant now) throws S3Error {
     if (!SigV4.ALGORITHM.equals(first(query, "X-Amz-Algorithm"))) {
       throw S3ErrorCode.ACCESS_DENIED.error("Only AWS Signature Version 4 (" + SigV4.ALGORITHM + ") is supported");
@@ -177,15 +173,15 @@ public final class RequestAuthenticator {
         first(query, "X-Amz-SignedHeaders"), signature, amzDate, payloadHash == null ? UNSIGNED_PAYLOAD : payloadHash);
   }
 
-  private Signed verify(String method, String rawPath, Map<String, List<String>> query, UnaryOperator<String> header,
-      String credential, String signedHeaderList, String signature, String amzDate, String payloadHash)
+  private Caller verify(String method, String rawPath, Map<String, List<String>> query, UnaryOperator<String> header,
+      String credentialScope, String signedHeaderList, String signature, String amzDate, String payloadHash)
       throws S3Error {
-    if (credential == null || signedHeaderList == null || signature == null) {
+    if (credentialScope == null || signedHeaderList == null || signature == null) {
       throw S3ErrorCode.ACCESS_DENIED.error("The authorization is missing Credential, SignedHeaders or Signature");
     }
-    String[] scopeParts = credential.split("/");
+    String[] scopeParts = credentialScope.split("/");
     if (scopeParts.length != 5 || !"aws4_request".equals(scopeParts[4])) {
-      throw S3ErrorCode.ACCESS_DENIED.error("Malformed credential " + credential
+      throw S3ErrorCode.ACCESS_DENIED.error("Malformed credential " + credentialScope
           + ": expected <access id>/<yyyyMMdd>/<region>/<service>/aws4_request");
     }
     if (!amzDate.startsWith(scopeParts[1])) {
@@ -202,15 +198,15 @@ public final class RequestAuthenticator {
       values.put(name, value == null ? "" : value);
     }
     String accessId = scopeParts[0];
-    String secret = credentials.secretOf(accessId);
+    Credentials.Credential credential = credentials.of(accessId);
     String scope = String.join("/", scopeParts[1], scopeParts[2], scopeParts[3], scopeParts[4]);
     String canonical = SigV4.canonicalRequest(method, rawPath, query, signedHeaders, values, payloadHash);
-    byte[] key = SigV4.signingKey(secret, scopeParts[1], scopeParts[2], scopeParts[3]);
+    byte[] key = SigV4.signingKey(credential.secret(), scopeParts[1], scopeParts[2], scopeParts[3]);
     String expected = SigV4.signature(key, SigV4.stringToSign(amzDate, scope, canonical));
     if (!SigV4.same(expected, signature)) {
       throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
     }
-    return new Signed(accessId, payloadHash, amzDate, scope, key, signature);
+    return new Caller(accessId, credential.administrator(), payloadHash, amzDate, scope, key, signature);
   }
 
   private static void checkSkew(Instant signedAt, Instant now) throws S3Error {

@@ -11,6 +11,7 @@ import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -22,33 +23,31 @@ final class BucketOps {
   private final TroposClient om;
   private final String volume;
   private final BucketLayout layout;
-  private final Access access;
 
-  BucketOps(TroposClient om, String volume, BucketLayout layout, Access access) {
+  BucketOps(TroposClient om, String volume, BucketLayout layout) {
     this.om = om;
     this.volume = volume;
     this.layout = layout;
-    this.access = access;
   }
 
   String volume() {
     return volume;
   }
 
-  /** The bucket, if {@code user} may use it. */
-  BucketInfo require(String bucket, String user) throws S3Error {
+  /** The bucket, if {@code caller} may use it. */
+  BucketInfo require(String bucket, Caller caller) throws S3Error {
     BucketInfo info = OmCalls.call(bucket, "", () -> om.getBucket(volume, bucket));
-    access.checkOwner(info, user);
+    Access.checkOwner(info, caller);
     return info;
   }
 
-  void list(String user, S3Response out) throws S3Error {
-    Xml xml = Xml.document("ListAllMyBucketsResult").open("Owner").element("ID", user).element("DisplayName", user)
+  void list(S3Request request, Caller caller, S3Response out) throws S3Error {
+    Xml xml = Xml.document("ListAllMyBucketsResult").open("Owner").element("ID", caller).element("DisplayName", caller)
         .close("Owner").open("Buckets");
     try {
       List<BucketInfo> buckets = om.listBuckets(volume, "");
       for (BucketInfo b : buckets) {
-        if (b.getOwner().equals(user) || access.isAdministrator(user)) {
+        if (b.getOwner().equals(caller.accessId()) || caller.administrator()) {
           xml.open("Bucket").element("Name", b.getName()).element("CreationDate", S3Time.iso(b.getCreationTimeMs()))
               .close("Bucket");
         }
@@ -61,9 +60,9 @@ final class BucketOps {
     out.send(200, xml.close("Buckets").close("ListAllMyBucketsResult").bytes(), "application/xml");
   }
 
-  void create(S3Request request, String user, S3Response out) throws S3Error, IOException {
+  void create(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     request.body().transferTo(java.io.OutputStream.nullOutputStream());
-    BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket()).setOwner(user)
+    BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket()).setOwner(caller.accessId())
         .setLayout(layout).setFactor(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED).build();
     try {
       createVolumeIfMissing();
@@ -72,8 +71,8 @@ final class BucketOps {
       if (e.result() != OmResult.BUCKET_ALREADY_EXISTS) {
         throw OmCalls.translate(e, request.bucket(), "");
       }
-      BucketInfo existing = require(request.bucket(), user);
-      if (!existing.getOwner().equals(user)) {
+      BucketInfo existing = require(request.bucket(), caller);
+      if (!existing.getOwner().equals(caller)) {
         throw OmCalls.translate(e, request.bucket(), "");
       }
       throw S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU.error("Your previous request to create the named bucket"
@@ -100,20 +99,20 @@ final class BucketOps {
     }
   }
 
-  void head(S3Request request, String user, S3Response out) throws S3Error {
-    require(request.bucket(), user);
+  void head(S3Request request, Caller caller, S3Response out) throws S3Error {
+    require(request.bucket(), caller);
     out.headers().set("x-amz-bucket-region", REGION);
     out.sendHead(200, 0);
   }
 
-  void delete(S3Request request, String user, S3Response out) throws S3Error {
-    require(request.bucket(), user);
+  void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
+    require(request.bucket(), caller);
     OmCalls.run(request.bucket(), "", () -> om.deleteBucket(volume, request.bucket()));
     out.send(204, new byte[0], null);
   }
 
-  void location(S3Request request, String user, S3Response out) throws S3Error {
-    require(request.bucket(), user);
+  void location(S3Request request, Caller caller, S3Response out) throws S3Error {
+    require(request.bucket(), caller);
     out.send(200, Xml.document("LocationConstraint").close("LocationConstraint").bytes(), "application/xml");
   }
 }

@@ -12,6 +12,7 @@ import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -89,11 +90,11 @@ final class CopyOps {
     }
   }
 
-  void copy(S3Request request, String user, S3Response out) throws S3Error {
+  void copy(S3Request request, Caller caller, S3Response out) throws S3Error {
     Source source = Source.parse(request.header("x-amz-copy-source"));
-    buckets.require(request.bucket(), user);
+    buckets.require(request.bucket(), caller);
     if (!source.bucket().equals(request.bucket())) {
-      buckets.require(source.bucket(), user);
+      buckets.require(source.bucket(), caller);
     }
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
@@ -104,7 +105,7 @@ final class CopyOps {
     }
     CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume()).setBucket(source.bucket())
         .setKey(source.key()).setToVolume(buckets.volume()).setToBucket(request.bucket()).setToKey(request.key())
-        .setOwner(user).setReplaceMetadata(replace || replaceTags);
+        .setOwner(caller.accessId()).setReplaceMetadata(replace || replaceTags);
     KeyInfo copied;
     try {
       if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)

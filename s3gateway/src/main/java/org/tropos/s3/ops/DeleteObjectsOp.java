@@ -7,6 +7,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.OmResult;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -25,8 +26,8 @@ final class DeleteObjectsOp {
     this.buckets = buckets;
   }
 
-  void delete(S3Request request, String user, S3Response out) throws S3Error, IOException {
-    buckets.require(request.bucket(), user);
+  void delete(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    buckets.require(request.bucket(), caller);
     Element root = XmlInput.parse(request.body());
     List<Element> objects = XmlInput.children(root, "Object");
     if (objects.isEmpty() || objects.size() > MAX_KEYS) {

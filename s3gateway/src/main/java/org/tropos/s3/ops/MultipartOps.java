@@ -18,7 +18,7 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
-import org.tropos.s3.auth.RequestAuthenticator;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -44,20 +44,21 @@ final class MultipartOps {
     this.objects = objects;
   }
 
-  void initiate(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  void initiate(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     String uploadId;
     uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(
         InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume()).setBucket(request.bucket())
-            .setKey(request.key()).putAllMetadata(ObjectOps.userMetadata(request)).setOwner(user).build()));
+            .setKey(request.key()).putAllMetadata(ObjectOps.userMetadata(request)).setOwner(caller.accessId())
+            .build()));
     out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())
         .element("Key", request.key()).element("UploadId", uploadId).close("InitiateMultipartUploadResult").bytes(),
         "application/xml");
   }
 
-  void uploadPart(S3Request request, RequestAuthenticator.Signed signed, S3Response out)
+  void uploadPart(S3Request request, Caller caller, S3Response out)
       throws S3Error, IOException {
-    BucketInfo bucket = buckets.require(request.bucket(), signed.accessId());
+    BucketInfo bucket = buckets.require(request.bucket(), caller);
     int number;
     try {
       number = Integer.parseInt(request.param("partNumber"));
@@ -65,20 +66,20 @@ final class MultipartOps {
       throw S3ErrorCode.INVALID_ARGUMENT.error("Part number must be an integer between 1 and 10000, inclusive");
     }
     if (request.header("x-amz-copy-source") != null) {
-      copyPart(request, signed.accessId(), bucket, number, out);
+      copyPart(request, caller, bucket, number, out);
       return;
     }
-    out.headers().set("ETag", objects.upload(request, signed, bucket, OpenKeyRequest.newBuilder()
+    out.headers().set("ETag", objects.upload(request, caller, bucket, OpenKeyRequest.newBuilder()
         .setUploadId(request.param("uploadId")).setPartNumber(number)));
     out.send(200, new byte[0], null);
   }
 
   /** UploadPartCopy: the part references a byte range of the source's blocks; no byte moves. */
-  private void copyPart(S3Request request, String user, BucketInfo bucket, int number, S3Response out)
+  private void copyPart(S3Request request, Caller caller, BucketInfo bucket, int number, S3Response out)
       throws S3Error {
     CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
     if (!source.bucket().equals(bucket.getName())) {
-      buckets.require(source.bucket(), user);
+      buckets.require(source.bucket(), caller);
     }
     long first = 0;
     long last = -1;
@@ -111,8 +112,8 @@ final class MultipartOps {
         .element("ETag", part.getEtag()).close("CopyPartResult").bytes(), "application/xml");
   }
 
-  void complete(S3Request request, String user, S3Response out) throws S3Error, IOException {
-    buckets.require(request.bucket(), user);
+  void complete(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    buckets.require(request.bucket(), caller);
     Element root = XmlInput.parse(request.body());
     CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.newBuilder()
         .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
@@ -132,15 +133,15 @@ final class MultipartOps {
         .element("ETag", ObjectOps.etag(key)).close("CompleteMultipartUploadResult").bytes(), "application/xml");
   }
 
-  void abort(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  void abort(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     OmCalls.run(request.bucket(), request.key(), () -> om.abortMultipartUpload(buckets.volume(), request.bucket(),
         request.key(), request.param("uploadId")));
     out.send(204, new byte[0], null);
   }
 
-  void listParts(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  void listParts(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     int marker = intParam(request, "part-number-marker", 0);
     int max = Math.min(intParam(request, "max-parts", MAX_LISTED), MAX_LISTED);
     ListPartsResponse parts;
@@ -164,8 +165,8 @@ final class MultipartOps {
     out.send(200, xml.close("ListPartsResult").bytes(), "application/xml");
   }
 
-  void listUploads(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  void listUploads(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     String prefix = orEmpty(request.param("prefix"));
     int max = Math.min(intParam(request, "max-uploads", MAX_LISTED), MAX_LISTED);
     ListMultipartUploadsResponse uploads;

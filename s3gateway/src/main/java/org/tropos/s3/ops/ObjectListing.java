@@ -10,6 +10,7 @@ import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.auth.SigV4;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
@@ -78,19 +79,19 @@ final class ObjectListing {
   }
 
   /** ListObjects: version 2 with {@code list-type=2}, else version 1. */
-  void list(S3Request request, String user, S3Response out) throws S3Error {
+  void list(S3Request request, Caller caller, S3Response out) throws S3Error {
     String type = request.param("list-type");
     if (type == null) {
-      listV1(request, user, out);
+      listV1(request, caller, out);
     } else if (type.equals("2")) {
-      listV2(request, user, out);
+      listV2(request, caller, out);
     } else {
       throw S3ErrorCode.INVALID_ARGUMENT.error("Invalid list type " + S3Error.quote(type) + ": 2 or none");
     }
   }
 
-  private void listV2(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  private void listV2(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     String prefix = orEmpty(request.param("prefix"));
     String delimiter = orEmpty(request.param("delimiter"));
     String token = request.param("continuation-token");
@@ -123,8 +124,8 @@ final class ObjectListing {
     out.send(200, xml.close("ListBucketResult").bytes(), "application/xml");
   }
 
-  private void listV1(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  private void listV1(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     String prefix = orEmpty(request.param("prefix"));
     String delimiter = orEmpty(request.param("delimiter"));
     String marker = orEmpty(request.param("marker"));

@@ -1,5 +1,7 @@
 package org.tropos.s3.ops;
 
+import static org.tropos.s3.auth.RequestAuthenticator.UNSIGNED_PAYLOAD;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.security.MessageDigest;
@@ -22,7 +24,7 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.AwsChunkedInputStream;
-import org.tropos.s3.auth.RequestAuthenticator;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.auth.SigV4;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
@@ -50,11 +52,11 @@ final class ObjectOps {
     this.buckets = buckets;
   }
 
-  void put(S3Request request, RequestAuthenticator.Signed signed, S3Response out) throws S3Error, IOException {
-    BucketInfo bucket = buckets.require(request.bucket(), signed.accessId());
+  void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    BucketInfo bucket = buckets.require(request.bucket(), caller);
     OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(userMetadata(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))));
-    out.headers().set("ETag", upload(request, signed, bucket, open));
+    out.headers().set("ETag", upload(request, caller, bucket, open));
     out.send(200, new byte[0], null);
   }
 
@@ -63,16 +65,16 @@ final class ObjectOps {
    * the length, the SHA-256 (when signed), the chunk signatures (aws-chunked) and the Content-MD5 (when sent)
    * check out; returns its ETag (the body's MD5, quoted).
    */
-  String upload(S3Request request, RequestAuthenticator.Signed signed, BucketInfo bucket,
+  String upload(S3Request request, Caller caller, BucketInfo bucket,
       OpenKeyRequest.Builder open) throws S3Error, IOException {
-    String payloadHash = signed.payloadHash();
+    String payloadHash = caller.payloadHash();
     boolean chunked = payloadHash.startsWith("STREAMING-");
     long length = length(request, chunked ? "x-amz-decoded-content-length" : "content-length");
-    InputStream body = chunked ? new AwsChunkedInputStream(request.body(), signed, payloadHash,
+    InputStream body = chunked ? new AwsChunkedInputStream(request.body(), caller, payloadHash,
         request.header("x-amz-trailer")) : request.body();
     KeyOutputStream key = OmCalls.call(request.bucket(), request.key(), () -> om.createKey(open
         .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(request.key()).setSize(length)
-        .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(signed.accessId()).build()));
+        .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(caller.accessId()).build()));
     boolean committed = false;
     try {
       Digests digests = copy(body, key, length);
@@ -80,7 +82,7 @@ final class ObjectOps {
         throw S3ErrorCode.INVALID_REQUEST.error("The aws-chunked body holds more than x-amz-decoded-content-length"
             + " bytes");
       }
-      if (!chunked && !payloadHash.equals(RequestAuthenticator.UNSIGNED_PAYLOAD)
+      if (!chunked && !payloadHash.equals(UNSIGNED_PAYLOAD)
           && !payloadHash.equals(digests.sha256())) {
         throw S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH.error("The provided 'x-amz-content-sha256' header does not"
             + " match what was computed.");
@@ -177,8 +179,8 @@ final class ObjectOps {
     }
   }
 
-  void get(S3Request request, String user, S3Response out) throws S3Error, IOException {
-    buckets.require(request.bucket(), user);
+  void get(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    buckets.require(request.bucket(), caller);
     try (KeyInputStream in = read(request)) {
       KeyInfo key = in.key();
       if (!conditionsHold(request, key, out)) {
@@ -201,8 +203,8 @@ final class ObjectOps {
         request.key()));
   }
 
-  void head(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  void head(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     KeyInfo key;
     key = OmCalls.call(request.bucket(), request.key(), () -> om.getKey(buckets.volume(), request.bucket(),
         request.key()));
@@ -215,8 +217,8 @@ final class ObjectOps {
     }
   }
 
-  void delete(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     try {
       om.deleteKey(buckets.volume(), request.bucket(), request.key(), false);
     } catch (OmException e) {

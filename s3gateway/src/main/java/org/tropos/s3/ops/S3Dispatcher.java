@@ -5,7 +5,6 @@ import static org.tropos.s3.ops.S3Routes.Resource.OBJECT;
 import static org.tropos.s3.ops.S3Routes.Resource.SERVICE;
 
 import java.io.IOException;
-import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
@@ -14,6 +13,7 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.http.ErrorDocument;
 import org.tropos.s3.http.S3Handler;
@@ -32,10 +32,10 @@ public final class S3Dispatcher implements S3Handler {
   private final S3Routes routes;
 
   public S3Dispatcher(TroposClient om, RequestAuthenticator authenticator, Clock clock, String volume,
-      BucketLayout layout, List<String> administrators) {
+      BucketLayout layout) {
     this.authenticator = authenticator;
     this.clock = clock;
-    this.routes = routes(om, new BucketOps(om, volume, layout, new Access(administrators)));
+    this.routes = routes(om, new BucketOps(om, volume, layout));
   }
 
   private static S3Routes routes(TroposClient om, BucketOps buckets) {
@@ -46,39 +46,39 @@ public final class S3Dispatcher implements S3Handler {
     DeleteObjectsOp bulkDelete = new DeleteObjectsOp(om, buckets);
     TaggingOps tagging = new TaggingOps(om, buckets);
     return new S3Routes()
-        .add("GET", SERVICE, "", (r, c, o) -> buckets.list(c.accessId(), o))
-        .add("PUT", BUCKET, "", (r, c, o) -> buckets.create(r, c.accessId(), o))
-        .add("HEAD", BUCKET, "", (r, c, o) -> buckets.head(r, c.accessId(), o))
-        .add("DELETE", BUCKET, "", (r, c, o) -> buckets.delete(r, c.accessId(), o))
-        .add("GET", BUCKET, "", (r, c, o) -> listing.list(r, c.accessId(), o))
-        .add("GET", BUCKET, "location", (r, c, o) -> buckets.location(r, c.accessId(), o))
-        .add("GET", BUCKET, "uploads", (r, c, o) -> multipart.listUploads(r, c.accessId(), o))
-        .add("POST", BUCKET, "delete", (r, c, o) -> bulkDelete.delete(r, c.accessId(), o))
+        .add("GET", SERVICE, "", buckets::list)
+        .add("PUT", BUCKET, "", buckets::create)
+        .add("HEAD", BUCKET, "", buckets::head)
+        .add("DELETE", BUCKET, "", buckets::delete)
+        .add("GET", BUCKET, "", listing::list)
+        .add("GET", BUCKET, "location", buckets::location)
+        .add("GET", BUCKET, "uploads", multipart::listUploads)
+        .add("POST", BUCKET, "delete", bulkDelete::delete)
         .add("PUT", OBJECT, "", (r, c, o) -> {
           if (r.header("x-amz-copy-source") != null) {
-            copies.copy(r, c.accessId(), o);
+            copies.copy(r, c, o);
           } else {
             objects.put(r, c, o);
           }
         })
-        .add("GET", OBJECT, "", (r, c, o) -> objects.get(r, c.accessId(), o))
-        .add("HEAD", OBJECT, "", (r, c, o) -> objects.head(r, c.accessId(), o))
-        .add("DELETE", OBJECT, "", (r, c, o) -> objects.delete(r, c.accessId(), o))
-        .add("POST", OBJECT, "uploads", (r, c, o) -> multipart.initiate(r, c.accessId(), o))
+        .add("GET", OBJECT, "", objects::get)
+        .add("HEAD", OBJECT, "", objects::head)
+        .add("DELETE", OBJECT, "", objects::delete)
+        .add("POST", OBJECT, "uploads", multipart::initiate)
         .add("PUT", OBJECT, "uploadId", multipart::uploadPart)
-        .add("POST", OBJECT, "uploadId", (r, c, o) -> multipart.complete(r, c.accessId(), o))
-        .add("GET", OBJECT, "uploadId", (r, c, o) -> multipart.listParts(r, c.accessId(), o))
-        .add("DELETE", OBJECT, "uploadId", (r, c, o) -> multipart.abort(r, c.accessId(), o))
-        .add("GET", OBJECT, "tagging", (r, c, o) -> tagging.get(r, c.accessId(), o))
-        .add("PUT", OBJECT, "tagging", (r, c, o) -> tagging.put(r, c.accessId(), o))
-        .add("DELETE", OBJECT, "tagging", (r, c, o) -> tagging.delete(r, c.accessId(), o));
+        .add("POST", OBJECT, "uploadId", multipart::complete)
+        .add("GET", OBJECT, "uploadId", multipart::listParts)
+        .add("DELETE", OBJECT, "uploadId", multipart::abort)
+        .add("GET", OBJECT, "tagging", tagging::get)
+        .add("PUT", OBJECT, "tagging", tagging::put)
+        .add("DELETE", OBJECT, "tagging", tagging::delete);
   }
 
   @Override
   public void handle(S3Request request, S3Response out) {
     long start = clock.monotonicNanos();
     try {
-      RequestAuthenticator.Signed signed = authenticator.authenticate(request.method(), request.rawPath(),
+      Caller signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
       routes.find(request).serve(request, signed, out);
     } catch (S3Error e) {

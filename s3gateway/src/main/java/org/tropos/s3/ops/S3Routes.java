@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
-import org.tropos.s3.auth.RequestAuthenticator.Signed;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 
@@ -34,7 +34,7 @@ final class S3Routes {
   /** One S3 operation. */
   @FunctionalInterface
   interface Operation {
-    void serve(S3Request request, Signed caller, S3Response out) throws S3Error, IOException;
+    void serve(S3Request request, Caller caller, S3Response out) throws S3Error, IOException;
   }
 
   /**

@@ -11,6 +11,7 @@ import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -33,8 +34,8 @@ final class TaggingOps {
     this.buckets = buckets;
   }
 
-  void get(S3Request request, String user, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), user);
+  void get(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request.bucket(), caller);
     KeyInfo key;
     key = OmCalls.call(request.bucket(), request.key(), () -> om.getKey(buckets.volume(), request.bucket(),
         request.key()));
@@ -44,23 +45,23 @@ final class TaggingOps {
     out.send(200, xml.close("TagSet").close("Tagging").bytes(), "application/xml");
   }
 
-  void put(S3Request request, String user, S3Response out) throws S3Error, IOException {
+  void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     Element root = XmlInput.parse(request.body());
     Map<String, String> tags = new LinkedHashMap<>();
     List<Element> sets = XmlInput.children(root, "TagSet");
     for (Element tag : sets.isEmpty() ? List.<Element>of() : XmlInput.children(sets.get(0), "Tag")) {
       tags.put(String.valueOf(XmlInput.exactText(tag, "Key")), String.valueOf(XmlInput.exactText(tag, "Value")));
     }
-    set(request, user, check(tags), out, 200);
+    set(request, caller, check(tags), out, 200);
   }
 
-  void delete(S3Request request, String user, S3Response out) throws S3Error {
-    set(request, user, Map.of(), out, 204);
+  void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
+    set(request, caller, Map.of(), out, 204);
   }
 
-  private void set(S3Request request, String user, Map<String, String> tags, S3Response out, int status)
+  private void set(S3Request request, Caller caller, Map<String, String> tags, S3Response out, int status)
       throws S3Error {
-    buckets.require(request.bucket(), user);
+    buckets.require(request.bucket(), caller);
     OmCalls.run(request.bucket(), request.key(), () -> om.setKeyTags(SetKeyTagsRequest.newBuilder()
         .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key()).putAllTags(tags).build()));
     out.send(status, new byte[0], null);

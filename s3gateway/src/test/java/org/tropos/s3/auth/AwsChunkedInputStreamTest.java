@@ -41,8 +41,8 @@ class AwsChunkedInputStreamTest {
     return body.toByteArray();
   }
 
-  private static RequestAuthenticator.Signed seed() {
-    return new RequestAuthenticator.Signed("AKIAIOSFODNN7EXAMPLE", AwsChunkedInputStream.SIGNED, "20130524T000000Z",
+  private static Caller seed() {
+    return new Caller("AKIAIOSFODNN7EXAMPLE", false, AwsChunkedInputStream.SIGNED, "20130524T000000Z",
         "20130524/us-east-1/s3/aws4_request", SigV4.signingKey(SECRET, "20130524", "us-east-1", "s3"), SEED);
   }
 
@@ -59,7 +59,7 @@ class AwsChunkedInputStreamTest {
     headers.put("authorization", "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/"
         + "aws4_request,SignedHeaders=content-encoding;content-length;host;x-amz-content-sha256;x-amz-date;"
         + "x-amz-decoded-content-length;x-amz-storage-class,Signature=" + SEED);
-    RequestAuthenticator.Signed signed = new RequestAuthenticator(id -> SECRET).authenticate("PUT",
+    Caller signed = new RequestAuthenticator(id -> new Credentials.Credential(SECRET, false)).authenticate("PUT",
         "/examplebucket/chunkObject.txt", Map.of(), headers::get, Instant.parse("2013-05-24T00:00:00Z"));
     byte[] body = awsExampleBody(CHUNK_SIGNATURES);
     assertEquals(66_824, body.length);
@@ -95,7 +95,7 @@ class AwsChunkedInputStreamTest {
     crc.update(data);
     String good = Base64.getEncoder().encodeToString(java.nio.ByteBuffer.allocate(4).putInt((int) crc.getValue())
         .array());
-    RequestAuthenticator.Signed signed = seed();
+    Caller signed = seed();
     assertArrayEquals(data, new AwsChunkedInputStream(unsignedWithCrc(data, good), signed,
         AwsChunkedInputStream.UNSIGNED_TRAILER, "x-amz-checksum-crc32").readAllBytes());
     assertEquals("BadDigest", assertThrows(S3IOException.class, () -> new AwsChunkedInputStream(

@@ -26,7 +26,7 @@ class RequestAuthenticatorTest {
     if (!id.equals(ACCESS)) {
       throw S3ErrorCode.INVALID_ACCESS_KEY_ID.error("unknown " + id);
     }
-    return SECRET;
+    return new Credentials.Credential(SECRET, false);
   });
 
   private static UnaryOperator<String> headers(String signature) {
@@ -44,7 +44,7 @@ class RequestAuthenticatorTest {
 
   @Test
   void awsHeaderExampleVerifies() throws Exception {
-    RequestAuthenticator.Signed signed = authenticator.authenticate("GET", "/test.txt", Map.of(),
+    Caller signed = authenticator.authenticate("GET", "/test.txt", Map.of(),
         headers(GET_OBJECT_SIGNATURE), SIGNED_AT.plusSeconds(60));
     assertEquals(ACCESS, signed.accessId());
     assertEquals(SigV4.EMPTY_SHA256, signed.payloadHash());

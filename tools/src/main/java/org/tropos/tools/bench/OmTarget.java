@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.tropos.common.rpc.Callers;
 import org.tropos.client.internal.OmClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
@@ -40,7 +41,7 @@ final class OmTarget implements AutoCloseable {
     om = new OmServer(OmConfig.from(conf), SystemClock.INSTANCE);
     om.start();
     namespace = om.namespace();
-    client = grpc ? new OmClient(new HostPort("127.0.0.1", om.port())) : null;
+    client = grpc ? new OmClient(new HostPort("127.0.0.1", om.port()), Callers.localUser()) : null;
   }
 
   /** An OM with volume {@value #VOLUME}, FSO bucket {@value #BUCKET} and the given directories. */

@@ -3,6 +3,7 @@ package org.tropos.tools.cli;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.tropos.common.rpc.Callers;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
@@ -66,7 +67,7 @@ public final class LocalCommand implements Callable<Integer> {
   private static S3Secret s3Secret(Configuration conf, LocalCluster cluster) throws IOException, OmException {
     try (TroposClient client = TroposClient.create(conf.with(OmKeys.ADDRESS.name(), "127.0.0.1:"
         + cluster.om().port()))) {
-      return client.getS3Secret(System.getProperty("user.name"), true);
+      return client.getS3Secret(Callers.localUser(), true);
     }
   }
 }

@@ -1,6 +1,7 @@
 package org.tropos.tools.cli.sh;
 
 import java.io.PrintWriter;
+import org.tropos.common.rpc.Callers;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.DataSize;
 import org.tropos.proto.om.VolumeInfo;
@@ -26,7 +27,7 @@ public final class VolumeCommands {
   @Command(name = "create", mixinStandardHelpOptions = true, description = "Create a volume.")
   static final class Create extends OnVolume {
     @Option(names = {"-u", "--user"}, description = "Owner (default: you).")
-    String owner = System.getProperty("user.name");
+    String owner = Callers.localUser();
 
     @Option(names = "--quota", description = "Most bytes its buckets may hold, e.g. 10GB (default: none).")
     String quota;

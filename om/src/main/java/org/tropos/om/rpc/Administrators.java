@@ -1,0 +1,38 @@
+package org.tropos.om.rpc;
+
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.Set;
+import org.tropos.common.rpc.Callers;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.OmResult;
+
+/**
+ * Who administers the OM: the users of the OM's own {@code ozone.administrators} and the user running the OM (as
+ * in Ozone). A client's configuration has no say: the OM decides from the caller's user ({@link Callers}).
+ *
+ * <p>Immutable; thread-safe.
+ */
+public final class Administrators {
+  private final Set<String> users;
+  private final boolean everyone;
+
+  public Administrators(Collection<String> configured, String omUser) {
+    this.users = new HashSet<>(configured);
+    this.users.add(omUser);
+    this.everyone = configured.contains("*");
+  }
+
+  public boolean contains(String user) {
+    return everyone || users.contains(user);
+  }
+
+  /** Fails unless the current caller is {@code user} or an administrator. */
+  void checkActsFor(String user, String what) throws OmException {
+    String caller = Callers.current();
+    if (!caller.equals(user) && !contains(caller)) {
+      throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not " + what + " of user '"
+          + user + "': only the user itself and the OM's administrators (ozone.administrators) may");
+    }
+  }
+}

@@ -1,0 +1,18 @@
+package org.tropos.s3.auth;
+
+/**
+ * Who sent a request, as its signature proved: the access id (the user's name), whether the OM counts that user
+ * among its administrators, and what the signature fixed that the body must then match (the payload's hash, and
+ * the signing key and seed signature that aws-chunked bodies continue). An unsigned request comes from the
+ * {@link #ANONYMOUS} caller.
+ */
+public record Caller(String accessId, boolean administrator, String payloadHash, String amzDate, String scope,
+    byte[] signingKey, String seedSignature) {
+  /** The caller of an unsigned request: only what is public is open to it. */
+  public static final Caller ANONYMOUS = new Caller("", false, RequestAuthenticator.UNSIGNED_PAYLOAD, null, null,
+      null, null);
+
+  public boolean anonymous() {
+    return accessId.isEmpty();
+  }
+}
