@@ -21,11 +21,15 @@ import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeyVersionsRequest;
+import org.tropos.proto.om.ListKeyVersionsResponse;
 import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
 import org.tropos.proto.om.ListMultipartUploadsResponse;
@@ -33,12 +37,15 @@ import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
+import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
+import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.ContainerInfo;
@@ -179,8 +186,19 @@ public final class TroposClient implements AutoCloseable {
     return om.lookupKey(volume, bucket, key, clientHost);
   }
 
+  /** A version of a key, a delete marker or its parts as the request asks, with where its blocks' replicas are. */
+  public LookupKeyResponse lookupKey(LookupKeyRequest request) throws OmException {
+    return om.lookupKey(request.getClientHost().isEmpty() ? request.toBuilder().setClientHost(clientHost).build()
+        : request);
+  }
+
   public KeyInfo getKey(String volume, String bucket, String key) throws OmException {
     return om.lookupKey(volume, bucket, key, clientHost).getKey();
+  }
+
+  /** One page of every version of a bucket's keys, by key then newest first. */
+  public ListKeyVersionsResponse listKeyVersions(ListKeyVersionsRequest request) throws OmException {
+    return om.listKeyVersions(request);
   }
 
   /**
@@ -193,7 +211,13 @@ public final class TroposClient implements AutoCloseable {
   }
 
   public void deleteKey(String volume, String bucket, String key, boolean recursive) throws OmException {
-    om.deleteKey(volume, bucket, key, recursive);
+    om.deleteKey(DeleteKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key)
+        .setRecursive(recursive).build());
+  }
+
+  /** Deletes a key, a version of it, or (a versioned bucket) adds a delete marker: what the request says. */
+  public DeleteKeyResponse deleteKey(DeleteKeyRequest request) throws OmException {
+    return om.deleteKey(request);
   }
 
   public void renameKey(String volume, String bucket, String from, String to) throws OmException {
@@ -241,6 +265,15 @@ public final class TroposClient implements AutoCloseable {
   public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
     return om.setKeyTags(request);
   }
+  public KeyInfo setKeyAcl(SetKeyAclRequest request) throws OmException {
+    return om.setKeyAcl(request);
+  }
+
+  /** Sets a bucket's versioning or canned ACL. */
+  public BucketInfo setBucketProperties(SetBucketPropertiesRequest request) throws OmException {
+    return om.setBucketProperties(request);
+  }
+
 
   /** Makes a part of a byte range of another key by referencing its blocks (no data moves). */
   public PartInfo copyPart(CopyPartRequest request) throws OmException {

@@ -18,6 +18,7 @@ import org.tropos.proto.om.CreateDirectoryRequest;
 import org.tropos.proto.om.CreateVolumeRequest;
 import org.tropos.proto.om.DeleteBucketRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.DeleteVolumeRequest;
 import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetFileStatusRequest;
@@ -28,6 +29,8 @@ import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsRequest;
 import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeyVersionsRequest;
+import org.tropos.proto.om.ListKeyVersionsResponse;
 import org.tropos.proto.om.ListKeysRequest;
 import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
@@ -47,7 +50,9 @@ import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
+import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.SetS3SecretRequest;
 import org.tropos.proto.om.VolumeInfo;
@@ -127,8 +132,16 @@ public final class OmClient implements AutoCloseable {
 
   public LookupKeyResponse lookupKey(String volume, String bucket, String key, String clientHost)
       throws OmException {
-    return om.call(() -> stub().lookupKey(LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
-        .setKey(key).setClientHost(clientHost).build()));
+    return lookupKey(LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key)
+        .setClientHost(clientHost).build());
+  }
+
+  public LookupKeyResponse lookupKey(LookupKeyRequest request) throws OmException {
+    return om.call(() -> stub().lookupKey(request));
+  }
+
+  public ListKeyVersionsResponse listKeyVersions(ListKeyVersionsRequest request) throws OmException {
+    return om.call(() -> stub().listKeyVersions(request));
   }
 
   public ListKeysResponse listKeys(String volume, String bucket, String prefix, String startAfter, int max)
@@ -137,9 +150,8 @@ public final class OmClient implements AutoCloseable {
         .setPrefix(prefix).setStartAfter(startAfter).setMaxResults(max).build()));
   }
 
-  public void deleteKey(String volume, String bucket, String key, boolean recursive) throws OmException {
-    om.call(() -> stub().deleteKey(DeleteKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key)
-        .setRecursive(recursive).build()));
+  public DeleteKeyResponse deleteKey(DeleteKeyRequest request) throws OmException {
+    return om.call(() -> stub().deleteKey(request));
   }
 
   public void renameKey(String volume, String bucket, String from, String to) throws OmException {
@@ -182,6 +194,14 @@ public final class OmClient implements AutoCloseable {
 
   public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
     return om.call(() -> stub().setKeyTags(request).getKey());
+  }
+
+  public KeyInfo setKeyAcl(SetKeyAclRequest request) throws OmException {
+    return om.call(() -> stub().setKeyAcl(request).getKey());
+  }
+
+  public BucketInfo setBucketProperties(SetBucketPropertiesRequest request) throws OmException {
+    return om.call(() -> stub().setBucketProperties(request).getBucket());
   }
 
   public KeyInfo setFileAttributes(SetFileAttributesRequest request) throws OmException {

@@ -8,8 +8,10 @@ public enum OmTable {
   DIRECTORIES("directories"),
   /** FSO files: bucket id, parent id, name. */
   FILES("files"),
-  /** OBJECT_STORE keys: bucket id, key name. */
+  /** OBJECT_STORE keys (their latest version): bucket id, key name. */
   KEYS("keys"),
+  /** The other versions of OBJECT_STORE keys: bucket id, key name, 0x00, version inverted (newest first). */
+  KEY_VERSIONS("keyVersions"),
   OPEN_KEYS("openKeys"),
   DELETED_KEYS("deletedKeys"),
   DELETED_DIRECTORIES("deletedDirectories"),

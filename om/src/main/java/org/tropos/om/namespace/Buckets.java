@@ -8,8 +8,11 @@ import org.tropos.om.occ.Txn;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.BucketVersioning;
+import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.UsageRow;
 import org.tropos.proto.om.db.VolumeRow;
@@ -94,7 +97,8 @@ final class Buckets {
         .setOwner(request.getOwner().isEmpty() ? volume.getOwner() : request.getOwner())
         .setQuotaBytes(request.getQuotaBytes()).setQuotaNamespace(request.getQuotaNamespace())
         .setCreationTimeMs(txn.nowMillis()).setModificationTimeMs(txn.nowMillis())
-        .setSourceVolume(request.getSourceVolume()).setSourceBucket(request.getSourceBucket()).build();
+        .setSourceVolume(request.getSourceVolume()).setSourceBucket(request.getSourceBucket())
+        .setAcl(request.getAcl()).build();
     txn.put(OmTable.BUCKETS, key, row);
     return Infos.bucket(row, UsageRow.getDefaultInstance());
   }
@@ -110,9 +114,55 @@ final class Buckets {
     return follow(txn, request.getSourceVolume(), request.getSourceBucket(), MAX_LINK_HOPS - 1);
   }
 
+  /** A bucket as it is; a link shows its source's versioning, which its keys follow. */
   static BucketInfo get(Txn txn, String volume, String bucket) throws OmException {
     BucketRow row = requireRow(txn, volume, bucket);
-    return Infos.bucket(row, txn.usage(OmDbKeys.bucket(volume, bucket)));
+    BucketInfo info = Infos.bucket(row, txn.usage(OmDbKeys.bucket(volume, bucket)));
+    if (!isLink(row)) {
+      return info;
+    }
+    try {
+      return info.toBuilder().setVersioning(require(txn, volume, bucket).getVersioning()).build();
+    } catch (OmException e) {
+      if (e.result() != OmResult.BUCKET_NOT_FOUND) {
+        throw e;
+      }
+      return info;
+    }
+  }
+
+  /**
+   * Sets versioning (of the bucket holding the keys: a link's source) and the canned ACL (of the bucket named,
+   * a link itself). Versioning needs an OBJECT_STORE bucket, and once enabled never returns to never-enabled.
+   */
+  static BucketInfo setProperties(Txn txn, SetBucketPropertiesRequest request) throws OmException {
+    String volume = request.getVolume();
+    String name = request.getName();
+    if (request.hasVersioning()) {
+      BucketRow keys = require(txn, volume, name);
+      BucketVersioning wanted = request.getVersioning();
+      if (keys.getLayout() != BucketLayout.OBJECT_STORE) {
+        throw new OmException(OmResult.NOT_SUPPORTED_FOR_LAYOUT, "bucket " + keys.getVolume() + "/"
+            + keys.getName() + " is FILE_SYSTEM_OPTIMIZED: versioning needs an OBJECT_STORE bucket");
+      }
+      if (wanted == BucketVersioning.UNRECOGNIZED || (wanted == BucketVersioning.VERSIONING_NEVER_ENABLED
+          && keys.getVersioning() != BucketVersioning.VERSIONING_NEVER_ENABLED)) {
+        throw new OmException(OmResult.INVALID_REQUEST, "versioning of " + keys.getVolume() + "/" + keys.getName()
+            + " can be enabled or suspended, not " + wanted);
+      }
+      if (wanted != keys.getVersioning()) {
+        txn.put(OmTable.BUCKETS, OmDbKeys.bucket(keys.getVolume(), keys.getName()), keys.toBuilder()
+            .setVersioning(wanted).setModificationTimeMs(txn.nowMillis()).build());
+      }
+    }
+    if (request.hasAcl()) {
+      if (request.getAcl() == CannedAcl.UNRECOGNIZED) {
+        throw new OmException(OmResult.INVALID_REQUEST, "unknown ACL");
+      }
+      BucketRow row = requireRow(txn, volume, name);
+      txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.toBuilder().setAcl(request.getAcl()).build());
+    }
+    return get(txn, volume, name);
   }
 
   static ListBucketsResponse list(Txn txn, String volume, String prefix, String startAfter, int max)

@@ -26,15 +26,24 @@ final class Infos {
         .setQuotaNamespace(row.getQuotaNamespace()).setCreationTimeMs(row.getCreationTimeMs())
         .setModificationTimeMs(row.getModificationTimeMs()).setUsedBytes(usage.getUsedBytes())
         .setUsedNamespace(usage.getUsedNamespace()).setObjectId(row.getObjectId())
-        .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket()).build();
+        .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket())
+        .setVersioning(row.getVersioning()).setAcl(row.getAcl()).build();
   }
 
+  /** A key's latest version (its parts, when joined by a multipart upload, only counted). */
   static KeyInfo file(BucketRow bucket, String path, FileRow row) {
+    return version(bucket, path, row, true);
+  }
+
+  /** A version of a key, the latest or not. */
+  static KeyInfo version(BucketRow bucket, String path, FileRow row, boolean latest) {
     return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
         .setSize(row.getSize()).addAllBlocks(row.getBlocksList()).setFactor(row.getFactor()).setOwner(row.getOwner())
         .setCreationTimeMs(row.getCreationTimeMs()).setModificationTimeMs(row.getModificationTimeMs())
         .putAllMetadata(row.getMetadataMap()).setObjectId(row.getObjectId()).setPermission(row.getPermission())
-        .setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).build();
+        .setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).setVersionId(KeyVersions.id(row))
+        .setDeleteMarker(row.getDeleteMarker()).setLatest(latest).setAcl(row.getAcl())
+        .setPartCount(row.getPartsCount()).build();
   }
 
   static KeyInfo directory(BucketRow bucket, String path, DirectoryRow row) {

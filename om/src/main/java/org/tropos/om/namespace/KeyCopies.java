@@ -6,8 +6,8 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
-import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.FileRow;
 import org.tropos.proto.om.db.OpenKeyRow;
 
 /**
@@ -19,11 +19,7 @@ final class KeyCopies {
   }
 
   static KeyInfo copy(Txn txn, BucketRow from, BucketRow to, CopyKeyRequest request) throws OmException {
-    KeyInfo source = from.getLayout() == BucketLayout.OBJECT_STORE ? FlatKeys.lookup(txn, from, request.getKey())
-        : FsoTree.lookup(txn, from, request.getKey());
-    if (source.getDirectory()) {
-      throw new OmException(OmResult.NOT_A_FILE, request.getKey() + " is a directory");
-    }
+    FileRow source = Keys.find(txn, from, request.getKey(), request.getVersionId(), false).row();
     boolean flat = to.getLayout() == BucketLayout.OBJECT_STORE;
     if (flat) {
       Names.checkKey(request.getToKey());
@@ -33,7 +29,7 @@ final class KeyCopies {
         .setFactor(source.getFactor()).setOwner(request.getOwner().isEmpty() ? to.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis())
         .putAllMetadata(request.getReplaceMetadata() ? request.getMetadataMap() : source.getMetadataMap())
-        .setCreateParents(true).build();
+        .setCreateParents(true).setAcl(request.getAcl()).build();
     CommitKeyRequest blocks = CommitKeyRequest.newBuilder().setSize(source.getSize())
         .addAllBlocks(source.getBlocksList()).build();
     KeyInfo copied = flat ? FlatKeys.commit(txn, to, open, blocks) : FsoChanges.commit(txn, to, open, blocks);

@@ -28,6 +28,7 @@ import org.tropos.proto.om.MultipartUploadInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.FileRow;
 import org.tropos.proto.om.db.MultipartPartRow;
 import org.tropos.proto.om.db.MultipartUploadRow;
 import org.tropos.proto.om.db.OpenKeyRow;
@@ -40,7 +41,6 @@ import org.tropos.proto.om.db.OpenKeyRow;
  * gone; Complete and Abort read that row, so a part that lands while they run makes them re-run and see it.
  */
 final class Multipart {
-  static final String ETAG = "ETag";
   private static final int MAX_PART_NUMBER = 10_000;
 
   private Multipart() {
@@ -52,7 +52,7 @@ final class Multipart {
     txn.put(OmTable.MULTIPART_UPLOADS, uploadKey(bucket, request.getKey(), uploadId), MultipartUploadRow.newBuilder()
         .setUploadId(uploadId).setKey(request.getKey()).setOwner(request.getOwner().isEmpty() ? bucket.getOwner()
             : request.getOwner()).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
-        .setFactor(bucket.getFactor()).build());
+        .setFactor(bucket.getFactor()).setAcl(request.getAcl()).build());
     return uploadId;
   }
 
@@ -70,10 +70,11 @@ final class Multipart {
     byte[] uploadKey = checkUpload(txn, bucket, open.getPath(), open.getUploadId(), open.getPartNumber());
     long size = OpenKeys.toFile(txn, open, 0, "", request).getSize();
     MultipartPartRow part = store(txn, bucket, open.getPath(), open.getUploadId(), uploadKey, MultipartPartRow
-        .newBuilder().setPartNumber(open.getPartNumber()).setEtag(request.getMetadataOrDefault(ETAG, ""))
+        .newBuilder().setPartNumber(open.getPartNumber()).setEtag(request.getMetadataOrDefault(OpenKeys.ETAG, ""))
         .setSize(size).addAllBlocks(request.getBlocksList()).setModificationTimeMs(txn.nowMillis())
         .setOpenId(open.getOpenId()).build());
-    return KeyInfo.newBuilder().setName(open.getPath()).setSize(size).putMetadata(ETAG, part.getEtag()).build();
+    return KeyInfo.newBuilder().setName(open.getPath()).setSize(size).putMetadata(OpenKeys.ETAG, part.getEtag())
+        .build();
   }
 
   /**
@@ -83,8 +84,7 @@ final class Multipart {
   static PartInfo copyPart(Txn txn, BucketRow source, BucketRow bucket, CopyPartRequest request)
       throws OmException {
     byte[] uploadKey = checkUpload(txn, bucket, request.getKey(), request.getUploadId(), request.getPartNumber());
-    KeyInfo from = source.getLayout() == BucketLayout.OBJECT_STORE
-        ? FlatKeys.lookup(txn, source, request.getSourceKey()) : FsoTree.lookup(txn, source, request.getSourceKey());
+    KeyInfo from = Keys.lookup(txn, source, request.getSourceKey(), request.getSourceVersionId(), false, false);
     long first = request.getFirstByte();
     long last = request.getLastByte() < 0 ? from.getSize() - 1 : request.getLastByte();
     if (first < 0 || last >= from.getSize() || last < first) {
@@ -151,9 +151,17 @@ final class Multipart {
     return slices;
   }
 
+  /**
+   * Joins the listed parts into the key. Completing an upload again with the same parts answers the key it made,
+   * as S3 does, as long as that is still the key's latest version.
+   */
   static KeyInfo complete(Txn txn, BucketRow bucket, CompleteMultipartUploadRequest request) throws OmException {
     byte[] uploadKey = uploadKey(bucket, request.getKey(), request.getUploadId());
-    MultipartUploadRow upload = upload(txn, uploadKey, request.getUploadId());
+    Optional<MultipartUploadRow> found = txn.get(OmTable.MULTIPART_UPLOADS, uploadKey, MultipartUploadRow.parser());
+    if (found.isEmpty()) {
+      return completedBefore(txn, bucket, request).orElseThrow(() -> noSuchUpload(request.getUploadId()));
+    }
+    MultipartUploadRow upload = found.get();
     if (request.getPartsCount() == 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "a multipart upload is completed with at least one part");
     }
@@ -165,6 +173,7 @@ final class Multipart {
       previous = wanted.getPartNumber();
     }
     List<KeyBlock> blocks = new ArrayList<>();
+    List<PartInfo> joined = new ArrayList<>();
     MessageDigest md5s = md5();
     long size = 0;
     for (int i = 0; i < request.getPartsCount(); i++) {
@@ -179,22 +188,62 @@ final class Multipart {
             + " bytes, less than the minimum of " + request.getMinPartSize());
       }
       blocks.addAll(part.getBlocksList());
+      joined.add(PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
+          .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs()).build());
       size += part.getSize();
       md5s.update(hexOrText(unquoted(part.getEtag())));
     }
     String etag = "\"" + HexFormat.of().formatHex(md5s.digest()) + "-" + request.getPartsCount() + "\"";
-    KeyInfo key = commitJoined(txn, bucket, upload, blocks, size, etag);
+    OpenKeyRow open = joinedKey(txn, bucket, upload, request).putMetadata(OpenKeys.ETAG, etag)
+        .addAllJoinedParts(joined).build();
+    KeyInfo key = commitJoined(txn, bucket, open, blocks, size);
     removeUpload(txn, bucket, uploadKey, upload, request.getPartsList());
     return key;
   }
 
-  private static KeyInfo commitJoined(Txn txn, BucketRow bucket, MultipartUploadRow upload, List<KeyBlock> blocks,
-      long size, String etag) throws OmException {
+  /** The key an upload makes, with the conditions Complete put on the key it replaces. */
+  private static OpenKeyRow.Builder joinedKey(Txn txn, BucketRow bucket, MultipartUploadRow upload,
+      CompleteMultipartUploadRequest request) throws OmException {
     boolean flat = bucket.getLayout() == BucketLayout.OBJECT_STORE;
-    OpenKeyRow open = OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
+    return OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
         .setPath(flat ? upload.getKey() : Names.join(Names.split(upload.getKey()))).setFactor(upload.getFactor())
         .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs())
-        .putAllMetadata(upload.getMetadataMap()).putMetadata(ETAG, etag).setCreateParents(true).build();
+        .putAllMetadata(upload.getMetadataMap()).setCreateParents(true).setAcl(upload.getAcl())
+        .setJoinedUploadId(upload.getUploadId()).setIfMatch(request.getIfMatch())
+        .setNoOverwrite(request.getIfNoneMatch());
+  }
+
+  /** The key an upload completed before, if the request lists the parts it was made of. */
+  private static Optional<KeyInfo> completedBefore(Txn txn, BucketRow bucket, CompleteMultipartUploadRequest request)
+      throws OmException {
+    KeyVersions.Located latest;
+    try {
+      latest = Keys.find(txn, bucket, request.getKey(), "", false);
+    } catch (OmException e) {
+      if (e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.DIRECTORY_NOT_FOUND
+          || e.result() == OmResult.NOT_A_FILE || e.result() == OmResult.NOT_A_DIRECTORY) {
+        return Optional.empty();
+      }
+      throw e;
+    }
+    FileRow row = latest.row();
+    if (!row.getUploadId().equals(request.getUploadId()) || row.getPartsCount() != request.getPartsCount()) {
+      return Optional.empty();
+    }
+    for (int i = 0; i < row.getPartsCount(); i++) {
+      PartInfo made = row.getParts(i);
+      PartInfo asked = request.getParts(i);
+      if (made.getPartNumber() != asked.getPartNumber()
+          || !unquoted(made.getEtag()).equals(unquoted(asked.getEtag()))) {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(Infos.file(bucket, Keys.path(bucket, request.getKey()), row));
+  }
+
+  private static KeyInfo commitJoined(Txn txn, BucketRow bucket, OpenKeyRow open, List<KeyBlock> blocks, long size)
+      throws OmException {
+    boolean flat = bucket.getLayout() == BucketLayout.OBJECT_STORE;
     CommitKeyRequest joined = CommitKeyRequest.newBuilder().setSize(size).addAllBlocks(blocks).build();
     return flat ? FlatKeys.commit(txn, bucket, open, joined) : FsoChanges.commit(txn, bucket, open, joined);
   }

@@ -13,9 +13,13 @@ import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.CopyPartRequest;
+import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeyVersionsRequest;
+import org.tropos.proto.om.ListKeyVersionsResponse;
 import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
 import org.tropos.proto.om.ListMultipartUploadsResponse;
@@ -23,11 +27,14 @@ import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
+import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
+import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.BucketRow;
@@ -119,6 +126,19 @@ public final class Namespace {
     });
   }
 
+  /** A version of a key ("" = the latest), a delete marker too if {@code markers}, with its parts if asked. */
+  public KeyInfo lookupKey(LookupKeyRequest r) throws OmException {
+    return runner.run("look up " + r.getKey(), txn -> Keys.lookup(txn, Buckets.require(txn, r.getVolume(),
+        r.getBucket()), r.getKey(), r.getVersionId(), r.getAllowDeleteMarker(), r.getWithParts()));
+  }
+
+  /** Every version of the keys under a prefix, by key then newest first. */
+  public ListKeyVersionsResponse listKeyVersions(ListKeyVersionsRequest r) throws OmException {
+    return runner.run("list versions of " + r.getVolume() + "/" + r.getBucket(), txn -> VersionListing.list(txn,
+        Buckets.require(txn, r.getVolume(), r.getBucket()), r.getPrefix(), r.getKeyMarker(), r.getVersionIdMarker(),
+        r.getMaxResults()));
+  }
+
   public ListKeysResponse listKeys(String volume, String bucket, String prefix, String startAfter, int max)
       throws OmException {
     return runner.run("list keys of " + volume + "/" + bucket, txn -> {
@@ -130,14 +150,25 @@ public final class Namespace {
 
   /** Deletes a key; in an FSO bucket also a directory (recursively only if asked). */
   public void deleteKey(String volume, String bucket, String key, boolean recursive) throws OmException {
-    runner.run("delete " + key, txn -> {
-      BucketRow b = Buckets.require(txn, volume, bucket);
+    deleteKey(DeleteKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key).setRecursive(recursive)
+        .build());
+  }
+
+  /**
+   * Deletes a key; in a versioned bucket adds a delete marker, or with a version id deletes that version; in an
+   * FSO bucket also a directory (recursively only if asked).
+   */
+  public DeleteKeyResponse deleteKey(DeleteKeyRequest r) throws OmException {
+    return runner.run("delete " + r.getKey(), txn -> {
+      BucketRow b = Buckets.require(txn, r.getVolume(), r.getBucket());
       if (flat(b)) {
-        FlatKeys.delete(txn, b, key);
-      } else {
-        FsoChanges.delete(txn, b, key, recursive);
+        return FlatKeys.delete(txn, b, r.getKey(), r.getVersionId(), r.getOwner());
       }
-      return null;
+      if (!r.getVersionId().isEmpty() && !r.getVersionId().equals(KeyVersions.NULL_ID)) {
+        Keys.find(txn, b, r.getKey(), r.getVersionId(), false);
+      }
+      FsoChanges.delete(txn, b, r.getKey(), r.getRecursive());
+      return DeleteKeyResponse.getDefaultInstance();
     });
   }
 
@@ -204,10 +235,22 @@ public final class Namespace {
     });
   }
 
-  /** Replaces a key's tags. */
+  /** Replaces the tags of a version of a key. */
   public KeyInfo setKeyTags(SetKeyTagsRequest r) throws OmException {
-    return runner.run("tag " + r.getKey(), txn -> KeyTags.set(txn, Buckets.require(txn, r.getVolume(),
-        r.getBucket()), r.getKey(), r.getTagsMap()));
+    return runner.run("tag " + r.getKey(), txn -> KeyAttributes.setTags(txn, Buckets.require(txn, r.getVolume(),
+        r.getBucket()), r.getKey(), r.getVersionId(), r.getTagsMap()));
+  }
+
+  /** Sets the canned ACL of a version of a key. */
+  public KeyInfo setKeyAcl(SetKeyAclRequest r) throws OmException {
+    return runner.run("set the ACL of " + r.getKey(), txn -> KeyAttributes.setAcl(txn, Buckets.require(txn,
+        r.getVolume(), r.getBucket()), r.getKey(), r.getVersionId(), r.getAcl()));
+  }
+
+  /** Sets a bucket's versioning or canned ACL. */
+  public BucketInfo setBucketProperties(SetBucketPropertiesRequest r) throws OmException {
+    return runner.run("set properties of " + r.getVolume() + "/" + r.getName(), txn -> Buckets.setProperties(txn,
+        r));
   }
 
   /** A part that references a byte range of another key's blocks (no data moves). */

@@ -3,6 +3,7 @@ package org.tropos.om.namespace;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
+import java.util.Optional;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
@@ -18,6 +19,9 @@ import org.tropos.proto.om.db.OpenKeyRow;
 
 /** Keys being written: recorded when opened, invisible until committed. */
 final class OpenKeys {
+  /** The metadata entry holding a key's S3 ETag. */
+  static final String ETAG = "ETag";
+
   private OpenKeys() {
   }
 
@@ -48,7 +52,34 @@ final class OpenKeys {
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents())
         .setUploadId(request.getUploadId()).setPartNumber(request.getPartNumber())
-        .setPermission(request.getPermission()).build();
+        .setPermission(request.getPermission()).setAcl(request.getAcl()).setIfMatch(request.getIfMatch()).build();
+  }
+
+  /** Whether committing {@code open} depends on the key it replaces (so that key must be read, and recorded). */
+  static boolean conditional(OpenKeyRow open) {
+    return open.getNoOverwrite() || !open.getIfMatch().isEmpty();
+  }
+
+  /**
+   * Checks a commit's conditions against the key it replaces ({@code existing}, not a delete marker): without
+   * overwrite there must be none (or the writer's own earlier commit), with if-match one whose ETag matches
+   * ("*": any).
+   */
+  static void checkConditions(OpenKeyRow open, String path, Optional<FileRow> existing, boolean committedBefore)
+      throws OmException {
+    if (open.getNoOverwrite() && existing.isPresent() && !committedBefore) {
+      throw new OmException(OmResult.FILE_ALREADY_EXISTS, path + " already exists");
+    }
+    String wanted = open.getIfMatch();
+    if (!wanted.isEmpty() && (existing.isEmpty() || !(wanted.equals("*")
+        || unquoted(wanted).equals(unquoted(existing.get().getMetadataOrDefault(ETAG, "")))))) {
+      throw new OmException(OmResult.PRECONDITION_FAILED, path + (existing.isEmpty() ? " does not exist"
+          : " has ETag " + existing.get().getMetadataOrDefault(ETAG, "(none)")) + ", not " + wanted);
+    }
+  }
+
+  private static String unquoted(String etag) {
+    return etag.replace("\"", "").strip();
   }
 
   private static void checkFsoTarget(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {
@@ -119,6 +150,7 @@ final class OpenKeys {
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())
         .setOwner(open.getOwner()).setCreationTimeMs(open.getCreationTimeMs()).setModificationTimeMs(txn.nowMillis())
         .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap())
-        .setPermission(open.getPermission()).build();
+        .setPermission(open.getPermission()).setAcl(open.getAcl()).setUploadId(open.getJoinedUploadId())
+        .addAllParts(open.getJoinedPartsList()).build();
   }
 }

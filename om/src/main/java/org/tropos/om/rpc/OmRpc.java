@@ -42,6 +42,8 @@ import org.tropos.proto.om.InitiateMultipartUploadResponse;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsRequest;
 import org.tropos.proto.om.ListBucketsResponse;
+import org.tropos.proto.om.ListKeyVersionsRequest;
+import org.tropos.proto.om.ListKeyVersionsResponse;
 import org.tropos.proto.om.ListKeysRequest;
 import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
@@ -62,8 +64,12 @@ import org.tropos.proto.om.RenameKeyResponse;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.RevokeS3SecretResponse;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
+import org.tropos.proto.om.SetBucketPropertiesResponse;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetFileAttributesResponse;
+import org.tropos.proto.om.SetKeyAclRequest;
+import org.tropos.proto.om.SetKeyAclResponse;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.SetKeyTagsResponse;
 import org.tropos.proto.om.SetS3SecretRequest;
@@ -174,7 +180,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void lookupKey(LookupKeyRequest r, StreamObserver<LookupKeyResponse> o) {
     OmCalls.respond("LookupKey", o, () -> {
-      KeyInfo key = namespace.lookupKey(r.getVolume(), r.getBucket(), r.getKey());
+      KeyInfo key = namespace.lookupKey(r);
       List<Long> containers = key.getBlocksList().stream().map(b -> b.getBlockId().getContainerId()).distinct()
           .toList();
       LookupKeyResponse.Builder response = LookupKeyResponse.newBuilder().setKey(key);
@@ -193,10 +199,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void deleteKey(DeleteKeyRequest r, StreamObserver<DeleteKeyResponse> o) {
-    OmCalls.respond("DeleteKey", o, () -> {
-      namespace.deleteKey(r.getVolume(), r.getBucket(), r.getKey(), r.getRecursive());
-      return DeleteKeyResponse.getDefaultInstance();
-    });
+    OmCalls.respond("DeleteKey", o, () -> namespace.deleteKey(r));
   }
 
   @Override
@@ -307,5 +310,21 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void setKeyTags(SetKeyTagsRequest r, StreamObserver<SetKeyTagsResponse> o) {
     OmCalls.respond("SetKeyTags", o, () -> SetKeyTagsResponse.newBuilder().setKey(namespace.setKeyTags(r)).build());
+  }
+
+  @Override
+  public void setKeyAcl(SetKeyAclRequest r, StreamObserver<SetKeyAclResponse> o) {
+    OmCalls.respond("SetKeyAcl", o, () -> SetKeyAclResponse.newBuilder().setKey(namespace.setKeyAcl(r)).build());
+  }
+
+  @Override
+  public void setBucketProperties(SetBucketPropertiesRequest r, StreamObserver<SetBucketPropertiesResponse> o) {
+    OmCalls.respond("SetBucketProperties", o, () -> SetBucketPropertiesResponse.newBuilder()
+        .setBucket(namespace.setBucketProperties(r)).build());
+  }
+
+  @Override
+  public void listKeyVersions(ListKeyVersionsRequest r, StreamObserver<ListKeyVersionsResponse> o) {
+    OmCalls.respond("ListKeyVersions", o, () -> namespace.listKeyVersions(r));
   }
 }

@@ -1,0 +1,46 @@
+package org.tropos.om.namespace;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.tropos.common.rpc.OmException;
+import org.tropos.om.db.OmTable;
+import org.tropos.om.occ.Txn;
+import org.tropos.proto.om.CannedAcl;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.FileRow;
+
+/**
+ * What S3 sets on a version of a key after writing it: its tags (kept in its metadata under {@link #TAG_PREFIX},
+ * replaced as a whole) and its canned ACL. Each rewrites that version's row.
+ */
+final class KeyAttributes {
+  static final String TAG_PREFIX = "tag:";
+
+  private KeyAttributes() {
+  }
+
+  static KeyInfo setTags(Txn txn, BucketRow bucket, String key, String versionId, Map<String, String> tags)
+      throws OmException {
+    return rewrite(txn, bucket, key, versionId, row -> {
+      Map<String, String> metadata = new HashMap<>(row.getMetadataMap());
+      metadata.keySet().removeIf(name -> name.startsWith(TAG_PREFIX));
+      tags.forEach((name, value) -> metadata.put(TAG_PREFIX + name, value));
+      return row.toBuilder().clearMetadata().putAllMetadata(metadata).build();
+    });
+  }
+
+  static KeyInfo setAcl(Txn txn, BucketRow bucket, String key, String versionId, CannedAcl acl)
+      throws OmException {
+    return rewrite(txn, bucket, key, versionId, row -> row.toBuilder().setAcl(acl).build());
+  }
+
+  private static KeyInfo rewrite(Txn txn, BucketRow bucket, String key, String versionId,
+      UnaryOperator<FileRow> change) throws OmException {
+    KeyVersions.Located found = Keys.find(txn, bucket, key, versionId, false);
+    FileRow changed = change.apply(found.row());
+    txn.put(found.table(), found.rowKey(), changed);
+    return Infos.version(bucket, Keys.path(bucket, key), changed, found.table() != OmTable.KEY_VERSIONS);
+  }
+}

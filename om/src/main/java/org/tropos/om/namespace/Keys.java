@@ -1,0 +1,56 @@
+package org.tropos.om.namespace;
+
+import java.util.List;
+import org.tropos.common.rpc.OmException;
+import org.tropos.om.db.OmDbKeys;
+import org.tropos.om.db.OmTable;
+import org.tropos.om.occ.Txn;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.db.BucketRow;
+
+/**
+ * A version of a key and where it is stored, whatever its bucket's layout: a version of an OBJECT_STORE key, or the
+ * one ("null") version of a file of an FSO bucket.
+ */
+final class Keys {
+  private Keys() {
+  }
+
+  /** The version {@code versionId} of {@code name} ("" = the latest); see {@link FlatKeys#find} for markers. */
+  static KeyVersions.Located find(Txn txn, BucketRow bucket, String name, String versionId, boolean markers)
+      throws OmException {
+    if (bucket.getLayout() == BucketLayout.OBJECT_STORE) {
+      return FlatKeys.find(txn, bucket, name, versionId, markers);
+    }
+    List<String> parts = Names.split(name);
+    FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts);
+    if (r.dir().isPresent() || parts.isEmpty()) {
+      throw new OmException(OmResult.NOT_A_FILE, r.path() + " in " + FsoTree.name(bucket) + " is a directory");
+    }
+    if (r.file().isEmpty()) {
+      throw FsoTree.notFound(bucket, r.path());
+    }
+    if (!versionId.isEmpty() && !versionId.equals(KeyVersions.NULL_ID)) {
+      KeyVersions.parse(versionId);
+      throw new OmException(OmResult.VERSION_NOT_FOUND, "version " + versionId + " of " + r.path() + " not found"
+          + " in " + FsoTree.name(bucket) + ": its keys have only the null version");
+    }
+    return new KeyVersions.Located(OmTable.FILES, OmDbKeys.child(bucket.getObjectId(), r.parentId(),
+        parts.get(parts.size() - 1)), r.file().get());
+  }
+
+  /** The path of a found version as clients name it. */
+  static String path(BucketRow bucket, String name) throws OmException {
+    return bucket.getLayout() == BucketLayout.OBJECT_STORE ? name : Names.join(Names.split(name));
+  }
+
+  /** A version of a key as clients see it, with its multipart parts if {@code withParts}. */
+  static KeyInfo lookup(Txn txn, BucketRow bucket, String name, String versionId, boolean markers,
+      boolean withParts) throws OmException {
+    KeyVersions.Located found = find(txn, bucket, name, versionId, markers);
+    KeyInfo info = Infos.version(bucket, path(bucket, name), found.row(), found.table() != OmTable.KEY_VERSIONS);
+    return withParts ? info.toBuilder().addAllParts(found.row().getPartsList()).build() : info;
+  }
+}
