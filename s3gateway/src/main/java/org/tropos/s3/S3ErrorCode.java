@@ -7,6 +7,7 @@ package org.tropos.s3;
  */
 public enum S3ErrorCode {
   ACCESS_DENIED("AccessDenied", 403, "Access Denied"),
+  ACCESS_FORBIDDEN("AccessForbidden", 403, "CORSResponse: CORS is not enabled for this bucket."),
   ACCESS_CONTROL_LIST_NOT_SUPPORTED("AccessControlListNotSupported", 400, "The bucket does not allow ACLs"),
   BAD_DIGEST("BadDigest", 400, "The Content-MD5 you specified did not match what we received."),
   BAD_REQUEST("BadRequest", 400, "Bad Request"),
@@ -29,10 +30,12 @@ public enum S3ErrorCode {
   INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
   INVALID_PART("InvalidPart", 400, "One or more of the specified parts could not be found. The part might not have"
       + " been uploaded, or the specified entity tag might not have matched the part's entity tag."),
+  INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
   INVALID_PART_ORDER("InvalidPartOrder", 400, "The list of parts was not in ascending order. Parts must be ordered"
       + " by part number."),
   INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
   INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
+  INVALID_STORAGE_CLASS("InvalidStorageClass", 400, "The storage class you specified is not valid"),
   INVALID_TAG("InvalidTag", 400, "The tag provided was not a valid tag."),
   KEY_TOO_LONG("KeyTooLongError", 400, "Your key is too long"),
   MALFORMED_ACL("MalformedACLError", 400, "The XML you provided was not well-formed or did not validate against our"
@@ -41,6 +44,7 @@ public enum S3ErrorCode {
       + " published schema."),
   METADATA_TOO_LARGE("MetadataTooLarge", 400, "Your metadata headers exceed the maximum allowed metadata size."),
   METHOD_NOT_ALLOWED("MethodNotAllowed", 405, "The specified method is not allowed against this resource."),
+  MISSING_SECURITY_HEADER("MissingSecurityHeader", 400, "Your request was missing a required header."),
   MISSING_CONTENT_LENGTH("MissingContentLength", 411, "You must provide the Content-Length HTTP header."),
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
@@ -59,6 +63,7 @@ public enum S3ErrorCode {
   SERVICE_UNAVAILABLE("ServiceUnavailable", 503, "Please reduce your request rate."),
   SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403, "The request signature we calculated does not match the"
       + " signature you provided. Check your key and signing method."),
+  UNEXPECTED_CONTENT("UnexpectedContent", 400, "This request does not support content."),
   SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
   X_AMZ_CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400, "The provided 'x-amz-content-sha256' header does"
       + " not match what was computed.");

@@ -132,8 +132,8 @@ final class Buckets {
   }
 
   /**
-   * Sets versioning (of the bucket holding the keys: a link's source) and the canned ACL (of the bucket named,
-   * a link itself). Versioning needs an OBJECT_STORE bucket, and once enabled never returns to never-enabled.
+   * Sets versioning (of the bucket holding the keys: a link's source), and the canned ACL and tags (of the bucket
+   * named, a link itself). Versioning needs an OBJECT_STORE bucket, and once enabled never returns to never-enabled.
    */
   static BucketInfo setProperties(Txn txn, SetBucketPropertiesRequest request) throws OmException {
     String volume = request.getVolume();
@@ -155,12 +155,18 @@ final class Buckets {
             .setVersioning(wanted).setModificationTimeMs(txn.nowMillis()).build());
       }
     }
-    if (request.hasAcl()) {
-      if (request.getAcl() == CannedAcl.UNRECOGNIZED) {
-        throw new OmException(OmResult.INVALID_REQUEST, "unknown ACL");
+    if (request.hasAcl() && request.getAcl() == CannedAcl.UNRECOGNIZED) {
+      throw new OmException(OmResult.INVALID_REQUEST, "unknown ACL");
+    }
+    if (request.hasAcl() || request.getSetTags()) {
+      BucketRow.Builder row = requireRow(txn, volume, name).toBuilder();
+      if (request.hasAcl()) {
+        row.setAcl(request.getAcl());
       }
-      BucketRow row = requireRow(txn, volume, name);
-      txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.toBuilder().setAcl(request.getAcl()).build());
+      if (request.getSetTags()) {
+        row.clearTags().putAllTags(request.getTagsMap());
+      }
+      txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
     }
     return get(txn, volume, name);
   }

@@ -27,7 +27,7 @@ final class Infos {
         .setModificationTimeMs(row.getModificationTimeMs()).setUsedBytes(usage.getUsedBytes())
         .setUsedNamespace(usage.getUsedNamespace()).setObjectId(row.getObjectId())
         .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket())
-        .setVersioning(row.getVersioning()).setAcl(row.getAcl()).build();
+        .setVersioning(row.getVersioning()).setAcl(row.getAcl()).putAllTags(row.getTagsMap()).build();
   }
 
   /** A key's latest version (its parts, when joined by a multipart upload, only counted). */

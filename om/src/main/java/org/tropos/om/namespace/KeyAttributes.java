@@ -1,6 +1,6 @@
 package org.tropos.om.namespace;
 
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.tropos.common.rpc.OmException;
@@ -24,7 +24,7 @@ final class KeyAttributes {
   static KeyInfo setTags(Txn txn, BucketRow bucket, String key, String versionId, Map<String, String> tags)
       throws OmException {
     return rewrite(txn, bucket, key, versionId, row -> {
-      Map<String, String> metadata = new HashMap<>(row.getMetadataMap());
+      Map<String, String> metadata = new LinkedHashMap<>(row.getMetadataMap());
       metadata.keySet().removeIf(name -> name.startsWith(TAG_PREFIX));
       tags.forEach((name, value) -> metadata.put(TAG_PREFIX + name, value));
       return row.toBuilder().clearMetadata().putAllMetadata(metadata).build();

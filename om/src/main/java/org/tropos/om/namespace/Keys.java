@@ -1,6 +1,7 @@
 package org.tropos.om.namespace;
 
 import java.util.List;
+import java.util.Optional;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
@@ -39,6 +40,20 @@ final class Keys {
     }
     return new KeyVersions.Located(OmTable.FILES, OmDbKeys.child(bucket.getObjectId(), r.parentId(),
         parts.get(parts.size() - 1)), r.file().get());
+  }
+
+  /** As {@link #find}, markers included, or empty when there is no such key or version. */
+  static Optional<KeyVersions.Located> findIfPresent(Txn txn, BucketRow bucket, String name, String versionId)
+      throws OmException {
+    try {
+      return Optional.of(find(txn, bucket, name, versionId, true));
+    } catch (OmException e) {
+      if (e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.VERSION_NOT_FOUND
+          || e.result() == OmResult.DIRECTORY_NOT_FOUND || e.result() == OmResult.NOT_A_DIRECTORY) {
+        return Optional.empty();
+      }
+      throw e;
+    }
   }
 
   /** The path of a found version as clients name it. */

@@ -210,7 +210,7 @@ final class Multipart {
         .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs())
         .putAllMetadata(upload.getMetadataMap()).setCreateParents(true).setAcl(upload.getAcl())
         .setJoinedUploadId(upload.getUploadId()).setIfMatch(request.getIfMatch())
-        .setNoOverwrite(request.getIfNoneMatch());
+        .setIfNoneMatch(request.getIfNoneMatch());
   }
 
   /** The key an upload completed before, if the request lists the parts it was made of. */

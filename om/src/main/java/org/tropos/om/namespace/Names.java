@@ -11,6 +11,7 @@ import org.tropos.proto.om.OmResult;
 public final class Names {
   /** S3's bucket naming rules, which Ozone applies to volumes and buckets alike. */
   private static final Pattern RESOURCE = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
+  private static final Pattern IP_ADDRESS = Pattern.compile("\\d+\\.\\d+\\.\\d+\\.\\d+");
   private static final int MAX_KEY_BYTES = 1024;
 
   private Names() {
@@ -28,6 +29,10 @@ public final class Names {
     if (!RESOURCE.matcher(name).matches() || name.contains("..") || name.contains(".-") || name.contains("-.")) {
       throw new OmException(OmResult.INVALID_REQUEST, "invalid " + what + " name '" + name + "': 3-63 lowercase"
           + " letters, digits, '.' and '-', starting and ending with a letter or digit");
+    }
+    if (IP_ADDRESS.matcher(name).matches()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "invalid " + what + " name '" + name + "': it must not look"
+          + " like an IP address");
     }
   }
 

@@ -2,6 +2,7 @@ package org.tropos.om.namespace;
 
 import com.google.protobuf.ByteString;
 import java.util.List;
+import java.util.Optional;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.OccRunner;
@@ -161,6 +162,13 @@ public final class Namespace {
   public DeleteKeyResponse deleteKey(DeleteKeyRequest r) throws OmException {
     return runner.run("delete " + r.getKey(), txn -> {
       BucketRow b = Buckets.require(txn, r.getVolume(), r.getBucket());
+      if (Conditions.onDelete(r)) {
+        Optional<KeyVersions.Located> target = Keys.findIfPresent(txn, b, r.getKey(), r.getVersionId());
+        if (target.isEmpty()) {
+          return DeleteKeyResponse.newBuilder().setVersionId(r.getVersionId()).build();
+        }
+        Conditions.checkDelete(r, FsoTree.name(b) + "/" + r.getKey(), target.get().row());
+      }
       if (flat(b)) {
         return FlatKeys.delete(txn, b, r.getKey(), r.getVersionId(), r.getOwner());
       }

@@ -3,7 +3,6 @@ package org.tropos.om.namespace;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
-import java.util.Optional;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
@@ -52,34 +51,8 @@ final class OpenKeys {
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents())
         .setUploadId(request.getUploadId()).setPartNumber(request.getPartNumber())
-        .setPermission(request.getPermission()).setAcl(request.getAcl()).setIfMatch(request.getIfMatch()).build();
-  }
-
-  /** Whether committing {@code open} depends on the key it replaces (so that key must be read, and recorded). */
-  static boolean conditional(OpenKeyRow open) {
-    return open.getNoOverwrite() || !open.getIfMatch().isEmpty();
-  }
-
-  /**
-   * Checks a commit's conditions against the key it replaces ({@code existing}, not a delete marker): without
-   * overwrite there must be none (or the writer's own earlier commit), with if-match one whose ETag matches
-   * ("*": any).
-   */
-  static void checkConditions(OpenKeyRow open, String path, Optional<FileRow> existing, boolean committedBefore)
-      throws OmException {
-    if (open.getNoOverwrite() && existing.isPresent() && !committedBefore) {
-      throw new OmException(OmResult.FILE_ALREADY_EXISTS, path + " already exists");
-    }
-    String wanted = open.getIfMatch();
-    if (!wanted.isEmpty() && (existing.isEmpty() || !(wanted.equals("*")
-        || unquoted(wanted).equals(unquoted(existing.get().getMetadataOrDefault(ETAG, "")))))) {
-      throw new OmException(OmResult.PRECONDITION_FAILED, path + (existing.isEmpty() ? " does not exist"
-          : " has ETag " + existing.get().getMetadataOrDefault(ETAG, "(none)")) + ", not " + wanted);
-    }
-  }
-
-  private static String unquoted(String etag) {
-    return etag.replace("\"", "").strip();
+        .setPermission(request.getPermission()).setAcl(request.getAcl()).setIfMatch(request.getIfMatch())
+        .setIfNoneMatch(request.getIfNoneMatch()).build();
   }
 
   private static void checkFsoTarget(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {

@@ -16,8 +16,8 @@ import org.tropos.s3.S3ErrorCode;
 
 /**
  * Checks a request's AWS Signature V4, in the Authorization header or in a presigned URL's query, against the
- * secret of its access id. Unsigned requests are refused. The body's hash is the caller's to verify while it
- * streams ({@link Caller#payloadHash}).
+ * secret of its access id. An unsigned request comes from the anonymous caller, who gets only what is public.
+ * The body's hash is the caller's to verify while it streams ({@link Caller#payloadHash}).
  *
  * <p>Thread-safe.
  */
@@ -61,7 +61,7 @@ public final class RequestAuthenticator {
     if (query.containsKey("Signature") && query.containsKey("AWSAccessKeyId")) {
       return fromV2Query(method, resourcePath, query, header, amzHeaders, now);
     }
-    throw S3ErrorCode.ACCESS_DENIED.error("Anonymous access is not allowed: sign the request (AWS Signature V4)");
+    return Caller.ANONYMOUS;
   }
 
   private Caller fromV2Header(String method, String resourcePath, Map<String, List<String>> query,

@@ -6,6 +6,8 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -14,6 +16,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.s3.S3ErrorCode;
 
 /**
  * One connection: each request is handed to a worker thread with its body as a {@link BodyPipe}; at most
@@ -56,16 +59,27 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
 
   private void start(ChannelHandlerContext ctx, HttpRequest request) {
     body = new BodyPipe(ctx.channel());
-    boolean keepAlive = HttpUtil.isKeepAlive(request);
+    // After a request the decoder could not read, the rest of what the client sends is garbage to it: close.
+    boolean readable = request.decoderResult().isSuccess();
+    boolean keepAlive = readable && HttpUtil.isKeepAlive(request);
     String requestId = Long.toHexString(System.identityHashCode(ctx.channel())) + "-"
         + Long.toHexString(REQUEST_IDS.incrementAndGet());
     S3Response response = new S3Response(ctx.channel(), requestId, keepAlive, S3Response.freshHeaders(keepAlive));
-    if (request.decoderResult().isFailure()) {
-      refuse(response, 400, "InvalidRequest", "Malformed HTTP request", "");
+    if (!readable) {
+      Throwable cause = request.decoderResult().cause();
+      if (cause instanceof TooLongHttpHeaderException) {
+        refuse(response, S3ErrorCode.REQUEST_HEADER_SECTION_TOO_LARGE, "Your request header section exceeds the"
+            + " maximum allowed size of " + S3HttpServer.MAX_HEADERS + " bytes.", "");
+      } else if (cause instanceof TooLongHttpLineException) {
+        refuse(response, S3ErrorCode.INVALID_REQUEST, "Your request line exceeds the maximum allowed size of "
+            + S3HttpServer.MAX_INITIAL_LINE + " bytes.", "");
+      } else {
+        refuse(response, S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request", "");
+      }
       return;
     }
     if (!permits.tryAcquire()) {
-      refuse(response, 503, "SlowDown", "Please reduce your request rate.", request.uri());
+      refuse(response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
       return;
     }
     BodyPipe pipe = body;
@@ -74,14 +88,15 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
       workers.execute(() -> serve(s3, response, pipe));
     } catch (RejectedExecutionException e) {
       permits.release();
-      refuse(response, 503, "SlowDown", "Please reduce your request rate.", request.uri());
+      refuse(response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
     }
   }
 
   /** Answers at once; the body, if any, is dropped as it arrives. */
-  private void refuse(S3Response response, int status, String code, String message, String resource) {
+  private void refuse(S3Response response, S3ErrorCode error, String message, String resource) {
     body.close();
-    response.send(status, ErrorDocument.of(code, message, resource, response.requestId()), ErrorDocument.TYPE);
+    response.send(error.status(), ErrorDocument.of(error.code(), message, resource, response.requestId()),
+        ErrorDocument.TYPE);
   }
 
   private void serve(S3Request request, S3Response response, BodyPipe pipe) {

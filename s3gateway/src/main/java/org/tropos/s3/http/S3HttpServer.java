@@ -28,8 +28,8 @@ import org.tropos.common.util.Threads;
  * the OM and the datanodes.
  */
 public final class S3HttpServer implements AutoCloseable {
-  private static final int MAX_INITIAL_LINE = 16 * 1024;
-  private static final int MAX_HEADERS = 64 * 1024;
+  static final int MAX_INITIAL_LINE = 16 * 1024;
+  static final int MAX_HEADERS = 64 * 1024;
   private static final int MAX_CHUNK = 1 << 20;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 

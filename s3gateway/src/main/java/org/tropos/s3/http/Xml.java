@@ -19,6 +19,12 @@ public final class Xml {
     return this;
   }
 
+  /** Opens an element with attributes, given as written ({@code name="value" ...}; the caller escapes them). */
+  public Xml openWithAttributes(String element, String attributes) {
+    out.append('<').append(element).append(' ').append(attributes).append('>');
+    return this;
+  }
+
   public Xml close(String element) {
     out.append("</").append(element).append('>');
     return this;

@@ -27,9 +27,14 @@ public final class XmlInput {
 
   /** The document's root element; MalformedXML if it cannot be read. */
   public static Element parse(InputStream body) throws S3Error, IOException {
+    return parse(body, S3ErrorCode.MALFORMED_XML);
+  }
+
+  /** The document's root element; {@code malformed} (MalformedXML, MalformedACLError) if it cannot be read. */
+  public static Element parse(InputStream body, S3ErrorCode malformed) throws S3Error, IOException {
     byte[] bytes = body.readNBytes(MAX_BYTES + 1);
     if (bytes.length > MAX_BYTES) {
-      throw S3ErrorCode.MALFORMED_XML.error("The XML you provided is larger than " + MAX_BYTES + " bytes.");
+      throw malformed.error("The XML you provided is larger than " + MAX_BYTES + " bytes.");
     }
     try {
       DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
@@ -42,7 +47,7 @@ public final class XmlInput {
       builder.setErrorHandler(null);
       return builder.parse(new ByteArrayInputStream(bytes)).getDocumentElement();
     } catch (ParserConfigurationException | SAXException e) {
-      throw S3ErrorCode.MALFORMED_XML.error("The XML you provided was not well-formed or did not validate.");
+      throw malformed.error();
     }
   }
 

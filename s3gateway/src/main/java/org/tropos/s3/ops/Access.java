@@ -1,19 +1,88 @@
 package org.tropos.s3.ops;
 
 import org.tropos.proto.om.BucketInfo;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.proto.om.CannedAcl;
+import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
 
-/** Who may do what: a bucket belongs to its creator; the OM's administrators may do all. */
+/**
+ * Who may do what, from owners and canned ACLs. The OM's administrators and a bucket's owner may do everything in
+ * the bucket; an object's writer owns that object. Others get what the bucket's ACL grants ({@code READ}: list
+ * its objects; {@code WRITE}: write and delete objects) and what an object's ACL grants ({@code READ}: read it).
+ * As in S3, reading an object depends on the object's ACL alone, not on the bucket's.
+ */
 final class Access {
+  /** What a request needs of a bucket. */
+  enum Permission {
+    /** List the objects, read the bucket's settings that S3 shows to readers. */
+    READ,
+    /** Create, overwrite and delete objects. */
+    WRITE,
+    /** Change or read the bucket's ACL, versioning, and delete it: its owner's business. */
+    OWNER
+  }
+
   private Access() {
   }
 
-  static void checkOwner(BucketInfo bucket, Caller caller) throws S3Error {
-    if (!bucket.getOwner().equals(caller.accessId()) && !caller.administrator()) {
-      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + bucket.getName() + " belongs to another"
-          + " user");
+  /** Whether {@code caller} may do what {@code permission} covers on {@code bucket}. */
+  static boolean allows(BucketInfo bucket, Caller caller, Permission permission) {
+    if (caller.administrator() || owns(bucket, caller)) {
+      return true;
     }
+    CannedAcl acl = bucket.getAcl();
+    return switch (permission) {
+      case READ -> acl == CannedAcl.ACL_PUBLIC_READ || acl == CannedAcl.ACL_PUBLIC_READ_WRITE
+          || (acl == CannedAcl.ACL_AUTHENTICATED_READ && !caller.anonymous());
+      case WRITE -> acl == CannedAcl.ACL_PUBLIC_READ_WRITE;
+      case OWNER -> false;
+    };
+  }
+
+  static void check(BucketInfo bucket, Caller caller, Permission permission) throws S3Error {
+    if (!allows(bucket, caller, permission)) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: " + (caller.anonymous() ? "an anonymous caller"
+          : "user " + S3Error.quote(caller.accessId())) + " may not " + permission.name().toLowerCase(
+              java.util.Locale.ROOT) + " bucket " + S3Error.quote(bucket.getName()));
+    }
+  }
+
+  /** Whether {@code caller} may read {@code key} (its data, metadata and tags). */
+  static boolean mayRead(BucketInfo bucket, KeyInfo key, Caller caller) {
+    if (mayChange(bucket, key, caller)) {
+      return true;
+    }
+    CannedAcl acl = key.getAcl();
+    return acl == CannedAcl.ACL_PUBLIC_READ || acl == CannedAcl.ACL_PUBLIC_READ_WRITE
+        || (acl == CannedAcl.ACL_AUTHENTICATED_READ && !caller.anonymous());
+  }
+
+  /** Whether {@code caller} may change {@code key}'s ACL and tags: its owner, the bucket's, an administrator. */
+  static boolean mayChange(BucketInfo bucket, KeyInfo key, Caller caller) {
+    return caller.administrator() || owns(bucket, caller)
+        || (!caller.anonymous() && key.getOwner().equals(caller.accessId()));
+  }
+
+  static void checkRead(BucketInfo bucket, KeyInfo key, Caller caller) throws S3Error {
+    if (!mayRead(bucket, key, caller)) {
+      throw denied(caller, "read", key);
+    }
+  }
+
+  static void checkChange(BucketInfo bucket, KeyInfo key, Caller caller) throws S3Error {
+    if (!mayChange(bucket, key, caller)) {
+      throw denied(caller, "change", key);
+    }
+  }
+
+  private static S3Error denied(Caller caller, String what, KeyInfo key) {
+    return S3ErrorCode.ACCESS_DENIED.error("Access Denied: " + (caller.anonymous() ? "an anonymous caller"
+        : "user " + S3Error.quote(caller.accessId())) + " may not " + what + " " + S3Error.quote(key.getName()));
+  }
+
+  private static boolean owns(BucketInfo bucket, Caller caller) {
+    return !caller.anonymous() && bucket.getOwner().equals(caller.accessId());
   }
 }

@@ -1,12 +1,14 @@
 package org.tropos.s3.ops;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.s3.S3Error;
@@ -34,16 +36,37 @@ final class BucketOps {
     return volume;
   }
 
-  /** The bucket, if {@code caller} may use it. */
-  BucketInfo require(String bucket, Caller caller) throws S3Error {
+  /**
+   * The request's bucket, whoever asks (NoSuchBucket if there is none): for requests whose access depends on an
+   * object. AccessDenied if it is not owned by the {@code x-amz-expected-bucket-owner} the request names.
+   */
+  BucketInfo find(S3Request request) throws S3Error {
+    return find(request.bucket(), request.header("x-amz-expected-bucket-owner"));
+  }
+
+  /** A bucket, checked to belong to {@code expectedOwner} when that is not null. */
+  BucketInfo find(String bucket, String expectedOwner) throws S3Error {
     BucketInfo info = OmCalls.call(bucket, "", () -> om.getBucket(volume, bucket));
-    Access.checkOwner(info, caller);
+    if (expectedOwner != null && !expectedOwner.strip().equals(info.getOwner())) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + S3Error.quote(bucket) + " is not owned by"
+          + " the expected owner");
+    }
+    return info;
+  }
+
+  /** The request's bucket, if {@code caller} may do what {@code permission} covers there. */
+  BucketInfo require(S3Request request, Caller caller, Access.Permission permission) throws S3Error {
+    BucketInfo info = find(request);
+    Access.check(info, caller, permission);
     return info;
   }
 
   void list(S3Request request, Caller caller, S3Response out) throws S3Error {
-    Xml xml = Xml.document("ListAllMyBucketsResult").open("Owner").element("ID", caller).element("DisplayName", caller)
-        .close("Owner").open("Buckets");
+    if (caller.anonymous()) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Anonymous callers may not list buckets");
+    }
+    Xml xml = Xml.document("ListAllMyBucketsResult").open("Owner").element("ID", caller.accessId())
+        .element("DisplayName", caller.accessId()).close("Owner").open("Buckets");
     try {
       List<BucketInfo> buckets = om.listBuckets(volume, "");
       for (BucketInfo b : buckets) {
@@ -60,10 +83,23 @@ final class BucketOps {
     out.send(200, xml.close("Buckets").close("ListAllMyBucketsResult").bytes(), "application/xml");
   }
 
+  /**
+   * Creates a bucket owned by the caller, with the canned ACL of {@code x-amz-acl}. Creating it again is
+   * BucketAlreadyOwnedByYou; with another ACL than it has, or by another user, BucketAlreadyExists.
+   */
   void create(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
-    request.body().transferTo(java.io.OutputStream.nullOutputStream());
-    BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket()).setOwner(caller.accessId())
-        .setLayout(layout).setFactor(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED).build();
+    if (caller.anonymous()) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Anonymous callers may not create buckets");
+    }
+    CannedAcl acl = AclOps.fromHeaders(request);
+    if (request.header("x-amz-bucket-object-lock-enabled") != null
+        && !request.header("x-amz-bucket-object-lock-enabled").strip().equalsIgnoreCase("false")) {
+      throw S3ErrorCode.NOT_IMPLEMENTED.error("Object lock is not implemented");
+    }
+    request.body().transferTo(OutputStream.nullOutputStream());
+    BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket())
+        .setOwner(caller.accessId()).setLayout(layout).setFactor(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED)
+        .setAcl(acl).build();
     try {
       createVolumeIfMissing();
       om.createBucket(wanted);
@@ -71,12 +107,11 @@ final class BucketOps {
       if (e.result() != OmResult.BUCKET_ALREADY_EXISTS) {
         throw OmCalls.translate(e, request.bucket(), "");
       }
-      BucketInfo existing = require(request.bucket(), caller);
-      if (!existing.getOwner().equals(caller)) {
+      BucketInfo existing = find(request);
+      if (!existing.getOwner().equals(caller.accessId()) || existing.getAcl() != acl) {
         throw OmCalls.translate(e, request.bucket(), "");
       }
-      throw S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU.error("Your previous request to create the named bucket"
-          + " succeeded and you already own it.");
+      throw S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU.error();
     }
     out.headers().set("Location", "/" + request.bucket());
     out.send(200, new byte[0], null);
@@ -100,19 +135,19 @@ final class BucketOps {
   }
 
   void head(S3Request request, Caller caller, S3Response out) throws S3Error {
-    require(request.bucket(), caller);
+    require(request, caller, Access.Permission.READ);
     out.headers().set("x-amz-bucket-region", REGION);
     out.sendHead(200, 0);
   }
 
   void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
-    require(request.bucket(), caller);
+    require(request, caller, Access.Permission.OWNER);
     OmCalls.run(request.bucket(), "", () -> om.deleteBucket(volume, request.bucket()));
     out.send(204, new byte[0], null);
   }
 
   void location(S3Request request, Caller caller, S3Response out) throws S3Error {
-    require(request.bucket(), caller);
+    require(request, caller, Access.Permission.OWNER);
     out.send(200, Xml.document("LocationConstraint").close("LocationConstraint").bytes(), "application/xml");
   }
 }

@@ -10,11 +10,11 @@ record ByteRange(long first, long last) {
   }
 
   /**
-   * The range asked for, or null to send the whole object (no header, a syntax S3 ignores, several ranges,
-   * an empty object). A range that starts past the end is InvalidRange.
+   * The range asked for, or null to send the whole object (no header, a syntax S3 ignores, several ranges). A
+   * range that starts past the end, as every range of an empty object does, is InvalidRange.
    */
   static ByteRange parse(String header, long size) throws S3Error {
-    if (header == null || size == 0) {
+    if (header == null) {
       return null;
     }
     String spec = header.strip();
@@ -31,6 +31,9 @@ record ByteRange(long first, long last) {
       String to = spec.substring(dash + 1).strip();
       if (from.isEmpty()) {
         long suffix = Long.parseLong(to);
+        if (suffix > 0 && size == 0) {
+          throw S3ErrorCode.INVALID_RANGE.error("The requested range is not satisfiable: the object is empty");
+        }
         return suffix <= 0 ? null : new ByteRange(Math.max(0, size - suffix), size - 1);
       }
       long first = Long.parseLong(from);

@@ -1,13 +1,15 @@
 package org.tropos.s3.ops;
 
+import io.netty.handler.codec.http.QueryStringDecoder;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.tropos.client.TroposClient;
-import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
@@ -30,12 +32,16 @@ final class CopyOps {
     this.buckets = buckets;
   }
 
-  /** The bucket and key of an x-amz-copy-source header ({@code [/]bucket/key[?versionId=...]}, URL-encoded). */
-  record Source(String bucket, String key) {
+  /** The bucket, key and version of an x-amz-copy-source header ({@code [/]bucket/key[?versionId=...]}). */
+  record Source(String bucket, String key, String versionId) {
     static Source parse(String header) throws S3Error {
       String value = header.strip();
+      String versionId = "";
       int query = value.indexOf('?');
       if (query >= 0) {
+        List<String> ids = new QueryStringDecoder(value.substring(query), StandardCharsets.UTF_8).parameters()
+            .get("versionId");
+        versionId = ids == null || ids.isEmpty() ? "" : ids.get(0);
         value = value.substring(0, query);
       }
       value = URLDecoder.decode(value.replace("+", "%2B"), StandardCharsets.UTF_8);
@@ -47,7 +53,15 @@ final class CopyOps {
         throw S3ErrorCode.INVALID_ARGUMENT.error("Copy Source must mention the source bucket and key:"
             + " sourcebucket/sourcekey");
       }
-      return new Source(value.substring(0, slash), value.substring(slash + 1));
+      return new Source(value.substring(0, slash), value.substring(slash + 1), versionId);
+    }
+
+    /** The source object, if {@code caller} may read it (and its bucket has the owner the request expects). */
+    KeyInfo read(TroposClient om, BucketOps buckets, S3Request request, Caller caller) throws S3Error {
+      BucketInfo sourceBucket = buckets.find(bucket, request.header("x-amz-source-expected-bucket-owner"));
+      KeyInfo source = ObjectReads.lookup(om, buckets.volume(), sourceBucket, key, versionId, caller, false).getKey();
+      Access.checkRead(sourceBucket, source, caller);
+      return source;
     }
   }
 
@@ -57,9 +71,9 @@ final class CopyOps {
    */
   private static Map<String, String> metadataOfCopy(S3Request request, KeyInfo source, boolean replace,
       boolean replaceTags) throws S3Error {
-    Map<String, String> metadata = new HashMap<>();
+    Map<String, String> metadata = new LinkedHashMap<>();
     if (replace) {
-      metadata.putAll(ObjectOps.userMetadata(request));
+      metadata.putAll(ObjectMetadata.of(request));
     } else {
       source.getMetadataMap().forEach((name, value) -> {
         if (!name.startsWith(TaggingOps.PREFIX)) {
@@ -69,13 +83,13 @@ final class CopyOps {
     }
     metadata.putAll(TaggingOps.asMetadata(replaceTags ? TaggingOps.fromHeader(request.header("x-amz-tagging"))
         : TaggingOps.tagsOf(source.getMetadataMap())));
-    metadata.put(ObjectOps.ETAG, ObjectOps.etag(source));
+    metadata.put(ObjectMetadata.ETAG, ObjectMetadata.etag(source));
     return metadata;
   }
 
   /** x-amz-copy-source-if-match, -if-none-match, -if-modified-since, -if-unmodified-since. */
   private static void checkSourceConditions(S3Request request, KeyInfo source) throws S3Error {
-    String etag = ObjectOps.etag(source).replace("\"", "");
+    String etag = ObjectMetadata.etag(source).replace("\"", "");
     Instant modified = Instant.ofEpochMilli(source.getModificationTimeMs() / 1000 * 1000);
     String ifMatch = request.header("x-amz-copy-source-if-match");
     String ifNoneMatch = request.header("x-amz-copy-source-if-none-match");
@@ -86,42 +100,42 @@ final class CopyOps {
         && (unmodifiedSince == null || ifMatch != null || !modified.isAfter(unmodifiedSince))
         && (modifiedSince == null || ifNoneMatch != null || modified.isAfter(modifiedSince));
     if (!holds) {
-      throw S3ErrorCode.PRECONDITION_FAILED.error("At least one of the pre-conditions you specified did not hold");
+      throw S3ErrorCode.PRECONDITION_FAILED.error();
     }
   }
 
   void copy(S3Request request, Caller caller, S3Response out) throws S3Error {
+    ObjectWrites.checkKey(request.key());
+    ObjectWrites.checkHeaders(request);
     Source source = Source.parse(request.header("x-amz-copy-source"));
-    buckets.require(request.bucket(), caller);
-    if (!source.bucket().equals(request.bucket())) {
-      buckets.require(source.bucket(), caller);
-    }
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
+    KeyInfo from = source.read(om, buckets, request, caller);
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
-    if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())) {
+    if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())
+        && source.versionId().isEmpty()) {
       throw S3ErrorCode.INVALID_REQUEST.error("This copy request is illegal because it is trying to copy an object"
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
+    if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)
+        .startsWith("x-amz-copy-source-if-"))) {
+      checkSourceConditions(request, from);
+    }
     CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume()).setBucket(source.bucket())
-        .setKey(source.key()).setToVolume(buckets.volume()).setToBucket(request.bucket()).setToKey(request.key())
-        .setOwner(caller.accessId()).setReplaceMetadata(replace || replaceTags);
-    KeyInfo copied;
-    try {
-      if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)
-          .startsWith("x-amz-copy-source-if-"))) {
-        checkSourceConditions(request, om.getKey(buckets.volume(), source.bucket(), source.key()));
-      }
-      if (replace || replaceTags) {
-        copy.putAllMetadata(metadataOfCopy(request, om.getKey(buckets.volume(), source.bucket(), source.key()),
-            replace, replaceTags));
-      }
-      copied = om.copyKey(copy.build());
-    } catch (OmException e) {
-      throw OmCalls.translate(e, source.bucket(), source.key());
+        .setKey(source.key()).setVersionId(from.getVersionId()).setToVolume(buckets.volume())
+        .setToBucket(request.bucket()).setToKey(request.key()).setOwner(caller.accessId())
+        .setReplaceMetadata(replace || replaceTags).setAcl(AclOps.fromHeaders(request));
+    if (replace || replaceTags) {
+      copy.putAllMetadata(metadataOfCopy(request, from, replace, replaceTags));
+    }
+    KeyInfo copied = OmCalls.call(source.bucket(), source.key(), () -> om.copyKey(copy.build()));
+    Versions.written(copied, out);
+    if (!source.versionId().isEmpty()) {
+      out.headers().set("x-amz-copy-source-version-id", source.versionId());
     }
     out.send(200, Xml.document("CopyObjectResult").element("LastModified",
-        S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectOps.etag(copied))
+        S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectMetadata.etag(copied))
         .close("CopyObjectResult").bytes(), "application/xml");
   }
 }

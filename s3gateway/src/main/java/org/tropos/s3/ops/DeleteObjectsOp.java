@@ -3,8 +3,8 @@ package org.tropos.s3.ops;
 import java.io.IOException;
 import java.util.List;
 import org.tropos.client.TroposClient;
-import org.tropos.common.rpc.OmException;
-import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
@@ -14,7 +14,10 @@ import org.tropos.s3.http.Xml;
 import org.tropos.s3.http.XmlInput;
 import org.w3c.dom.Element;
 
-/** DeleteObjects: up to 1,000 keys in one request, each deleted on its own; quiet mode reports only failures. */
+/**
+ * DeleteObjects: up to 1,000 keys (or versions of keys) in one request, each deleted on its own, exactly as named:
+ * a key is a byte string, white space included. Quiet mode reports only failures.
+ */
 final class DeleteObjectsOp {
   private static final int MAX_KEYS = 1000;
 
@@ -27,38 +30,73 @@ final class DeleteObjectsOp {
   }
 
   void delete(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
-    buckets.require(request.bucket(), caller);
+    buckets.require(request, caller, Access.Permission.WRITE);
     Element root = XmlInput.parse(request.body());
     List<Element> objects = XmlInput.children(root, "Object");
-    if (objects.isEmpty() || objects.size() > MAX_KEYS) {
+    if (!root.getTagName().equals("Delete") || objects.isEmpty() || objects.size() > MAX_KEYS) {
       throw S3ErrorCode.MALFORMED_XML.error("A DeleteObjects request names 1 to " + MAX_KEYS + " objects.");
+    }
+    for (Element object : objects) {
+      String key = XmlInput.exactText(object, "Key");
+      String versionId = XmlInput.text(object, "VersionId");
+      if (key == null || key.isEmpty() || (versionId != null && versionId.isEmpty())) {
+        throw S3ErrorCode.MALFORMED_XML.error("An Object has no Key, or an empty VersionId.");
+      }
     }
     boolean quiet = "true".equalsIgnoreCase(XmlInput.text(root, "Quiet"));
     Xml xml = Xml.document("DeleteResult");
     for (Element object : objects) {
       String key = XmlInput.exactText(object, "Key");
-      if (key == null || key.isEmpty()) {
-        throw S3ErrorCode.MALFORMED_XML.error("An Object has no Key.");
-      }
+      String versionId = XmlInput.text(object, "VersionId");
       try {
-        om.deleteKey(buckets.volume(), request.bucket(), key, false);
-        deleted(xml, key, quiet);
-      } catch (OmException e) {
-        if (e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.DIRECTORY_NOT_FOUND) {
-          deleted(xml, key, quiet);
-        } else {
-          S3Error error = OmCalls.translate(e, request.bucket(), key);
-          xml.open("Error").element("Key", key).element("Code", error.code()).element("Message", error.getMessage())
-              .close("Error");
+        DeleteKeyResponse deleted = ObjectWrites.delete(om, buckets.volume(), request.bucket(), key,
+            conditions(object).setVersionId(versionId == null ? "" : versionId), caller);
+        if (!quiet) {
+          deleted(xml, key, versionId, deleted);
         }
+      } catch (S3Error error) {
+        xml.open("Error").element("Key", key);
+        if (versionId != null) {
+          xml.element("VersionId", versionId);
+        }
+        xml.element("Code", error.code()).element("Message", error.getMessage()).close("Error");
       }
     }
     out.send(200, xml.close("DeleteResult").bytes(), "application/xml");
   }
 
-  private static void deleted(Xml xml, String key, boolean quiet) {
-    if (!quiet) {
-      xml.open("Deleted").element("Key", key).close("Deleted");
+  /** The conditions an Object of the request puts on its deletion: ETag, Size, LastModifiedTime. */
+  private static DeleteKeyRequest.Builder conditions(Element object) throws S3Error {
+    DeleteKeyRequest.Builder delete = DeleteKeyRequest.newBuilder();
+    String etag = XmlInput.text(object, "ETag");
+    String size = XmlInput.text(object, "Size");
+    String modified = XmlInput.text(object, "LastModifiedTime");
+    try {
+      if (etag != null) {
+        delete.setIfMatch(etag);
+      }
+      if (size != null) {
+        delete.setIfMatchSize(Long.parseLong(size));
+      }
+      if (modified != null) {
+        delete.setIfMatchModificationTimeMs(java.time.Instant.parse(modified).toEpochMilli());
+      }
+    } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
+      throw S3ErrorCode.MALFORMED_XML.error("An Object's Size or LastModifiedTime cannot be read.");
     }
+    return delete;
+  }
+
+  /** S3's report of one deletion: the version deleted, or the delete marker added. */
+  private static void deleted(Xml xml, String key, String versionId, DeleteKeyResponse deleted) {
+    xml.open("Deleted").element("Key", key);
+    if (versionId != null) {
+      xml.element("VersionId", versionId);
+    }
+    if (deleted.getDeleteMarker()) {
+      xml.element("DeleteMarker", true);
+      xml.element("DeleteMarkerVersionId", deleted.getVersionId());
+    }
+    xml.close("Deleted");
   }
 }

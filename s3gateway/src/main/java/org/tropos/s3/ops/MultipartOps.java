@@ -14,6 +14,7 @@ import org.tropos.proto.om.ListMultipartUploadsResponse;
 import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.MultipartUploadInfo;
+import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.s3.S3Error;
@@ -36,21 +37,24 @@ final class MultipartOps {
 
   private final TroposClient om;
   private final BucketOps buckets;
-  private final ObjectOps objects;
+  private final ObjectWrites objects;
 
-  MultipartOps(TroposClient om, BucketOps buckets, ObjectOps objects) {
+  MultipartOps(TroposClient om, BucketOps buckets, ObjectWrites objects) {
     this.om = om;
     this.buckets = buckets;
     this.objects = objects;
   }
 
+  /** CreateMultipartUpload: the object's metadata, tags ({@code x-amz-tagging}) and ACL, kept until Complete. */
   void initiate(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), caller);
-    String uploadId;
-    uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(
-        InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume()).setBucket(request.bucket())
-            .setKey(request.key()).putAllMetadata(ObjectOps.userMetadata(request)).setOwner(caller.accessId())
-            .build()));
+    ObjectWrites.checkKey(request.key());
+    ObjectWrites.checkHeaders(request);
+    buckets.require(request, caller, Access.Permission.WRITE);
+    InitiateMultipartUploadRequest initiate = InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
+        .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectMetadata.of(request))
+        .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
+        .setOwner(caller.accessId()).setAcl(AclOps.fromHeaders(request)).build();
+    String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(initiate));
     out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())
         .element("Key", request.key()).element("UploadId", uploadId).close("InitiateMultipartUploadResult").bytes(),
         "application/xml");
@@ -58,7 +62,7 @@ final class MultipartOps {
 
   void uploadPart(S3Request request, Caller caller, S3Response out)
       throws S3Error, IOException {
-    BucketInfo bucket = buckets.require(request.bucket(), caller);
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
     int number;
     try {
       number = Integer.parseInt(request.param("partNumber"));
@@ -69,8 +73,9 @@ final class MultipartOps {
       copyPart(request, caller, bucket, number, out);
       return;
     }
-    out.headers().set("ETag", objects.upload(request, caller, bucket, OpenKeyRequest.newBuilder()
-        .setUploadId(request.param("uploadId")).setPartNumber(number)));
+    KeyInfo part = objects.upload(request, caller, bucket, OpenKeyRequest.newBuilder()
+        .setUploadId(request.param("uploadId")).setPartNumber(number));
+    out.headers().set("ETag", ObjectMetadata.etag(part));
     out.send(200, new byte[0], null);
   }
 
@@ -78,9 +83,7 @@ final class MultipartOps {
   private void copyPart(S3Request request, Caller caller, BucketInfo bucket, int number, S3Response out)
       throws S3Error {
     CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
-    if (!source.bucket().equals(bucket.getName())) {
-      buckets.require(source.bucket(), caller);
-    }
+    KeyInfo from = source.read(om, buckets, request, caller);
     long first = 0;
     long last = -1;
     String range = request.header("x-amz-copy-source-range");
@@ -101,23 +104,31 @@ final class MultipartOps {
     PartInfo part;
     try {
       part = om.copyPart(CopyPartRequest.newBuilder().setSourceVolume(buckets.volume())
-          .setSourceBucket(source.bucket()).setSourceKey(source.key()).setFirstByte(first).setLastByte(last)
+          .setSourceBucket(source.bucket()).setSourceKey(source.key()).setSourceVersionId(from.getVersionId())
+          .setFirstByte(first).setLastByte(last)
           .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
           .setUploadId(request.param("uploadId")).setPartNumber(number).build());
     } catch (OmException e) {
-      throw e.result() == org.tropos.proto.om.OmResult.INVALID_REQUEST
+      throw e.result() == OmResult.INVALID_REQUEST
           ? S3ErrorCode.INVALID_RANGE.error(e.getMessage()) : OmCalls.translate(e, source.bucket(), source.key());
     }
     out.send(200, Xml.document("CopyPartResult").element("LastModified", S3Time.iso(part.getModificationTimeMs()))
         .element("ETag", part.getEtag()).close("CopyPartResult").bytes(), "application/xml");
   }
 
+  /**
+   * CompleteMultipartUpload, with If-Match / If-None-Match on the key it replaces checked when it commits.
+   * Completing a completed upload again with the same parts answers the same object, as S3 does.
+   */
   void complete(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
-    buckets.require(request.bucket(), caller);
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
+    OpenKeyRequest.Builder conditions = OpenKeyRequest.newBuilder();
+    ObjectWrites.conditions(request, conditions);
     Element root = XmlInput.parse(request.body());
     CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.newBuilder()
         .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
-        .setUploadId(request.param("uploadId")).setMinPartSize(MIN_PART_SIZE);
+        .setUploadId(request.param("uploadId")).setMinPartSize(MIN_PART_SIZE).setIfMatch(conditions.getIfMatch())
+        .setIfNoneMatch(conditions.getIfNoneMatch());
     for (Element part : XmlInput.children(root, "Part")) {
       try {
         complete.addParts(PartInfo.newBuilder().setPartNumber(Integer.parseInt(XmlInput.text(part, "PartNumber")))
@@ -126,22 +137,25 @@ final class MultipartOps {
         throw S3ErrorCode.MALFORMED_XML.error("A part has no valid PartNumber.");
       }
     }
-    KeyInfo key;
-    key = OmCalls.call(request.bucket(), request.key(), () -> om.completeMultipartUpload(complete.build()));
+    if (complete.getPartsCount() == 0) {
+      throw S3ErrorCode.MALFORMED_XML.error("A CompleteMultipartUpload request names at least one part.");
+    }
+    KeyInfo key = OmCalls.call(request.bucket(), request.key(), () -> om.completeMultipartUpload(complete.build()));
+    Versions.written(key, out);
     out.send(200, Xml.document("CompleteMultipartUploadResult").element("Location", "/" + request.bucket() + "/"
         + request.key()).element("Bucket", request.bucket()).element("Key", request.key())
-        .element("ETag", ObjectOps.etag(key)).close("CompleteMultipartUploadResult").bytes(), "application/xml");
+        .element("ETag", ObjectMetadata.etag(key)).close("CompleteMultipartUploadResult").bytes(), "application/xml");
   }
 
   void abort(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), caller);
+    buckets.require(request, caller, Access.Permission.WRITE);
     OmCalls.run(request.bucket(), request.key(), () -> om.abortMultipartUpload(buckets.volume(), request.bucket(),
         request.key(), request.param("uploadId")));
     out.send(204, new byte[0], null);
   }
 
   void listParts(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), caller);
+    buckets.require(request, caller, Access.Permission.READ);
     int marker = intParam(request, "part-number-marker", 0);
     int max = Math.min(intParam(request, "max-parts", MAX_LISTED), MAX_LISTED);
     ListPartsResponse parts;
@@ -166,7 +180,7 @@ final class MultipartOps {
   }
 
   void listUploads(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), caller);
+    buckets.require(request, caller, Access.Permission.READ);
     String prefix = orEmpty(request.param("prefix"));
     int max = Math.min(intParam(request, "max-uploads", MAX_LISTED), MAX_LISTED);
     ListMultipartUploadsResponse uploads;

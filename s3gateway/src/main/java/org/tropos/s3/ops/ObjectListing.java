@@ -23,8 +23,8 @@ import org.tropos.s3.http.Xml;
  */
 final class ObjectListing {
   /** Sorts after anything a key can continue a prefix with (U+10FFFF). */
-  private static final String PAST_PREFIX = "\uDBFF\uDFFF";
-  private static final int MAX_KEYS = 1000;
+  static final String PAST_PREFIX = "\uDBFF\uDFFF";
+  static final int MAX_KEYS = 1000;
 
   private final TroposClient om;
   private final BucketOps buckets;
@@ -91,7 +91,7 @@ final class ObjectListing {
   }
 
   private void listV2(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), caller);
+    buckets.require(request, caller, Access.Permission.READ);
     String prefix = orEmpty(request.param("prefix"));
     String delimiter = orEmpty(request.param("delimiter"));
     String token = request.param("continuation-token");
@@ -125,7 +125,7 @@ final class ObjectListing {
   }
 
   private void listV1(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), caller);
+    buckets.require(request, caller, Access.Permission.READ);
     String prefix = orEmpty(request.param("prefix"));
     String delimiter = orEmpty(request.param("delimiter"));
     String marker = orEmpty(request.param("marker"));
@@ -154,7 +154,7 @@ final class ObjectListing {
   private static void entries(Xml xml, Page page, boolean url, boolean owner) {
     for (KeyInfo key : page.objects()) {
       xml.open("Contents").element("Key", encode(key.getName(), url))
-          .element("LastModified", S3Time.iso(key.getModificationTimeMs())).element("ETag", ObjectOps.etag(key))
+          .element("LastModified", S3Time.iso(key.getModificationTimeMs())).element("ETag", ObjectMetadata.etag(key))
           .element("Size", key.getSize()).element("StorageClass", "STANDARD");
       if (owner) {
         xml.open("Owner").element("ID", key.getOwner()).element("DisplayName", key.getOwner()).close("Owner");
@@ -166,7 +166,7 @@ final class ObjectListing {
     }
   }
 
-  private static int maxKeys(S3Request request) throws S3Error {
+  static int maxKeys(S3Request request) throws S3Error {
     String value = request.param("max-keys");
     if (value == null) {
       return MAX_KEYS;
@@ -182,7 +182,7 @@ final class ObjectListing {
     }
   }
 
-  private static String encode(String s, boolean url) {
+  static String encode(String s, boolean url) {
     return url ? SigV4.uriEncode(s).replace("%2F", "/") : s;
   }
 

@@ -57,6 +57,11 @@ final class OmCalls {
       case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD.error();
       case INVALID_PART -> S3ErrorCode.INVALID_PART.error(e.getMessage());
       case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER.error(e.getMessage());
+      case PRECONDITION_FAILED, FILE_ALREADY_EXISTS -> S3ErrorCode.PRECONDITION_FAILED.error();
+      case VERSION_NOT_FOUND -> S3ErrorCode.NO_SUCH_VERSION.error();
+      case DELETE_MARKER -> S3ErrorCode.METHOD_NOT_ALLOWED.error("The specified method is not allowed against a"
+          + " delete marker");
+      case PERMISSION_DENIED -> S3ErrorCode.ACCESS_DENIED.error(e.getMessage());
       case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum"
           + " allowed object size: " + e.getMessage());
       default -> S3ErrorCode.INTERNAL_ERROR.error(e.result() + ": " + e.getMessage());

@@ -39,12 +39,16 @@ public final class S3Dispatcher implements S3Handler {
   }
 
   private static S3Routes routes(TroposClient om, BucketOps buckets) {
-    ObjectOps objects = new ObjectOps(om, buckets);
+    ObjectReads reads = new ObjectReads(om, buckets);
+    ObjectWrites writes = new ObjectWrites(om, buckets);
     ObjectListing listing = new ObjectListing(om, buckets);
-    MultipartOps multipart = new MultipartOps(om, buckets, objects);
+    MultipartOps multipart = new MultipartOps(om, buckets, writes);
     CopyOps copies = new CopyOps(om, buckets);
     DeleteObjectsOp bulkDelete = new DeleteObjectsOp(om, buckets);
     TaggingOps tagging = new TaggingOps(om, buckets);
+    VersioningOps versioning = new VersioningOps(om, buckets);
+    AclOps acls = new AclOps(om, buckets);
+    ObjectAttributesOp attributes = new ObjectAttributesOp(om, buckets);
     return new S3Routes()
         .add("GET", SERVICE, "", buckets::list)
         .add("PUT", BUCKET, "", buckets::create)
@@ -54,16 +58,24 @@ public final class S3Dispatcher implements S3Handler {
         .add("GET", BUCKET, "location", buckets::location)
         .add("GET", BUCKET, "uploads", multipart::listUploads)
         .add("POST", BUCKET, "delete", bulkDelete::delete)
+        .add("GET", BUCKET, "versioning", versioning::get)
+        .add("PUT", BUCKET, "versioning", versioning::put)
+        .add("GET", BUCKET, "versions", versioning::list)
+        .add("GET", BUCKET, "acl", acls::getBucketAcl)
+        .add("PUT", BUCKET, "acl", acls::putBucketAcl)
+        .add("GET", BUCKET, "tagging", tagging::getBucket)
+        .add("PUT", BUCKET, "tagging", tagging::putBucket)
+        .add("DELETE", BUCKET, "tagging", tagging::deleteBucket)
         .add("PUT", OBJECT, "", (r, c, o) -> {
           if (r.header("x-amz-copy-source") != null) {
             copies.copy(r, c, o);
           } else {
-            objects.put(r, c, o);
+            writes.put(r, c, o);
           }
         })
-        .add("GET", OBJECT, "", objects::get)
-        .add("HEAD", OBJECT, "", objects::head)
-        .add("DELETE", OBJECT, "", objects::delete)
+        .add("GET", OBJECT, "", reads::get)
+        .add("HEAD", OBJECT, "", reads::head)
+        .add("DELETE", OBJECT, "", writes::delete)
         .add("POST", OBJECT, "uploads", multipart::initiate)
         .add("PUT", OBJECT, "uploadId", multipart::uploadPart)
         .add("POST", OBJECT, "uploadId", multipart::complete)
@@ -71,13 +83,19 @@ public final class S3Dispatcher implements S3Handler {
         .add("DELETE", OBJECT, "uploadId", multipart::abort)
         .add("GET", OBJECT, "tagging", tagging::get)
         .add("PUT", OBJECT, "tagging", tagging::put)
-        .add("DELETE", OBJECT, "tagging", tagging::delete);
+        .add("DELETE", OBJECT, "tagging", tagging::delete)
+        .add("GET", OBJECT, "acl", acls::getObjectAcl)
+        .add("PUT", OBJECT, "acl", acls::putObjectAcl)
+        .add("GET", OBJECT, "attributes", attributes::get);
   }
 
   @Override
   public void handle(S3Request request, S3Response out) {
     long start = clock.monotonicNanos();
     try {
+      if (request.method().equals("OPTIONS")) {
+        throw preflightRefused(request);
+      }
       Caller signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
       routes.find(request).serve(request, signed, out);
@@ -93,6 +111,15 @@ public final class S3Dispatcher implements S3Handler {
       LOG.debug("S3 {} {}?{} took {} us", request.method(), request.rawPath(), request.query().keySet(),
           (clock.monotonicNanos() - start) / 1000);
     }
+  }
+
+  /**
+   * A CORS preflight (OPTIONS), answered before any signature is checked, as browsers send it unsigned: we keep
+   * no CORS configuration, so none is allowed.
+   */
+  private static S3Error preflightRefused(S3Request request) {
+    return request.header("origin") == null ? S3ErrorCode.BAD_REQUEST.error("Insufficient information. Origin"
+        + " request header needed.") : S3ErrorCode.ACCESS_FORBIDDEN.error();
   }
 
   private static void fail(S3Request request, S3Response out, S3Error e) {

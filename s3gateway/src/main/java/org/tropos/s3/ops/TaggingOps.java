@@ -7,7 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.client.TroposClient;
+import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
@@ -23,6 +25,7 @@ final class TaggingOps {
   /** Where the OM keeps tags in a key's metadata. */
   static final String PREFIX = "tag:";
   private static final int MAX_TAGS = 10;
+  private static final int MAX_BUCKET_TAGS = 50;
   private static final int MAX_KEY = 128;
   private static final int MAX_VALUE = 256;
 
@@ -35,10 +38,10 @@ final class TaggingOps {
   }
 
   void get(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request.bucket(), caller);
-    KeyInfo key;
-    key = OmCalls.call(request.bucket(), request.key(), () -> om.getKey(buckets.volume(), request.bucket(),
-        request.key()));
+    BucketInfo bucket = buckets.find(request);
+    KeyInfo key = ObjectReads.lookup(om, buckets, bucket, request, caller, false).getKey();
+    Access.checkRead(bucket, key, caller);
+    Versions.header(bucket, key, out);
     Xml xml = Xml.document("Tagging").open("TagSet");
     tagsOf(key.getMetadataMap()).forEach((name, value) -> xml.open("Tag").element("Key", name)
         .element("Value", value).close("Tag"));
@@ -46,13 +49,53 @@ final class TaggingOps {
   }
 
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    set(request, caller, check(document(request), MAX_TAGS), out, 200);
+  }
+
+  /** The tags of a Tagging document, in its order. */
+  private static Map<String, String> document(S3Request request) throws S3Error, IOException {
     Element root = XmlInput.parse(request.body());
+    if (!root.getTagName().equals("Tagging")) {
+      throw S3ErrorCode.MALFORMED_XML.error();
+    }
     Map<String, String> tags = new LinkedHashMap<>();
     List<Element> sets = XmlInput.children(root, "TagSet");
     for (Element tag : sets.isEmpty() ? List.<Element>of() : XmlInput.children(sets.get(0), "Tag")) {
-      tags.put(String.valueOf(XmlInput.exactText(tag, "Key")), String.valueOf(XmlInput.exactText(tag, "Value")));
+      String key = String.valueOf(XmlInput.exactText(tag, "Key"));
+      if (tags.put(key, String.valueOf(XmlInput.exactText(tag, "Value"))) != null) {
+        throw S3ErrorCode.INVALID_TAG.error("Cannot provide multiple Tags with the same key");
+      }
     }
-    set(request, caller, check(tags), out, 200);
+    return tags;
+  }
+
+  /** GetBucketTagging: NoSuchTagSet for a bucket with no tags. */
+  void getBucket(S3Request request, Caller caller, S3Response out) throws S3Error {
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.OWNER);
+    if (bucket.getTagsCount() == 0) {
+      throw S3ErrorCode.NO_SUCH_TAG_SET.error();
+    }
+    Xml xml = Xml.document("Tagging").open("TagSet");
+    bucket.getTagsMap().forEach((name, value) -> xml.open("Tag").element("Key", name).element("Value", value)
+        .close("Tag"));
+    out.send(200, xml.close("TagSet").close("Tagging").bytes(), "application/xml");
+  }
+
+  void putBucket(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    buckets.require(request, caller, Access.Permission.OWNER);
+    setBucket(request, check(document(request), MAX_BUCKET_TAGS));
+    out.send(204, new byte[0], null);
+  }
+
+  void deleteBucket(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request, caller, Access.Permission.OWNER);
+    setBucket(request, Map.of());
+    out.send(204, new byte[0], null);
+  }
+
+  private void setBucket(S3Request request, Map<String, String> tags) throws S3Error {
+    OmCalls.call(request.bucket(), "", () -> om.setBucketProperties(SetBucketPropertiesRequest.newBuilder()
+        .setVolume(buckets.volume()).setName(request.bucket()).setSetTags(true).putAllTags(tags).build()));
   }
 
   void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
@@ -61,9 +104,13 @@ final class TaggingOps {
 
   private void set(S3Request request, Caller caller, Map<String, String> tags, S3Response out, int status)
       throws S3Error {
-    buckets.require(request.bucket(), caller);
+    BucketInfo bucket = buckets.find(request);
+    KeyInfo key = ObjectReads.lookup(om, buckets, bucket, request, caller, false).getKey();
+    Access.checkChange(bucket, key, caller);
     OmCalls.run(request.bucket(), request.key(), () -> om.setKeyTags(SetKeyTagsRequest.newBuilder()
-        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key()).putAllTags(tags).build()));
+        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+        .setVersionId(key.getVersionId()).putAllTags(tags).build()));
+    Versions.header(bucket, key, out);
     out.send(status, new byte[0], null);
   }
 
@@ -75,7 +122,7 @@ final class TaggingOps {
     }
     new QueryStringDecoder("?" + header.strip(), StandardCharsets.UTF_8).parameters().forEach((name, values) ->
         tags.put(name, values.isEmpty() ? "" : values.get(0)));
-    return check(tags);
+    return check(tags, MAX_TAGS);
   }
 
   /** The tags among a key's metadata. */
@@ -96,9 +143,9 @@ final class TaggingOps {
     return metadata;
   }
 
-  private static Map<String, String> check(Map<String, String> tags) throws S3Error {
-    if (tags.size() > MAX_TAGS) {
-      throw S3ErrorCode.BAD_REQUEST.error("Object tags cannot be greater than " + MAX_TAGS);
+  private static Map<String, String> check(Map<String, String> tags, int max) throws S3Error {
+    if (tags.size() > max) {
+      throw S3ErrorCode.BAD_REQUEST.error("Tags cannot be more than " + max);
     }
     for (Map.Entry<String, String> tag : tags.entrySet()) {
       if (tag.getKey().isEmpty() || tag.getKey().length() > MAX_KEY || tag.getValue().length() > MAX_VALUE) {

@@ -51,13 +51,13 @@ class RequestAuthenticatorTest {
   }
 
   @Test
-  void aWrongSignatureAnotherPathOrAMissingSignatureIsRefused() {
+  void aWrongSignatureOrAnotherPathIsRefusedAndNoSignatureIsTheAnonymousCaller() throws Exception {
     assertEquals("SignatureDoesNotMatch", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
         "/test.txt", Map.of(), headers(GET_OBJECT_SIGNATURE.replace('f', 'e')), SIGNED_AT)).code());
     assertEquals("SignatureDoesNotMatch", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
         "/other.txt", Map.of(), headers(GET_OBJECT_SIGNATURE), SIGNED_AT)).code());
-    assertEquals("AccessDenied", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
-        "/test.txt", Map.of(), headers(null), SIGNED_AT)).code());
+    assertEquals(Caller.ANONYMOUS, authenticator.authenticate("GET", "/test.txt", Map.of(), headers(null),
+        SIGNED_AT));
     assertEquals("RequestTimeTooSkewed", assertThrows(S3Error.class, () -> authenticator.authenticate("GET",
         "/test.txt", Map.of(), headers(GET_OBJECT_SIGNATURE), SIGNED_AT.plusSeconds(3600))).code());
   }

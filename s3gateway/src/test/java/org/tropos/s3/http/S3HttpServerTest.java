@@ -8,6 +8,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -80,6 +82,27 @@ class S3HttpServerTest {
       assertTrue(second.body().contains("<Code>SlowDown</Code>"), second.body());
       release.countDown();
       assertEquals(200, first.get(30, TimeUnit.SECONDS).statusCode());
+    }
+  }
+
+  @Test
+  void aHeaderPastTheLimitIsRefusedAndTheConnectionClosedAtOnce() throws Exception {
+    S3Handler never = (request, out) -> out.send(200, new byte[0], null);
+    try (S3HttpServer server = new S3HttpServer(new HostPort("127.0.0.1", 0), never, 4, List.of())) {
+      server.start();
+      try (Socket socket = new Socket("127.0.0.1", server.port())) {
+        socket.setSoTimeout(10_000);
+        long start = System.nanoTime();
+        OutputStream out = socket.getOutputStream();
+        out.write(("GET /b/k HTTP/1.1\r\nHost: x\r\nX-Big: " + "a".repeat(200_000) + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        assertTrue(answer.startsWith("HTTP/1.1 431") || answer.startsWith("HTTP/1.1 400"), answer);
+        assertTrue(answer.contains("RequestHeaderSectionTooLarge"), answer);
+        assertTrue(seconds < 5, "the connection closed after " + seconds + " s");
+      }
     }
   }
 }

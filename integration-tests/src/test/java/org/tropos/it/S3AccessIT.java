@@ -1,0 +1,153 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.proto.om.S3Secret;
+import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.GetObjectAclResponse;
+import software.amazon.awssdk.services.s3.model.Grant;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
+import software.amazon.awssdk.services.s3.model.Permission;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.Type;
+
+/**
+ * Canned ACLs through the AWS SDK v2, with the bucket's owner, a second user and an anonymous client: what each
+ * may read, list and write, and the 404s and 403s S3 gives a caller who may or may not learn that a key exists.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class S3AccessIT {
+  private S3Cluster cluster;
+  private S3Client owner;
+  private S3Client other;
+  private S3Client anonymous;
+
+  @BeforeAll
+  void start(@TempDir Path dir) throws Exception {
+    cluster = new S3Cluster(dir);
+    S3Secret erin = cluster.secret("erin");
+    S3Secret frank = cluster.secret("frank");
+    owner = client(StaticCredentialsProvider.create(AwsBasicCredentials.create("erin", erin.getSecret())));
+    other = client(StaticCredentialsProvider.create(AwsBasicCredentials.create("frank", frank.getSecret())));
+    anonymous = client(AnonymousCredentialsProvider.create());
+  }
+
+  private S3Client client(AwsCredentialsProvider credentials) {
+    return S3Client.builder().endpointOverride(cluster.endpoint()).region(Region.US_EAST_1)
+        .credentialsProvider(credentials)
+        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
+        .build();
+  }
+
+  @AfterAll
+  void stop() {
+    for (S3Client client : new S3Client[] {owner, other, anonymous}) {
+      if (client != null) {
+        client.close();
+      }
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static int status(Supplier<?> call) {
+    return assertThrows(S3Exception.class, call::get).statusCode();
+  }
+
+  private static String code(Supplier<?> call) {
+    return assertThrows(S3Exception.class, call::get).awsErrorDetails().errorCode();
+  }
+
+  private String read(S3Client client, String bucket, String key) {
+    return client.getObjectAsBytes(g -> g.bucket(bucket).key(key)).asUtf8String();
+  }
+
+  private List<String> list(S3Client client, String bucket) {
+    return client.listObjectsV2(l -> l.bucket(bucket)).contents().stream().map(S3Object::key).toList();
+  }
+
+  @Test
+  void aPrivateBucketIsClosedToOthersAndAnonymousCallersLearnOnlyWhatExistsPublicly() {
+    owner.createBucket(b -> b.bucket("closed"));
+    owner.putObject(p -> p.bucket("closed").key("secret"), RequestBody.fromString("s"));
+    assertEquals(403, status(() -> read(other, "closed", "secret")));
+    assertEquals(403, status(() -> read(anonymous, "closed", "secret")));
+    assertEquals(403, status(() -> list(anonymous, "closed")));
+    assertEquals("AccessDenied", code(() -> read(anonymous, "closed", "missing")),
+        "a caller who may not list the bucket must not learn the key is missing");
+    assertEquals("NoSuchBucket", code(() -> read(anonymous, "no-such-bucket", "k")));
+    assertEquals(403, status(() -> anonymous.putObject(p -> p.bucket("closed").key("x"),
+        RequestBody.fromString("x"))));
+    assertEquals(List.of("secret"), list(owner, "closed"), "nothing was written");
+  }
+
+  @Test
+  void publicReadOpensReadingToEveryoneAndAuthenticatedReadToSignedCallers() {
+    owner.createBucket(b -> b.bucket("gallery").acl(BucketCannedACL.PUBLIC_READ));
+    owner.putObject(p -> p.bucket("gallery").key("open").acl(ObjectCannedACL.PUBLIC_READ),
+        RequestBody.fromString("for everyone"));
+    owner.putObject(p -> p.bucket("gallery").key("members").acl(ObjectCannedACL.AUTHENTICATED_READ),
+        RequestBody.fromString("for users"));
+    owner.putObject(p -> p.bucket("gallery").key("mine"), RequestBody.fromString("private"));
+    assertEquals("for everyone", read(anonymous, "gallery", "open"));
+    assertEquals(List.of("members", "mine", "open"), list(anonymous, "gallery"));
+    assertEquals("NoSuchKey", code(() -> read(anonymous, "gallery", "missing")),
+        "a caller who may list the bucket learns the key is missing");
+    assertEquals("for users", read(other, "gallery", "members"));
+    assertEquals(403, status(() -> read(anonymous, "gallery", "members")));
+    assertEquals(403, status(() -> read(other, "gallery", "mine")));
+    assertEquals(403, status(() -> other.putObject(p -> p.bucket("gallery").key("x"), RequestBody.fromString("x"))));
+
+    owner.putObjectAcl(a -> a.bucket("gallery").key("mine").acl(ObjectCannedACL.PUBLIC_READ));
+    assertEquals("private", read(anonymous, "gallery", "mine"), "the ACL changed, the content did not");
+    GetObjectAclResponse acl = owner.getObjectAcl(a -> a.bucket("gallery").key("mine"));
+    assertEquals("erin", acl.owner().id());
+    assertTrue(acl.grants().stream().anyMatch(g -> g.permission() == Permission.READ && g.grantee().type()
+        == Type.GROUP && g.grantee().uri().endsWith("/AllUsers")), acl.grants().toString());
+    assertEquals(403, status(() -> other.putObjectAcl(a -> a.bucket("gallery").key("mine")
+        .acl(ObjectCannedACL.PRIVATE))));
+    assertEquals(403, status(() -> other.getBucketAcl(a -> a.bucket("gallery"))));
+    List<Grant> bucketGrants = owner.getBucketAcl(a -> a.bucket("gallery")).grants();
+    assertEquals(2, bucketGrants.size(), bucketGrants.toString());
+  }
+
+  @Test
+  void publicReadWriteLetsOthersWriteAndTheWriterOwnsWhatItWrote() {
+    owner.createBucket(b -> b.bucket("dropbox"));
+    owner.putBucketAcl(a -> a.bucket("dropbox").acl(BucketCannedACL.PUBLIC_READ_WRITE));
+    other.putObject(p -> p.bucket("dropbox").key("from-frank"), RequestBody.fromString("hello"));
+    assertEquals("hello", read(other, "dropbox", "from-frank"));
+    assertEquals("hello", read(owner, "dropbox", "from-frank"), "the bucket's owner reads what others wrote");
+    assertEquals("frank", owner.getObjectAcl(a -> a.bucket("dropbox").key("from-frank")).owner().id());
+    assertEquals(403, status(() -> read(anonymous, "dropbox", "from-frank")));
+    owner.putBucketAcl(a -> a.bucket("dropbox").acl(BucketCannedACL.PRIVATE));
+    assertEquals(403, status(() -> other.putObject(p -> p.bucket("dropbox").key("again"),
+        RequestBody.fromString("x"))));
+    assertEquals("NotImplemented", code(() -> owner.putBucketAcl(a -> a.bucket("dropbox")
+        .grantRead("id=frank"))), "a grant to a named user is not a canned ACL");
+    assertEquals(1, owner.getBucketAcl(a -> a.bucket("dropbox")).grants().size(),
+        "the refused grant changed nothing: the owner's full control only");
+  }
+}

@@ -1,0 +1,224 @@
+package org.tropos.s3.ops;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Map;
+import org.tropos.client.TroposClient;
+import org.tropos.client.internal.KeyInputStream;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.LookupKeyRequest;
+import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.PartInfo;
+import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.Caller;
+import org.tropos.s3.http.S3Request;
+import org.tropos.s3.http.S3Response;
+
+/**
+ * GetObject and HeadObject: a version ({@code versionId}) or the latest, its bytes streamed from the data path,
+ * a byte range or one part ({@code partNumber}), RFC 7232 conditions, and the response header overrides S3 lets a
+ * reader ask for ({@code response-content-type}, ...).
+ */
+final class ObjectReads {
+  private static final int MAX_PART_NUMBER = 10_000;
+  /** Query parameters that set a response header of a GET, and the header each sets. */
+  private static final Map<String, String> OVERRIDES = Map.of("response-content-type", "Content-Type",
+      "response-content-language", "Content-Language", "response-expires", "Expires", "response-cache-control",
+      "Cache-Control", "response-content-disposition", "Content-Disposition", "response-content-encoding",
+      "Content-Encoding");
+
+  private final TroposClient om;
+  private final BucketOps buckets;
+
+  ObjectReads(TroposClient om, BucketOps buckets) {
+    this.om = om;
+    this.buckets = buckets;
+  }
+
+  /**
+   * The version of the request's key it names, with its blocks' locations (and parts if {@code withParts}). As S3
+   * does, a missing key is NoSuchKey only to a caller who may list the bucket (AccessDenied to others, who must
+   * not learn what exists), and a delete marker is NoSuchKey when it is the latest version, MethodNotAllowed when
+   * named by its id, both with {@code x-amz-delete-marker}.
+   */
+  static LookupKeyResponse lookup(TroposClient om, BucketOps buckets, BucketInfo bucket, S3Request request,
+      Caller caller, boolean withParts) throws S3Error {
+    return lookup(om, buckets.volume(), bucket, request.key(), Versions.requested(request), caller, withParts);
+  }
+
+  /** As above, for version {@code versionId} ("" = the latest) of {@code key} in {@code bucket}. */
+  static LookupKeyResponse lookup(TroposClient om, String volume, BucketInfo bucket, String key, String versionId,
+      Caller caller, boolean withParts) throws S3Error {
+    LookupKeyResponse found;
+    try {
+      found = om.lookupKey(LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket.getName()).setKey(key)
+          .setVersionId(versionId).setAllowDeleteMarker(true).setWithParts(withParts).build());
+    } catch (OmException e) {
+      boolean missing = e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.VERSION_NOT_FOUND
+          || e.result() == OmResult.DIRECTORY_NOT_FOUND || e.result() == OmResult.NOT_A_FILE
+          || e.result() == OmResult.NOT_A_DIRECTORY;
+      if (missing && !Access.allows(bucket, caller, Access.Permission.READ)) {
+        throw S3ErrorCode.ACCESS_DENIED.error("Access Denied");
+      }
+      if (e.result() == OmResult.VERSION_NOT_FOUND) {
+        throw S3ErrorCode.NO_SUCH_VERSION.error("The specified version does not exist: " + S3Error.quote(versionId));
+      }
+      throw OmCalls.translate(e, bucket.getName(), key);
+    }
+    KeyInfo marker = found.getKey();
+    if (marker.getDeleteMarker()) {
+      S3Error error = versionId.isEmpty() ? S3ErrorCode.NO_SUCH_KEY.error("The specified key does not exist: "
+          + S3Error.quote(key)) : S3ErrorCode.METHOD_NOT_ALLOWED.error("The specified method is not allowed"
+              + " against a delete marker");
+      error.withHeader("x-amz-delete-marker", "true").withHeader("x-amz-version-id", marker.getVersionId());
+      if (!versionId.isEmpty()) {
+        error.withHeader("Last-Modified", S3Time.http(marker.getModificationTimeMs()));
+      }
+      throw error;
+    }
+    return found;
+  }
+
+  void get(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    Integer partNumber = partNumber(request);
+    BucketInfo bucket = buckets.find(request);
+    LookupKeyResponse found = lookup(om, buckets, bucket, request, caller, partNumber != null);
+    KeyInfo key = found.getKey();
+    Access.checkRead(bucket, key, caller);
+    if (!conditionsHold(request, key, out)) {
+      return;
+    }
+    ByteRange range = partNumber != null ? part(key, partNumber, out)
+        : ByteRange.parse(request.header("range"), key.getSize());
+    describe(request, bucket, key, out);
+    try (KeyInputStream in = om.readKey(found)) {
+      if (range == null) {
+        out.stream(200, key.getSize(), in);
+        return;
+      }
+      out.headers().set("Content-Range", "bytes " + range.first() + "-" + range.last() + "/" + key.getSize());
+      in.seek(range.first());
+      out.stream(206, range.length(), in);
+    }
+  }
+
+  void head(S3Request request, Caller caller, S3Response out) throws S3Error {
+    Integer partNumber = partNumber(request);
+    BucketInfo bucket = buckets.find(request);
+    KeyInfo key = lookup(om, buckets, bucket, request, caller, partNumber != null).getKey();
+    Access.checkRead(bucket, key, caller);
+    if (!conditionsHold(request, key, out)) {
+      return;
+    }
+    long length = key.getSize();
+    if (partNumber != null) {
+      ByteRange range = part(key, partNumber, out);
+      length = range == null ? key.getSize() : range.length();
+    } else {
+      ByteRange range = ByteRange.parse(request.header("range"), key.getSize());
+      if (range != null) {
+        out.headers().set("Content-Range", "bytes " + range.first() + "-" + range.last() + "/" + key.getSize());
+        describe(request, bucket, key, out);
+        out.sendHead(206, range.length());
+        return;
+      }
+    }
+    describe(request, bucket, key, out);
+    out.sendHead(partNumber != null && key.getPartCount() > 0 ? 206 : 200, length);
+  }
+
+  private static void describe(S3Request request, BucketInfo bucket, KeyInfo key, S3Response out) {
+    ObjectMetadata.describe(key, out);
+    Versions.header(bucket, key, out);
+    OVERRIDES.forEach((parameter, header) -> {
+      String value = request.param(parameter);
+      if (value != null) {
+        out.headers().set(header, value);
+      }
+    });
+  }
+
+  /** The {@code partNumber} asked for, or null; InvalidRequest with a Range as well. */
+  private static Integer partNumber(S3Request request) throws S3Error {
+    String value = request.param("partNumber");
+    if (value == null) {
+      return null;
+    }
+    if (request.header("range") != null) {
+      throw S3ErrorCode.INVALID_REQUEST.error("Cannot specify both Range header and partNumber query parameter");
+    }
+    try {
+      int number = Integer.parseInt(value);
+      if (number >= 1 && number <= MAX_PART_NUMBER) {
+        return number;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw S3ErrorCode.INVALID_ARGUMENT.error("Part number must be an integer between 1 and " + MAX_PART_NUMBER
+        + ", inclusive");
+  }
+
+  /**
+   * The bytes of part {@code number} of a key joined by a multipart upload, with its part count in the response;
+   * a key written whole is its own part 1 (null: all of it).
+   */
+  private static ByteRange part(KeyInfo key, int number, S3Response out) throws S3Error {
+    if (key.getPartCount() == 0) {
+      if (number != 1) {
+        throw S3ErrorCode.INVALID_PART_NUMBER.error();
+      }
+      return null;
+    }
+    if (number > key.getPartsCount()) {
+      throw S3ErrorCode.INVALID_PART_NUMBER.error();
+    }
+    long first = 0;
+    for (PartInfo part : key.getPartsList().subList(0, number - 1)) {
+      first += part.getSize();
+    }
+    long size = key.getParts(number - 1).getSize();
+    out.headers().set("x-amz-mp-parts-count", key.getPartCount());
+    out.headers().set("Content-Range", "bytes " + first + "-" + (first + size - 1) + "/" + key.getSize());
+    return new ByteRange(first, first + size - 1);
+  }
+
+  /** RFC 7232 conditions as S3 applies them; false once a 304 or 412 was sent. */
+  static boolean conditionsHold(S3Request request, KeyInfo key, S3Response out) throws S3Error {
+    String etag = ObjectMetadata.etag(key);
+    Instant modified = Instant.ofEpochMilli(key.getModificationTimeMs() / 1000 * 1000);
+    String ifMatch = request.header("if-match");
+    String ifNoneMatch = request.header("if-none-match");
+    if (ifMatch != null && !matches(ifMatch, etag)) {
+      throw S3ErrorCode.PRECONDITION_FAILED.error();
+    }
+    Instant unmodifiedSince = S3Time.parseHttp(request.header("if-unmodified-since"));
+    if (ifMatch == null && unmodifiedSince != null && modified.isAfter(unmodifiedSince)) {
+      throw S3ErrorCode.PRECONDITION_FAILED.error();
+    }
+    Instant modifiedSince = S3Time.parseHttp(request.header("if-modified-since"));
+    if ((ifNoneMatch != null && matches(ifNoneMatch, etag))
+        || (ifNoneMatch == null && modifiedSince != null && !modified.isAfter(modifiedSince))) {
+      out.headers().set("ETag", etag);
+      out.headers().set("Last-Modified", S3Time.http(key.getModificationTimeMs()));
+      out.sendHead(304, 0);
+      return false;
+    }
+    return true;
+  }
+
+  /** Whether an If-Match / If-None-Match value ({@code *} or ETags, quoted or not) names {@code etag}. */
+  static boolean matches(String condition, String etag) {
+    for (String candidate : condition.split(",")) {
+      String c = candidate.strip();
+      if (c.equals("*") || c.equals(etag) || ("\"" + c + "\"").equals(etag)) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,287 @@
+package org.tropos.s3.ops;
+
+import static org.tropos.s3.auth.RequestAuthenticator.UNSIGNED_PAYLOAD;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.tropos.client.TroposClient;
+import org.tropos.client.internal.KeyOutputStream;
+import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.DeleteKeyResponse;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.s3.S3Error;
+import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.auth.AwsChunkedInputStream;
+import org.tropos.s3.auth.Caller;
+import org.tropos.s3.auth.SigV4;
+import org.tropos.s3.http.S3Request;
+import org.tropos.s3.http.S3Response;
+
+/**
+ * PutObject and DeleteObject. A body streams straight from the client into the block data path and is committed
+ * only after its length, SHA-256 (when signed), chunk signatures (aws-chunked) and Content-MD5 (when sent) check
+ * out, and after its conditions ({@code If-Match}, {@code If-None-Match}) hold at commit; otherwise the previous
+ * object stays. Headers asking for what we do not do (encryption, object lock, appends) are NotImplemented: the
+ * object is never stored without what was asked for.
+ */
+final class ObjectWrites {
+  /** S3's largest object written by one PUT. */
+  static final long MAX_PUT_BYTES = 5L << 30;
+  static final int MAX_KEY_BYTES = 1024;
+  private static final int BUFFER = 1 << 20;
+  private static final List<String> UNSUPPORTED_HEADER_PREFIXES = List.of("x-amz-server-side-encryption",
+      "x-amz-object-lock-", "x-amz-write-offset-bytes");
+  private static final Set<String> OTHER_STORAGE_CLASSES = Set.of("REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA",
+      "INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE", "OUTPOSTS", "GLACIER_IR", "SNOW", "EXPRESS_ONEZONE");
+
+  private final TroposClient om;
+  private final BucketOps buckets;
+
+  ObjectWrites(TroposClient om, BucketOps buckets) {
+    this.om = om;
+    this.buckets = buckets;
+  }
+
+  void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
+    checkKey(request.key());
+    checkHeaders(request);
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
+    OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(ObjectMetadata.of(request))
+        .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
+        .setAcl(AclOps.fromHeaders(request));
+    conditions(request, open);
+    KeyInfo key = upload(request, caller, bucket, open);
+    out.headers().set("ETag", ObjectMetadata.etag(key));
+    Versions.written(key, out);
+    out.send(200, new byte[0], null);
+  }
+
+  /** S3's limit on key names. */
+  static void checkKey(String key) throws S3Error {
+    if (key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
+      throw S3ErrorCode.KEY_TOO_LONG.error("Your key is too long: at most " + MAX_KEY_BYTES + " bytes");
+    }
+  }
+
+  /** Refuses what a write asks for that we do not do, before anything is stored. */
+  static void checkHeaders(S3Request request) throws S3Error {
+    for (String name : request.headers().names()) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      for (String prefix : UNSUPPORTED_HEADER_PREFIXES) {
+        if (lower.startsWith(prefix)) {
+          throw S3ErrorCode.NOT_IMPLEMENTED.error(lower + " is not implemented: the object would not be stored as"
+              + " asked");
+        }
+      }
+    }
+    String storageClass = request.header("x-amz-storage-class");
+    if (storageClass != null && !storageClass.strip().equals("STANDARD")) {
+      throw OTHER_STORAGE_CLASSES.contains(storageClass.strip())
+          ? S3ErrorCode.NOT_IMPLEMENTED.error("Storage class " + S3Error.quote(storageClass) + " is not implemented:"
+              + " only STANDARD") : S3ErrorCode.INVALID_STORAGE_CLASS.error();
+    }
+  }
+
+  /**
+   * If-Match and If-None-Match of a write, checked by the OM when it commits: If-Match on a key that does not
+   * exist is NoSuchKey, a condition that does not hold PreconditionFailed.
+   */
+  static void conditions(S3Request request, OpenKeyRequest.Builder open) {
+    String ifNoneMatch = request.header("if-none-match");
+    if (ifNoneMatch != null) {
+      open.setIfNoneMatch(ifNoneMatch.strip());
+    }
+    String ifMatch = request.header("if-match");
+    if (ifMatch != null) {
+      open.setIfMatch(ifMatch.strip());
+    }
+  }
+
+  /**
+   * Streams the body into a new key (or part) opened with {@code open}'s settings, and commits it only after
+   * the length, the SHA-256 (when signed), the chunk signatures (aws-chunked) and the Content-MD5 (when sent)
+   * check out; returns the key committed (a part: its size and ETag).
+   */
+  KeyInfo upload(S3Request request, Caller caller, BucketInfo bucket, OpenKeyRequest.Builder open)
+      throws S3Error, IOException {
+    String payloadHash = caller.payloadHash();
+    boolean chunked = payloadHash.startsWith("STREAMING-");
+    long length = length(request, chunked ? "x-amz-decoded-content-length" : "content-length");
+    InputStream body = chunked ? new AwsChunkedInputStream(request.body(), caller, payloadHash,
+        request.header("x-amz-trailer")) : request.body();
+    KeyOutputStream key = OmCalls.call(request.bucket(), request.key(), () -> om.createKey(open
+        .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(request.key()).setSize(Math.max(0, length))
+        .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(caller.accessId()).build()));
+    boolean committed = false;
+    try {
+      Digests digests = copy(body, key, length);
+      if (chunked && body.read() >= 0) {
+        throw S3ErrorCode.INVALID_REQUEST.error("The aws-chunked body holds more than x-amz-decoded-content-length"
+            + " bytes");
+      }
+      if (!chunked && !payloadHash.equals(UNSIGNED_PAYLOAD) && !payloadHash.equals(digests.sha256())) {
+        throw S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH.error();
+      }
+      String contentMd5 = request.header("content-md5");
+      if (contentMd5 != null && !contentMd5.strip().equals(Base64.getEncoder().encodeToString(digests.md5))) {
+        throw S3ErrorCode.BAD_DIGEST.error();
+      }
+      key.setCommitMetadata(Map.of(ObjectMetadata.ETAG, "\"" + HexFormat.of().formatHex(digests.md5) + "\""));
+      key.close();
+      committed = true;
+      return key.committedKey();
+    } catch (IOException e) {
+      if (e.getCause() instanceof OmException failure) {
+        throw OmCalls.translate(failure, request.bucket(), request.key());
+      }
+      throw e;
+    } finally {
+      if (!committed) {
+        key.abort();
+      }
+    }
+  }
+
+  /**
+   * The body's length from {@code header}; -1 (read to the end) for a body sent with chunked transfer encoding
+   * and no length; MissingContentLength otherwise, EntityTooLarge past S3's limit of one PUT.
+   */
+  private static long length(S3Request request, String header) throws S3Error {
+    String value = request.header(header);
+    if (value == null) {
+      String encoding = request.header("transfer-encoding");
+      if (encoding != null && encoding.toLowerCase(Locale.ROOT).contains("chunked")
+          && !header.equals("x-amz-decoded-content-length")) {
+        return -1;
+      }
+      throw S3ErrorCode.MISSING_CONTENT_LENGTH.error("You must provide the " + header + " HTTP header.");
+    }
+    long length;
+    try {
+      length = Long.parseLong(value.strip());
+    } catch (NumberFormatException e) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error(header + " must be a number");
+    }
+    if (length < 0) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error(header + " must be >= 0");
+    }
+    if (length > MAX_PUT_BYTES) {
+      throw S3ErrorCode.ENTITY_TOO_LARGE.error("Your proposed upload exceeds the maximum allowed size of "
+          + MAX_PUT_BYTES + " bytes; upload it in parts");
+    }
+    return length;
+  }
+
+  private static long number(String value, String header) throws S3Error {
+    try {
+      return Long.parseLong(value.strip());
+    } catch (NumberFormatException e) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error(header + " must be a number");
+    }
+  }
+
+  private record Digests(byte[] md5, String sha256) {
+  }
+
+  /** Copies {@code length} bytes (-1: to the end) of the body into the key, digesting them. */
+  private static Digests copy(InputStream body, KeyOutputStream key, long length) throws S3Error, IOException {
+    MessageDigest md5 = md5();
+    MessageDigest sha256 = SigV4.sha256();
+    byte[] buffer = new byte[BUFFER];
+    long left = length < 0 ? Long.MAX_VALUE : length;
+    long copied = 0;
+    while (left > 0) {
+      int n = body.read(buffer, 0, (int) Math.min(buffer.length, left));
+      if (n < 0) {
+        if (length < 0) {
+          break;
+        }
+        throw S3ErrorCode.INCOMPLETE_BODY.error();
+      }
+      md5.update(buffer, 0, n);
+      sha256.update(buffer, 0, n);
+      key.write(buffer, 0, n);
+      left -= n;
+      copied += n;
+      if (copied > MAX_PUT_BYTES) {
+        throw S3ErrorCode.ENTITY_TOO_LARGE.error();
+      }
+    }
+    return new Digests(md5.digest(), HexFormat.of().formatHex(sha256.digest()));
+  }
+
+  private static MessageDigest md5() {
+    try {
+      return MessageDigest.getInstance("MD5");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("MD5 is missing from this JVM", e);
+    }
+  }
+
+  /**
+   * DeleteObject: the key's one version, or in a versioned bucket a new delete marker, or with {@code versionId}
+   * that version for good. Deleting what does not exist succeeds, as in S3.
+   */
+  void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
+    buckets.require(request, caller, Access.Permission.WRITE);
+    DeleteKeyRequest.Builder delete = DeleteKeyRequest.newBuilder().setVersionId(Versions.requested(request));
+    String ifMatch = request.header("if-match");
+    if (ifMatch != null) {
+      delete.setIfMatch(ifMatch.strip());
+    }
+    String size = request.header("x-amz-if-match-size");
+    if (size != null) {
+      delete.setIfMatchSize(number(size, "x-amz-if-match-size"));
+    }
+    String modified = request.header("x-amz-if-match-last-modified-time");
+    if (modified != null) {
+      java.time.Instant time = S3Time.parseHttp(modified);
+      if (time == null) {
+        throw S3ErrorCode.INVALID_ARGUMENT.error("x-amz-if-match-last-modified-time must be an HTTP date");
+      }
+      delete.setIfMatchModificationTimeMs(time.toEpochMilli());
+    }
+    DeleteKeyResponse deleted = delete(om, buckets.volume(), request.bucket(), request.key(), delete, caller);
+    if (deleted.getDeleteMarker()) {
+      out.headers().set("x-amz-delete-marker", "true");
+    }
+    if (!deleted.getVersionId().isEmpty()) {
+      out.headers().set("x-amz-version-id", deleted.getVersionId());
+    }
+    out.send(204, new byte[0], null);
+  }
+
+  /**
+   * Deletes a key (or the version, with the conditions, {@code delete} names); a key or version that does not
+   * exist is no failure.
+   */
+  static DeleteKeyResponse delete(TroposClient om, String volume, String bucket, String key,
+      DeleteKeyRequest.Builder delete, Caller caller) throws S3Error {
+    String versionId = delete.getVersionId();
+    try {
+      return om.deleteKey(delete.setVolume(volume).setBucket(bucket).setKey(key).setOwner(caller.accessId()).build());
+    } catch (OmException e) {
+      if (e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.DIRECTORY_NOT_FOUND
+          || e.result() == OmResult.VERSION_NOT_FOUND) {
+        return DeleteKeyResponse.newBuilder().setVersionId(versionId).build();
+      }
+      if (e.result() == OmResult.INVALID_REQUEST && !versionId.isEmpty()) {
+        throw S3ErrorCode.INVALID_ARGUMENT.error("Invalid version id specified");
+      }
+      throw OmCalls.translate(e, bucket, key);
+    }
+  }
+}
