@@ -2,10 +2,12 @@ package org.tropos.datanode.volume;
 
 import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.stream.Stream;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.tropos.proto.hdds.RaftLogDirReport;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
@@ -49,19 +51,34 @@ public final class StorageDirectory {
     if (!Files.exists(root)) {
       return 0;
     }
-    try (Stream<Path> files = Files.walk(root)) {
-      return files.filter(Files::isRegularFile).mapToLong(StorageDirectory::sizeOf).sum();
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
-  }
+    long[] bytes = {0};
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        if (attributes.isRegularFile()) {
+          bytes[0] += attributes.size();
+        }
+        return FileVisitResult.CONTINUE;
+      }
 
-  private static long sizeOf(Path file) {
-    try {
-      return Files.size(file);
-    } catch (IOException e) {
-      return 0;
-    }
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+        // A file deleted while it is counted (RocksDB's temporary files come and go) is no disk failure.
+        if (e instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+        if (e != null && !(e instanceof NoSuchFileException)) {
+          throw e;
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    return bytes[0];
   }
 
   synchronized VolumeReport volumeReport() {
