@@ -125,4 +125,47 @@ class AwsCliIT {
     assertEquals(0, get.exit(), get.output());
     assertEquals("presigned by boto3", get.output().strip());
   }
+
+  /**
+   * The four requests that once destroyed or invented data, sent by boto3 as a user sends them: each must leave
+   * the object, the bucket list and the other keys as they were.
+   */
+  @Test
+  void boto3RequestsThatOnceDestroyedDataChangeNothingTheyShouldNot() throws Exception {
+    String script = "import boto3, botocore\n"
+        + "s3 = boto3.client('s3', endpoint_url='" + cluster.endpoint() + "')\n"
+        + "s3.create_bucket(Bucket='kept')\n"
+        + "s3.put_object(Bucket='kept', Key='obj', Body=b'precious')\n"
+        + "s3.put_object_acl(Bucket='kept', Key='obj', ACL='private')\n"
+        + "for call in (lambda: s3.put_object_legal_hold(Bucket='kept', Key='obj', LegalHold={'Status': 'ON'}),\n"
+        + "             lambda: s3.put_object_retention(Bucket='kept', Key='obj', Retention={'Mode': 'GOVERNANCE',"
+        + " 'RetainUntilDate': '2099-01-01T00:00:00Z'})):\n"
+        + "    try:\n"
+        + "        call(); print('accepted')\n"
+        + "    except botocore.exceptions.ClientError as e:\n"
+        + "        print(e.response['Error']['Code'])\n"
+        + "print(s3.get_object(Bucket='kept', Key='obj')['Body'].read().decode())\n"
+        + "for call in (lambda: s3.put_bucket_versioning(Bucket='never-made', VersioningConfiguration="
+        + "{'Status': 'Enabled'}), lambda: s3.put_bucket_policy(Bucket='never-made', Policy='{}')):\n"
+        + "    try:\n"
+        + "        call()\n"
+        + "    except botocore.exceptions.ClientError as e:\n"
+        + "        print(e.response['Error']['Code'])\n"
+        + "print([b['Name'] for b in s3.list_buckets()['Buckets'] if b['Name'] == 'never-made'])\n"
+        + "for k in ('ws', 'ws '):\n"
+        + "    s3.put_object(Bucket='kept', Key=k, Body=k.encode())\n"
+        + "s3.delete_objects(Bucket='kept', Delete={'Objects': [{'Key': 'ws '}]})\n"
+        + "print(sorted(o['Key'] for o in s3.list_objects_v2(Bucket='kept')['Contents']))\n"
+        + "for sub in ('torrent', 'attributes'):\n"
+        + "    try:\n"
+        + "        body = s3.get_object_torrent(Bucket='kept', Key='obj')['Body'].read() if sub == 'torrent' else"
+        + " str(s3.get_object_attributes(Bucket='kept', Key='obj', ObjectAttributes=['ObjectSize']))\n"
+        + "        print(sub, 'precious' in str(body))\n"
+        + "    except botocore.exceptions.ClientError as e:\n"
+        + "        print(sub, e.response['Error']['Code'])\n";
+    Result result = run(secret.getSecret(), "python3", "-c", script);
+    assertEquals(0, result.exit(), result.output());
+    assertEquals(List.of("NotImplemented", "NotImplemented", "precious", "NoSuchBucket", "NotImplemented", "[]",
+        "['obj', 'ws']", "torrent NotImplemented", "attributes False"), result.output().strip().lines().toList());
+  }
 }

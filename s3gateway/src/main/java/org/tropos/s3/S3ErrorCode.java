@@ -18,6 +18,7 @@ public enum S3ErrorCode {
   BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty"),
   ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
   ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
+  EXPECTATION_FAILED("ExpectationFailed", 417, "Expectation Failed"),
   ILLEGAL_VERSIONING_CONFIGURATION("IllegalVersioningConfigurationException", 400, "The versioning configuration"
       + " specified in the request is invalid."),
   INCOMPLETE_BODY("IncompleteBody", 400, "You did not provide the number of bytes specified by the Content-Length"

@@ -1,7 +1,11 @@
 package org.tropos.s3.http;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayDeque;
@@ -14,6 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * whole body: past {@link #HIGH_WATER} bytes buffered the connection stops reading (TCP then slows the
  * client down) until the worker has drained below {@link #LOW_WATER}.
  *
+ * <p>A client that sent {@code Expect: 100-continue} waits for "100 Continue" before it sends the body: the pipe
+ * sends it when the worker first reads, that is once the request passed every check that comes before its body
+ * (signature, access, conditions). A request refused earlier never makes the client send its body.
+ *
  * <p>Thread-safe: {@link #offer}, {@link #end} and {@link #fail} on the event loop, reads on one worker.
  */
 final class BodyPipe extends InputStream {
@@ -22,6 +30,7 @@ final class BodyPipe extends InputStream {
   private static final long READ_TIMEOUT_SECONDS = 120;
 
   private final Channel channel;
+  private boolean awaitingContinue;
   private final ArrayDeque<ByteBuf> chunks = new ArrayDeque<>();
   private final ReentrantLock lock = new ReentrantLock();
   private final Condition arrived = lock.newCondition();
@@ -30,8 +39,19 @@ final class BodyPipe extends InputStream {
   private boolean paused;
   private IOException failure;
 
-  BodyPipe(Channel channel) {
+  BodyPipe(Channel channel, boolean expectContinue) {
     this.channel = channel;
+    this.awaitingContinue = expectContinue;
+  }
+
+  /** Whether the client still holds back a body it will send only after "100 Continue". */
+  boolean bodyHeldBack() {
+    lock.lock();
+    try {
+      return awaitingContinue && !ended;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Takes over {@code content} (the pipe releases it). */
@@ -90,6 +110,11 @@ final class BodyPipe extends InputStream {
     }
     lock.lock();
     try {
+      if (awaitingContinue) {
+        awaitingContinue = false;
+        channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+            Unpooled.EMPTY_BUFFER));
+      }
       while (chunks.isEmpty()) {
         if (failure != null) {
           throw failure;

@@ -3,6 +3,7 @@ package org.tropos.s3.http;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -58,13 +59,15 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
   }
 
   private void start(ChannelHandlerContext ctx, HttpRequest request) {
-    body = new BodyPipe(ctx.channel());
     // After a request the decoder could not read, the rest of what the client sends is garbage to it: close.
     boolean readable = request.decoderResult().isSuccess();
+    BodyPipe pipe = new BodyPipe(ctx.channel(), readable && HttpUtil.is100ContinueExpected(request));
+    body = pipe;
     boolean keepAlive = readable && HttpUtil.isKeepAlive(request);
     String requestId = Long.toHexString(System.identityHashCode(ctx.channel())) + "-"
         + Long.toHexString(REQUEST_IDS.incrementAndGet());
-    S3Response response = new S3Response(ctx.channel(), requestId, keepAlive, S3Response.freshHeaders(keepAlive));
+    // A body the client holds back until "100 Continue" never comes: its connection cannot serve another request.
+    S3Response response = new S3Response(ctx.channel(), requestId, () -> keepAlive && !pipe.bodyHeldBack());
     if (!readable) {
       Throwable cause = request.decoderResult().cause();
       if (cause instanceof TooLongHttpHeaderException) {
@@ -78,11 +81,15 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
       }
       return;
     }
+    String expect = request.headers().get(HttpHeaderNames.EXPECT);
+    if (expect != null && !HttpUtil.is100ContinueExpected(request)) {
+      refuse(response, S3ErrorCode.EXPECTATION_FAILED, "Only Expect: 100-continue is supported", "");
+      return;
+    }
     if (!permits.tryAcquire()) {
       refuse(response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
       return;
     }
-    BodyPipe pipe = body;
     S3Request s3 = S3Request.of(request, domains, pipe);
     try {
       workers.execute(() -> serve(s3, response, pipe));

@@ -11,7 +11,6 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.handler.codec.http.HttpServerExpectContinueHandler;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -57,8 +56,8 @@ public final class S3HttpServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            // No HttpServerExpectContinueHandler: "100 Continue" goes only to a request that passed its checks.
             ch.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),
-                new HttpServerExpectContinueHandler(),
                 new S3ChannelHandler(handler, workers, permits, domains));
           }
         });

@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.DefaultHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
+import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -19,6 +20,7 @@ import java.io.InputStream;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 
 /**
  * The response to one request, written from the worker thread. A streamed body is sent in pieces, each only
@@ -33,15 +35,19 @@ public final class S3Response {
 
   private final Channel channel;
   private final String requestId;
-  private final boolean keepAlive;
-  private final HttpHeaders headers;
+  private final BooleanSupplier keepAlive;
+  private final HttpHeaders headers = new DefaultHttpHeaders();
   private boolean sent;
 
-  S3Response(Channel channel, String requestId, boolean keepAlive, HttpHeaders headers) {
+  /**
+   * A response on {@code channel}; {@code keepAlive} says, when the response starts, whether the connection may
+   * serve another request after it (not when the client asked to close, nor when a body it was to send is
+   * still unread and never will be).
+   */
+  S3Response(Channel channel, String requestId, BooleanSupplier keepAlive) {
     this.channel = channel;
     this.requestId = requestId;
     this.keepAlive = keepAlive;
-    this.headers = headers;
     headers.set("x-amz-request-id", requestId);
     headers.set(HttpHeaderNames.SERVER, "Tropos");
   }
@@ -68,7 +74,8 @@ public final class S3Response {
       response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     }
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.length);
-    finish(channel.writeAndFlush(response));
+    boolean keep = keepConnection(response);
+    finish(channel.writeAndFlush(response), keep);
   }
 
   /** Sends headers only, with the length a body would have had (HEAD). */
@@ -77,7 +84,8 @@ public final class S3Response {
         HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER);
     response.headers().set(headers);
     response.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
-    finish(channel.writeAndFlush(response));
+    boolean keep = keepConnection(response);
+    finish(channel.writeAndFlush(response), keep);
   }
 
   /** Streams {@code length} bytes of {@code source}. */
@@ -85,6 +93,7 @@ public final class S3Response {
     DefaultHttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
     response.headers().set(headers);
     response.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
+    boolean keep = keepConnection(response);
     sent = true;
     channel.write(response);
     long left = length;
@@ -102,7 +111,7 @@ public final class S3Response {
       left -= filled;
       awaitWritable(channel.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(piece))));
     }
-    finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT));
+    finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), keep);
   }
 
   /** Waits while the connection's outbound buffer is full (or this write failed). */
@@ -126,18 +135,19 @@ public final class S3Response {
    * (an early error) is discarded as it arrives ({@link BodyPipe#close}); closing instead would race with the
    * client reusing the connection for its next request.
    */
-  private void finish(ChannelFuture last) {
+  private void finish(ChannelFuture last, boolean keep) {
     sent = true;
-    if (!keepAlive) {
+    if (!keep) {
       last.addListener(ChannelFutureListener.CLOSE);
     }
   }
 
-  static HttpHeaders freshHeaders(boolean keepAlive) {
-    HttpHeaders headers = new DefaultHttpHeaders();
-    if (!keepAlive) {
-      headers.set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+  /** Whether the connection stays open after this response; if not, the response says so. */
+  private boolean keepConnection(HttpResponse response) {
+    boolean keep = keepAlive.getAsBoolean();
+    if (!keep) {
+      response.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
     }
-    return headers;
+    return keep;
   }
 }

@@ -79,7 +79,7 @@ final class DeleteObjectsOp {
         delete.setIfMatchSize(Long.parseLong(size));
       }
       if (modified != null) {
-        delete.setIfMatchModificationTimeMs(java.time.Instant.parse(modified).toEpochMilli());
+        delete.setIfMatchModificationTimeMs(S3Time.parseIso(modified).toEpochMilli());
       }
     } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
       throw S3ErrorCode.MALFORMED_XML.error("An Object's Size or LastModifiedTime cannot be read.");

@@ -39,7 +39,7 @@ final class ObjectMetadata {
       String value = request.header(name);
       if (name.equals("Content-Encoding") && value != null) {
         // aws-chunked describes the upload, not the object.
-        value = String.join(",", Arrays.stream(value.split(",")).map(String::strip)
+        value = String.join(", ", Arrays.stream(value.split(",")).map(String::strip)
             .filter(v -> !v.isEmpty() && !v.equalsIgnoreCase("aws-chunked")).toList());
       }
       if (value != null && !value.isEmpty()) {

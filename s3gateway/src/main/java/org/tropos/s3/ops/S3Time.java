@@ -23,6 +23,16 @@ final class S3Time {
   }
 
   /** An HTTP date, or null if it cannot be read (S3 then ignores the condition). */
+  /** An ISO 8601 time as S3 clients write them: with a zone or offset, or without one (UTC). */
+  static Instant parseIso(String value) {
+    String text = value.strip();
+    try {
+      return java.time.OffsetDateTime.parse(text).toInstant();
+    } catch (DateTimeParseException e) {
+      return java.time.LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
+    }
+  }
+
   static Instant parseHttp(String value) {
     try {
       return value == null ? null : Instant.from(DateTimeFormatter.RFC_1123_DATE_TIME.parse(value.strip()));

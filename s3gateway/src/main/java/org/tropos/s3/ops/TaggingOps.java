@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
@@ -42,14 +43,19 @@ final class TaggingOps {
     KeyInfo key = ObjectReads.lookup(om, buckets, bucket, request, caller, false).getKey();
     Access.checkRead(bucket, key, caller);
     Versions.header(bucket, key, out);
-    Xml xml = Xml.document("Tagging").open("TagSet");
-    tagsOf(key.getMetadataMap()).forEach((name, value) -> xml.open("Tag").element("Key", name)
-        .element("Value", value).close("Tag"));
-    out.send(200, xml.close("TagSet").close("Tagging").bytes(), "application/xml");
+    out.send(200, document(tagsOf(key.getMetadataMap())), "application/xml");
   }
 
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     set(request, caller, check(document(request), MAX_TAGS), out, 200);
+  }
+
+  /** A Tagging document of {@code tags}, by key (as S3 servers list them). */
+  private static byte[] document(Map<String, String> tags) {
+    Xml xml = Xml.document("Tagging").open("TagSet");
+    new TreeMap<>(tags).forEach((name, value) -> xml.open("Tag").element("Key", name).element("Value", value)
+        .close("Tag"));
+    return xml.close("TagSet").close("Tagging").bytes();
   }
 
   /** The tags of a Tagging document, in its order. */
@@ -75,10 +81,7 @@ final class TaggingOps {
     if (bucket.getTagsCount() == 0) {
       throw S3ErrorCode.NO_SUCH_TAG_SET.error();
     }
-    Xml xml = Xml.document("Tagging").open("TagSet");
-    bucket.getTagsMap().forEach((name, value) -> xml.open("Tag").element("Key", name).element("Value", value)
-        .close("Tag"));
-    out.send(200, xml.close("TagSet").close("Tagging").bytes(), "application/xml");
+    out.send(200, document(bucket.getTagsMap()), "application/xml");
   }
 
   void putBucket(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {

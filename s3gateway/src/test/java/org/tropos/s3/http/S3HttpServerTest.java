@@ -105,4 +105,57 @@ class S3HttpServerTest {
       }
     }
   }
+
+  @Test
+  void continueIsSentOnlyWhenTheOperationReadsTheBody() throws Exception {
+    S3Handler handler = (request, out) -> {
+      if (request.key().equals("refused")) {
+        out.send(403, new byte[0], null);
+        return;
+      }
+      try {
+        out.send(200, request.body().readAllBytes(), "text/plain");
+      } catch (IOException e) {
+        out.send(500, new byte[0], null);
+      }
+    };
+    try (S3HttpServer server = new S3HttpServer(new HostPort("127.0.0.1", 0), handler, 4, List.of())) {
+      server.start();
+      try (Socket socket = new Socket("127.0.0.1", server.port())) {
+        socket.setSoTimeout(10_000);
+        OutputStream out = socket.getOutputStream();
+        out.write("PUT /b/refused HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        String answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertTrue(answer.startsWith("HTTP/1.1 403"), "refused before any 100 Continue: " + answer);
+        assertTrue(answer.toLowerCase(java.util.Locale.ROOT).contains("connection: close"), answer);
+      }
+      try (Socket socket = new Socket("127.0.0.1", server.port())) {
+        socket.setSoTimeout(10_000);
+        OutputStream out = socket.getOutputStream();
+        out.write("PUT /b/ok HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        InputStream in = socket.getInputStream();
+        assertTrue(head(in).startsWith("HTTP/1.1 100 Continue"));
+        out.write("hello".getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        assertTrue(head(in).startsWith("HTTP/1.1 200"));
+      }
+    }
+  }
+
+  /** One response head: the bytes up to the blank line that ends it. */
+  private static String head(InputStream in) throws IOException {
+    StringBuilder head = new StringBuilder();
+    while (!head.toString().endsWith("\r\n\r\n")) {
+      int b = in.read();
+      if (b < 0) {
+        break;
+      }
+      head.append((char) b);
+    }
+    return head.toString();
+  }
 }
