@@ -44,6 +44,21 @@ final class BodyPipe extends InputStream {
     this.awaitingContinue = expectContinue;
   }
 
+  /** Tells a client that holds its body back until "100 Continue" to send it (once; later calls do nothing). */
+  void sendContinue() {
+    lock.lock();
+    try {
+      if (!awaitingContinue) {
+        return;
+      }
+      awaitingContinue = false;
+    } finally {
+      lock.unlock();
+    }
+    channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
+        Unpooled.EMPTY_BUFFER));
+  }
+
   /** Whether the client still holds back a body it will send only after "100 Continue". */
   boolean bodyHeldBack() {
     lock.lock();
@@ -108,13 +123,9 @@ final class BodyPipe extends InputStream {
     if (len == 0) {
       return 0;
     }
+    sendContinue();
     lock.lock();
     try {
-      if (awaitingContinue) {
-        awaitingContinue = false;
-        channel.writeAndFlush(new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.CONTINUE,
-            Unpooled.EMPTY_BUFFER));
-      }
       while (chunks.isEmpty()) {
         if (failure != null) {
           throw failure;

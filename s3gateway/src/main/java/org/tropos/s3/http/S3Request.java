@@ -140,4 +140,15 @@ public final class S3Request {
   public InputStream body() {
     return body;
   }
+
+  /**
+   * Lets the body come now, before the operation reads it: a client that sent {@code Expect: 100-continue}
+   * then streams it while the operation prepares (an upload opening its key). Call it only once the request
+   * passed its checks; reading the body does the same.
+   */
+  public void acceptBody() {
+    if (body instanceof BodyPipe pipe) {
+      pipe.sendContinue();
+    }
+  }
 }

@@ -122,6 +122,7 @@ final class ObjectWrites {
     long length = length(request, chunked ? "x-amz-decoded-content-length" : "content-length");
     InputStream body = chunked ? new AwsChunkedInputStream(request.body(), caller, payloadHash,
         request.header("x-amz-trailer")) : request.body();
+    request.acceptBody();
     KeyOutputStream key = OmCalls.call(request.bucket(), request.key(), () -> om.createKey(open
         .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(request.key()).setSize(Math.max(0, length))
         .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(caller.accessId()).build()));

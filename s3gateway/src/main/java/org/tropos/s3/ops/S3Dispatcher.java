@@ -123,7 +123,8 @@ public final class S3Dispatcher implements S3Handler {
   }
 
   private static void fail(S3Request request, S3Response out, S3Error e) {
-    if (e.status() >= 500) {
+    // 501 NotImplemented is the gateway's answer to what it does not do, not a fault of its own.
+    if (e.status() >= 500 && e.errorCode() != S3ErrorCode.NOT_IMPLEMENTED) {
       LOG.warn("S3 {} {}/{}: {} {}", request.method(), request.bucket(), request.key(), e.code(), e.getMessage());
     } else {
       LOG.debug("S3 {} {}/{}: {} {}", request.method(), request.bucket(), request.key(), e.code(), e.getMessage());
