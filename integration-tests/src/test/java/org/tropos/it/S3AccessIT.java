@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
@@ -13,15 +12,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.tropos.proto.om.S3Secret;
 import software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.BucketCannedACL;
 import software.amazon.awssdk.services.s3.model.GetObjectAclResponse;
 import software.amazon.awssdk.services.s3.model.Grant;
@@ -45,19 +38,9 @@ class S3AccessIT {
   @BeforeAll
   void start(@TempDir Path dir) throws Exception {
     cluster = new S3Cluster(dir);
-    S3Secret erin = cluster.secret("erin");
-    S3Secret frank = cluster.secret("frank");
-    owner = client(StaticCredentialsProvider.create(AwsBasicCredentials.create("erin", erin.getSecret())));
-    other = client(StaticCredentialsProvider.create(AwsBasicCredentials.create("frank", frank.getSecret())));
-    anonymous = client(AnonymousCredentialsProvider.create());
-  }
-
-  private S3Client client(AwsCredentialsProvider credentials) {
-    return S3Client.builder().endpointOverride(cluster.endpoint()).region(Region.US_EAST_1)
-        .credentialsProvider(credentials)
-        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
-        .build();
+    owner = cluster.client("erin");
+    other = cluster.client("frank");
+    anonymous = cluster.client(AnonymousCredentialsProvider.create());
   }
 
   @AfterAll

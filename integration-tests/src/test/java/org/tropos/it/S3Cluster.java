@@ -1,6 +1,7 @@
 package org.tropos.it;
 
 import java.net.URI;
+import java.time.Duration;
 import java.nio.file.Path;
 import java.util.Map;
 import org.tropos.client.TroposClient;
@@ -8,6 +9,12 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.om.S3Secret;
 import org.tropos.s3.S3Gateway;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
 
 /** A mini cluster with an S3 gateway in front, for tests that drive it with real S3 clients. */
 final class S3Cluster implements AutoCloseable {
@@ -51,6 +58,19 @@ final class S3Cluster implements AutoCloseable {
 
   S3Secret secret(String user) throws OmException {
     return tropos.getS3Secret(user, true);
+  }
+
+  /** An AWS SDK v2 client of the gateway for {@code credentials}: path style, no retries, a 60 s call timeout. */
+  S3Client client(AwsCredentialsProvider credentials) {
+    return S3Client.builder().endpointOverride(endpoint()).region(Region.US_EAST_1).credentialsProvider(credentials)
+        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
+        .build();
+  }
+
+  /** A client signing as {@code user} with its secret (created if it has none). */
+  S3Client client(String user) throws OmException {
+    return client(StaticCredentialsProvider.create(AwsBasicCredentials.create(user, secret(user).getSecret())));
   }
 
   @Override

@@ -52,16 +52,8 @@ class S3EdgeCasesIT {
   void start(@TempDir Path dir) throws Exception {
     cluster = new S3Cluster(dir);
     gina = cluster.secret("gina");
-    s3 = client("gina", gina.getSecret());
+    s3 = cluster.client("gina");
     s3.createBucket(b -> b.bucket("edges"));
-  }
-
-  private S3Client client(String user, String secret) {
-    return S3Client.builder().endpointOverride(cluster.endpoint()).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(user, secret)))
-        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
-        .build();
   }
 
   @AfterAll
@@ -201,8 +193,7 @@ class S3EdgeCasesIT {
     s3.createBucket(b -> b.bucket("taken"));
     assertEquals("BucketAlreadyOwnedByYou", failure(() -> s3.createBucket(b -> b.bucket("taken")))
         .awsErrorDetails().errorCode());
-    S3Secret hal = cluster.secret("hal");
-    try (S3Client other = client("hal", hal.getSecret())) {
+    try (S3Client other = cluster.client("hal")) {
       S3Exception e = failure(() -> other.createBucket(b -> b.bucket("taken")));
       assertEquals(409, e.statusCode());
       assertEquals("BucketAlreadyExists", e.awsErrorDetails().errorCode());

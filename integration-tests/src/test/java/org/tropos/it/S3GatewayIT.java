@@ -63,12 +63,7 @@ class S3GatewayIT {
   }
 
   private S3Client client(String accessId, String secret) {
-    return S3Client.builder().endpointOverride(cluster.endpoint())
-        .region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessId, secret)))
-        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
-        .build();
+    return cluster.client(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessId, secret)));
   }
 
   @AfterAll

@@ -16,14 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
-import org.tropos.proto.om.S3Secret;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.ObjectLockLegalHoldStatus;
@@ -63,14 +58,8 @@ class S3SafetyIT {
   @BeforeAll
   void start(@TempDir Path dir) throws Exception {
     cluster = new S3Cluster(dir);
-    S3Secret carol = cluster.secret("carol");
-    s3 = S3Client.builder().endpointOverride(cluster.endpoint()).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("carol",
-            carol.getSecret())))
-        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
-        .build();
-    raw = new S3RawClient(cluster.endpoint(), "carol", carol.getSecret());
+    s3 = cluster.client("carol");
+    raw = new S3RawClient(cluster.endpoint(), "carol", cluster.secret("carol").getSecret());
   }
 
   @AfterAll
