@@ -265,6 +265,7 @@ public final class TroposClient implements AutoCloseable {
   public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
     return om.setKeyTags(request);
   }
+
   public KeyInfo setKeyAcl(SetKeyAclRequest request) throws OmException {
     return om.setKeyAcl(request);
   }

@@ -133,4 +133,42 @@ class S3AccessIT {
     assertEquals(1, owner.getBucketAcl(a -> a.bucket("dropbox")).grants().size(),
         "the refused grant changed nothing: the owner's full control only");
   }
+
+  @Test
+  void onlyTheBucketsOwnerDeletesVersionsAndMarkersStayHiddenFromStrangers() {
+    owner.createBucket(b -> b.bucket("history").acl(BucketCannedACL.PUBLIC_READ_WRITE));
+    owner.putBucketVersioning(v -> v.bucket("history").versioningConfiguration(c -> c.status("Enabled")));
+    String version = owner.putObject(p -> p.bucket("history").key("k"), RequestBody.fromString("v1")).versionId();
+    assertEquals(403, status(() -> other.deleteObject(d -> d.bucket("history").key("k").versionId(version))));
+    assertEquals(403, status(() -> anonymous.deleteObject(d -> d.bucket("history").key("k").versionId(version))));
+    other.deleteObject(d -> d.bucket("history").key("k"));
+    assertEquals("v1", owner.getObjectAsBytes(g -> g.bucket("history").key("k").versionId(version))
+        .asUtf8String(), "a delete marker hides the version, nobody but the owner removes it");
+
+    owner.createBucket(b -> b.bucket("quiet"));
+    owner.putBucketVersioning(v -> v.bucket("quiet").versioningConfiguration(c -> c.status("Enabled")));
+    owner.putObject(p -> p.bucket("quiet").key("gone"), RequestBody.fromString("x"));
+    owner.deleteObject(d -> d.bucket("quiet").key("gone"));
+    S3Exception stranger = assertThrows(S3Exception.class, () -> read(anonymous, "quiet", "gone"));
+    assertEquals(403, stranger.statusCode());
+    assertTrue(stranger.awsErrorDetails().sdkHttpResponse().firstMatchingHeader("x-amz-delete-marker").isEmpty(),
+        "a caller who may not list the bucket learns nothing of its delete markers");
+  }
+
+  @Test
+  void anAnonymousAwsChunkedUploadIsStoredDecoded() {
+    owner.createBucket(b -> b.bucket("inbox").acl(BucketCannedACL.PUBLIC_READ_WRITE));
+    java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+    crc.update("hello".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    String checksum = java.util.Base64.getEncoder().encodeToString(java.nio.ByteBuffer.allocate(4)
+        .putInt((int) crc.getValue()).array());
+    try (S3RawClient unsigned = new S3RawClient(cluster.endpoint(), null, null)) {
+      S3RawClient.Response put = unsigned.send("PUT", "/inbox/note", java.util.Map.of("Content-Encoding",
+          "aws-chunked", "x-amz-content-sha256", "STREAMING-UNSIGNED-PAYLOAD-TRAILER",
+          "x-amz-decoded-content-length", "5", "x-amz-trailer", "x-amz-checksum-crc32"),
+          "5\r\nhello\r\n0\r\nx-amz-checksum-crc32:" + checksum + "\r\n\r\n");
+      assertEquals(200, put.status(), put.body());
+    }
+    assertEquals("hello", read(owner, "inbox", "note"));
+  }
 }

@@ -16,6 +16,8 @@ public enum S3ErrorCode {
   BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou", 409, "Your previous request to create the named bucket"
       + " succeeded and you already own it."),
   BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty"),
+  CONDITIONAL_REQUEST_CONFLICT("ConditionalRequestConflict", 409, "A conflicting operation occurred. Please"
+      + " retry the request."),
   ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
   ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
   EXPECTATION_FAILED("ExpectationFailed", 417, "Expectation Failed"),

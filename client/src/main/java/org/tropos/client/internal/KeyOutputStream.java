@@ -122,7 +122,7 @@ public final class KeyOutputStream extends OutputStream {
     List<KeyBlock> keyBlocks = blocks.stream().map(b -> KeyBlock.newBuilder().setBlockId(b.block())
         .setLength(b.length()).build()).toList();
     try {
-      return om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata);
+      return om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata, synced != null);
     } catch (OmException e) {
       throw new IOException("cannot commit the key: " + e.getMessage(), e);
     }

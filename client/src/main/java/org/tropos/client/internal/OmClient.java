@@ -123,11 +123,12 @@ public final class OmClient implements AutoCloseable {
   }
 
   /** Makes a written key visible; {@code open} is what OpenKey returned. */
+  /** Commits an open key; {@code recommit} when this writer committed it before (an hsync). */
   public KeyInfo commitKey(String volume, String bucket, OpenKeyResponse open, long size, List<KeyBlock> blocks,
-      Map<String, String> metadata) throws OmException {
+      Map<String, String> metadata, boolean recommit) throws OmException {
     return om.call(() -> stub().commitKey(CommitKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setOpenId(open.getOpenId()).setOpenKey(open.getOpenKey()).setSize(size).addAllBlocks(blocks)
-        .putAllMetadata(metadata).build()).getKey());
+        .putAllMetadata(metadata).setRecommit(recommit).build()).getKey());
   }
 
   public LookupKeyResponse lookupKey(String volume, String bucket, String key, String clientHost)

@@ -139,6 +139,10 @@ final class Buckets {
     String volume = request.getVolume();
     String name = request.getName();
     if (request.hasVersioning()) {
+      if (isLink(requireRow(txn, volume, name))) {
+        throw new OmException(OmResult.INVALID_REQUEST, "bucket " + volume + "/" + name + " is a link: set"
+            + " versioning on its source, whose keys it is");
+      }
       BucketRow keys = require(txn, volume, name);
       BucketVersioning wanted = request.getVersioning();
       if (keys.getLayout() != BucketLayout.OBJECT_STORE) {

@@ -2,6 +2,7 @@ package org.tropos.om.namespace;
 
 import java.util.Optional;
 import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.db.FileRow;
@@ -17,17 +18,23 @@ final class Conditions {
   }
 
   /** Whether committing {@code open} depends on the key it replaces (so that key must be read, and recorded). */
-  static boolean onWrite(OpenKeyRow open) {
-    return open.getNoOverwrite() || !open.getIfMatch().isEmpty() || !open.getIfNoneMatch().isEmpty();
+  static boolean onWrite(OpenKeyRow open, CommitKeyRequest commit) {
+    return open.getNoOverwrite() || !open.getIfMatch().isEmpty() || !open.getIfNoneMatch().isEmpty()
+        || commit.getRecommit();
   }
 
   /**
    * Checks a commit's conditions against the key it replaces ({@code existing}, not a delete marker): without
    * overwrite there must be none (or the writer's own earlier commit); if-none-match, none with that ETag ("*":
-   * none at all); if-match, one (else KEY_NOT_FOUND) with that ETag ("*": any).
+   * none at all); if-match, one (else KEY_NOT_FOUND) with that ETag ("*": any). A writer committing again (after
+   * an hsync) must find its own earlier commit: a write that replaced it freed the blocks it lists again.
    */
-  static void checkWrite(OpenKeyRow open, String path, Optional<FileRow> existing, boolean committedBefore)
-      throws OmException {
+  static void checkWrite(OpenKeyRow open, CommitKeyRequest commit, String path, Optional<FileRow> existing,
+      boolean committedBefore) throws OmException {
+    if (commit.getRecommit() && !committedBefore) {
+      throw new OmException(OmResult.KEY_CHANGED, path + " was replaced or deleted while its writer still wrote"
+          + " it; its earlier commit is gone");
+    }
     if (open.getNoOverwrite() && existing.isPresent() && !committedBefore) {
       throw new OmException(OmResult.FILE_ALREADY_EXISTS, path + " already exists");
     }

@@ -22,7 +22,7 @@ final class FsoChanges {
   /** Makes an open key a file: its parent is resolved again now, so a file follows a renamed parent. */
   static KeyInfo commit(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request) throws OmException {
     List<String> parts = Names.split(open.getPath());
-    FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts, Conditions.onWrite(open));
+    FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts, Conditions.onWrite(open, request));
     long parent = r.parentId();
     if (!r.parentsExist()) {
       if (!open.getCreateParents()) {
@@ -36,7 +36,7 @@ final class FsoChanges {
       throw new OmException(OmResult.NOT_A_FILE, r.path() + " in " + FsoTree.name(bucket) + " is a directory");
     }
     boolean committedBefore = r.file().isPresent() && r.file().get().getObjectId() == open.getOpenId();
-    Conditions.checkWrite(open, FsoTree.name(bucket) + "/" + r.path(), r.file(), committedBefore);
+    Conditions.checkWrite(open, request, FsoTree.name(bucket) + "/" + r.path(), r.file(), committedBefore);
     FileRow file = OpenKeys.toFile(txn, open, parent, parts.get(parts.size() - 1), request);
     OpenKeys.commit(txn, bucket, open, OmTable.FILES, OmDbKeys.child(bucket.getObjectId(), parent,
         parts.get(parts.size() - 1)), r.path(), file, committedBefore);

@@ -6,8 +6,9 @@ import java.util.function.UnaryOperator;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
-import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.SetKeyAclRequest;
+import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.FileRow;
 
@@ -21,9 +22,9 @@ final class KeyAttributes {
   private KeyAttributes() {
   }
 
-  static KeyInfo setTags(Txn txn, BucketRow bucket, String key, String versionId, Map<String, String> tags)
-      throws OmException {
-    return rewrite(txn, bucket, key, versionId, row -> {
+  static KeyInfo setTags(Txn txn, BucketRow bucket, SetKeyTagsRequest request) throws OmException {
+    Map<String, String> tags = request.getTagsMap();
+    return rewrite(txn, bucket, request.getKey(), request.getVersionId(), request.getExpectedObjectId(), row -> {
       Map<String, String> metadata = new LinkedHashMap<>(row.getMetadataMap());
       metadata.keySet().removeIf(name -> name.startsWith(TAG_PREFIX));
       tags.forEach((name, value) -> metadata.put(TAG_PREFIX + name, value));
@@ -31,14 +32,16 @@ final class KeyAttributes {
     });
   }
 
-  static KeyInfo setAcl(Txn txn, BucketRow bucket, String key, String versionId, CannedAcl acl)
-      throws OmException {
-    return rewrite(txn, bucket, key, versionId, row -> row.toBuilder().setAcl(acl).build());
+  static KeyInfo setAcl(Txn txn, BucketRow bucket, SetKeyAclRequest request) throws OmException {
+    return rewrite(txn, bucket, request.getKey(), request.getVersionId(), request.getExpectedObjectId(),
+        row -> row.toBuilder().setAcl(request.getAcl()).build());
   }
 
-  private static KeyInfo rewrite(Txn txn, BucketRow bucket, String key, String versionId,
+  /** Rewrites a version's row; {@code expectedObjectId} (0: any) is the object the caller checked it may change. */
+  private static KeyInfo rewrite(Txn txn, BucketRow bucket, String key, String versionId, long expectedObjectId,
       UnaryOperator<FileRow> change) throws OmException {
     KeyVersions.Located found = Keys.find(txn, bucket, key, versionId, false);
+    Keys.checkExpected(found.row(), expectedObjectId, key);
     FileRow changed = change.apply(found.row());
     txn.put(found.table(), found.rowKey(), changed);
     return Infos.version(bucket, Keys.path(bucket, key), changed, found.table() != OmTable.KEY_VERSIONS);

@@ -20,6 +20,7 @@ final class KeyCopies {
 
   static KeyInfo copy(Txn txn, BucketRow from, BucketRow to, CopyKeyRequest request) throws OmException {
     FileRow source = Keys.find(txn, from, request.getKey(), request.getVersionId(), false).row();
+    Keys.checkExpected(source, request.getExpectedObjectId(), request.getKey());
     boolean flat = to.getLayout() == BucketLayout.OBJECT_STORE;
     if (flat) {
       Names.checkKey(request.getToKey());

@@ -10,6 +10,7 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.FileRow;
 
 /**
  * A version of a key and where it is stored, whatever its bucket's layout: a version of an OBJECT_STORE key, or the
@@ -53,6 +54,13 @@ final class Keys {
         return Optional.empty();
       }
       throw e;
+    }
+  }
+
+  /** KEY_CHANGED unless {@code row} is the object {@code expectedObjectId} names (0: any object). */
+  static void checkExpected(FileRow row, long expectedObjectId, String name) throws OmException {
+    if (expectedObjectId != 0 && row.getObjectId() != expectedObjectId) {
+      throw new OmException(OmResult.KEY_CHANGED, name + " was replaced since the caller looked it up");
     }
   }
 

@@ -84,7 +84,9 @@ final class Multipart {
   static PartInfo copyPart(Txn txn, BucketRow source, BucketRow bucket, CopyPartRequest request)
       throws OmException {
     byte[] uploadKey = checkUpload(txn, bucket, request.getKey(), request.getUploadId(), request.getPartNumber());
-    KeyInfo from = Keys.lookup(txn, source, request.getSourceKey(), request.getSourceVersionId(), false, false);
+    KeyVersions.Located found = Keys.find(txn, source, request.getSourceKey(), request.getSourceVersionId(), false);
+    Keys.checkExpected(found.row(), request.getExpectedObjectId(), request.getSourceKey());
+    KeyInfo from = Infos.file(source, Keys.path(source, request.getSourceKey()), found.row());
     long first = request.getFirstByte();
     long last = request.getLastByte() < 0 ? from.getSize() - 1 : request.getLastByte();
     if (first < 0 || last >= from.getSize() || last < first) {

@@ -246,13 +246,13 @@ public final class Namespace {
   /** Replaces the tags of a version of a key. */
   public KeyInfo setKeyTags(SetKeyTagsRequest r) throws OmException {
     return runner.run("tag " + r.getKey(), txn -> KeyAttributes.setTags(txn, Buckets.require(txn, r.getVolume(),
-        r.getBucket()), r.getKey(), r.getVersionId(), r.getTagsMap()));
+        r.getBucket()), r));
   }
 
   /** Sets the canned ACL of a version of a key. */
   public KeyInfo setKeyAcl(SetKeyAclRequest r) throws OmException {
     return runner.run("set the ACL of " + r.getKey(), txn -> KeyAttributes.setAcl(txn, Buckets.require(txn,
-        r.getVolume(), r.getBucket()), r.getKey(), r.getVersionId(), r.getAcl()));
+        r.getVolume(), r.getBucket()), r));
   }
 
   /** Sets a bucket's versioning or canned ACL. */

@@ -8,6 +8,7 @@ import org.tropos.om.occ.Txn;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListKeyVersionsResponse;
+import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.FileRow;
 
@@ -23,12 +24,13 @@ final class VersionListing {
 
   static ListKeyVersionsResponse list(Txn txn, BucketRow bucket, String prefix, String keyMarker,
       String versionIdMarker, int max) throws OmException {
-    Listing.Page<KeyInfo> page = new Listing.Page<>(Listing.pageSize(max));
-    if (bucket.getLayout() == BucketLayout.OBJECT_STORE) {
-      flat(txn, bucket, prefix, keyMarker, versionIdMarker, page);
-    } else {
-      FsoKeyListing.list(txn, bucket, prefix, keyMarker, max).getKeysList().forEach(page::add);
+    if (bucket.getLayout() != BucketLayout.OBJECT_STORE) {
+      ListKeysResponse files = FsoKeyListing.list(txn, bucket, prefix, keyMarker, max);
+      return ListKeyVersionsResponse.newBuilder().addAllVersions(files.getKeysList())
+          .setTruncated(files.getTruncated()).build();
     }
+    Listing.Page<KeyInfo> page = new Listing.Page<>(Listing.pageSize(max));
+    flat(txn, bucket, prefix, keyMarker, versionIdMarker, page);
     return ListKeyVersionsResponse.newBuilder().addAllVersions(page.items()).setTruncated(page.truncated()).build();
   }
 

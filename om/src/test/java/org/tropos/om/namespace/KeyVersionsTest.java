@@ -252,4 +252,54 @@ class KeyVersionsTest {
         .newBuilder().setVolume("s3v").setName("fso").setVersioning(BucketVersioning.VERSIONING_ENABLED).build())));
     assertFalse(ns.getBucket("s3v", "fso").getVersioning() == BucketVersioning.VERSIONING_ENABLED);
   }
+
+  @Test
+  void aWriterCommittingAgainAfterAnotherWriteIsRefusedAndFreesNothing() throws Exception {
+    for (BucketVersioning state : List.of(BucketVersioning.VERSIONING_NEVER_ENABLED,
+        BucketVersioning.VERSIONING_ENABLED)) {
+      String key = "synced-" + state.getNumber();
+      if (state == BucketVersioning.VERSIONING_ENABLED) {
+        versioning(state);
+      }
+      OpenKeyRow writer = ns.openKey(OpenKeyRequest.newBuilder().setVolume("s3v").setBucket("bkt").setKey(key)
+          .build());
+      commit(writer, 5, "first");
+      put(key, 6, "other");
+      CommitKeyRequest again = CommitKeyRequest.newBuilder().setVolume("s3v").setBucket("bkt")
+          .setOpenId(writer.getOpenId()).setOpenKey(writer.toByteString()).setSize(5).setRecommit(true)
+          .addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(3)
+              .setLocalId(writer.getOpenId())).setLength(5)).build();
+      assertEquals(OmResult.KEY_CHANGED, failure(() -> ns.commitKey(again)), state.toString());
+      assertEquals("other", ns.lookupKey("s3v", "bkt", key).getMetadataMap().get("ETag"));
+    }
+  }
+
+  @Test
+  void callsNamingTheObjectTheyCheckedFailWhenItWasReplaced() throws Exception {
+    KeyInfo checked = put("k", 3, "a");
+    put("k", 3, "b");
+    assertEquals(OmResult.KEY_CHANGED, failure(() -> ns.setKeyAcl(SetKeyAclRequest.newBuilder().setVolume("s3v")
+        .setBucket("bkt").setKey("k").setVersionId("null").setExpectedObjectId(checked.getObjectId())
+        .setAcl(CannedAcl.ACL_PUBLIC_READ).build())));
+    assertEquals(CannedAcl.ACL_PRIVATE, ns.lookupKey("s3v", "bkt", "k").getAcl(), "the new object stays private");
+    assertEquals(OmResult.KEY_CHANGED, failure(() -> ns.copyKey(CopyKeyRequest.newBuilder().setVolume("s3v")
+        .setBucket("bkt").setKey("k").setExpectedObjectId(checked.getObjectId()).setToVolume("s3v")
+        .setToBucket("bkt").setToKey("copy").build())));
+  }
+
+  @Test
+  void anFsoBucketsVersionListingPagesToo() throws Exception {
+    ns.createBucket(BucketInfo.newBuilder().setVolume("s3v").setName("tree")
+        .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build());
+    for (int i = 0; i < 5; i++) {
+      OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("s3v").setBucket("tree").setKey("d/f" + i)
+          .setCreateParents(true).build());
+      ns.commitKey(CommitKeyRequest.newBuilder().setVolume("s3v").setBucket("tree").setOpenId(open.getOpenId())
+          .setOpenKey(open.toByteString()).build());
+    }
+    ListKeyVersionsResponse page = ns.listKeyVersions(ListKeyVersionsRequest.newBuilder().setVolume("s3v")
+        .setBucket("tree").setMaxResults(3).build());
+    assertEquals(3, page.getVersionsCount());
+    assertTrue(page.getTruncated());
+  }
 }

@@ -1,6 +1,8 @@
 package org.tropos.s3.auth;
 
 import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
@@ -14,6 +16,7 @@ import org.tropos.s3.S3ErrorCode;
  * changed secret therefore takes effect within that time.
  */
 public final class OmCredentials implements Credentials {
+  private static final Logger LOG = LoggerFactory.getLogger(OmCredentials.class);
   static final long TTL_MILLIS = 10_000;
 
   private record Cached(Credential credential, long fetchedAt) {
@@ -45,6 +48,12 @@ public final class OmCredentials implements Credentials {
       if (e.result() == OmResult.S3_SECRET_NOT_FOUND || e.result() == OmResult.INVALID_REQUEST) {
         throw S3ErrorCode.INVALID_ACCESS_KEY_ID.error("The AWS access key Id you provided does not exist in our"
             + " records.");
+      }
+      if (e.result() == OmResult.PERMISSION_DENIED) {
+        LOG.error("The OM refuses the gateway another user's S3 secret: run the gateway as a user the OM counts"
+            + " among its administrators (ozone.administrators in the OM's configuration): {}", e.getMessage());
+        throw S3ErrorCode.SERVICE_UNAVAILABLE.error("the gateway may not read S3 secrets: it does not run as an"
+            + " administrator of the OM");
       }
       throw S3ErrorCode.SERVICE_UNAVAILABLE.error("cannot reach the OM for credentials: " + e.getMessage());
     }

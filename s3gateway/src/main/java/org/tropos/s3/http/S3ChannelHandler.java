@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -81,8 +82,10 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
       }
       return;
     }
+    // An expectation HTTP/1.0 cannot have is ignored (RFC 7231, 5.1.1).
     String expect = request.headers().get(HttpHeaderNames.EXPECT);
-    if (expect != null && !HttpUtil.is100ContinueExpected(request)) {
+    if (expect != null && request.protocolVersion().equals(HttpVersion.HTTP_1_1)
+        && !HttpUtil.is100ContinueExpected(request)) {
       refuse(response, S3ErrorCode.EXPECTATION_FAILED, "Only Expect: 100-continue is supported", "");
       return;
     }

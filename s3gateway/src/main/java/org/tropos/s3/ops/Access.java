@@ -49,6 +49,17 @@ final class Access {
     }
   }
 
+  /**
+   * Deleting a version for good (by its id, in a bucket whose versioning was ever set) is the bucket owner's
+   * right alone, as in S3: otherwise anyone who may write a public-read-write bucket could erase its history.
+   */
+  static void checkVersionDelete(BucketInfo bucket, Caller caller, String versionId) throws S3Error {
+    if (!versionId.isEmpty() && Versions.shown(bucket) && !allows(bucket, caller, Permission.OWNER)) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: only the bucket's owner deletes versions of its"
+          + " objects");
+    }
+  }
+
   /** Whether {@code caller} may read {@code key} (its data, metadata and tags). */
   static boolean mayRead(BucketInfo bucket, KeyInfo key, Caller caller) {
     if (mayChange(bucket, key, caller)) {

@@ -87,20 +87,21 @@ final class AclOps {
 
   void getObjectAcl(S3Request request, Caller caller, S3Response out) throws S3Error {
     BucketInfo bucket = buckets.find(request);
-    KeyInfo key = ObjectReads.lookup(om, buckets, bucket, request, caller, false).getKey();
-    Access.checkChange(bucket, key, caller);
+    KeyInfo key = ObjectReads.changeable(om, buckets, bucket, request, caller);
     Versions.header(bucket, key, out);
     out.send(200, document(key.getOwner(), bucket.getOwner(), key.getAcl()), "application/xml");
   }
 
   void putObjectAcl(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     BucketInfo bucket = buckets.find(request);
-    KeyInfo key = ObjectReads.lookup(om, buckets, bucket, request, caller, false).getKey();
-    Access.checkChange(bucket, key, caller);
-    CannedAcl acl = requested(request, key.getOwner(), bucket.getOwner());
-    KeyInfo changed = OmCalls.call(request.bucket(), request.key(), () -> om.setKeyAcl(SetKeyAclRequest.newBuilder()
-        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
-        .setVersionId(key.getVersionId()).setAcl(acl).build()));
+    KeyInfo checked = ObjectReads.changeable(om, buckets, bucket, request, caller);
+    CannedAcl acl = requested(request, checked.getOwner(), bucket.getOwner());
+    KeyInfo changed = OmCalls.againIfChanged(() -> {
+      KeyInfo key = ObjectReads.changeable(om, buckets, bucket, request, caller);
+      return OmCalls.call(request.bucket(), request.key(), () -> om.setKeyAcl(SetKeyAclRequest.newBuilder()
+          .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+          .setVersionId(key.getVersionId()).setExpectedObjectId(key.getObjectId()).setAcl(acl).build()));
+    });
     Versions.header(bucket, changed, out);
     out.send(200, new byte[0], null);
   }

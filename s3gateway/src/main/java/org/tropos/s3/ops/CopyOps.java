@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
@@ -108,8 +109,7 @@ final class CopyOps {
     ObjectWrites.checkKey(request.key());
     ObjectWrites.checkHeaders(request);
     Source source = Source.parse(request.header("x-amz-copy-source"));
-    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
-    KeyInfo from = source.read(om, buckets, request, caller);
+    buckets.require(request, caller, Access.Permission.WRITE);
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
     if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())
@@ -118,18 +118,22 @@ final class CopyOps {
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
-    if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)
-        .startsWith("x-amz-copy-source-if-"))) {
-      checkSourceConditions(request, from);
-    }
-    CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume()).setBucket(source.bucket())
-        .setKey(source.key()).setVersionId(from.getVersionId()).setToVolume(buckets.volume())
-        .setToBucket(request.bucket()).setToKey(request.key()).setOwner(caller.accessId())
-        .setReplaceMetadata(replace || replaceTags).setAcl(AclOps.fromHeaders(request));
-    if (replace || replaceTags) {
-      copy.putAllMetadata(metadataOfCopy(request, from, replace, replaceTags));
-    }
-    KeyInfo copied = OmCalls.call(source.bucket(), source.key(), () -> om.copyKey(copy.build()));
+    CannedAcl acl = AclOps.fromHeaders(request);
+    KeyInfo copied = OmCalls.againIfChanged(() -> {
+      KeyInfo from = source.read(om, buckets, request, caller);
+      if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)
+          .startsWith("x-amz-copy-source-if-"))) {
+        checkSourceConditions(request, from);
+      }
+      CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume())
+          .setBucket(source.bucket()).setKey(source.key()).setVersionId(from.getVersionId())
+          .setExpectedObjectId(from.getObjectId()).setToVolume(buckets.volume()).setToBucket(request.bucket())
+          .setToKey(request.key()).setOwner(caller.accessId()).setReplaceMetadata(replace || replaceTags).setAcl(acl);
+      if (replace || replaceTags) {
+        copy.putAllMetadata(metadataOfCopy(request, from, replace, replaceTags));
+      }
+      return OmCalls.call(source.bucket(), source.key(), () -> om.copyKey(copy.build()));
+    });
     Versions.written(copied, out);
     if (!source.versionId().isEmpty()) {
       out.headers().set("x-amz-copy-source-version-id", source.versionId());

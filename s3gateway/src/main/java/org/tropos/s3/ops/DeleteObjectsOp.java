@@ -3,6 +3,7 @@ package org.tropos.s3.ops;
 import java.io.IOException;
 import java.util.List;
 import org.tropos.client.TroposClient;
+import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.s3.S3Error;
@@ -30,7 +31,7 @@ final class DeleteObjectsOp {
   }
 
   void delete(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
-    buckets.require(request, caller, Access.Permission.WRITE);
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
     Element root = XmlInput.parse(request.body());
     List<Element> objects = XmlInput.children(root, "Object");
     if (!root.getTagName().equals("Delete") || objects.isEmpty() || objects.size() > MAX_KEYS) {
@@ -49,6 +50,7 @@ final class DeleteObjectsOp {
       String key = XmlInput.exactText(object, "Key");
       String versionId = XmlInput.text(object, "VersionId");
       try {
+        Access.checkVersionDelete(bucket, caller, versionId == null ? "" : versionId);
         DeleteKeyResponse deleted = ObjectWrites.delete(om, buckets.volume(), request.bucket(), key,
             conditions(object).setVersionId(versionId == null ? "" : versionId), caller);
         if (!quiet) {

@@ -83,7 +83,6 @@ final class MultipartOps {
   private void copyPart(S3Request request, Caller caller, BucketInfo bucket, int number, S3Response out)
       throws S3Error {
     CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
-    KeyInfo from = source.read(om, buckets, request, caller);
     long first = 0;
     long last = -1;
     String range = request.header("x-amz-copy-source-range");
@@ -101,17 +100,20 @@ final class MultipartOps {
             + " bytes=first-last");
       }
     }
-    PartInfo part;
-    try {
-      part = om.copyPart(CopyPartRequest.newBuilder().setSourceVolume(buckets.volume())
-          .setSourceBucket(source.bucket()).setSourceKey(source.key()).setSourceVersionId(from.getVersionId())
-          .setFirstByte(first).setLastByte(last)
-          .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
-          .setUploadId(request.param("uploadId")).setPartNumber(number).build());
-    } catch (OmException e) {
-      throw e.result() == OmResult.INVALID_REQUEST
-          ? S3ErrorCode.INVALID_RANGE.error(e.getMessage()) : OmCalls.translate(e, source.bucket(), source.key());
-    }
+    CopyPartRequest.Builder copy = CopyPartRequest.newBuilder().setSourceVolume(buckets.volume())
+        .setSourceBucket(source.bucket()).setSourceKey(source.key()).setFirstByte(first).setLastByte(last)
+        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+        .setUploadId(request.param("uploadId")).setPartNumber(number);
+    PartInfo part = OmCalls.againIfChanged(() -> {
+      KeyInfo from = source.read(om, buckets, request, caller);
+      try {
+        return om.copyPart(copy.setSourceVersionId(from.getVersionId()).setExpectedObjectId(from.getObjectId())
+            .build());
+      } catch (OmException e) {
+        throw e.result() == OmResult.INVALID_REQUEST ? S3ErrorCode.INVALID_RANGE.error(e.getMessage())
+            : OmCalls.translate(e, source.bucket(), source.key());
+      }
+    });
     out.send(200, Xml.document("CopyPartResult").element("LastModified", S3Time.iso(part.getModificationTimeMs()))
         .element("ETag", part.getEtag()).close("CopyPartResult").bytes(), "application/xml");
   }

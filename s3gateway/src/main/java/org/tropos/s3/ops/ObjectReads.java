@@ -70,6 +70,9 @@ final class ObjectReads {
       throw OmCalls.translate(e, bucket.getName(), key);
     }
     KeyInfo marker = found.getKey();
+    if (marker.getDeleteMarker() && !Access.allows(bucket, caller, Access.Permission.READ)) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied");
+    }
     if (marker.getDeleteMarker()) {
       S3Error error = versionId.isEmpty() ? S3ErrorCode.NO_SUCH_KEY.error("The specified key does not exist: "
           + S3Error.quote(key)) : S3ErrorCode.METHOD_NOT_ALLOWED.error("The specified method is not allowed"
@@ -81,6 +84,14 @@ final class ObjectReads {
       throw error;
     }
     return found;
+  }
+
+  /** The version the request names, if {@code caller} may change its ACL and tags (its owner's right). */
+  static KeyInfo changeable(TroposClient om, BucketOps buckets, BucketInfo bucket, S3Request request,
+      Caller caller) throws S3Error {
+    KeyInfo key = lookup(om, buckets, bucket, request, caller, false).getKey();
+    Access.checkChange(bucket, key, caller);
+    return key;
   }
 
   void get(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {

@@ -117,7 +117,7 @@ final class ObjectWrites {
    */
   KeyInfo upload(S3Request request, Caller caller, BucketInfo bucket, OpenKeyRequest.Builder open)
       throws S3Error, IOException {
-    String payloadHash = caller.payloadHash();
+    String payloadHash = payloadHash(request, caller);
     boolean chunked = payloadHash.startsWith("STREAMING-");
     long length = length(request, chunked ? "x-amz-decoded-content-length" : "content-length");
     InputStream body = chunked ? new AwsChunkedInputStream(request.body(), caller, payloadHash,
@@ -154,6 +154,23 @@ final class ObjectWrites {
         key.abort();
       }
     }
+  }
+
+  /**
+   * What the body is, as its signature fixed it; for a caller whose signature does not cover the body
+   * (anonymous, Signature V2), what the request declares: an aws-chunked body with an unsigned trailer is
+   * decoded (its checksum still checked), one with chunk signatures it cannot have refused.
+   */
+  private static String payloadHash(S3Request request, Caller caller) throws S3Error {
+    String declared = request.header("x-amz-content-sha256");
+    if (!caller.payloadHash().equals(UNSIGNED_PAYLOAD) || declared == null
+        || !declared.strip().startsWith("STREAMING-")) {
+      return caller.payloadHash();
+    }
+    if (!declared.strip().equals(AwsChunkedInputStream.UNSIGNED_TRAILER)) {
+      throw S3ErrorCode.INVALID_REQUEST.error("A signed aws-chunked body needs a Signature V4 request");
+    }
+    return declared.strip();
   }
 
   /**
@@ -237,8 +254,9 @@ final class ObjectWrites {
    * that version for good. Deleting what does not exist succeeds, as in S3.
    */
   void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
-    buckets.require(request, caller, Access.Permission.WRITE);
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
     DeleteKeyRequest.Builder delete = DeleteKeyRequest.newBuilder().setVersionId(Versions.requested(request));
+    Access.checkVersionDelete(bucket, caller, delete.getVersionId());
     String ifMatch = request.header("if-match");
     if (ifMatch != null) {
       delete.setIfMatch(ifMatch.strip());

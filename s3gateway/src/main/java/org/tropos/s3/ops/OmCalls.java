@@ -18,7 +18,32 @@ final class OmCalls {
     void run() throws OmException;
   }
 
+  /** A check followed by a call acting on the object it checked. */
+  @FunctionalInterface
+  interface CheckedAct<T> {
+    T run() throws S3Error;
+  }
+
+  private static final int CHANGE_ATTEMPTS = 3;
+
   private OmCalls() {
+  }
+
+  /**
+   * Runs a check-then-act (an access check on a key's version, then a call that names the object it checked)
+   * again when another write replaced that object in between (KEY_CHANGED), so that the act never lands on an
+   * object nobody checked; at most {@value #CHANGE_ATTEMPTS} times, then ConditionalRequestConflict.
+   */
+  static <T> T againIfChanged(CheckedAct<T> attempt) throws S3Error {
+    for (int tried = 1; ; tried++) {
+      try {
+        return attempt.run();
+      } catch (S3Error e) {
+        if (e.errorCode() != S3ErrorCode.CONDITIONAL_REQUEST_CONFLICT || tried == CHANGE_ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
   }
 
   /** The call's answer; an OM failure as the S3 error about {@code bucket} and {@code key} ("" for none). */
@@ -58,6 +83,7 @@ final class OmCalls {
       case INVALID_PART -> S3ErrorCode.INVALID_PART.error(e.getMessage());
       case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER.error(e.getMessage());
       case PRECONDITION_FAILED, FILE_ALREADY_EXISTS -> S3ErrorCode.PRECONDITION_FAILED.error();
+      case KEY_CHANGED -> S3ErrorCode.CONDITIONAL_REQUEST_CONFLICT.error(e.getMessage());
       case VERSION_NOT_FOUND -> S3ErrorCode.NO_SUCH_VERSION.error();
       case DELETE_MARKER -> S3ErrorCode.METHOD_NOT_ALLOWED.error("The specified method is not allowed against a"
           + " delete marker");

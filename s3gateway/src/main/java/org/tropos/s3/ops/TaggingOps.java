@@ -47,7 +47,9 @@ final class TaggingOps {
   }
 
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
-    set(request, caller, check(document(request), MAX_TAGS), out, 200);
+    BucketInfo bucket = buckets.find(request);
+    ObjectReads.changeable(om, buckets, bucket, request, caller);
+    set(request, caller, bucket, check(document(request), MAX_TAGS), out, 200);
   }
 
   /** A Tagging document of {@code tags}, by key (as S3 servers list them). */
@@ -102,18 +104,19 @@ final class TaggingOps {
   }
 
   void delete(S3Request request, Caller caller, S3Response out) throws S3Error {
-    set(request, caller, Map.of(), out, 204);
+    set(request, caller, buckets.find(request), Map.of(), out, 204);
   }
 
-  private void set(S3Request request, Caller caller, Map<String, String> tags, S3Response out, int status)
-      throws S3Error {
-    BucketInfo bucket = buckets.find(request);
-    KeyInfo key = ObjectReads.lookup(om, buckets, bucket, request, caller, false).getKey();
-    Access.checkChange(bucket, key, caller);
-    OmCalls.run(request.bucket(), request.key(), () -> om.setKeyTags(SetKeyTagsRequest.newBuilder()
-        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
-        .setVersionId(key.getVersionId()).putAllTags(tags).build()));
-    Versions.header(bucket, key, out);
+  /** Sets the tags of the version the request names, checked (again, if it changed) to be the caller's to set. */
+  private void set(S3Request request, Caller caller, BucketInfo bucket, Map<String, String> tags, S3Response out,
+      int status) throws S3Error {
+    KeyInfo tagged = OmCalls.againIfChanged(() -> {
+      KeyInfo key = ObjectReads.changeable(om, buckets, bucket, request, caller);
+      return OmCalls.call(request.bucket(), request.key(), () -> om.setKeyTags(SetKeyTagsRequest.newBuilder()
+          .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+          .setVersionId(key.getVersionId()).setExpectedObjectId(key.getObjectId()).putAllTags(tags).build()));
+    });
+    Versions.header(bucket, tagged, out);
     out.send(status, new byte[0], null);
   }
 

@@ -151,10 +151,15 @@ final class VersioningOps {
     Marker last = null;
     while (true) {
       Marker at = cursor;
-      ListKeyVersionsResponse page = OmCalls.call(bucket.getName(), "", () -> om.listKeyVersions(
-          ListKeyVersionsRequest.newBuilder().setVolume(buckets.volume()).setBucket(bucket.getName())
-              .setPrefix(prefix).setKeyMarker(at.key()).setVersionIdMarker(at.versionId())
-              .setMaxResults(ObjectListing.MAX_KEYS).build()));
+      ListKeyVersionsResponse page;
+      try {
+        page = om.listKeyVersions(ListKeyVersionsRequest.newBuilder().setVolume(buckets.volume())
+            .setBucket(bucket.getName()).setPrefix(prefix).setKeyMarker(at.key()).setVersionIdMarker(at.versionId())
+            .setMaxResults(ObjectListing.MAX_KEYS).build());
+      } catch (OmException e) {
+        throw e.result() == OmResult.INVALID_REQUEST ? S3ErrorCode.INVALID_ARGUMENT.error("Invalid version id"
+            + " specified: " + S3Error.quote(at.versionId())) : OmCalls.translate(e, bucket.getName(), "");
+      }
       boolean jumped = false;
       for (KeyInfo version : page.getVersionsList()) {
         if (version.getDirectory()) {

@@ -68,7 +68,7 @@ final class OmTarget implements AutoCloseable {
           .setOpenId(row.getOpenId()).setOpenKey(row.toByteString()).build());
     } else {
       OpenKeyResponse response = client.openKey(open);
-      client.commitKey(VOLUME, BUCKET, response, 0, List.of(), Map.of());
+      client.commitKey(VOLUME, BUCKET, response, 0, List.of(), Map.of(), false);
     }
   }
 
