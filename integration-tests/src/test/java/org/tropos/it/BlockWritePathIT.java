@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.client.internal.BlockReadClient;
+import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.net.HostPort;

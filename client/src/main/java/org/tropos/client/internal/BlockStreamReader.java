@@ -1,6 +1,5 @@
 package org.tropos.client.internal;
 
-import org.tropos.common.rpc.ScmBlockClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -9,7 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.BlockLocation;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.tropos.client.internal.BlockReadClient;
+import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.net.HostPort;

@@ -12,7 +12,7 @@ import java.util.Locale;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
-import org.tropos.client.internal.BlockReadClient;
+import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.conf.DataSize;
 import org.tropos.common.net.HostPort;

@@ -1,4 +1,4 @@
-package org.tropos.client.internal;
+package org.tropos.common.rpc;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -10,7 +10,6 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.net.HostPort;
-import org.tropos.common.rpc.DatanodeException;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockRequest;
 import org.tropos.proto.datanode.ReadBlockResponse;
