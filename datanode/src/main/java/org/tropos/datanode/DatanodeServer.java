@@ -21,6 +21,7 @@ import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
 import org.tropos.datanode.read.BlockReadServer;
+import org.tropos.datanode.read.ContainerReads;
 import org.tropos.datanode.read.BlockTransfer;
 import org.tropos.datanode.scm.HeartbeatReports;
 import org.tropos.datanode.scm.ScmHeartbeat;
@@ -110,7 +111,7 @@ public final class DatanodeServer implements AutoCloseable {
     store.open();
     deletions = new BlockDeletionHandler(name, store);
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
-        store::planRead, BlockTransfer.ZERO_COPY);
+        new ContainerReads(store), BlockTransfer.ZERO_COPY);
     readServer.start();
     List<Path> logDirs = volumes.healthyRaftLogDirs();
     if (logDirs.isEmpty()) {

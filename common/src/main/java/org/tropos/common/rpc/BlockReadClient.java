@@ -10,6 +10,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.net.HostPort;
+import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockRequest;
 import org.tropos.proto.datanode.ReadBlockResponse;
@@ -83,6 +84,18 @@ public final class BlockReadClient implements AutoCloseable {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
     }
     return header;
+  }
+
+  /** What a copy of a closed container needs from this replica: its state, bcsid and every block's record. */
+  public ContainerListing listContainer(long containerId) throws IOException, DatanodeException {
+    byte[] request = ReadBlockRequest.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(containerId))
+        .setListContainer(true).build().toByteArray();
+    writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
+    ReadBlockResponse header = readHeader();
+    if (header.getResult() != DatanodeResult.OK) {
+      throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
+    }
+    return header.getListing();
   }
 
   private void receive(ReadBlockResponse header, long offset, long length, ByteSink sink)

@@ -27,6 +27,9 @@ final class Container {
   private ContainerDescriptor descriptor;
   /** The highest bcsid committed so far; written into the descriptor when the state changes. */
   private long bcsid;
+  /** Committed blocks and their bytes, counted when the replica is loaded and kept up to date since. */
+  private long blockCount;
+  private long usedBytes;
 
   Container(Path dir, VolumeDb db, ContainerDescriptor descriptor) {
     this.dir = dir;
@@ -37,6 +40,24 @@ final class Container {
 
   synchronized void committed(long blockBcsid) {
     bcsid = Math.max(bcsid, blockBcsid);
+  }
+
+  /** Counts a block committed ({@code bytes} > 0) or deleted (negative). */
+  synchronized void counted(long blocks, long bytes) {
+    blockCount += blocks;
+    usedBytes += bytes;
+  }
+
+  synchronized long blockCount() {
+    return blockCount;
+  }
+
+  synchronized long usedBytes() {
+    return usedBytes;
+  }
+
+  Path dir() {
+    return dir;
   }
 
   synchronized long bcsid() {

@@ -20,6 +20,7 @@ import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Closer;
 import org.tropos.datanode.volume.StorageDirectory;
+import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
@@ -55,7 +56,10 @@ public final class ContainerStore implements AutoCloseable {
     this.volumes = List.copyOf(volumes);
   }
 
-  /** Opens each healthy volume's block database and loads the containers on it. */
+  /**
+   * Opens each healthy volume's block database, loads the containers on it (counting their blocks) and removes
+   * what an interrupted container copy left ({@link ContainerCopies}).
+   */
   public void open() throws IOException {
     for (StorageDirectory volume : volumes) {
       if (volume.isHealthy()) {
@@ -63,6 +67,7 @@ public final class ContainerStore implements AutoCloseable {
         VolumeDb db = VolumeDb.open(root.resolve("container.db"));
         dbs.put(volume.path(), db);
         load(root.resolve("current"), db);
+        ContainerCopies.removeUnfinished(root, db, containers.keySet());
       }
     }
     LOG.info("{}: {} containers on {} volumes", nodeName, containers.size(), dbs.size());
@@ -75,7 +80,11 @@ public final class ContainerStore implements AutoCloseable {
     try (Stream<Path> files = Files.find(current, 4, (p, a) -> p.toString().endsWith(".container"))) {
       for (Path file : files.toList()) {
         ContainerDescriptor d = Container.readDescriptor(file);
-        containers.put(d.getContainerId(), new Container(file.getParent().getParent(), db, d));
+        Container container = new Container(file.getParent().getParent(), db, d);
+        for (BlockData block : db.blocks(d.getContainerId())) {
+          container.counted(1, block.getLength());
+        }
+        containers.put(d.getContainerId(), container);
       }
     }
   }
@@ -86,11 +95,8 @@ public final class ContainerStore implements AutoCloseable {
     if (existing != null) {
       return existing.descriptor();
     }
-    StorageDirectory volume = volumes.stream().filter(v -> v.isHealthy() && dbs.containsKey(v.path()))
-        .max(Comparator.comparingLong(v -> v.path().toFile().getUsableSpace()))
-        .orElseThrow(() -> new DatanodeException(DatanodeResult.DISK_FULL, nodeName + " has no healthy volume"));
-    Path dir = clusterRoot(volume).resolve("current")
-        .resolve("containerDir" + (containerId >> CONTAINERS_PER_DIR_SHIFT)).resolve(Long.toString(containerId));
+    StorageDirectory volume = emptiestVolume();
+    Path dir = containerDir(clusterRoot(volume), containerId);
     ContainerDescriptor d = ContainerDescriptor.newBuilder().setLayoutVersion(Container.LAYOUT_VERSION)
         .setContainerId(containerId).setState(ContainerState.CONTAINER_OPEN).setPipelineId(pipeline).build();
     try {
@@ -206,8 +212,10 @@ public final class ContainerStore implements AutoCloseable {
             + channel.size() + " bytes written, fewer than the " + block.getLength() + " being committed");
       }
       channel.force(true);
+      BlockData before = container.db().get(block.getBlockId());
       container.db().put(block);
       container.committed(block.getBcsid());
+      container.counted(before == null ? 1 : 0, block.getLength() - (before == null ? 0 : before.getLength()));
     }
   }
 
@@ -228,6 +236,13 @@ public final class ContainerStore implements AutoCloseable {
     }
     try {
       synchronized (container.blockLock()) {
+        for (long localId : localIds) {
+          BlockData gone = container.db().get(BlockId.newBuilder().setContainerId(containerId).setLocalId(localId)
+              .build());
+          if (gone != null) {
+            container.counted(-1, -gone.getLength());
+          }
+        }
         container.db().delete(containerId, localIds, container.isOpen());
       }
       for (long localId : localIds) {
@@ -293,7 +308,8 @@ public final class ContainerStore implements AutoCloseable {
     containers.values().forEach(c -> {
       ContainerDescriptor d = c.descriptor();
       reports.add(ContainerReport.newBuilder().setContainerId(d.getContainerId()).setState(d.getState())
-          .setBcsid(c.bcsid()).setPipelineId(d.getPipelineId()).build());
+          .setBcsid(c.bcsid()).setPipelineId(d.getPipelineId()).setBlockCount(c.blockCount())
+          .setUsedBytes(c.usedBytes()).build());
     });
     return reports;
   }
@@ -305,6 +321,97 @@ public final class ContainerStore implements AutoCloseable {
     if (state == ContainerState.CONTAINER_OPEN || state == ContainerState.CONTAINER_CLOSING) {
       setState(containerId, ContainerState.CONTAINER_QUASI_CLOSED);
     }
+  }
+
+  /**
+   * What a copy of a container needs: its state, bcsid and every block's record. Only for a replica that takes
+   * no more writes (what it holds then changes only by block deletions).
+   */
+  public ContainerListing listing(long containerId) throws DatanodeException {
+    Container container = container(containerId);
+    ContainerDescriptor d = container.descriptor();
+    if (container.isOpen() || d.getState() == ContainerState.CONTAINER_CLOSING) {
+      throw new DatanodeException(DatanodeResult.CONTAINER_NOT_OPEN, "container " + containerId + " on " + nodeName
+          + " is " + d.getState() + ": only a closed replica is copied");
+    }
+    try {
+      return ContainerListing.newBuilder().setState(d.getState()).setBcsid(container.bcsid())
+          .addAllBlocks(container.db().blocks(containerId)).build();
+    } catch (IOException e) {
+      throw ioError("list the blocks of container " + containerId, e);
+    }
+  }
+
+  /** Whether this datanode holds a replica of the container. */
+  public boolean holds(long containerId) {
+    return containers.containsKey(containerId);
+  }
+
+  /**
+   * Where a copy of a container is put together before it is adopted: a fresh directory on the healthy volume
+   * with the most free space, outside the directories loaded at start.
+   */
+  ContainerCopies.Staging stage(long containerId) throws DatanodeException {
+    StorageDirectory volume = emptiestVolume();
+    Path root = clusterRoot(volume);
+    try {
+      return ContainerCopies.Staging.create(root, dbs.get(volume.path()), containerId);
+    } catch (IOException e) {
+      throw ioError("prepare a copy of container " + containerId, e);
+    }
+  }
+
+  /**
+   * Makes a staged, verified copy this datanode's replica: its blocks are recorded, then its directory is moved
+   * into place in one rename, then it is served and reported. A replica that arrived meanwhile wins; the copy
+   * is discarded.
+   */
+  synchronized void adopt(ContainerCopies.Staging copy, ContainerDescriptor descriptor, List<BlockData> blocks)
+      throws DatanodeException {
+    long id = descriptor.getContainerId();
+    try {
+      if (containers.containsKey(id)) {
+        copy.discard();
+        return;
+      }
+      Path dir = containerDir(copy.root(), id);
+      copy.db().putAll(blocks);
+      Container container = copy.moveInto(dir, descriptor);
+      blocks.forEach(b -> container.counted(1, b.getLength()));
+      containers.put(id, container);
+    } catch (IOException e) {
+      throw ioError("adopt the copy of container " + id, e);
+    }
+    LOG.info("{}: container {} copied in ({} blocks, {} bytes)", nodeName, id, blocks.size(),
+        blocks.stream().mapToLong(BlockData::getLength).sum());
+  }
+
+  /**
+   * Deletes this datanode's replica of a container, blocks and all (it is extra, unhealthy or outdated). A
+   * replica that takes writes is kept: its pipeline's Raft group still writes to it.
+   *
+   * @return false if this datanode holds no replica of it
+   */
+  public boolean deleteContainer(long containerId) throws DatanodeException {
+    Container container = containers.get(containerId);
+    if (container == null) {
+      return false;
+    }
+    if (container.isOpen()) {
+      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "container " + containerId + " on " + nodeName
+          + " is OPEN: it is not deleted");
+    }
+    try {
+      synchronized (container.blockLock()) {
+        containers.remove(containerId);
+        container.db().deleteContainer(containerId);
+      }
+      ContainerCopies.deleteTree(container.dir());
+    } catch (IOException e) {
+      throw ioError("delete container " + containerId, e);
+    }
+    LOG.info("{}: container {} deleted", nodeName, containerId);
+    return true;
   }
 
   public List<ContainerDescriptor> containers() {
@@ -329,6 +436,18 @@ public final class ContainerStore implements AutoCloseable {
       throw new DatanodeException(DatanodeResult.NO_SUCH_CONTAINER, "no container " + id + " on " + nodeName);
     }
     return container;
+  }
+
+  /** The healthy volume with the most free space: where a new or copied container goes. */
+  private StorageDirectory emptiestVolume() throws DatanodeException {
+    return volumes.stream().filter(v -> v.isHealthy() && dbs.containsKey(v.path()))
+        .max(Comparator.comparingLong(v -> v.path().toFile().getUsableSpace()))
+        .orElseThrow(() -> new DatanodeException(DatanodeResult.DISK_FULL, nodeName + " has no healthy volume"));
+  }
+
+  private static Path containerDir(Path clusterRoot, long id) {
+    return clusterRoot.resolve("current").resolve("containerDir" + (id >> CONTAINERS_PER_DIR_SHIFT))
+        .resolve(Long.toString(id));
   }
 
   private Path clusterRoot(StorageDirectory volume) {

@@ -4,6 +4,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.proto.datanode.storage.BlockData;
@@ -63,6 +64,45 @@ final class VolumeDb implements AutoCloseable {
   /** Whether the block was deleted while its container was OPEN. */
   boolean wasDeleted(BlockId id) throws IOException {
     return db.get(DELETED_BLOCKS, key(id)) != null;
+  }
+
+  /** Every committed block of a container, in local id order. */
+  List<BlockData> blocks(long containerId) throws IOException {
+    List<BlockData> blocks = new ArrayList<>();
+    IOException[] failure = {null};
+    byte[] prefix = ByteBuffer.allocate(8).putLong(containerId).array();
+    try (ManagedRocksDb.ReadView view = db.snapshot()) {
+      view.scan(BLOCKS, prefix, prefix, (key, value) -> {
+        try {
+          blocks.add(BlockData.parseFrom(value));
+          return true;
+        } catch (InvalidProtocolBufferException e) {
+          failure[0] = new IOException("unreadable block metadata in container " + containerId, e);
+          return false;
+        }
+      });
+    }
+    if (failure[0] != null) {
+      throw failure[0];
+    }
+    return blocks;
+  }
+
+  /** Records the blocks of a copied container in one synced batch. */
+  void putAll(List<BlockData> blocks) throws IOException {
+    db.writeBatch(batch -> {
+      for (BlockData block : blocks) {
+        batch.put(BLOCKS, key(block.getBlockId()), block.toByteArray());
+      }
+    });
+  }
+
+  /** Forgets everything of a container: its blocks and the record of its deleted ones. */
+  void deleteContainer(long containerId) throws IOException {
+    db.writeBatch(batch -> {
+      batch.deleteRange(BLOCKS, key(containerId, 0), key(containerId + 1, 0));
+      batch.deleteRange(DELETED_BLOCKS, key(containerId, 0), key(containerId + 1, 0));
+    });
   }
 
   /** Forgets the deleted blocks of a container (it takes no more writes). */

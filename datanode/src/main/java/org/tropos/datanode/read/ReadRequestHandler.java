@@ -57,6 +57,10 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   }
 
   private void serve(ChannelHandlerContext ctx, ReadBlockRequest request) {
+    if (request.getListContainer()) {
+      list(ctx, request.getBlockId().getContainerId());
+      return;
+    }
     ReadPlan plan;
     try {
       plan = planner.planRead(request.getBlockId(), request.getOffset(), request.getLength());
@@ -82,6 +86,15 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
       return;
     }
     ctx.writeAndFlush(body).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+  }
+
+  private void list(ChannelHandlerContext ctx, long containerId) {
+    try {
+      ctx.writeAndFlush(frame(ReadBlockResponse.newBuilder().setResult(DatanodeResult.OK)
+          .setListing(planner.listContainer(containerId)).build()));
+    } catch (DatanodeException e) {
+      respondError(ctx, e.result(), e.getMessage());
+    }
   }
 
   private static void respondError(ChannelHandlerContext ctx, DatanodeResult result, String message) {

@@ -1,0 +1,199 @@
+package org.tropos.datanode.container;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.checksum.Checksums;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Uuids;
+import org.tropos.datanode.read.BlockReadServer;
+import org.tropos.datanode.read.BlockTransfer;
+import org.tropos.datanode.read.ContainerReads;
+import org.tropos.datanode.volume.VolumeSet;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.storage.BlockData;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
+import org.tropos.proto.hdds.ContainerReport;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.PipelineId;
+
+/**
+ * A closed container copied from one datanode's store to another's through the source's read server: every block
+ * arrives bit-exact and verified, a corrupt source is refused and leaves nothing behind, an interrupted copy is
+ * cleaned up at the next start, and a replica is deleted whole.
+ */
+class ContainerCopyTest {
+  private static final int BPC = 16 * 1024;
+  private static final long CONTAINER = 5;
+
+  @TempDir
+  Path root;
+  private VolumeSet sourceVolumes;
+  private VolumeSet targetVolumes;
+  private ContainerStore source;
+  private ContainerStore target;
+  private BlockReadServer sourceServer;
+  private final List<byte[]> written = new ArrayList<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    sourceVolumes = volumes("source");
+    targetVolumes = volumes("target");
+    source = open("source", sourceVolumes);
+    target = open("target", targetVolumes);
+    source.create(CONTAINER, PipelineId.newBuilder().setId(Uuids.toProto(UUID.randomUUID())).build());
+    for (int i = 1; i <= 3; i++) {
+      written.add(write(block(i), i == 2 ? 0 : 300_000 * i + 17, i));
+    }
+    source.setState(CONTAINER, ContainerState.CONTAINER_CLOSED);
+    sourceServer = new BlockReadServer("copy-source", new HostPort("127.0.0.1", 0), new ContainerReads(source),
+        BlockTransfer.ZERO_COPY);
+    sourceServer.start();
+  }
+
+  @AfterEach
+  void stop() {
+    sourceServer.close();
+    source.close();
+    target.close();
+    assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
+  }
+
+  private VolumeSet volumes(String name) throws IOException {
+    VolumeSet v = new VolumeSet("dn-" + name, List.of(root.resolve(name).resolve("d1")),
+        List.of(root.resolve(name).resolve("r")));
+    v.createDirectories();
+    v.format(UUID.randomUUID(), "CID-1");
+    return v;
+  }
+
+  private static ContainerStore open(String name, VolumeSet volumes) throws IOException {
+    ContainerStore s = new ContainerStore("dn-" + name, "CID-1", volumes.dataVolumes());
+    s.open();
+    return s;
+  }
+
+  private static BlockId block(long local) {
+    return BlockId.newBuilder().setContainerId(CONTAINER).setLocalId(local).build();
+  }
+
+  private byte[] write(BlockId id, int size, long seed) throws DatanodeException {
+    byte[] data = new byte[size];
+    new Random(seed).nextBytes(data);
+    ChecksumData sums = Checksums.compute(ByteBuffer.wrap(data), BPC);
+    source.writeChunk(id, 0, ByteBuffer.wrap(data), sums);
+    source.putBlock(BlockData.newBuilder().setBlockId(id).setLength(size).setChecksums(sums).setBcsid(40 + seed)
+        .build());
+    return data;
+  }
+
+  private List<HostPort> sources() {
+    return List.of(new HostPort("127.0.0.1", sourceServer.port()));
+  }
+
+  private static byte[] read(ContainerStore store, BlockId id) throws Exception {
+    var plan = store.planRead(id, 0, store.getBlock(id).getLength());
+    return Files.readAllBytes(plan.file());
+  }
+
+  private Path staging(String name) {
+    return root.resolve(name).resolve("d1").resolve("tropos").resolve("CID-1").resolve("tmp");
+  }
+
+  private static long entries(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> list = Files.list(dir)) {
+      return list.count();
+    }
+  }
+
+  @Test
+  void aClosedContainerIsCopiedWholeAndVerifiedAndCopyingItAgainDoesNothing() throws Exception {
+    ContainerImporter importer = new ContainerImporter("dn-target", target, Duration.ofSeconds(10));
+    importer.copy(CONTAINER, sources());
+    assertTrue(target.holds(CONTAINER));
+    for (int i = 1; i <= 3; i++) {
+      assertArrayEquals(written.get(i - 1), read(target, block(i)), "block " + i);
+    }
+    ContainerReport report = target.reports().get(0);
+    assertEquals(ContainerState.CONTAINER_CLOSED, report.getState());
+    assertEquals(3, report.getBlockCount());
+    assertEquals(written.stream().mapToLong(b -> b.length).sum(), report.getUsedBytes());
+    assertEquals(source.reports().get(0).getBcsid(), report.getBcsid());
+    importer.copy(CONTAINER, List.of(new HostPort("127.0.0.1", 1)));
+    assertEquals(0, entries(staging("target")), "nothing staged is left");
+
+    target.close();
+    target = open("target", targetVolumes);
+    assertArrayEquals(written.get(2), read(target, block(3)), "the copy survives a restart");
+  }
+
+  @Test
+  void aCorruptSourceIsRefusedAndTheNextSourceServesTheCopy() throws Exception {
+    Path file = source.planRead(block(3), 0, 10).file();
+    byte[] good = Files.readAllBytes(file);
+    try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+      raf.seek(123_456);
+      raf.write(~good[123_456]);
+    }
+    ContainerImporter importer = new ContainerImporter("dn-target", target, Duration.ofSeconds(10));
+    DatanodeException refused = assertThrows(DatanodeException.class, () -> importer.copy(CONTAINER, sources()));
+    assertEquals(DatanodeResult.CHECKSUM_MISMATCH, refused.result());
+    assertFalse(target.holds(CONTAINER));
+    assertEquals(0, entries(staging("target")), "the partial copy was removed");
+
+    Files.write(file, good);
+    importer.copy(CONTAINER, List.of(new HostPort("127.0.0.1", 1), sources().get(0)));
+    assertArrayEquals(written.get(2), read(target, block(3)), "an unreachable first source is skipped");
+  }
+
+  @Test
+  void aCopyInterruptedBeforeItsRenameLeavesNothingAfterARestart() throws Exception {
+    ContainerCopies.Staging copy = target.stage(CONTAINER);
+    Files.write(copy.blockFile(1), written.get(0));
+    copy.db().putAll(List.of(source.getBlock(block(1))));
+    target.close();
+    target = open("target", targetVolumes);
+    assertFalse(target.holds(CONTAINER));
+    assertEquals(0, entries(staging("target")));
+    new ContainerImporter("dn-target", target, Duration.ofSeconds(10)).copy(CONTAINER, sources());
+    assertEquals(3, target.reports().get(0).getBlockCount(), "no record of the interrupted copy is counted");
+  }
+
+  @Test
+  void aReplicaIsDeletedWholeButAnOpenOneIsKept() throws Exception {
+    Path dir = source.planRead(block(1), 0, 1).file().getParent().getParent();
+    assertTrue(source.deleteContainer(CONTAINER));
+    assertFalse(source.holds(CONTAINER));
+    assertFalse(Files.exists(dir));
+    assertEquals(DatanodeResult.NO_SUCH_CONTAINER, assertThrows(DatanodeException.class,
+        () -> source.getBlock(block(1))).result());
+    assertFalse(source.deleteContainer(CONTAINER), "deleting again finds nothing");
+    source.create(9, PipelineId.newBuilder().setId(Uuids.toProto(UUID.randomUUID())).build());
+    assertEquals(DatanodeResult.INVALID_REQUEST, assertThrows(DatanodeException.class,
+        () -> source.deleteContainer(9)).result());
+  }
+}
