@@ -27,10 +27,12 @@ import org.tropos.common.net.ScmAddresses;
  * @param httpPort advertised HTTP port
  * @param diskCheckInterval how often directories are probed
  * @param diskCheckTimeout how long a probe may take before the directory counts as failed
+ * @param replicationStreams how many container copies run at once
+ * @param replicationTimeout how long a container copy waits on its source
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
     String ipAddress, HostPort scm, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
-    Duration diskCheckInterval, Duration diskCheckTimeout) {
+    Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout) {
 
   public DatanodeConfig {
     dataDirs = List.copyOf(dataDirs);
@@ -47,7 +49,8 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
             metadataDirs, "", DatanodeKeys.ID_DIR.name()).get(0),
         host, ipOf(host), ScmAddresses.datanodeService(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
         conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT), conf.get(DatanodeKeys.HTTP_PORT),
-        conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT));
+        conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
+        conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT));
   }
 
   /** The configured directories, else {@code <first metadata dir>/<fallback>}. */

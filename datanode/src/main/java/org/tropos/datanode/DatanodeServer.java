@@ -2,6 +2,7 @@ package org.tropos.datanode;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,9 @@ import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.common.util.VersionInfo;
 import org.tropos.datanode.container.BlockDeletionHandler;
+import org.tropos.datanode.container.ContainerImporter;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.container.ReplicationCommandHandler;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
 import org.tropos.datanode.read.BlockReadServer;
@@ -56,6 +59,7 @@ public final class DatanodeServer implements AutoCloseable {
   private ScheduledExecutorService diskChecker;
   private volatile ContainerStore store;
   private volatile BlockDeletionHandler deletions;
+  private volatile ReplicationCommandHandler replication;
   private volatile BlockReadServer readServer;
   private volatile RatisPipelines ratis;
   private volatile PipelineCommandHandler pipelineCommands;
@@ -110,6 +114,9 @@ public final class DatanodeServer implements AutoCloseable {
     store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes());
     store.open();
     deletions = new BlockDeletionHandler(name, store);
+    replication = new ReplicationCommandHandler(name, store,
+        new ContainerImporter(name, store, config.replicationTimeout()), config.replicationStreams(),
+        Clock.systemUTC());
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
         new ContainerReads(store), BlockTransfer.ZERO_COPY);
     readServer.start();
@@ -145,15 +152,29 @@ public final class DatanodeServer implements AutoCloseable {
   }
 
   private void onCommand(ScmCommand command) {
-    if (command.hasDeleteBlocks()) {
-      BlockDeletionHandler d = deletions;
-      if (d == null) {
-        LOG.warn("{}: cannot delete blocks before the data path starts (SCM sends the deletion again)", name);
-      } else {
-        d.submit(command.getDeleteBlocks());
-      }
-      return;
+    switch (command.getCommandCase()) {
+      case DELETE_BLOCKS, REPLICATE_CONTAINER, DELETE_CONTAINER -> onStorageCommand(command);
+      default -> onPipelineCommand(command);
     }
+  }
+
+  /** Commands on stored data, which need the container store but not the Ratis server. */
+  private void onStorageCommand(ScmCommand command) {
+    BlockDeletionHandler d = deletions;
+    ReplicationCommandHandler r = replication;
+    if (d == null || r == null) {
+      LOG.warn("{}: cannot carry out {} before the data path starts (SCM sends it again)", name,
+          command.getCommandCase());
+    } else if (command.hasDeleteBlocks()) {
+      d.submit(command.getDeleteBlocks());
+    } else if (command.hasReplicateContainer()) {
+      r.replicate(command.getReplicateContainer());
+    } else {
+      r.delete(command.getDeleteContainer());
+    }
+  }
+
+  private void onPipelineCommand(ScmCommand command) {
     PipelineCommandHandler handler = pipelineCommands;
     if (handler == null) {
       LOG.warn("{}: cannot carry out {}: no Ratis server (no healthy RaftLog directory)", name,
@@ -218,7 +239,7 @@ public final class DatanodeServer implements AutoCloseable {
     synchronized (this) {
       closing = true;
     }
-    Closer.closeAll(name, pipelineCommands, ratis, readServer, deletions, store,
+    Closer.closeAll(name, pipelineCommands, ratis, replication, readServer, deletions, store,
         diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
         diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT));
     lifeCycle.closeEnds();

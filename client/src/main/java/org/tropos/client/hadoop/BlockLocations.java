@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.BlockLocation;
+import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
@@ -42,7 +43,7 @@ final class BlockLocations {
     String[] racks = new String[nodes.size()];
     for (int i = 0; i < nodes.size(); i++) {
       DatanodeDetails node = nodes.get(i);
-      String host = node.getIpAddress().isEmpty() ? node.getHostName() : node.getIpAddress();
+      String host = DatanodeAddresses.host(node);
       hosts[i] = host;
       names[i] = host + ":" + node.getPortsList().stream().filter(p -> p.getName() == PortName.READ)
           .mapToInt(Port::getValue).findFirst().orElse(0);

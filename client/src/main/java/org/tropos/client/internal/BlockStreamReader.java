@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.client.BlockLocation;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.BlockReadClient;
@@ -16,7 +17,6 @@ import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.DatanodeDetails;
-import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.scm.ContainerInfo;
 
@@ -116,8 +116,6 @@ public final class BlockStreamReader {
   }
 
   private static HostPort readAddress(DatanodeDetails replica) {
-    int port = replica.getPortsList().stream().filter(p -> p.getName() == PortName.READ).mapToInt(Port::getValue)
-        .findFirst().orElseThrow(() -> new IllegalArgumentException(replica.getHostName() + " has no read port"));
-    return new HostPort(replica.getIpAddress().isEmpty() ? replica.getHostName() : replica.getIpAddress(), port);
+    return DatanodeAddresses.of(replica, PortName.READ);
   }
 }

@@ -31,6 +31,13 @@ public final class DatanodeKeys {
   public static final ConfigKey<Duration> DISK_CHECK_TIMEOUT = ScmKeys.positive(ConfigKey.of(
       "hdds.datanode.disk.check.timeout", ConfigType.duration(ChronoUnit.MILLIS), "10m",
       "A disk check that takes longer than this fails the directory."));
+  public static final ConfigKey<Integer> REPLICATION_STREAMS = ConfigKey.of(
+      "hdds.datanode.replication.streams.limit", ConfigType.INT, "10",
+      "How many container copies a datanode makes at once (each reads from another datanode and writes to disk).")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<Duration> REPLICATION_TIMEOUT = ScmKeys.positive(ConfigKey.of(
+      "hdds.datanode.replication.timeout", ConfigType.duration(ChronoUnit.MILLIS), "60s",
+      "How long a container copy waits on its source before it tries the next one."));
 
   private DatanodeKeys() {
   }

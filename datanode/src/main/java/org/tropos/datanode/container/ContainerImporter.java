@@ -1,6 +1,7 @@
 package org.tropos.datanode.container;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -83,6 +84,9 @@ public final class ContainerImporter {
       }
       List<BlockData> copied = new ArrayList<>();
       for (BlockData block : listing.getBlocksList()) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw new InterruptedIOException("the copy of container " + containerId + " was stopped");
+        }
         if (copyBlock(client, block, copy)) {
           copied.add(block);
         }

@@ -324,6 +324,20 @@ public final class ContainerStore implements AutoCloseable {
   }
 
   /**
+   * Closes a QUASI_CLOSED replica as CLOSED without its (gone) pipeline: SCM found it holds the most of the
+   * container's writes. Only a QUASI_CLOSED replica is closed so: one still OPEN may still be applying writes.
+   */
+  public void forceClose(long containerId) throws DatanodeException {
+    ContainerState state = container(containerId).descriptor().getState();
+    if (state == ContainerState.CONTAINER_QUASI_CLOSED) {
+      setState(containerId, ContainerState.CONTAINER_CLOSED);
+    } else if (state != ContainerState.CONTAINER_CLOSED) {
+      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "container " + containerId + " on " + nodeName
+          + " is " + state + ": only a QUASI_CLOSED replica is closed without its pipeline");
+    }
+  }
+
+  /**
    * What a copy of a container needs: its state, bcsid and every block's record. Only for a replica that takes
    * no more writes (what it holds then changes only by block deletions).
    */

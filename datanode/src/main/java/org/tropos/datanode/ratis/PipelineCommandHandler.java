@@ -70,9 +70,14 @@ public final class PipelineCommandHandler implements AutoCloseable {
     }
   }
 
-  /** Through the Raft group (only its leader can), or locally as QUASI_CLOSED when the pipeline is gone. */
+  /**
+   * Through the Raft group (only its leader can), or locally when the pipeline is gone: as QUASI_CLOSED, or
+   * (forced) from QUASI_CLOSED to CLOSED.
+   */
   private void closeContainer(CloseContainerCommand close) throws IOException, DatanodeException {
-    if (close.getQuasi()) {
+    if (close.getForce()) {
+      store.forceClose(close.getContainerId());
+    } else if (close.getQuasi()) {
       store.quasiClose(close.getContainerId());
     } else {
       pipelines.closeContainer(close.getPipelineId(), close.getContainerId());

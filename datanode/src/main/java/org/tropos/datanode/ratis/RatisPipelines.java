@@ -41,6 +41,7 @@ import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.container.ContainerStore;
@@ -50,7 +51,6 @@ import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineReport;
-import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.hdds.RaftRole;
 
@@ -285,11 +285,7 @@ public final class RatisPipelines implements AutoCloseable {
   }
 
   private static String ratisAddress(DatanodeDetails member) {
-    int port = member.getPortsList().stream().filter(p -> p.getName() == PortName.RATIS).mapToInt(Port::getValue)
-        .findFirst().orElseThrow(() -> new IllegalArgumentException("datanode " + member.getHostName()
-            + " has no Ratis port"));
-    String host = member.getIpAddress().isEmpty() ? member.getHostName() : member.getIpAddress();
-    return host + ":" + port;
+    return DatanodeAddresses.of(member, PortName.RATIS).toString();
   }
 
   private static RaftGroupId groupIdOf(PipelineId pipeline) {

@@ -11,6 +11,7 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,7 @@ import org.tropos.common.checksum.Checksums;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.read.BlockReadServer;
 import org.tropos.datanode.read.BlockTransfer;
@@ -36,7 +38,12 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
+import org.tropos.proto.hdds.Port;
+import org.tropos.proto.hdds.PortName;
+import org.tropos.proto.scm.DeleteContainerCommand;
+import org.tropos.proto.scm.ReplicateContainerCommand;
 
 /**
  * A closed container copied from one datanode's store to another's through the source's read server: every block
@@ -195,5 +202,28 @@ class ContainerCopyTest {
     source.create(9, PipelineId.newBuilder().setId(Uuids.toProto(UUID.randomUUID())).build());
     assertEquals(DatanodeResult.INVALID_REQUEST, assertThrows(DatanodeException.class,
         () -> source.deleteContainer(9)).result());
+  }
+
+  @Test
+  void aReplicationCommandPastItsDeadlineIsDroppedAndATimelyOneCopies() throws Exception {
+    DatanodeDetails sourceNode = DatanodeDetails.newBuilder().setHostName("localhost").setIpAddress("127.0.0.1")
+        .addPorts(Port.newBuilder().setName(PortName.READ).setValue(sourceServer.port())).build();
+    try (ReplicationCommandHandler handler = new ReplicationCommandHandler("dn-target", target,
+        new ContainerImporter("dn-target", target, Duration.ofSeconds(10)), 2, Clock.systemUTC())) {
+      assertFalse(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
+          .addSources(sourceNode).setDeadlineEpochMs(System.currentTimeMillis() - 1).build()));
+      assertTrue(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
+          .addSources(sourceNode).setDeadlineEpochMs(System.currentTimeMillis() + 60_000).build()));
+      Threads.awaitCondition("the copy", Duration.ofSeconds(10), Duration.ofMillis(20),
+          () -> target.holds(CONTAINER));
+      assertArrayEquals(written.get(0), read(target, block(1)));
+
+      assertFalse(handler.delete(DeleteContainerCommand.newBuilder().setContainerId(CONTAINER)
+          .setDeadlineEpochMs(System.currentTimeMillis() - 1).build()));
+      assertTrue(target.holds(CONTAINER));
+      assertTrue(handler.delete(DeleteContainerCommand.newBuilder().setContainerId(CONTAINER).build()));
+      Threads.awaitCondition("the deletion", Duration.ofSeconds(10), Duration.ofMillis(20),
+          () -> !target.holds(CONTAINER));
+    }
   }
 }

@@ -22,6 +22,7 @@ import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.CloseContainer;
@@ -33,7 +34,6 @@ import org.tropos.proto.datanode.WriteChunk;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.DatanodeDetails;
-import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
 
 /**
@@ -152,9 +152,7 @@ public final class PipelineClient implements AutoCloseable {
   }
 
   private static String ratisAddress(DatanodeDetails member) {
-    int port = member.getPortsList().stream().filter(p -> p.getName() == PortName.RATIS).mapToInt(Port::getValue)
-        .findFirst().orElseThrow(() -> new IllegalArgumentException(member.getHostName() + " has no Ratis port"));
-    return (member.getIpAddress().isEmpty() ? member.getHostName() : member.getIpAddress()) + ":" + port;
+    return DatanodeAddresses.of(member, PortName.RATIS).toString();
   }
 
   @Override
