@@ -2,7 +2,6 @@ package org.tropos.datanode;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,6 +13,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.common.util.VersionInfo;
@@ -116,7 +116,7 @@ public final class DatanodeServer implements AutoCloseable {
     deletions = new BlockDeletionHandler(name, store);
     replication = new ReplicationCommandHandler(name, store,
         new ContainerImporter(name, store, config.replicationTimeout()), config.replicationStreams(),
-        Clock.systemUTC());
+        SystemClock.INSTANCE);
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
         new ContainerReads(store), BlockTransfer.ZERO_COPY);
     readServer.start();

@@ -1,6 +1,5 @@
 package org.tropos.datanode.container;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
@@ -12,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Clock;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.scm.DeleteContainerCommand;
@@ -108,7 +108,7 @@ public final class ReplicationCommandHandler implements AutoCloseable {
   }
 
   private boolean expired(long deadlineEpochMs, String what, long id) {
-    if (deadlineEpochMs > 0 && clock.millis() > deadlineEpochMs) {
+    if (deadlineEpochMs > 0 && clock.wallTime().toEpochMilli() > deadlineEpochMs) {
       LOG.info("{}: dropped the {} of container {}: its deadline passed", nodeName, what, id);
       return true;
     }

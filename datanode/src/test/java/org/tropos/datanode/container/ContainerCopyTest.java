@@ -11,7 +11,6 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,6 +25,7 @@ import org.tropos.common.checksum.Checksums;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.read.BlockReadServer;
@@ -209,7 +209,7 @@ class ContainerCopyTest {
     DatanodeDetails sourceNode = DatanodeDetails.newBuilder().setHostName("localhost").setIpAddress("127.0.0.1")
         .addPorts(Port.newBuilder().setName(PortName.READ).setValue(sourceServer.port())).build();
     try (ReplicationCommandHandler handler = new ReplicationCommandHandler("dn-target", target,
-        new ContainerImporter("dn-target", target, Duration.ofSeconds(10)), 2, Clock.systemUTC())) {
+        new ContainerImporter("dn-target", target, Duration.ofSeconds(10)), 2, SystemClock.INSTANCE)) {
       assertFalse(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
           .addSources(sourceNode).setDeadlineEpochMs(System.currentTimeMillis() - 1).build()));
       assertTrue(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
