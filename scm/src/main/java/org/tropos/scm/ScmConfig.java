@@ -12,6 +12,7 @@ import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.scm.block.BlockDeletionConfig;
 import org.tropos.scm.pipeline.PipelineLimits;
+import org.tropos.scm.replication.ReplicationConfig;
 
 /**
  * SCM's settings, typed and checked together.
@@ -29,11 +30,12 @@ import org.tropos.scm.pipeline.PipelineLimits;
  * @param containerSize bytes a container takes before it is full
  * @param blockSize the largest block
  * @param blockDeletion how the blocks of deleted keys are sent to the datanodes
+ * @param replication how containers are kept at their number of replicas
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize, DataSize blockSize,
-    BlockDeletionConfig blockDeletion) {
+    BlockDeletionConfig blockDeletion, ReplicationConfig replication) {
 
   public ScmConfig {
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
@@ -55,7 +57,8 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         dbDir(conf), stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL), heartbeat,
         PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL),
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.BLOCK_PORT)),
-        conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat));
+        conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat),
+        ReplicationConfig.from(conf));
   }
 
   private static Path dbDir(Configuration conf) {

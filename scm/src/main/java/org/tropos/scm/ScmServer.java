@@ -20,6 +20,7 @@ import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.pipeline.PipelineManager;
+import org.tropos.scm.replication.ReplicationManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
 import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
@@ -44,6 +45,8 @@ public final class ScmServer implements AutoCloseable {
   private ScheduledExecutorService scheduler;
   private ScheduledExecutorService pipelineScheduler;
   private ScheduledExecutorService deletionScheduler;
+  private ScheduledExecutorService replicationScheduler;
+  private ReplicationManager replicationManager;
   private GrpcServer datanodeServer;
   private GrpcServer clientServer;
   private GrpcServer blockServer;
@@ -86,6 +89,11 @@ public final class ScmServer implements AutoCloseable {
             containerManager.closeContainers();
           });
       startBlockDeletion(commands);
+      replicationManager = new ReplicationManager(containerManager, nodeManager, commands, clock,
+          config.replication());
+      replicationScheduler = Threads.scheduler("scm-replication-manager");
+      Threads.everyPeriod(replicationScheduler, "Replication", config.replication().interval(),
+          config.replication().interval(), replicationManager::run);
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
           List.of(new ScmDatanodeRpc(nodeManager, identity, blockDeleting)));
       datanodeServer.start();
@@ -132,6 +140,10 @@ public final class ScmServer implements AutoCloseable {
     return containerManager;
   }
 
+  public ReplicationManager replicationManager() {
+    return replicationManager;
+  }
+
   public DeletedBlockLog deletedBlockLog() {
     return deletedBlocks;
   }
@@ -148,6 +160,7 @@ public final class ScmServer implements AutoCloseable {
     Closer.closeAll("SCM", blockServer, clientServer, datanodeServer,
         scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
         deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
+        replicationScheduler == null ? null : () -> Threads.shutdown(replicationScheduler, STOP_TIMEOUT),
         pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT), db);
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");

@@ -19,6 +19,8 @@ public final class ConfigType<T> {
       Object::toString);
   public static final ConfigType<Long> LONG = new ConfigType<>("an integer", s -> Long.parseLong(s.trim()),
       Object::toString);
+  public static final ConfigType<Double> DOUBLE = new ConfigType<>("a number", s -> Double.parseDouble(s.trim()),
+      Object::toString);
   public static final ConfigType<Boolean> BOOLEAN = new ConfigType<>("true or false", ConfigType::parseBoolean,
       Object::toString);
   public static final ConfigType<DataSize> SIZE = new ConfigType<>("a size such as 256MB, 5GB or 16KB",

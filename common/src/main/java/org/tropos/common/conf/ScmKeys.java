@@ -82,6 +82,24 @@ public final class ScmKeys {
           + " /default-rack.");
   public static final ConfigKey<String> TOPOLOGY_SCRIPT_FILE = ConfigKey.of("net.topology.script.file.name",
       ConfigType.STRING, "", "Script called with host names or IPs that prints one rack per argument.");
+  public static final ConfigKey<Duration> REPLICATION_INTERVAL = positive(ConfigKey.of(
+      "hdds.scm.replication.thread.interval", ConfigType.duration(ChronoUnit.MILLIS), "300s",
+      "How often SCM's replication manager checks every container's replicas and sends copies and deletions."));
+  public static final ConfigKey<Duration> REPLICATION_TIMEOUT = positive(ConfigKey.of(
+      "hdds.scm.replication.event.timeout", ConfigType.duration(ChronoUnit.MILLIS), "10m",
+      "How long SCM waits for a container copy or deletion it sent before it plans it again."));
+  public static final ConfigKey<Duration> REPLICATION_DATANODE_OFFSET = positive(ConfigKey.of(
+      "hdds.scm.replication.event.timeout.datanode.offset", ConfigType.duration(ChronoUnit.MILLIS), "30s",
+      "A datanode drops a replication command this long before SCM stops waiting for it, so SCM never plans"
+          + " again what a datanode is still doing."));
+  public static final ConfigKey<Integer> REPLICATION_DATANODE_LIMIT = ConfigKey.of(
+      "hdds.scm.replication.datanode.replication.limit", ConfigType.INT, "20",
+      "Container copies a datanode may be receiving at once.").requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<Double> REPLICATION_INFLIGHT_FACTOR = ConfigKey.of(
+      "hdds.scm.replication.inflight.limit.factor", ConfigType.DOUBLE, "0.75",
+      "Container copies under way in the cluster are at most this times the healthy datanodes times"
+          + " hdds.scm.replication.datanode.replication.limit; 0 = no cluster-wide limit.")
+      .requiring(v -> v >= 0 && v <= 1, "in 0..1");
 
   private ScmKeys() {
   }

@@ -34,9 +34,9 @@ import org.tropos.scm.node.NodeManager;
  * </ol>
  * A transaction is first sent only when every holder is HEALTHY: it can leave the log only once all of them have
  * acknowledged it, and waiting keeps what SCM tracks small. What SCM knows of a transaction is dropped when a holder
- * that has not acknowledged it goes DEAD; it is sent again, to every holder, once they are all back. A holder that
- * never comes back keeps the transaction in the log until re-replication (a later issue) takes it off the
- * container's holders. Acknowledgements are kept in memory only: after a restart SCM sends every transaction again
+ * that has not acknowledged it goes DEAD; it is sent again, to every holder, once they are all HEALTHY. A DEAD
+ * node's replicas leave their containers' holders (replication makes new ones, which are holders like any other).
+ * Acknowledgements are kept in memory only: after a restart SCM sends every transaction again
  * and the datanodes, finding nothing left to delete, acknowledge it at once.
  *
  * <p>Thread-safety: all state is guarded by this object's monitor; runs come from SCM's scheduler, acknowledgements

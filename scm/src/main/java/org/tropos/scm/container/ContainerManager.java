@@ -20,8 +20,10 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.hdds.Uuid;
 import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ContainerInfo;
 import org.tropos.proto.scm.ExcludeList;
@@ -35,6 +37,8 @@ import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineView;
+import org.tropos.scm.replication.ContainerView;
+import org.tropos.scm.replication.Replica;
 
 /**
  * Containers and block allocation (ARCHITECTURE.md, "Write path"): a block goes to an OPEN pipeline outside the
@@ -64,8 +68,7 @@ public final class ContainerManager implements NodeEvents {
   private final Map<Long, ContainerRecord> containers = new HashMap<>();
   /** Per container, the block id up to which ids are reserved in the database (see {@link #allocateBlock}). */
   private final Map<Long, Long> reservedLocalIds = new HashMap<>();
-  /** The last report of each replica, per container; rebuilt from heartbeats after a restart. */
-  private final Map<Long, Map<UUID, ContainerReport>> replicas = new HashMap<>();
+  private final ReplicaMap replicas = new ReplicaMap();
   private long nextContainerId = 1;
   private long allocations;
 
@@ -175,11 +178,12 @@ public final class ContainerManager implements NodeEvents {
       if (c == null) {
         throw new ScmException(ScmResult.CONTAINER_NOT_FOUND, "no container " + id);
       }
-      List<DatanodeDetails> replicas = new ArrayList<>();
+      List<NodeStatus> holders = new ArrayList<>();
       for (UUID holder : holdersOf(c)) {
-        nodes.node(holder).map(NodeStatus::details).ifPresent(replicas::add);
+        nodes.node(holder).ifPresent(holders::add);
       }
-      replicas.sort(Comparator.comparingInt(d -> distance(d, c, clientHost, clientRack)));
+      holders.sort(Comparator.comparingInt(n -> distance(n, c, clientHost, clientRack)));
+      List<DatanodeDetails> replicas = holders.stream().map(NodeStatus::details).toList();
       result.add(ContainerInfo.newBuilder().setContainerId(id).setState(c.getState())
           .setPipelineId(c.getPipelineId()).addAllReplicas(replicas).build());
     }
@@ -187,43 +191,88 @@ public final class ContainerManager implements NodeEvents {
   }
 
   /**
-   * The datanodes that hold, or may hold, a replica of a container: its pipeline's members and any other datanode
-   * that reported one since SCM started. Empty if SCM does not know the container.
+   * The datanodes that hold, or may hold, a replica of a container (see {@link #holdersOf}). Empty if SCM does not
+   * know the container.
    */
   public synchronized Optional<List<UUID>> replicaHolders(long containerId) {
     ContainerRecord c = containers.get(containerId);
     return c == null ? Optional.empty() : Optional.of(holdersOf(c));
   }
 
-  /** The pipeline's members, and any other datanode that reported a replica. */
+  /**
+   * The datanodes that reported a replica; while the container is written (or before any replica is reported,
+   * as after an SCM restart) also its pipeline's members. A closed container's replicas move as replication
+   * copies and deletes them, so its members alone may no longer hold it.
+   */
   private List<UUID> holdersOf(ContainerRecord c) {
-    Set<UUID> holders = new java.util.LinkedHashSet<>();
-    c.getMembersList().forEach(m -> holders.add(Uuids.fromProto(m)));
-    holders.addAll(replicas.getOrDefault(c.getContainerId(), Map.of()).keySet());
+    Set<UUID> holders = new java.util.LinkedHashSet<>(replicas.of(c.getContainerId()).keySet());
+    boolean written = c.getState() == ContainerState.CONTAINER_OPEN || c.getState() == ContainerState.CONTAINER_CLOSING;
+    if (written || holders.isEmpty()) {
+      c.getMembersList().forEach(m -> holders.add(Uuids.fromProto(m)));
+    }
     return List.copyOf(holders);
   }
 
+  /**
+   * Records a datanode's full report: a CLOSING container closed on every member is CLOSED; a replica it no
+   * longer reports is gone, and if a reader had reported it corrupt, that mark goes with it.
+   */
   @Override
   public synchronized void containersReported(UUID datanode, List<ContainerReport> reports) {
+    Set<Long> gone = replicas.replace(datanode, reports, containers.keySet());
     for (ContainerReport report : reports) {
       ContainerRecord c = containers.get(report.getContainerId());
-      if (c == null) {
-        continue;
-      }
-      replicas.computeIfAbsent(report.getContainerId(), k -> new HashMap<>()).put(datanode, report);
-      if (c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
+      if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
         saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSED).build());
         LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
       }
     }
+    for (long id : gone) {
+      ContainerRecord c = containers.get(id);
+      LOG.info("Datanode {} no longer holds a replica of container {}", datanode, id);
+      List<Uuid> bad = new ArrayList<>(c.getBadReplicasList());
+      if (bad.remove(Uuids.toProto(datanode))) {
+        saveQuietly(c.toBuilder().clearBadReplicas().addAllBadReplicas(bad).build());
+      }
+    }
+  }
+
+  /** A DEAD datanode's replicas are gone until it reports them again; replication replaces them meanwhile. */
+  @Override
+  public synchronized void stateChanged(UUID datanode, NodeState from, NodeState to) {
+    if (to == NodeState.DEAD) {
+      replicas.replace(datanode, List.of(), containers.keySet());
+    }
   }
 
   private boolean allReplicasClosed(ContainerRecord c) {
-    Map<UUID, ContainerReport> reported = replicas.getOrDefault(c.getContainerId(), Map.of());
+    Map<UUID, ContainerReport> reported = replicas.of(c.getContainerId());
     return c.getMembersList().stream().allMatch(m -> {
       ContainerReport r = reported.get(Uuids.fromProto(m));
       return r != null && r.getState() == ContainerState.CONTAINER_CLOSED;
     });
+  }
+
+  /** Every container with its reported replicas, for replication. */
+  public synchronized List<ContainerView> replicationViews() {
+    List<ContainerView> views = new ArrayList<>(containers.size());
+    for (ContainerRecord c : containers.values()) {
+      List<Replica> reported = new ArrayList<>();
+      replicas.of(c.getContainerId()).forEach((node, r) -> reported.add(new Replica(node, r.getState(),
+          r.getBcsid(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node)))));
+      views.add(new ContainerView(c.getContainerId(), c.getState(), c.getMembersCount(),
+          c.getMembersList().stream().map(Uuids::fromProto).toList(), reported));
+    }
+    return views;
+  }
+
+  /** A QUASI_CLOSED container has a CLOSED replica holding every committed write: it is CLOSED. */
+  public synchronized void markClosed(long containerId) {
+    ContainerRecord c = containers.get(containerId);
+    if (c != null && c.getState() == ContainerState.CONTAINER_QUASI_CLOSED) {
+      saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSED).build());
+      LOG.info("Container {} is CLOSED: a replica closed with its highest committed write", containerId);
+    }
   }
 
   /** Asks each CLOSING container's pipeline leader to close it through the Raft group; repeated until done. */
@@ -274,11 +323,13 @@ public final class ContainerManager implements NodeEvents {
     }
   }
 
-  /** 0 same host, 1 same rack, 2 elsewhere; + 10 if a reader reported the replica bad. */
-  private static int distance(DatanodeDetails replica, ContainerRecord c, String clientHost, String clientRack) {
+  /** 0 same host, 1 same rack, 2 elsewhere; + 10 if a reader reported the replica bad; + 20 if its node is DEAD. */
+  private static int distance(NodeStatus holder, ContainerRecord c, String clientHost, String clientRack) {
+    DatanodeDetails replica = holder.details();
     int d = replica.getHostName().equals(clientHost) || replica.getIpAddress().equals(clientHost) ? 0
         : replica.getNetworkLocation().equals(clientRack) ? 1 : 2;
-    return c.getBadReplicasList().contains(replica.getUuid()) ? d + 10 : d;
+    d += c.getBadReplicasList().contains(replica.getUuid()) ? 10 : 0;
+    return holder.state() == NodeState.DEAD ? d + 20 : d;
   }
 
   /** Records a replica a reader found corrupt; it is offered last from now on (repair comes with replication). */

@@ -1,0 +1,53 @@
+package org.tropos.scm.container;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.tropos.proto.hdds.ContainerReport;
+
+/**
+ * The replicas each datanode last reported. A heartbeat lists every replica its datanode holds, so a replica
+ * missing from one is gone (deleted, or lost with its disk) and leaves the map. Rebuilt from heartbeats after an
+ * SCM restart.
+ *
+ * <p>Not thread-safe: the container manager guards it.
+ */
+final class ReplicaMap {
+  private final Map<Long, Map<UUID, ContainerReport>> byContainer = new HashMap<>();
+  private final Map<UUID, Set<Long>> byNode = new HashMap<>();
+
+  /**
+   * Replaces what {@code node} holds by its report (only containers {@code known} to SCM are kept).
+   *
+   * @return the containers it reported before and no longer holds
+   */
+  Set<Long> replace(UUID node, List<ContainerReport> reports, Set<Long> known) {
+    Set<Long> before = byNode.getOrDefault(node, Set.of());
+    Set<Long> now = new HashSet<>();
+    for (ContainerReport report : reports) {
+      if (known.contains(report.getContainerId())) {
+        now.add(report.getContainerId());
+        byContainer.computeIfAbsent(report.getContainerId(), k -> new HashMap<>()).put(node, report);
+      }
+    }
+    Set<Long> gone = new HashSet<>(before);
+    gone.removeAll(now);
+    for (long id : gone) {
+      Map<UUID, ContainerReport> replicas = byContainer.get(id);
+      replicas.remove(node);
+      if (replicas.isEmpty()) {
+        byContainer.remove(id);
+      }
+    }
+    byNode.put(node, now);
+    return gone;
+  }
+
+  /** The last report of each replica of the container, by datanode. */
+  Map<UUID, ContainerReport> of(long containerId) {
+    return byContainer.getOrDefault(containerId, Map.of());
+  }
+}

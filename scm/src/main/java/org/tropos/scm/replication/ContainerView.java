@@ -1,0 +1,23 @@
+package org.tropos.scm.replication;
+
+import java.util.List;
+import java.util.UUID;
+import org.tropos.proto.hdds.ContainerState;
+
+/**
+ * A container and its reported replicas, as replication sees it.
+ *
+ * @param id the container
+ * @param state its state in SCM
+ * @param required how many healthy replicas it should have (its pipeline's size)
+ * @param members the datanodes of the pipeline it was written through
+ * @param replicas every replica reported
+ */
+public record ContainerView(long id, ContainerState state, int required, List<UUID> members,
+    List<Replica> replicas) {
+
+  public ContainerView {
+    members = List.copyOf(members);
+    replicas = List.copyOf(replicas);
+  }
+}

@@ -1,0 +1,150 @@
+package org.tropos.scm.replication;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.util.Clock;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeOperationalState;
+import org.tropos.proto.hdds.StorageState;
+import org.tropos.proto.hdds.VolumeReport;
+import org.tropos.proto.scm.CloseContainerCommand;
+import org.tropos.proto.scm.DeleteContainerCommand;
+import org.tropos.proto.scm.ReplicateContainerCommand;
+import org.tropos.proto.scm.ScmCommand;
+import org.tropos.scm.container.ContainerManager;
+import org.tropos.scm.node.CommandQueue;
+import org.tropos.scm.node.NodeManager;
+import org.tropos.scm.node.NodeStatus;
+
+/**
+ * Runs replication (every hdds.scm.replication.thread.interval): takes a snapshot of nodes and replicas, retires
+ * the copies and deletions it sees done (or whose time ran out, or whose node died), lets the
+ * {@link ReplicationPlanner} decide, and sends the commands with the datanode's next heartbeat. A command carries
+ * a deadline a little before SCM's own, so a datanode that restarts or falls behind drops work SCM will plan again.
+ *
+ * <p>What is under way is kept in memory only: after an SCM restart the datanodes finish what they were doing,
+ * their reports show it, and anything planned twice ends as an extra replica that the next rounds delete. The
+ * container states it changes (QUASI_CLOSED to CLOSED) are stored by the container manager.
+ *
+ * <p>Thread-safety: {@link #run()} holds the manager's lock; the last findings are published for readers.
+ */
+public final class ReplicationManager {
+  private static final Logger LOG = LoggerFactory.getLogger(ReplicationManager.class);
+
+  private final ContainerManager containers;
+  private final NodeManager nodes;
+  private final CommandQueue commands;
+  private final Clock clock;
+  private final ReplicationConfig config;
+  private final ReplicationPlanner planner;
+  private final List<InFlight> inFlight = new ArrayList<>();
+  private volatile Map<Long, ContainerHealth> health = Map.of();
+
+  public ReplicationManager(ContainerManager containers, NodeManager nodes, CommandQueue commands, Clock clock,
+      ReplicationConfig config) {
+    this.containers = containers;
+    this.nodes = nodes;
+    this.commands = commands;
+    this.clock = clock;
+    this.config = config;
+    this.planner = new ReplicationPlanner(config.perNodeLimit(), config.inFlightFactor());
+  }
+
+  /** One round: retire what is done, plan, send. */
+  public synchronized void run() {
+    Map<UUID, NodeStatus> statuses = new HashMap<>();
+    nodes.nodes().forEach(n -> statuses.put(n.id(), n));
+    Map<UUID, ReplicaNode> nodeViews = new HashMap<>();
+    statuses.values().forEach(n -> nodeViews.put(n.id(), view(n)));
+    Map<Long, ContainerView> views = new HashMap<>();
+    containers.replicationViews().forEach(c -> views.put(c.id(), c));
+    retire(views, nodeViews);
+    ReplicationPlanner.Plan plan = planner.plan(views.values(), nodeViews, inFlight);
+    for (ReplicationAction action : plan.actions()) {
+      carryOut(action, statuses);
+    }
+    health = Map.copyOf(plan.health());
+    long copies = plan.actions().stream().filter(a -> a instanceof ReplicationAction.Copy).count();
+    if (!plan.actions().isEmpty()) {
+      LOG.info("Replication: {} actions ({} copies); {} copies and deletions under way; {}", plan.actions().size(),
+          copies, inFlight.size(), report());
+    }
+  }
+
+  private static ReplicaNode view(NodeStatus n) {
+    long free = n.lastReport().getVolumesList().stream().filter(v -> v.getState() == StorageState.NORMAL)
+        .mapToLong(VolumeReport::getAvailableBytes).sum();
+    return new ReplicaNode(n.id(), n.details().getNetworkLocation(), n.state(), NodeOperationalState.IN_SERVICE,
+        free);
+  }
+
+  /** Drops the commands seen done, timed out, or sent to a node that has died. */
+  private void retire(Map<Long, ContainerView> views, Map<UUID, ReplicaNode> nodeViews) {
+    long now = clock.monotonicMillis();
+    inFlight.removeIf(f -> {
+      ContainerView c = views.get(f.containerId());
+      ReplicaNode node = nodeViews.get(f.node());
+      boolean holds = c != null && c.replicas().stream().anyMatch(r -> r.node().equals(f.node()));
+      if (c == null || node == null || !node.present()) {
+        return true;
+      }
+      if (f.kind() == InFlight.Kind.COPY ? holds : !holds) {
+        return true;
+      }
+      if (now >= f.deadlineMillis()) {
+        LOG.warn("Replication: the {} of container {} on {} did not finish in {}; planning it again", f.kind(),
+            f.containerId(), f.node(), config.timeout());
+        return true;
+      }
+      return false;
+    });
+  }
+
+  private void carryOut(ReplicationAction action, Map<UUID, NodeStatus> statuses) {
+    long deadline = clock.monotonicMillis() + config.timeout().toMillis();
+    long datanodeDeadline = clock.wallTime().toEpochMilli() + config.timeout().minus(config.datanodeOffset())
+        .toMillis();
+    long id = action.containerId();
+    if (action instanceof ReplicationAction.Copy copy) {
+      List<DatanodeDetails> sources = copy.sources().stream().map(s -> statuses.get(s).details()).toList();
+      commands.add(copy.target(), ScmCommand.newBuilder().setReplicateContainer(ReplicateContainerCommand
+          .newBuilder().setContainerId(id).addAllSources(sources).setDeadlineEpochMs(datanodeDeadline)).build());
+      inFlight.add(new InFlight(id, copy.target(), InFlight.Kind.COPY, copy.sources().get(0), deadline));
+    } else if (action instanceof ReplicationAction.Delete delete) {
+      commands.add(delete.node(), ScmCommand.newBuilder().setDeleteContainer(DeleteContainerCommand.newBuilder()
+          .setContainerId(id).setDeadlineEpochMs(datanodeDeadline)).build());
+      inFlight.add(new InFlight(id, delete.node(), InFlight.Kind.DELETE, null, deadline));
+    } else if (action instanceof ReplicationAction.QuasiClose close) {
+      commands.add(close.node(), ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
+          .setContainerId(id).setQuasi(true)).build());
+    } else if (action instanceof ReplicationAction.ForceClose close) {
+      commands.add(close.node(), ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
+          .setContainerId(id).setForce(true)).build());
+    } else {
+      containers.markClosed(id);
+    }
+  }
+
+  /** What the last round found of each container. */
+  public Map<Long, ContainerHealth> health() {
+    return health;
+  }
+
+  /** How many containers the last round found in each class. */
+  public Map<ContainerHealth, Integer> report() {
+    Map<ContainerHealth, Integer> counts = new EnumMap<>(ContainerHealth.class);
+    health.values().forEach(h -> counts.merge(h, 1, Integer::sum));
+    return counts;
+  }
+
+  /** Copies and deletions sent and not yet seen done. */
+  public synchronized List<InFlight> inFlight() {
+    return List.copyOf(inFlight);
+  }
+}

@@ -1,0 +1,229 @@
+package org.tropos.scm.replication;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.tropos.proto.hdds.ContainerState;
+
+/**
+ * Decides, from a snapshot of containers, replicas and nodes, what replication does next (ARCHITECTURE.md, "SCM";
+ * docs/design.md, "Self-healing replication"). Pure and deterministic: the same snapshot gives the same plan.
+ *
+ * <p>A replica is <em>healthy</em> when it is CLOSED, not reported corrupt, holds the container's highest
+ * committed write (bcsid), and its node is present (not DEAD, unless in maintenance). It <em>counts</em> unless
+ * its node is leaving the cluster. For a CLOSED container the planner copies until enough replicas count, the
+ * containers with the fewest first; then makes a container that sits on one rack span two; then deletes extras
+ * (from the most crowded rack) and unhealthy replicas, but only once enough healthy ones exist and no copy is
+ * under way. A QUASI_CLOSED container (its pipeline was lost) is closed by its highest committed write once no
+ * replica is still open and no member is STALE. Nothing is sent to a STALE node and a STALE node's replicas still
+ * count: a node briefly cut off is not a reason to copy.
+ */
+public final class ReplicationPlanner {
+  private final int perNodeLimit;
+  private final double inFlightFactor;
+
+  /**
+   * @param perNodeLimit copies a node may be receiving at once
+   * @param inFlightFactor the cluster's copies under way are at most this times the healthy nodes times
+   *     {@code perNodeLimit}; 0 for no cluster limit
+   */
+  public ReplicationPlanner(int perNodeLimit, double inFlightFactor) {
+    this.perNodeLimit = perNodeLimit;
+    this.inFlightFactor = inFlightFactor;
+  }
+
+  /** The actions to take now, and what was found of each container. */
+  public record Plan(List<ReplicationAction> actions, Map<Long, ContainerHealth> health) {
+  }
+
+  public Plan plan(Collection<ContainerView> containers, Map<UUID, ReplicaNode> nodes,
+      Collection<InFlight> inFlight) {
+    long healthyNodes = nodes.values().stream().filter(ReplicaNode::commandable).count();
+    int globalLimit = inFlightFactor <= 0 ? 0
+        : (int) Math.max(1, Math.floor(inFlightFactor * healthyNodes * perNodeLimit));
+    ReplicationRound round = new ReplicationRound(perNodeLimit, globalLimit, inFlight);
+    Map<Long, List<InFlight>> pending = inFlight.stream().collect(Collectors.groupingBy(InFlight::containerId));
+    Map<Long, ContainerHealth> health = new TreeMap<>();
+    List<ContainerView> mostAtRiskFirst = containers.stream()
+        .sorted(Comparator.comparingInt((ContainerView c) -> countingReplicas(c, nodes))
+            .thenComparingLong(ContainerView::id))
+        .toList();
+    for (ContainerView c : mostAtRiskFirst) {
+      List<InFlight> mine = pending.getOrDefault(c.id(), List.of());
+      health.put(c.id(), switch (c.state()) {
+        case CONTAINER_CLOSED -> planClosed(c, nodes, mine, round);
+        case CONTAINER_QUASI_CLOSED -> planQuasiClosed(c, nodes, round);
+        default -> ContainerHealth.OPEN;
+      });
+    }
+    return new Plan(round.actions(), health);
+  }
+
+  /** Closed, uncorrupted replicas on present nodes that count: what makes one container more at risk. */
+  private static int countingReplicas(ContainerView c, Map<UUID, ReplicaNode> nodes) {
+    return (int) c.replicas().stream().filter(r -> r.state() == ContainerState.CONTAINER_CLOSED && !r.reportedBad())
+        .map(r -> nodes.get(r.node())).filter(n -> n != null && n.present() && n.counts()).count();
+  }
+
+  private ContainerHealth planQuasiClosed(ContainerView c, Map<UUID, ReplicaNode> nodes, ReplicationRound round) {
+    List<Replica> live = live(c, nodes);
+    boolean waiting = c.members().stream().map(nodes::get)
+        .anyMatch(n -> n != null && n.present() && !n.commandable());
+    for (Replica r : live) {
+      ReplicaNode node = nodes.get(r.node());
+      waiting |= !node.commandable();
+      if (isOpen(r.state())) {
+        waiting = true;
+        if (node.commandable()) {
+          round.add(new ReplicationAction.QuasiClose(c.id(), r.node()));
+        }
+      }
+    }
+    if (waiting) {
+      return ContainerHealth.QUASI_CLOSED;
+    }
+    List<Replica> settled = live.stream().filter(r -> isSettled(r.state())).toList();
+    if (settled.isEmpty()) {
+      return ContainerHealth.MISSING;
+    }
+    long highest = settled.stream().mapToLong(Replica::bcsid).max().orElseThrow();
+    if (settled.stream().anyMatch(r -> r.state() == ContainerState.CONTAINER_CLOSED && r.bcsid() == highest)) {
+      round.add(new ReplicationAction.MarkClosed(c.id()));
+    } else {
+      settled.stream().filter(r -> r.bcsid() == highest)
+          .forEach(r -> round.add(new ReplicationAction.ForceClose(c.id(), r.node())));
+    }
+    return ContainerHealth.QUASI_CLOSED;
+  }
+
+  private ContainerHealth planClosed(ContainerView c, Map<UUID, ReplicaNode> nodes, List<InFlight> pending,
+      ReplicationRound round) {
+    List<Replica> live = live(c, nodes);
+    long highest = live.stream().filter(r -> isSettled(r.state())).mapToLong(Replica::bcsid).max().orElse(-1);
+    List<Replica> healthy = new ArrayList<>();
+    List<Replica> unhealthy = new ArrayList<>();
+    for (Replica r : live) {
+      boolean reachable = nodes.get(r.node()).commandable();
+      boolean complete = isSettled(r.state()) && r.bcsid() == highest && !r.reportedBad();
+      if (complete && r.state() == ContainerState.CONTAINER_CLOSED) {
+        healthy.add(r);
+      } else if (complete) {
+        if (reachable) {
+          round.add(new ReplicationAction.ForceClose(c.id(), r.node()));
+        }
+      } else if (isOpen(r.state())) {
+        if (reachable) {
+          round.add(new ReplicationAction.QuasiClose(c.id(), r.node()));
+        }
+      } else {
+        unhealthy.add(r);
+      }
+    }
+    if (healthy.isEmpty()) {
+      return ContainerHealth.MISSING;
+    }
+    Set<UUID> copyTargets = nodesOf(pending, InFlight.Kind.COPY);
+    Set<UUID> deleting = nodesOf(pending, InFlight.Kind.DELETE);
+    List<ReplicaNode> kept = healthy.stream().map(r -> nodes.get(r.node()))
+        .filter(n -> n.counts() && !deleting.contains(n.id())).toList();
+    Map<String, Integer> racks = new HashMap<>();
+    kept.forEach(n -> racks.merge(n.rack(), 1, Integer::sum));
+    copyTargets.stream().map(nodes::get).filter(Objects::nonNull).forEach(n -> racks.merge(n.rack(), 1, Integer::sum));
+    int replicas = kept.size() + copyTargets.size();
+    Set<UUID> excluded = new HashSet<>(copyTargets);
+    c.replicas().forEach(r -> excluded.add(r.node()));
+    long bytes = healthy.stream().mapToLong(Replica::usedBytes).max().orElse(0);
+    List<ReplicaNode> holders = healthy.stream().map(r -> nodes.get(r.node())).toList();
+    CopyRequest copy = new CopyRequest(c.id(), bytes, holders, nodes.values(), racks, excluded);
+
+    if (replicas < c.required()) {
+      for (int i = replicas; i < c.required(); i++) {
+        if (!copy(copy, false, round)) {
+          break;
+        }
+      }
+      return ContainerHealth.UNDER_REPLICATED;
+    }
+    if (c.required() > 1 && racks.size() == 1 && copy(copy, true, round)) {
+      return ContainerHealth.MIS_REPLICATED;
+    }
+    if (replicas > c.required() && copyTargets.isEmpty()) {
+      deleteExtras(c.id(), kept.stream().filter(ReplicaNode::deletable).toList(), replicas - c.required(), racks,
+          round);
+      return ContainerHealth.OVER_REPLICATED;
+    }
+    if (!unhealthy.isEmpty()) {
+      if (copyTargets.isEmpty()) {
+        unhealthy.stream().filter(r -> nodes.get(r.node()).commandable() && !deleting.contains(r.node()))
+            .forEach(r -> round.add(new ReplicationAction.Delete(c.id(), r.node())));
+      }
+      return ContainerHealth.UNHEALTHY_REPLICAS;
+    }
+    return ContainerHealth.HEALTHY;
+  }
+
+  /** What choosing a copy of one container needs; {@code racks} and {@code excluded} grow with each copy. */
+  private record CopyRequest(long containerId, long bytes, List<ReplicaNode> holders, Collection<ReplicaNode> nodes,
+      Map<String, Integer> racks, Set<UUID> excluded) {
+  }
+
+  /** Plans one copy if a source, a target (on a rack without a replica, if asked) and room allow; false if not. */
+  private static boolean copy(CopyRequest request, boolean newRack, ReplicationRound round) {
+    List<UUID> sources = CopyPlacement.sources(request.containerId(), request.holders(), round);
+    if (sources.isEmpty() || !round.mayCopy()) {
+      return false;
+    }
+    Optional<ReplicaNode> target = CopyPlacement.target(request.containerId(), request.bytes(), request.nodes(),
+        request.racks(), request.excluded(), round)
+        .filter(t -> !newRack || !request.racks().containsKey(t.rack()));
+    target.ifPresent(t -> {
+      round.copy(request.containerId(), t.id(), sources);
+      request.racks().merge(t.rack(), 1, Integer::sum);
+      request.excluded().add(t.id());
+    });
+    return target.isPresent();
+  }
+
+  /** Deletes {@code count} of the candidates, each from the rack with the most replicas left. */
+  private static void deleteExtras(long containerId, List<ReplicaNode> candidates, int count,
+      Map<String, Integer> racks, ReplicationRound round) {
+    List<ReplicaNode> left = new ArrayList<>(candidates);
+    for (int i = 0; i < count && !left.isEmpty(); i++) {
+      ReplicaNode victim = left.stream().max(Comparator.comparingInt((ReplicaNode n) -> racks.get(n.rack()))
+          .thenComparing(Comparator.comparingLong(ReplicaNode::freeBytes).reversed())
+          .thenComparing(ReplicaNode::id)).orElseThrow();
+      left.remove(victim);
+      racks.merge(victim.rack(), -1, Integer::sum);
+      round.add(new ReplicationAction.Delete(containerId, victim.id()));
+    }
+  }
+
+  private static List<Replica> live(ContainerView c, Map<UUID, ReplicaNode> nodes) {
+    return c.replicas().stream().filter(r -> {
+      ReplicaNode n = nodes.get(r.node());
+      return n != null && n.present();
+    }).toList();
+  }
+
+  private static Set<UUID> nodesOf(List<InFlight> pending, InFlight.Kind kind) {
+    return pending.stream().filter(f -> f.kind() == kind).map(InFlight::node).collect(Collectors.toSet());
+  }
+
+  private static boolean isOpen(ContainerState state) {
+    return state == ContainerState.CONTAINER_OPEN || state == ContainerState.CONTAINER_CLOSING;
+  }
+
+  private static boolean isSettled(ContainerState state) {
+    return state == ContainerState.CONTAINER_CLOSED || state == ContainerState.CONTAINER_QUASI_CLOSED;
+  }
+}
