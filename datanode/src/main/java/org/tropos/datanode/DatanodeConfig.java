@@ -11,6 +11,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.ScmAddresses;
+import org.tropos.datanode.container.ScrubConfig;
 
 /**
  * The datanode's settings, typed and checked together.
@@ -29,10 +30,12 @@ import org.tropos.common.net.ScmAddresses;
  * @param diskCheckTimeout how long a probe may take before the directory counts as failed
  * @param replicationStreams how many container copies run at once
  * @param replicationTimeout how long a container copy waits on its source
+ * @param scrub how the container scrubber runs
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
     String ipAddress, HostPort scm, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
-    Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout) {
+    Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
+    ScrubConfig scrub) {
 
   public DatanodeConfig {
     dataDirs = List.copyOf(dataDirs);
@@ -50,7 +53,8 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         host, ipOf(host), ScmAddresses.datanodeService(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
         conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT), conf.get(DatanodeKeys.HTTP_PORT),
         conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
-        conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT));
+        conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),
+        ScrubConfig.from(conf));
   }
 
   /** The configured directories, else {@code <first metadata dir>/<fallback>}. */

@@ -19,6 +19,7 @@ import org.tropos.common.util.Uuids;
 import org.tropos.common.util.VersionInfo;
 import org.tropos.datanode.container.BlockDeletionHandler;
 import org.tropos.datanode.container.ContainerImporter;
+import org.tropos.datanode.container.ContainerScrubber;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.container.ReplicationCommandHandler;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
@@ -60,6 +61,7 @@ public final class DatanodeServer implements AutoCloseable {
   private volatile ContainerStore store;
   private volatile BlockDeletionHandler deletions;
   private volatile ReplicationCommandHandler replication;
+  private volatile ContainerScrubber scrubber;
   private volatile BlockReadServer readServer;
   private volatile RatisPipelines ratis;
   private volatile PipelineCommandHandler pipelineCommands;
@@ -117,6 +119,8 @@ public final class DatanodeServer implements AutoCloseable {
     replication = new ReplicationCommandHandler(name, store,
         new ContainerImporter(name, store, config.replicationTimeout()), config.replicationStreams(),
         SystemClock.INSTANCE);
+    scrubber = new ContainerScrubber(name, store, config.scrub(), SystemClock.INSTANCE);
+    scrubber.start();
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
         new ContainerReads(store), BlockTransfer.ZERO_COPY);
     readServer.start();
@@ -239,7 +243,7 @@ public final class DatanodeServer implements AutoCloseable {
     synchronized (this) {
       closing = true;
     }
-    Closer.closeAll(name, pipelineCommands, ratis, replication, readServer, deletions, store,
+    Closer.closeAll(name, pipelineCommands, ratis, replication, scrubber, readServer, deletions, store,
         diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
         diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT));
     lifeCycle.closeEnds();

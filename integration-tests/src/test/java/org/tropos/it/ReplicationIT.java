@@ -4,10 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -23,6 +26,7 @@ import org.tropos.client.BlockLocation;
 import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
@@ -149,6 +153,40 @@ class ReplicationIT {
       write(scm, 3, 2);
       assertTrue(mini.cluster().datanode(2).store().containers().size() > 0, "datanode 2 holds replicas to replace");
       mini.cluster().stopDatanode(2);
+      awaitHealed(mini);
+      readEverything(scm);
+    }
+  }
+
+  @Test
+  void aFlippedByteIsFoundByTheScrubberAndRepairedWithoutAReader() throws Exception {
+    Map<String, String> settings = new HashMap<>(SETTINGS_UNDER_TEST);
+    settings.putAll(Map.of("hdds.container.scrub.data.scan.interval", "300ms", "hdds.container.scrub.min.gap", "0",
+        "hdds.container.scrub.volume.bytes.per.second", "200MB"));
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, settings);
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress())) {
+      mini.awaitOpenPipelines(1);
+      write(scm, 4, 3);
+      awaitHealed(mini);
+      BlockLocation victim = written.keySet().stream().flatMap(List::stream).filter(b -> mini.cluster().scm()
+          .containerManager().container(b.block().getContainerId()).getState() == ContainerState.CONTAINER_CLOSED)
+          .findFirst().orElseThrow();
+      Path corrupt = mini.cluster().datanode(1).store().planRead(victim.block(), 0, 1).file();
+      Path sound = mini.cluster().datanode(2).store().planRead(victim.block(), 0, 1).file();
+      byte[] good = Files.readAllBytes(sound);
+      byte[] bad = good.clone();
+      bad[bad.length / 2] ^= 0x40;
+      Files.write(corrupt, bad);
+
+      Await.until("datanode 1's replica of container " + victim.block().getContainerId() + " replaced", RECOVERY,
+          () -> {
+            try {
+              return Arrays.equals(good, Files.readAllBytes(
+                  mini.cluster().datanode(1).store().planRead(victim.block(), 0, 1).file()));
+            } catch (DatanodeException | IOException e) {
+              return false;
+            }
+          }, replaced -> replaced);
       awaitHealed(mini);
       readEverything(scm);
     }

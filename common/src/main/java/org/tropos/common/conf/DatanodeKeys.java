@@ -38,6 +38,22 @@ public final class DatanodeKeys {
   public static final ConfigKey<Duration> REPLICATION_TIMEOUT = ScmKeys.positive(ConfigKey.of(
       "hdds.datanode.replication.timeout", ConfigType.duration(ChronoUnit.MILLIS), "60s",
       "How long a container copy waits on its source before it tries the next one."));
+  public static final ConfigKey<Boolean> SCRUB_ENABLED = ConfigKey.of("hdds.container.scrub.enabled",
+      ConfigType.BOOLEAN, "true", "Whether each datanode checks its closed containers' metadata and data in the"
+          + " background and marks damaged replicas UNHEALTHY (SCM then replaces them).");
+  public static final ConfigKey<Duration> SCRUB_METADATA_INTERVAL = ScmKeys.positive(ConfigKey.of(
+      "hdds.container.scrub.metadata.scan.interval", ConfigType.duration(ChronoUnit.MILLIS), "3h",
+      "How often every closed replica's descriptor and block files are checked."));
+  public static final ConfigKey<Duration> SCRUB_DATA_INTERVAL = ScmKeys.positive(ConfigKey.of(
+      "hdds.container.scrub.data.scan.interval", ConfigType.duration(ChronoUnit.MILLIS), "7d",
+      "The pause between two passes of a volume's data scrub, which reads every block and verifies its"
+          + " checksums."));
+  public static final ConfigKey<Duration> SCRUB_MIN_GAP = ConfigKey.of("hdds.container.scrub.min.gap",
+      ConfigType.duration(ChronoUnit.MILLIS), "15m", "The least time between two data checks of one replica.")
+      .requiring(d -> !d.isNegative(), ">= 0");
+  public static final ConfigKey<DataSize> SCRUB_BYTES_PER_SECOND = ConfigKey.of(
+      "hdds.container.scrub.volume.bytes.per.second", ConfigType.SIZE, "5MB",
+      "The most bytes per second the data scrub reads from each volume.").requiring(s -> s.bytes() > 0, "> 0");
 
   private DatanodeKeys() {
   }

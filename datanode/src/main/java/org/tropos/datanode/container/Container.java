@@ -94,6 +94,11 @@ final class Container {
     descriptor = withBcsid;
   }
 
+  /** Records that every block was just verified; against the current descriptor, so no state change is lost. */
+  synchronized void recordDataScan(long epochMs) throws IOException {
+    save(descriptor.toBuilder().setDataScanEpochMs(epochMs).build());
+  }
+
   boolean isOpen() {
     return descriptor().getState() == ContainerState.CONTAINER_OPEN;
   }

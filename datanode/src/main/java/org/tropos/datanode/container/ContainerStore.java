@@ -283,10 +283,25 @@ public final class ContainerStore implements AutoCloseable {
         block.getLength());
   }
 
-  /** Moves a container replica to {@code state} (CLOSING, CLOSED, QUASI_CLOSED or UNHEALTHY). */
+  /** Moves a container replica to {@code state} (CLOSING, CLOSED or QUASI_CLOSED). */
   public ContainerDescriptor setState(long containerId, ContainerState state) throws DatanodeException {
+    return setState(containerId, state, "");
+  }
+
+  /**
+   * Marks a replica UNHEALTHY (a check found it corrupt or incomplete): it is reported so, SCM replaces it, and it
+   * takes no more writes.
+   */
+  public void markUnhealthy(long containerId, String reason) throws DatanodeException {
+    LOG.error("{}: container {} is UNHEALTHY: {}", nodeName, containerId, reason);
+    setState(containerId, ContainerState.CONTAINER_UNHEALTHY, reason);
+  }
+
+  private ContainerDescriptor setState(long containerId, ContainerState state, String reason)
+      throws DatanodeException {
     Container container = container(containerId);
-    ContainerDescriptor updated = container.descriptor().toBuilder().setState(state).build();
+    ContainerDescriptor updated = container.descriptor().toBuilder().setState(state).setUnhealthyReason(reason)
+        .build();
     try {
       synchronized (container.blockLock()) {
         boolean wasOpen = container.isOpen();
@@ -309,7 +324,7 @@ public final class ContainerStore implements AutoCloseable {
       ContainerDescriptor d = c.descriptor();
       reports.add(ContainerReport.newBuilder().setContainerId(d.getContainerId()).setState(d.getState())
           .setBcsid(c.bcsid()).setPipelineId(d.getPipelineId()).setBlockCount(c.blockCount())
-          .setUsedBytes(c.usedBytes()).build());
+          .setUsedBytes(c.usedBytes()).setDataScanEpochMs(d.getDataScanEpochMs()).build());
     });
     return reports;
   }
@@ -426,6 +441,27 @@ public final class ContainerStore implements AutoCloseable {
     }
     LOG.info("{}: container {} deleted", nodeName, containerId);
     return true;
+  }
+
+  /**
+   * The replicas on a volume that no longer change but by block deletions (CLOSED and QUASI_CLOSED): what the
+   * scrubber checks.
+   */
+  List<Container> scrubbable(Path volume) {
+    return containers.values().stream().filter(c -> c.dir().startsWith(volume)).filter(c -> {
+      ContainerState state = c.descriptor().getState();
+      return state == ContainerState.CONTAINER_CLOSED || state == ContainerState.CONTAINER_QUASI_CLOSED;
+    }).toList();
+  }
+
+  /** The data volumes whose containers are served (healthy when the store opened). */
+  List<Path> openVolumes() {
+    return List.copyOf(dbs.keySet());
+  }
+
+  /** Whether {@code container} is still this datanode's replica of its id (not deleted, not replaced by a copy). */
+  boolean isCurrent(Container container) {
+    return containers.get(container.descriptor().getContainerId()) == container;
   }
 
   public List<ContainerDescriptor> containers() {

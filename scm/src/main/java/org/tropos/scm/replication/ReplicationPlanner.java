@@ -149,6 +149,7 @@ public final class ReplicationPlanner {
     if (replicas < c.required()) {
       for (int i = replicas; i < c.required(); i++) {
         if (!copy(copy, false, round)) {
+          makeRoom(c.id(), unhealthy, nodes, bytes, deleting, round);
           break;
         }
       }
@@ -192,6 +193,20 @@ public final class ReplicationPlanner {
       request.excluded().add(t.id());
     });
     return target.isPresent();
+  }
+
+  /**
+   * No node can take a copy: deletes one unhealthy replica on a node that could take a healthy one instead (on a
+   * cluster as small as the replica count, the damaged replica's node is the only place left).
+   */
+  private static void makeRoom(long containerId, List<Replica> unhealthy, Map<UUID, ReplicaNode> nodes, long bytes,
+      Set<UUID> deleting, ReplicationRound round) {
+    if (!deleting.isEmpty()) {
+      return;
+    }
+    unhealthy.stream().map(r -> nodes.get(r.node())).filter(n -> n.canReceive(bytes) && round.mayReceive(n.id()))
+        .min(Comparator.comparing(ReplicaNode::id))
+        .ifPresent(n -> round.add(new ReplicationAction.Delete(containerId, n.id())));
   }
 
   /** Deletes {@code count} of the candidates, each from the rack with the most replicas left. */

@@ -281,4 +281,19 @@ class ReplicationPlannerTest {
     assertEquals(ContainerHealth.OPEN, plan.health().get(1L));
     assertTrue(plan.actions().isEmpty());
   }
+
+  @Test
+  void onAClusterWithNoFreeNodeAnUnhealthyReplicaMakesRoomForAHealthyOne() {
+    for (String gone : List.of("c", "e", "f")) {
+      node(gone, NodeState.DEAD, NodeOperationalState.IN_SERVICE);
+    }
+    ContainerView c = container(1, ContainerState.CONTAINER_CLOSED, closed("a"), closed("b"),
+        replica("d", ContainerState.CONTAINER_UNHEALTHY, 100));
+    assertEquals(List.of(new Delete(1, id("d"))), plan(c).actions());
+    inFlight.add(new InFlight(1, id("d"), InFlight.Kind.DELETE, null, 0));
+    assertTrue(plan(c).actions().isEmpty(), "one at a time");
+    inFlight.clear();
+    Copy copy = actions(plan(closedOn(1, "a", "b")), Copy.class).get(0);
+    assertEquals("d", name(copy.target()));
+  }
 }
