@@ -25,6 +25,8 @@ import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
 import org.apache.ratis.statemachine.impl.SingleFileSnapshotInfo;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
@@ -52,6 +54,7 @@ import org.tropos.proto.hdds.PipelineId;
  * executor and complete before their entry is applied.
  */
 final class ContainerStateMachine extends BaseStateMachine {
+  private static final Logger LOG = LoggerFactory.getLogger(ContainerStateMachine.class);
   private final ContainerStore store;
   private final PipelineId pipeline;
   private final Executor chunkWriters;
@@ -219,9 +222,41 @@ final class ContainerStateMachine extends BaseStateMachine {
         store.setState(command.getCloseContainer().getContainerId(), ContainerState.CONTAINER_CLOSED);
       }
     } catch (DatanodeException e) {
+      if (isLocalFault(e.result())) {
+        throw failStop(command, index, e);
+      }
       response.setResult(e.result()).setMessage(e.getMessage());
     }
     return response.build();
+  }
+
+  /**
+   * Whether a failure is this replica's own (its disk or database failed) rather than an outcome every replica
+   * reaches alike (a closed container, a deleted block, a bad request).
+   */
+  private static boolean isLocalFault(DatanodeResult result) {
+    return result == DatanodeResult.IO_ERROR || result == DatanodeResult.DISK_FULL
+        || result == DatanodeResult.INTERNAL_ERROR;
+  }
+
+  /**
+   * An entry this replica cannot apply: answering an error and moving on would let it diverge silently from the
+   * others, which applied the entry. Instead the container is marked UNHEALTHY (its report makes SCM close the
+   * pipeline and replace the replica) and the exception, thrown out of applyTransaction, makes Ratis stop this
+   * group member without advancing its applied index (docs/design.md, "Fail-stop on apply").
+   */
+  private IllegalStateException failStop(ContainerCommand command, long index, DatanodeException cause) {
+    long containerId = command.hasPutBlock() ? command.getPutBlock().getBlockId().getContainerId()
+        : command.hasWriteChunk() ? command.getWriteChunk().getBlockId().getContainerId()
+        : command.getCloseContainer().getContainerId();
+    String fault = "log entry " + index + " of pipeline " + Uuids.fromProto(pipeline.getId())
+        + " could not be applied: " + cause.getMessage();
+    try {
+      store.markUnhealthy(containerId, fault);
+    } catch (DatanodeException e) {
+      LOG.error("Container {} could not be marked UNHEALTHY after {}: {}", containerId, fault, e.getMessage());
+    }
+    return new IllegalStateException("fail-stop: " + fault, cause);
   }
 
   @Override

@@ -206,8 +206,7 @@ public final class ContainerManager implements NodeEvents {
    */
   private List<UUID> holdersOf(ContainerRecord c) {
     Set<UUID> holders = new java.util.LinkedHashSet<>(replicas.of(c.getContainerId()).keySet());
-    boolean written = c.getState() == ContainerState.CONTAINER_OPEN || c.getState() == ContainerState.CONTAINER_CLOSING;
-    if (written || holders.isEmpty()) {
+    if (isWritten(c) || holders.isEmpty()) {
       c.getMembersList().forEach(m -> holders.add(Uuids.fromProto(m)));
     }
     return List.copyOf(holders);
@@ -226,6 +225,9 @@ public final class ContainerManager implements NodeEvents {
         saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSED).build());
         LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
       }
+      if (c != null && isWritten(c) && report.getState() == ContainerState.CONTAINER_UNHEALTHY) {
+        closeFailedPipeline(c, datanode);
+      }
     }
     for (long id : gone) {
       ContainerRecord c = containers.get(id);
@@ -243,6 +245,24 @@ public final class ContainerManager implements NodeEvents {
     if (to == NodeState.DEAD) {
       replicas.replace(datanode, List.of(), containers.keySet());
     }
+  }
+
+  /**
+   * A replica failed while its container is written: its member stopped applying the pipeline's log (fail-stop),
+   * so the pipeline is closed; its containers QUASI_CLOSE and close by the other members' replicas.
+   */
+  private void closeFailedPipeline(ContainerRecord c, UUID datanode) {
+    UUID pipeline = Uuids.fromProto(c.getPipelineId().getId());
+    try {
+      pipelines.close(pipeline, "datanode " + datanode + " reports its replica of container " + c.getContainerId()
+          + " UNHEALTHY");
+    } catch (ScmException e) {
+      LOG.debug("Pipeline {} was already gone: {}", pipeline, e.getMessage());
+    }
+  }
+
+  private static boolean isWritten(ContainerRecord c) {
+    return c.getState() == ContainerState.CONTAINER_OPEN || c.getState() == ContainerState.CONTAINER_CLOSING;
   }
 
   private boolean allReplicasClosed(ContainerRecord c) {
