@@ -136,7 +136,9 @@ public final class DatanodeServer implements AutoCloseable {
 
   private NodeReport nodeReport() {
     RatisPipelines r = ratis;
-    return volumes.nodeReport(r == null ? Map.of() : r.groupsPerLogDir(r.reports()));
+    ContainerStore s = store;
+    return volumes.nodeReport(r == null ? Map.of() : r.groupsPerLogDir(r.reports()),
+        s == null ? Map.of() : s.blockBytesPerVolume());
   }
 
   /** The Raft groups this datanode hosts, as its heartbeats report them. */

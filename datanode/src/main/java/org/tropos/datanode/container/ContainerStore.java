@@ -454,6 +454,16 @@ public final class ContainerStore implements AutoCloseable {
     }).toList();
   }
 
+  /** The bytes of the committed blocks on each volume the store serves. */
+  public Map<Path, Long> blockBytesPerVolume() {
+    Map<Path, Long> bytes = new HashMap<>();
+    for (Path volume : openVolumes()) {
+      bytes.put(volume, containers.values().stream().filter(c -> c.dir().startsWith(volume))
+          .mapToLong(Container::usedBytes).sum());
+    }
+    return bytes;
+  }
+
   /** The data volumes whose containers are served (healthy when the store opened). */
   List<Path> openVolumes() {
     return List.copyOf(dbs.keySet());

@@ -20,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.io.VersionedProperties;
 import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.hdds.VolumeReport;
 
 /**
  * The datanode's data volumes and RaftLog directories, their health and their reports.
@@ -122,13 +123,21 @@ public final class VolumeSet {
   }
 
   public NodeReport nodeReport() {
-    return nodeReport(Map.of());
+    return nodeReport(Map.of(), Map.of());
   }
 
-  /** @param groupsPerLogDir Raft groups in each RaftLog directory (missing = none) */
-  public NodeReport nodeReport(Map<Path, Integer> groupsPerLogDir) {
+  /**
+   * @param groupsPerLogDir Raft groups in each RaftLog directory (missing = none)
+   * @param blockBytes the bytes of the blocks each data volume holds, as the container store counts them (kept
+   *     current, unlike the disk check's walk of the volume, which runs at start and every check interval)
+   */
+  public NodeReport nodeReport(Map<Path, Integer> groupsPerLogDir, Map<Path, Long> blockBytes) {
     NodeReport.Builder report = NodeReport.newBuilder();
-    dataVolumes.forEach(v -> report.addVolumes(v.volumeReport()));
+    dataVolumes.forEach(v -> {
+      VolumeReport volume = v.volumeReport();
+      Long counted = blockBytes.get(v.path());
+      report.addVolumes(counted == null ? volume : volume.toBuilder().setUsedBytes(counted).build());
+    });
     raftLogDirs.forEach(d -> report.addRaftLogDirs(d.raftLogDirReport(groupsPerLogDir.getOrDefault(d.path(), 0))));
     return report.build();
   }

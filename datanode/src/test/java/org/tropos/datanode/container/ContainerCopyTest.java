@@ -149,6 +149,8 @@ class ContainerCopyTest {
     assertEquals(ContainerState.CONTAINER_CLOSED, report.getState());
     assertEquals(3, report.getBlockCount());
     assertEquals(written.stream().mapToLong(b -> b.length).sum(), report.getUsedBytes());
+    assertEquals(report.getUsedBytes(), target.blockBytesPerVolume().values().stream().mapToLong(Long::longValue)
+        .sum(), "the volume's used bytes count the copy at once");
     assertEquals(source.reports().get(0).getBcsid(), report.getBcsid());
     importer.copy(CONTAINER, List.of(new HostPort("127.0.0.1", 1)));
     assertEquals(0, entries(staging("target")), "nothing staged is left");
