@@ -6,11 +6,21 @@ import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.CreatePipelineRequest;
+import org.tropos.proto.scm.ReplicationReport;
+import org.tropos.proto.scm.ListContainersRequest;
+import org.tropos.proto.scm.GetReplicationReportRequest;
+import org.tropos.proto.scm.GetContainerRequest;
+import org.tropos.proto.scm.DatanodeAdminResult;
+import org.tropos.proto.scm.DatanodeAdminRequest;
+import org.tropos.proto.scm.ContainerSummary;
+import org.tropos.proto.scm.ContainerHealth;
+import org.tropos.proto.scm.ContainerDetails;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.proto.scm.GetScmInfoRequest;
 import org.tropos.proto.scm.GetScmInfoResponse;
@@ -59,6 +69,38 @@ public final class ScmAdminClient implements AutoCloseable {
 
   public PipelineInfo deactivatePipeline(UUID id) throws ScmException {
     return scm.call(() -> stub().deactivatePipeline(request(id)).getPipeline());
+  }
+
+  public List<DatanodeAdminResult> decommission(List<String> hosts) throws ScmException {
+    return scm.call(() -> stub().decommissionDatanodes(adminRequest(hosts, 0)).getResultsList());
+  }
+
+  public List<DatanodeAdminResult> recommission(List<String> hosts) throws ScmException {
+    return scm.call(() -> stub().recommissionDatanodes(adminRequest(hosts, 0)).getResultsList());
+  }
+
+  /** @param endAfterHours hours until the nodes return to service by themselves; 0 = until recommissioned */
+  public List<DatanodeAdminResult> startMaintenance(List<String> hosts, int endAfterHours) throws ScmException {
+    return scm.call(() -> stub().startMaintenance(adminRequest(hosts, endAfterHours)).getResultsList());
+  }
+
+  private static DatanodeAdminRequest adminRequest(List<String> hosts, int endAfterHours) {
+    return DatanodeAdminRequest.newBuilder().addAllHosts(hosts).setEndAfterHours(endAfterHours).build();
+  }
+
+  /** Containers from {@code startId} on, in {@code state} and {@code health} (unspecified = any). */
+  public List<ContainerSummary> listContainers(ContainerState state, ContainerHealth health, long startId,
+      int limit) throws ScmException {
+    return scm.call(() -> stub().listContainers(ListContainersRequest.newBuilder().setState(state)
+        .setHealth(health).setStartId(startId).setLimit(limit).build()).getContainersList());
+  }
+
+  public ContainerDetails container(long id) throws ScmException {
+    return scm.call(() -> stub().getContainer(GetContainerRequest.newBuilder().setContainerId(id).build()));
+  }
+
+  public ReplicationReport replicationReport() throws ScmException {
+    return scm.call(() -> stub().getReplicationReport(GetReplicationReportRequest.getDefaultInstance()));
   }
 
   private static PipelineRequest request(UUID id) {

@@ -18,8 +18,10 @@ import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;
+import org.tropos.scm.node.DatanodeAdmin;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.pipeline.PipelineManager;
+import org.tropos.scm.pipeline.PipelineRenewer;
 import org.tropos.scm.replication.ReplicationManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
 import org.tropos.scm.rpc.ScmBlockRpc;
@@ -33,6 +35,8 @@ public final class ScmServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmServer.class);
   private static final int HANDLER_THREADS = 8;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+  /** How long a pipeline being replaced waits for its containers to close through Raft before it is closed. */
+  private static final Duration PIPELINE_DRAIN_TIMEOUT = Duration.ofSeconds(60);
 
   private final ScmConfig config;
   private final RackResolver racks;
@@ -82,9 +86,12 @@ public final class ScmServer implements AutoCloseable {
       scheduler = Threads.scheduler("scm-node-checker");
       Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
           config.nodeCheckInterval(), nodeManager::checkNodes);
+      PipelineRenewer renewer = new PipelineRenewer(pipelineManager, containerManager, clock,
+          PIPELINE_DRAIN_TIMEOUT);
       Threads.everyPeriod(pipelineScheduler, "Pipeline fill and leader balancing", config.pipelineCreationInterval(),
           config.pipelineCreationInterval(), () -> {
             pipelineManager.fillToLimits();
+            renewer.run();
             pipelineManager.balanceLeaders();
             containerManager.closeContainers();
           });
@@ -98,7 +105,8 @@ public final class ScmServer implements AutoCloseable {
           List.of(new ScmDatanodeRpc(nodeManager, identity, blockDeleting)));
       datanodeServer.start();
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
-          List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity)));
+          List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
+              containerManager, replicationManager)));
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
           List.of(new ScmBlockRpc(containerManager, deletedBlocks)));

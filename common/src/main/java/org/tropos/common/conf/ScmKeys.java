@@ -100,6 +100,10 @@ public final class ScmKeys {
       "Container copies under way in the cluster are at most this times the healthy datanodes times"
           + " hdds.scm.replication.datanode.replication.limit; 0 = no cluster-wide limit.")
       .requiring(v -> v >= 0 && v <= 1, "in 0..1");
+  public static final ConfigKey<Integer> REPLICATION_MAINTENANCE_MINIMUM = ConfigKey.of(
+      "hdds.scm.replication.maintenance.replica.minimum", ConfigType.INT, "2",
+      "Healthy replicas a container keeps on in-service datanodes while others holding it are in maintenance.")
+      .requiring(v -> v >= 1, ">= 1");
 
   private ScmKeys() {
   }

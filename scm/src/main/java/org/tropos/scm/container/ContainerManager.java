@@ -20,6 +20,7 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -36,6 +37,7 @@ import org.tropos.scm.node.NodeEvents;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
 import org.tropos.scm.pipeline.PipelineManager;
+import org.tropos.scm.pipeline.PipelineRenewer;
 import org.tropos.scm.pipeline.PipelineView;
 import org.tropos.scm.replication.ContainerView;
 import org.tropos.scm.replication.Replica;
@@ -53,7 +55,7 @@ import org.tropos.scm.replication.Replica;
  * <p>Thread-safety: all state is guarded by the manager's monitor. Lock order: this, then the pipeline manager's,
  * then the node manager's.
  */
-public final class ContainerManager implements NodeEvents {
+public final class ContainerManager implements NodeEvents, PipelineRenewer.Containers {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerManager.class);
   private static final String NEXT_CONTAINER_ID = "nextContainerId";
   private static final long LOCAL_ID_RESERVE = 1000;
@@ -239,10 +241,13 @@ public final class ContainerManager implements NodeEvents {
     }
   }
 
-  /** A DEAD datanode's replicas are gone until it reports them again; replication replaces them meanwhile. */
+  /**
+   * A DEAD datanode's replicas are gone until it reports them again; replication replaces them meanwhile. Not so
+   * for a node in maintenance: it was stopped on purpose and comes back with them.
+   */
   @Override
   public synchronized void stateChanged(UUID datanode, NodeState from, NodeState to) {
-    if (to == NodeState.DEAD) {
+    if (to == NodeState.DEAD && !nodes.node(datanode).map(NodeStatus::inMaintenance).orElse(false)) {
       replicas.replace(datanode, List.of(), containers.keySet());
     }
   }
@@ -265,6 +270,15 @@ public final class ContainerManager implements NodeEvents {
     return c.getState() == ContainerState.CONTAINER_OPEN || c.getState() == ContainerState.CONTAINER_CLOSING;
   }
 
+  /** A DEAD node leaving maintenance no longer keeps its replicas: it is not known to come back. */
+  @Override
+  public synchronized void operationalStateChanged(UUID datanode, NodeOperationalState from,
+      NodeOperationalState to) {
+    if (nodes.node(datanode).map(n -> n.state() == NodeState.DEAD && !n.inMaintenance()).orElse(false)) {
+      replicas.replace(datanode, List.of(), containers.keySet());
+    }
+  }
+
   private boolean allReplicasClosed(ContainerRecord c) {
     Map<UUID, ContainerReport> reported = replicas.of(c.getContainerId());
     return c.getMembersList().stream().allMatch(m -> {
@@ -284,6 +298,11 @@ public final class ContainerManager implements NodeEvents {
           c.getMembersList().stream().map(Uuids::fromProto).toList(), reported));
     }
     return views;
+  }
+
+  /** The last report of each replica of a container, by datanode (for admin views). */
+  public synchronized Map<UUID, ContainerReport> replicaReports(long containerId) {
+    return Map.copyOf(replicas.of(containerId));
   }
 
   /** A QUASI_CLOSED container has a CLOSED replica holding every committed write: it is CLOSED. */
@@ -311,6 +330,25 @@ public final class ContainerManager implements NodeEvents {
     }
   }
 
+  @Override
+  public synchronized boolean writing(UUID pipeline) {
+    return containers.values().stream().anyMatch(c -> isWritten(c)
+        && Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline));
+  }
+
+  /** Makes every OPEN container on the pipeline CLOSING: its leader closes them through the Raft group. */
+  @Override
+  public synchronized void closeAll(UUID pipeline) {
+    for (ContainerRecord c : List.copyOf(containers.values())) {
+      if (c.getState() == ContainerState.CONTAINER_OPEN
+          && Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline)) {
+        saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSING).build());
+        LOG.info("Container {} is CLOSING: its pipeline {} is being replaced", c.getContainerId(), pipeline);
+      }
+    }
+    closeContainers();
+  }
+
   /** The pipeline is gone: its open containers become QUASI_CLOSED and each member closes its own replica. */
   public synchronized void pipelineClosed(UUID pipeline, List<UUID> members) {
     for (ContainerRecord c : List.copyOf(containers.values())) {
@@ -327,6 +365,16 @@ public final class ContainerManager implements NodeEvents {
   private static ScmCommand closeCommand(ContainerRecord c, boolean quasi) {
     return ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
         .setContainerId(c.getContainerId()).setPipelineId(c.getPipelineId()).setQuasi(quasi)).build();
+  }
+
+  /** Whether the datanode has reported its replicas since SCM started (before that, what it holds is unknown). */
+  public synchronized boolean hasReported(UUID datanode) {
+    return replicas.hasReport(datanode);
+  }
+
+  /** Every container id SCM knows. */
+  public synchronized List<Long> ids() {
+    return List.copyOf(containers.keySet());
   }
 
   /** SCM's view of a container, for tests and admin views. */

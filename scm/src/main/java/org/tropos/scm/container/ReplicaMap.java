@@ -46,6 +46,11 @@ final class ReplicaMap {
     return gone;
   }
 
+  /** Whether {@code node} has reported since SCM started (a DEAD node's empty report counts). */
+  boolean hasReport(UUID node) {
+    return byNode.containsKey(node);
+  }
+
   /** The last report of each replica of the container, by datanode. */
   Map<UUID, ContainerReport> of(long containerId) {
     return byContainer.getOrDefault(containerId, Map.of());

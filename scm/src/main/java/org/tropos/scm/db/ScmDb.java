@@ -10,9 +10,11 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.proto.scm.db.DeletedBlocksRecord;
+import org.tropos.proto.scm.db.NodeOperationalRecord;
 import org.tropos.proto.scm.db.PipelineRecord;
 
 /**
@@ -25,6 +27,7 @@ import org.tropos.proto.scm.db.PipelineRecord;
  * pipelines     pipeline uuid (string) -> PipelineRecord (protobuf, scm_db.proto)
  * containers    container id (8 bytes, big-endian) -> ContainerRecord (protobuf, scm_db.proto)
  * deletedBlocks transaction id (8 bytes, big-endian) -> DeletedBlocksRecord (protobuf, scm_db.proto)
+ * nodeStates    datanode uuid (string) -> NodeOperationalRecord (protobuf, scm_db.proto)
  * </pre>
  *
  * A database written by a newer layout is refused. New tables are new column families; an older database simply
@@ -38,6 +41,7 @@ public final class ScmDb implements AutoCloseable {
   private static final String PIPELINES = "pipelines";
   private static final String CONTAINERS = "containers";
   private static final String DELETED_BLOCKS = "deletedBlocks";
+  private static final String NODE_STATES = "nodeStates";
   private static final String NEXT_DELETED_BLOCKS_TX_ID = "nextDeletedBlocksTxId";
   private static final String LAYOUT_KEY = "layoutVersion";
 
@@ -48,7 +52,8 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public static ScmDb open(Path dir) throws IOException {
-    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES, CONTAINERS, DELETED_BLOCKS));
+    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES, CONTAINERS, DELETED_BLOCKS,
+        NODE_STATES));
     try {
       checkLayout(db, dir);
       return new ScmDb(db);
@@ -87,6 +92,14 @@ public final class ScmDb implements AutoCloseable {
 
   public List<DatanodeDetails> nodes() throws IOException {
     return readAll(NODES, DatanodeDetails::parseFrom);
+  }
+
+  public void putNodeState(NodeOperationalRecord state) throws IOException {
+    db.put(NODE_STATES, utf8(Uuids.fromProto(state.getId()).toString()), state.toByteArray());
+  }
+
+  public List<NodeOperationalRecord> nodeStates() throws IOException {
+    return readAll(NODE_STATES, NodeOperationalRecord::parseFrom);
   }
 
   public void putPipeline(PipelineRecord pipeline, UUID id) throws IOException {

@@ -3,6 +3,7 @@ package org.tropos.scm.node;
 import java.util.List;
 import java.util.UUID;
 import org.tropos.proto.hdds.ContainerReport;
+import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineReport;
 
@@ -20,6 +21,10 @@ public interface NodeEvents {
 
   /** A datanode's health changed. */
   default void stateChanged(UUID datanode, NodeState from, NodeState to) {
+  }
+
+  /** An administrator (or the end of maintenance, or a drain completed) changed a datanode's operational state. */
+  default void operationalStateChanged(UUID datanode, NodeOperationalState from, NodeOperationalState to) {
   }
 
   /** A datanode's heartbeat listed the Raft groups it hosts. */

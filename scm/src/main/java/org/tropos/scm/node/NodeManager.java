@@ -18,18 +18,21 @@ import org.tropos.common.util.Clock;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.scm.ReregisterCommand;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmResult;
+import org.tropos.proto.scm.db.NodeOperationalRecord;
 import org.tropos.scm.db.ScmDb;
 
 /**
  * The datanodes SCM knows, their racks and their health. Registration records a node (persisted, so SCM knows
  * it after a restart); heartbeats keep it HEALTHY; {@link #checkNodes()} ages silent nodes to STALE and DEAD.
- * Nodes loaded from the database count as STALE until they register again.
+ * Nodes loaded from the database count as STALE until they register again. Each node also has an operational
+ * state (in service, decommissioning, in maintenance...), set by administrators and persisted.
  *
  * <p>Thread-safety: all state is guarded by {@code lock}; heartbeats arrive on RPC handler threads and
  * {@link #checkNodes()} runs on SCM's scheduler.
@@ -62,12 +65,21 @@ public final class NodeManager {
     listeners.add(listener);
   }
 
-  /** Loads the nodes SCM knew before it stopped; they count as STALE until they register again. */
+  /**
+   * Loads the nodes SCM knew before it stopped, with their operational states; they count as STALE until they
+   * register again.
+   */
   public void load() throws IOException {
     long now = clock.monotonicMillis();
     synchronized (lock) {
       for (DatanodeDetails details : db.nodes()) {
         nodes.put(Uuids.fromProto(details.getUuid()), new TrackedNode(details, NodeState.STALE, now, false));
+      }
+      for (NodeOperationalRecord state : db.nodeStates()) {
+        TrackedNode node = nodes.get(Uuids.fromProto(state.getId()));
+        if (node != null) {
+          node.operational = state;
+        }
       }
     }
     LOG.info("SCM knows {} datanodes from its database; waiting for them to register", nodes.size());
@@ -90,6 +102,9 @@ public final class NodeManager {
       }
       TrackedNode node = new TrackedNode(details, NodeState.HEALTHY, clock.monotonicMillis(), true);
       node.report = report;
+      if (previous != null) {
+        node.operational = previous.operational;
+      }
       nodes.put(id, node);
       LOG.info("Datanode {} ({}) {} on rack {}", id, details.getHostName(),
           previous == null ? "registered" : "re-registered", details.getNetworkLocation());
@@ -143,6 +158,70 @@ public final class NodeManager {
     changes.forEach(Runnable::run);
   }
 
+  /**
+   * Moves a node to an operational state (persisted first) and tells the listeners.
+   *
+   * @param maintenanceEndEpochMs when maintenance ends by itself; 0 = never (or not maintenance)
+   * @return its state before
+   */
+  public NodeOperationalState setOperationalState(UUID id, NodeOperationalState to, long maintenanceEndEpochMs)
+      throws ScmException {
+    NodeOperationalState from;
+    synchronized (lock) {
+      TrackedNode node = nodes.get(id);
+      if (node == null) {
+        throw new ScmException(ScmResult.INVALID_REQUEST, "no datanode " + id);
+      }
+      from = node.operationalState();
+      NodeOperationalRecord updated = NodeOperationalRecord.newBuilder().setId(Uuids.toProto(id)).setState(to)
+          .setMaintenanceEndEpochMs(maintenanceEndEpochMs).setChangedEpochMs(clock.wallTime().toEpochMilli())
+          .build();
+      try {
+        db.putNodeState(updated);
+      } catch (IOException e) {
+        LOG.error("Cannot record datanode {}'s operational state", id, e);
+        throw new ScmException(ScmResult.INTERNAL_ERROR, "SCM cannot record datanode " + id + "'s state: "
+            + e.getMessage());
+      }
+      node.operational = updated;
+      LOG.info("Datanode {} ({}) is {} (was {})", id, node.details.getHostName(), to, from);
+    }
+    if (from != to) {
+      listeners.forEach(l -> l.operationalStateChanged(id, from, to));
+    }
+    return from;
+  }
+
+  /**
+   * The node {@code host} names: its uuid, host name or IP address, with or without a port. Empty if none; an
+   * error if several nodes share the name (then a uuid or host:port tells them apart).
+   */
+  public Optional<UUID> find(String host) throws ScmException {
+    String name = host.trim();
+    List<UUID> matches = new ArrayList<>();
+    synchronized (lock) {
+      nodes.forEach((id, node) -> {
+        if (id.toString().equals(name) || namedBy(node.details, name)) {
+          matches.add(id);
+        }
+      });
+    }
+    if (matches.size() > 1) {
+      throw new ScmException(ScmResult.INVALID_REQUEST, host + " names " + matches.size() + " datanodes " + matches
+          + "; give a uuid or host:port");
+    }
+    return matches.stream().findFirst();
+  }
+
+  private static boolean namedBy(DatanodeDetails details, String name) {
+    int colon = name.lastIndexOf(':');
+    String hostPart = colon > 0 ? name.substring(0, colon) : name;
+    String port = colon > 0 ? name.substring(colon + 1) : null;
+    boolean host = hostPart.equals(details.getHostName()) || hostPart.equals(details.getIpAddress());
+    return host && (port == null || details.getPortsList().stream()
+        .anyMatch(p -> Integer.toString(p.getValue()).equals(port)));
+  }
+
   /** One node, if known. */
   public Optional<NodeStatus> node(UUID id) {
     long now = clock.monotonicMillis();
@@ -165,7 +244,8 @@ public final class NodeManager {
 
   private static NodeStatus statusOf(UUID id, TrackedNode node, long now) {
     return new NodeStatus(id, node.details, node.state, node.report,
-        node.registeredSinceStart ? now - node.lastContactMillis : -1);
+        node.registeredSinceStart ? now - node.lastContactMillis : -1, node.operationalState(),
+        node.operational.getMaintenanceEndEpochMs());
   }
 
   private void persist(UUID id, DatanodeDetails details) throws ScmException {
@@ -184,6 +264,12 @@ public final class NodeManager {
     NodeState state;
     long lastContactMillis;
     NodeReport report = NodeReport.getDefaultInstance();
+    NodeOperationalRecord operational = NodeOperationalRecord.getDefaultInstance();
+
+    /** IN_SERVICE unless an administrator said otherwise. */
+    NodeOperationalState operationalState() {
+      return operational.hasId() ? operational.getState() : NodeOperationalState.IN_SERVICE;
+    }
 
     TrackedNode(DatanodeDetails details, NodeState state, long lastContactMillis, boolean registeredSinceStart) {
       this.details = details;

@@ -2,6 +2,7 @@ package org.tropos.scm.node;
 
 import java.util.UUID;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.NodeState;
 
@@ -13,7 +14,18 @@ import org.tropos.proto.hdds.NodeState;
  * @param state its health
  * @param lastReport its last node report (empty if none since SCM started)
  * @param lastHeartbeatAgeMs time since SCM last heard from it, -1 if not since SCM started
+ * @param operationalState in service, decommissioning, in maintenance...
+ * @param maintenanceEndEpochMs when its maintenance ends by itself; 0 if not in maintenance or until recommissioned
  */
 public record NodeStatus(UUID id, DatanodeDetails details, NodeState state, NodeReport lastReport,
-    long lastHeartbeatAgeMs) {
+    long lastHeartbeatAgeMs, NodeOperationalState operationalState, long maintenanceEndEpochMs) {
+
+  public boolean inService() {
+    return operationalState == NodeOperationalState.IN_SERVICE;
+  }
+
+  public boolean inMaintenance() {
+    return operationalState == NodeOperationalState.ENTERING_MAINTENANCE
+        || operationalState == NodeOperationalState.IN_MAINTENANCE;
+  }
 }

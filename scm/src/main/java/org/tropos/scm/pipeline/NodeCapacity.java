@@ -15,9 +15,9 @@ final class NodeCapacity {
         .count();
   }
 
-  /** HEALTHY, with a healthy RaftLog directory and a healthy data volume with free space. */
+  /** HEALTHY and in service, with a healthy RaftLog directory and a healthy data volume with free space. */
   static boolean canHostPipelines(NodeStatus node) {
-    return node.state() == NodeState.HEALTHY && healthyRaftLogDirs(node) > 0
+    return node.state() == NodeState.HEALTHY && node.inService() && healthyRaftLogDirs(node) > 0
         && node.lastReport().getVolumesList().stream().anyMatch(NodeCapacity::hasRoom);
   }
 

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,6 +20,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineReport;
@@ -56,6 +58,7 @@ public final class PipelineManager implements NodeEvents {
   private final CommandQueue commands;
   private final PipelineLimits limits;
   private final PipelinePlacementPolicy policy;
+  private final PipelineRenewalPolicy renewal;
   private final Clock clock;
   private final long resendAfterMs;
   private final Duration settleAfterRegistration;
@@ -76,6 +79,7 @@ public final class PipelineManager implements NodeEvents {
     this.commands = commands;
     this.limits = limits;
     this.policy = new PipelinePlacementPolicy(limits);
+    this.renewal = new PipelineRenewalPolicy(policy);
     this.clock = clock;
     this.resendAfterMs = Math.max(1000, 3 * heartbeatInterval.toMillis());
     this.settleAfterRegistration = Duration.ofMillis(Math.max(1000, 2 * heartbeatInterval.toMillis()));
@@ -163,6 +167,23 @@ public final class PipelineManager implements NodeEvents {
     return closed;
   }
 
+  /** An OPEN pipeline to replace so pipelines follow the cluster (see {@link PipelineRenewalPolicy}), if any. */
+  Optional<PipelineRenewalPolicy.Renewal> renewalCandidate() {
+    synchronized (lock) {
+      Map<UUID, List<UUID>> open = new HashMap<>();
+      live(ReplicationFactor.THREE).stream().filter(p -> p.state() == PipelineState.OPEN)
+          .forEach(p -> open.put(p.id, p.members));
+      return renewal.choose(open, placementNodes(ReplicationFactor.THREE));
+    }
+  }
+
+  /** Whether SCM still tracks the pipeline (it is not closed). */
+  public boolean exists(UUID id) {
+    synchronized (lock) {
+      return pipelines.containsKey(id);
+    }
+  }
+
   /** DORMANT → OPEN. */
   public PipelineView activate(UUID id) throws ScmException {
     return changeState(id, PipelineState.DORMANT, PipelineState.OPEN);
@@ -231,16 +252,29 @@ public final class PipelineManager implements NodeEvents {
 
   @Override
   public void stateChanged(UUID datanode, NodeState from, NodeState to) {
-    if (to != NodeState.STALE && to != NodeState.DEAD) {
-      return;
+    if (to == NodeState.STALE || to == NodeState.DEAD) {
+      closePipelinesOf(datanode, "member " + datanode + " is " + to);
     }
+  }
+
+  /** A node leaving service loses its pipelines (it takes no new writes); one returning gets new ones. */
+  @Override
+  public void operationalStateChanged(UUID datanode, NodeOperationalState from, NodeOperationalState to) {
+    if (to == NodeOperationalState.IN_SERVICE) {
+      background.execute(this::fillToLimits);
+    } else if (from == NodeOperationalState.IN_SERVICE) {
+      closePipelinesOf(datanode, "member " + datanode + " is " + to);
+    }
+  }
+
+  private void closePipelinesOf(UUID datanode, String reason) {
     List<UUID> affected;
     synchronized (lock) {
       affected = pipelines.values().stream().filter(p -> p.isMember(datanode)).map(p -> p.id).toList();
     }
     for (UUID id : affected) {
       try {
-        close(id, "member " + datanode + " is " + to);
+        close(id, reason);
       } catch (ScmException e) {
         LOG.debug("Pipeline {} was already gone: {}", id, e.getMessage());
       }

@@ -42,7 +42,7 @@ public record ReplicaNode(UUID id, String rack, NodeState health, NodeOperationa
     return commandable() && inService();
   }
 
-  private boolean inService() {
+  boolean inService() {
     return operationalState == NodeOperationalState.IN_SERVICE
         || operationalState == NodeOperationalState.NODE_OPERATIONAL_STATE_UNSPECIFIED;
   }

@@ -1,5 +1,6 @@
 package org.tropos.scm.replication;
 
+import org.tropos.proto.scm.ContainerHealth;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -8,14 +9,18 @@ import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeOperationalState;
+import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
 import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.DeleteContainerCommand;
+import org.tropos.proto.scm.HealthCount;
 import org.tropos.proto.scm.ReplicateContainerCommand;
+import org.tropos.proto.scm.ReplicationReport;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.node.CommandQueue;
@@ -27,6 +32,9 @@ import org.tropos.scm.node.NodeStatus;
  * the copies and deletions it sees done (or whose time ran out, or whose node died), lets the
  * {@link ReplicationPlanner} decide, and sends the commands with the datanode's next heartbeat. A command carries
  * a deadline a little before SCM's own, so a datanode that restarts or falls behind drops work SCM will plan again.
+ *
+ * <p>Nothing is done until every datanode that is not DEAD has reported its replicas since SCM started: before
+ * that, a replica not yet reported would look lost and be copied again (or a draining node look drained).
  *
  * <p>What is under way is kept in memory only: after an SCM restart the datanodes finish what they were doing,
  * their reports show it, and anything planned twice ends as an extra replica that the next rounds delete. The
@@ -43,8 +51,11 @@ public final class ReplicationManager {
   private final Clock clock;
   private final ReplicationConfig config;
   private final ReplicationPlanner planner;
+  private final DrainMonitor drains;
   private final List<InFlight> inFlight = new ArrayList<>();
   private volatile Map<Long, ContainerHealth> health = Map.of();
+  private volatile long lastRunEpochMs;
+  private long lastUnreported;
 
   public ReplicationManager(ContainerManager containers, NodeManager nodes, CommandQueue commands, Clock clock,
       ReplicationConfig config) {
@@ -53,7 +64,9 @@ public final class ReplicationManager {
     this.commands = commands;
     this.clock = clock;
     this.config = config;
-    this.planner = new ReplicationPlanner(config.perNodeLimit(), config.inFlightFactor());
+    this.planner = new ReplicationPlanner(config.perNodeLimit(), config.inFlightFactor(),
+        config.maintenanceMinimum());
+    this.drains = new DrainMonitor(config.maintenanceMinimum());
   }
 
   /** One round: retire what is done, plan, send. */
@@ -62,26 +75,55 @@ public final class ReplicationManager {
     nodes.nodes().forEach(n -> statuses.put(n.id(), n));
     Map<UUID, ReplicaNode> nodeViews = new HashMap<>();
     statuses.values().forEach(n -> nodeViews.put(n.id(), view(n)));
+    long unreported = statuses.values().stream()
+        .filter(n -> n.state() != NodeState.DEAD && !containers.hasReported(n.id())).count();
+    if (unreported > 0) {
+      if (unreported != lastUnreported) {
+        LOG.info("Replication waits for the first reports of {} datanodes since SCM started", unreported);
+      }
+      lastUnreported = unreported;
+      return;
+    }
+    lastUnreported = 0;
     Map<Long, ContainerView> views = new HashMap<>();
     containers.replicationViews().forEach(c -> views.put(c.id(), c));
     retire(views, nodeViews);
     ReplicationPlanner.Plan plan = planner.plan(views.values(), nodeViews, inFlight);
     for (ReplicationAction action : plan.actions()) {
+      LOG.debug("Replication: {}", action);
       carryOut(action, statuses);
     }
     health = Map.copyOf(plan.health());
+    lastRunEpochMs = clock.wallTime().toEpochMilli();
+    advanceDrains(views, nodeViews, statuses);
     long copies = plan.actions().stream().filter(a -> a instanceof ReplicationAction.Copy).count();
     if (!plan.actions().isEmpty()) {
       LOG.info("Replication: {} actions ({} copies); {} copies and deletions under way; {}", plan.actions().size(),
-          copies, inFlight.size(), report());
+          copies, inFlight.size(), counts());
     }
   }
 
   private static ReplicaNode view(NodeStatus n) {
     long free = n.lastReport().getVolumesList().stream().filter(v -> v.getState() == StorageState.NORMAL)
         .mapToLong(VolumeReport::getAvailableBytes).sum();
-    return new ReplicaNode(n.id(), n.details().getNetworkLocation(), n.state(), NodeOperationalState.IN_SERVICE,
-        free);
+    return new ReplicaNode(n.id(), n.details().getNetworkLocation(), n.state(), n.operationalState(), free);
+  }
+
+  /** Moves draining nodes on once their containers are safe elsewhere, and ends maintenance at its time. */
+  private void advanceDrains(Map<Long, ContainerView> views, Map<UUID, ReplicaNode> nodeViews,
+      Map<UUID, NodeStatus> statuses) {
+    Map<UUID, Long> ends = new HashMap<>();
+    statuses.values().forEach(n -> ends.put(n.id(), n.maintenanceEndEpochMs()));
+    for (DrainMonitor.Transition move : drains.transitions(views.values(), nodeViews, ends,
+        clock.wallTime().toEpochMilli())) {
+      try {
+        nodes.setOperationalState(move.node(), move.to(), move.to() == NodeOperationalState.IN_MAINTENANCE
+            ? statuses.get(move.node()).maintenanceEndEpochMs() : 0);
+      } catch (ScmException e) {
+        LOG.warn("Datanode {} stays {}: {}", move.node(), statuses.get(move.node()).operationalState(),
+            e.getMessage());
+      }
+    }
   }
 
   /** Drops the commands seen done, timed out, or sent to a node that has died. */
@@ -137,10 +179,20 @@ public final class ReplicationManager {
   }
 
   /** How many containers the last round found in each class. */
-  public Map<ContainerHealth, Integer> report() {
+  public Map<ContainerHealth, Integer> counts() {
     Map<ContainerHealth, Integer> counts = new EnumMap<>(ContainerHealth.class);
     health.values().forEach(h -> counts.merge(h, 1, Integer::sum));
     return counts;
+  }
+
+  /** The last round's findings and what is under way, for admins and metrics. */
+  public synchronized ReplicationReport report() {
+    ReplicationReport.Builder report = ReplicationReport.newBuilder().setContainers(health.size())
+        .setLastRunEpochMs(lastRunEpochMs)
+        .setCopiesInFlight((int) inFlight.stream().filter(f -> f.kind() == InFlight.Kind.COPY).count())
+        .setDeletionsInFlight((int) inFlight.stream().filter(f -> f.kind() == InFlight.Kind.DELETE).count());
+    counts().forEach((h, n) -> report.addCounts(HealthCount.newBuilder().setHealth(h).setCount(n)));
+    return report.build();
   }
 
   /** Copies and deletions sent and not yet seen done. */

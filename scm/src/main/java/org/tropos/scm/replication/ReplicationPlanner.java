@@ -1,5 +1,6 @@
 package org.tropos.scm.replication;
 
+import org.tropos.proto.scm.ContainerHealth;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -26,20 +27,25 @@ import org.tropos.proto.hdds.ContainerState;
  * (from the most crowded rack) and unhealthy replicas, but only once enough healthy ones exist and no copy is
  * under way. A QUASI_CLOSED container (its pipeline was lost) is closed by its highest committed write once no
  * replica is still open and no member is STALE. Nothing is sent to a STALE node and a STALE node's replicas still
- * count: a node briefly cut off is not a reason to copy.
+ * count: a node briefly cut off is not a reason to copy. A node in maintenance keeps its replicas counted, as long
+ * as {@code maintenanceMinimum} of them are on in-service nodes.
  */
 public final class ReplicationPlanner {
   private final int perNodeLimit;
   private final double inFlightFactor;
+  private final int maintenanceMinimum;
 
   /**
    * @param perNodeLimit copies a node may be receiving at once
    * @param inFlightFactor the cluster's copies under way are at most this times the healthy nodes times
    *     {@code perNodeLimit}; 0 for no cluster limit
+   * @param maintenanceMinimum healthy replicas a container keeps on in-service nodes while others are in
+   *     maintenance (at most its need)
    */
-  public ReplicationPlanner(int perNodeLimit, double inFlightFactor) {
+  public ReplicationPlanner(int perNodeLimit, double inFlightFactor, int maintenanceMinimum) {
     this.perNodeLimit = perNodeLimit;
     this.inFlightFactor = inFlightFactor;
+    this.maintenanceMinimum = maintenanceMinimum;
   }
 
   /** The actions to take now, and what was found of each container. */
@@ -146,8 +152,10 @@ public final class ReplicationPlanner {
     List<ReplicaNode> holders = healthy.stream().map(r -> nodes.get(r.node())).toList();
     CopyRequest copy = new CopyRequest(c.id(), bytes, holders, nodes.values(), racks, excluded);
 
-    if (replicas < c.required()) {
-      for (int i = replicas; i < c.required(); i++) {
+    int inService = (int) kept.stream().filter(ReplicaNode::inService).count() + copyTargets.size();
+    int missing = Math.max(c.required() - replicas, Math.min(c.required(), maintenanceMinimum) - inService);
+    if (missing > 0) {
+      for (int i = 0; i < missing; i++) {
         if (!copy(copy, false, round)) {
           makeRoom(c.id(), unhealthy, nodes, bytes, deleting, round);
           break;

@@ -1,6 +1,7 @@
 package org.tropos.scm.rpc;
 
 import io.grpc.stub.StreamObserver;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.tropos.common.rpc.ScmException;
@@ -10,6 +11,15 @@ import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.CreatePipelineRequest;
+import org.tropos.proto.scm.ReplicationReport;
+import org.tropos.proto.scm.ListContainersResponse;
+import org.tropos.proto.scm.ListContainersRequest;
+import org.tropos.proto.scm.GetReplicationReportRequest;
+import org.tropos.proto.scm.GetContainerRequest;
+import org.tropos.proto.scm.DatanodeAdminResult;
+import org.tropos.proto.scm.DatanodeAdminResponse;
+import org.tropos.proto.scm.DatanodeAdminRequest;
+import org.tropos.proto.scm.ContainerDetails;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.proto.scm.GetScmInfoRequest;
 import org.tropos.proto.scm.GetScmInfoResponse;
@@ -23,21 +33,31 @@ import org.tropos.proto.scm.PipelineRequest;
 import org.tropos.proto.scm.PipelineResponse;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.scm.ScmIdentity;
+import org.tropos.scm.container.ContainerManager;
+import org.tropos.scm.node.DatanodeAdmin;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineView;
+import org.tropos.scm.replication.ReplicationManager;
 
 /** SCM's admin service, behind {@code tropos admin}. */
 public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBase {
   private final NodeManager nodes;
   private final PipelineManager pipelines;
   private final ScmIdentity identity;
+  private final DatanodeAdmin datanodeAdmin;
+  private final ReplicationManager replication;
+  private final ContainerAdminViews containerViews;
 
-  public ScmAdminRpc(NodeManager nodes, PipelineManager pipelines, ScmIdentity identity) {
+  public ScmAdminRpc(NodeManager nodes, PipelineManager pipelines, ScmIdentity identity, DatanodeAdmin datanodeAdmin,
+      ContainerManager containers, ReplicationManager replication) {
     this.nodes = nodes;
     this.pipelines = pipelines;
     this.identity = identity;
+    this.datanodeAdmin = datanodeAdmin;
+    this.replication = replication;
+    this.containerViews = new ContainerAdminViews(containers, replication, nodes);
   }
 
   @Override
@@ -56,7 +76,9 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
           PipelineManager.NodeLoad l = load.getOrDefault(node.id(), new PipelineManager.NodeLoad(0, 0));
           response.addDatanodes(DatanodeStatus.newBuilder().setDetails(node.details()).setState(node.state())
               .setLastReport(node.lastReport()).setLastHeartbeatAgeMs(node.lastHeartbeatAgeMs())
-              .setPipelineCount(l.pipelines()).setLeaderCount(l.leaders()));
+              .setPipelineCount(l.pipelines()).setLeaderCount(l.leaders())
+              .setOperationalState(node.operationalState())
+              .setMaintenanceEndEpochMs(node.maintenanceEndEpochMs()));
         }
       }
       return response.build();
@@ -91,6 +113,53 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
   @Override
   public void deactivatePipeline(PipelineRequest request, StreamObserver<PipelineResponse> observer) {
     ScmCalls.respond("DeactivatePipeline", observer, () -> response(pipelines.deactivate(idOf(request))));
+  }
+
+  @Override
+  public void decommissionDatanodes(DatanodeAdminRequest request, StreamObserver<DatanodeAdminResponse> observer) {
+    ScmCalls.respond("DecommissionDatanodes", observer, () -> results(datanodeAdmin.decommission(hosts(request))));
+  }
+
+  @Override
+  public void recommissionDatanodes(DatanodeAdminRequest request, StreamObserver<DatanodeAdminResponse> observer) {
+    ScmCalls.respond("RecommissionDatanodes", observer, () -> results(datanodeAdmin.recommission(hosts(request))));
+  }
+
+  @Override
+  public void startMaintenance(DatanodeAdminRequest request, StreamObserver<DatanodeAdminResponse> observer) {
+    ScmCalls.respond("StartMaintenance", observer, () -> {
+      if (request.getEndAfterHours() < 0) {
+        throw ScmCalls.invalid("maintenance cannot end " + request.getEndAfterHours() + " hours from now");
+      }
+      return results(datanodeAdmin.startMaintenance(hosts(request), request.getEndAfterHours()));
+    });
+  }
+
+  private static List<String> hosts(DatanodeAdminRequest request) throws ScmException {
+    if (request.getHostsCount() == 0) {
+      throw ScmCalls.invalid("name at least one datanode");
+    }
+    return request.getHostsList();
+  }
+
+  private static DatanodeAdminResponse results(List<DatanodeAdminResult> results) {
+    return DatanodeAdminResponse.newBuilder().addAllResults(results).build();
+  }
+
+  @Override
+  public void listContainers(ListContainersRequest request, StreamObserver<ListContainersResponse> observer) {
+    ScmCalls.respond("ListContainers", observer, () -> containerViews.list(request));
+  }
+
+  @Override
+  public void getContainer(GetContainerRequest request, StreamObserver<ContainerDetails> observer) {
+    ScmCalls.respond("GetContainer", observer, () -> containerViews.details(request.getContainerId()));
+  }
+
+  @Override
+  public void getReplicationReport(GetReplicationReportRequest request,
+      StreamObserver<ReplicationReport> observer) {
+    ScmCalls.respond("GetReplicationReport", observer, replication::report);
   }
 
   private static UUID idOf(PipelineRequest request) throws ScmException {

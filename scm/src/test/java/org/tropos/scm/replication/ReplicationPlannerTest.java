@@ -1,5 +1,6 @@
 package org.tropos.scm.replication;
 
+import org.tropos.proto.scm.ContainerHealth;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,7 +30,7 @@ class ReplicationPlannerTest {
   private static final long GB = 1L << 30;
   private final Map<String, ReplicaNode> nodes = new LinkedHashMap<>();
   private final List<InFlight> inFlight = new ArrayList<>();
-  private ReplicationPlanner planner = new ReplicationPlanner(20, 0.75);
+  private ReplicationPlanner planner = new ReplicationPlanner(20, 0.75, 2);
 
   ReplicationPlannerTest() {
     for (String name : List.of("a", "b", "c", "d", "e", "f")) {
@@ -123,7 +124,7 @@ class ReplicationPlannerTest {
 
   @Test
   void theContainerWithFewerReplicasLeftIsCopiedFirst() {
-    planner = new ReplicationPlanner(1, 0);
+    planner = new ReplicationPlanner(1, 0, 2);
     for (String dead : List.of("d", "e", "f")) {
       node(dead, NodeState.DEAD, NodeOperationalState.IN_SERVICE);
     }
@@ -138,7 +139,7 @@ class ReplicationPlannerTest {
 
   @Test
   void theClusterLimitCapsCopiesAcrossContainers() {
-    planner = new ReplicationPlanner(1, 0.5);
+    planner = new ReplicationPlanner(1, 0.5, 2);
     node("d", NodeState.DEAD, NodeOperationalState.IN_SERVICE);
     // 5 healthy nodes x 1 x 0.5 = 2 copies in the cluster at once.
     ReplicationPlanner.Plan plan = plan(closedOn(1, "a", "b", "d"), closedOn(2, "a", "c", "d"),
@@ -295,5 +296,16 @@ class ReplicationPlannerTest {
     inFlight.clear();
     Copy copy = actions(plan(closedOn(1, "a", "b")), Copy.class).get(0);
     assertEquals("d", name(copy.target()));
+  }
+
+  @Test
+  void aNodeInMaintenanceKeepsItsReplicasCountedWhileTwoAreInService() {
+    node("d", NodeState.DEAD, NodeOperationalState.IN_MAINTENANCE);
+    assertEquals(ContainerHealth.HEALTHY, plan(closedOn(1, "a", "b", "d")).health().get(1L),
+        "two replicas in service and one in maintenance: nothing to do");
+    node("b", NodeState.HEALTHY, NodeOperationalState.IN_MAINTENANCE);
+    ReplicationPlanner.Plan plan = plan(closedOn(1, "a", "b", "d"));
+    assertEquals(ContainerHealth.UNDER_REPLICATED, plan.health().get(1L));
+    assertEquals(1, actions(plan, Copy.class).size(), "one more in service makes the minimum of two");
   }
 }

@@ -4,7 +4,7 @@ import picocli.CommandLine.Command;
 
 /** {@code tropos admin}: cluster administration. */
 @Command(name = "admin", mixinStandardHelpOptions = true, description = "Administer the cluster.",
-    subcommands = {AdminDatanodeCommand.class, PipelineCommands.class, BlockCommands.class,
+    subcommands = {AdminDatanodeCommand.class, PipelineCommands.class, ContainerCommands.class, BlockCommands.class,
         PrintTopologyCommand.class})
 public final class AdminCommand {
 }

@@ -18,9 +18,10 @@ import picocli.CommandLine.Spec;
 
 /** {@code tropos admin datanode list}: the datanodes SCM knows, with rack, health and storage. */
 @Command(name = "list", mixinStandardHelpOptions = true,
-    description = "List datanodes: id, host, rack, state, healthy/all volumes, pipelines, leaders, used/capacity.")
+    description = "List datanodes: id, host, rack, health, operational state, healthy/all volumes, pipelines,"
+        + " leaders, used/capacity.")
 public final class DatanodeListCommand implements Callable<Integer> {
-  private static final String FORMAT = "%-36s  %-16s  %-10s  %-7s  %-7s  %-9s  %-7s  %s%n";
+  private static final String FORMAT = "%-36s  %-16s  %-10s  %-7s  %-20s  %-7s  %-9s  %-7s  %s%n";
 
   @Mixin
   private ConfigOptions config;
@@ -36,10 +37,12 @@ public final class DatanodeListCommand implements Callable<Integer> {
     try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientService(config.loadForClient()))) {
       List<DatanodeStatus> nodes = scm.listDatanodes(state == null ? NodeState.NODE_STATE_UNSPECIFIED : state);
       PrintWriter out = spec.commandLine().getOut();
-      out.printf(FORMAT, "ID", "HOST", "RACK", "STATE", "VOLUMES", "PIPELINES", "LEADERS", "USED/CAPACITY");
+      out.printf(FORMAT, "ID", "HOST", "RACK", "STATE", "OPERATIONAL STATE", "VOLUMES", "PIPELINES", "LEADERS",
+          "USED/CAPACITY");
       for (DatanodeStatus node : nodes) {
         out.printf(FORMAT, uuid(node), node.getDetails().getHostName(), node.getDetails().getNetworkLocation(),
-            node.getState(), volumes(node.getLastReport().getVolumesList()), node.getPipelineCount(),
+            node.getState(), node.getOperationalState(), volumes(node.getLastReport().getVolumesList()),
+            node.getPipelineCount(),
             node.getLeaderCount(), usage(node.getLastReport().getVolumesList()));
       }
       out.flush();

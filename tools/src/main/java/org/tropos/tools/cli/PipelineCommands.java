@@ -2,9 +2,7 @@ package org.tropos.tools.cli;
 
 import java.io.PrintWriter;
 import java.util.UUID;
-import java.util.concurrent.Callable;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.PipelineState;
@@ -13,11 +11,8 @@ import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.PipelineInfo;
 import org.tropos.proto.scm.PipelineMember;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code tropos admin pipeline list|create|close|activate|deactivate}. */
 @Command(name = "pipeline", mixinStandardHelpOptions = true, description = "Raft pipelines.",
@@ -28,23 +23,13 @@ public final class PipelineCommands {
   private static final String MEMBER = "    %-16s %-10s %-9s %-9s %s%n";
 
   /** Runs one admin call against SCM and prints the pipelines it returns. */
-  abstract static class PipelineCall implements Callable<Integer> {
-    @Mixin
-    ConfigOptions config;
-
-    @Spec
-    CommandSpec spec;
-
+  abstract static class PipelineCall extends ScmAdminCall {
     abstract void call(ScmAdminClient scm, PrintWriter out) throws ScmException;
 
     @Override
-    public Integer call() throws ScmException {
-      try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientService(config.loadForClient()))) {
-        PrintWriter out = spec.commandLine().getOut();
-        call(scm, out);
-        out.flush();
-        return ExitCodes.OK;
-      }
+    final int run(ScmAdminClient scm, PrintWriter out) throws ScmException {
+      call(scm, out);
+      return ExitCodes.OK;
     }
   }
 

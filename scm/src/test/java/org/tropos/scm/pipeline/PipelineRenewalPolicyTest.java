@@ -1,0 +1,82 @@
+package org.tropos.scm.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** When and which pipeline is replaced so pipelines follow the cluster (two pipelines per node). */
+class PipelineRenewalPolicyTest {
+  private final PipelineRenewalPolicy policy = new PipelineRenewalPolicy(new PipelinePlacementPolicy(
+      new PipelineLimits(2, 2, 0)));
+  private final Map<UUID, String> racks = new LinkedHashMap<>();
+  private final Map<UUID, List<UUID>> open = new HashMap<>();
+
+  private UUID node(String rack) {
+    UUID id = new UUID(0, racks.size() + 1);
+    racks.put(id, rack);
+    return id;
+  }
+
+  private UUID pipeline(UUID... members) {
+    UUID id = new UUID(1, open.size() + 1);
+    open.put(id, List.of(members));
+    return id;
+  }
+
+  private Optional<PipelineRenewalPolicy.Renewal> choose() {
+    List<PlacementNode> nodes = new ArrayList<>();
+    racks.forEach((id, rack) -> nodes.add(new PlacementNode(id, rack, 1,
+        (int) open.values().stream().filter(m -> m.contains(id)).count(), 0, true)));
+    return policy.choose(open, nodes);
+  }
+
+  @Test
+  void aNodeThatCameBackGetsAPipelineWhenTheOthersAreFull() {
+    UUID a = node("/r1");
+    UUID b = node("/r2");
+    UUID c = node("/r1");
+    node("/r2");
+    // a, b, c are in two pipelines each: the fourth node cannot join a new one.
+    pipeline(a, b, c);
+    UUID second = pipeline(c, b, a);
+    Optional<PipelineRenewalPolicy.Renewal> renewal = choose();
+    assertTrue(renewal.isPresent());
+    assertTrue(renewal.get().reason().contains("have no pipeline"), renewal.get().reason());
+    assertTrue(open.containsKey(renewal.get().pipeline()));
+    open.remove(renewal.get().pipeline());
+    assertEquals(1, open.size(), "one at a time: " + second);
+  }
+
+  @Test
+  void nothingIsReplacedWhileANewPipelineCanStillBePlacedOrEveryNodeHasOne() {
+    UUID a = node("/r1");
+    UUID b = node("/r2");
+    UUID c = node("/r1");
+    UUID d = node("/r2");
+    pipeline(a, b, c);
+    assertTrue(choose().isEmpty(), "d, a, b... can still form a new pipeline");
+    pipeline(d, a, b);
+    pipeline(c, d, a);
+    assertTrue(choose().isEmpty(), "every node has a pipeline");
+  }
+
+  @Test
+  void aPipelineOnOneRackMovesOnceTheOtherRackIsBack() {
+    UUID a = node("/r1");
+    UUID b = node("/r1");
+    UUID c = node("/r1");
+    UUID oneRack = pipeline(a, b, c);
+    assertTrue(choose().isEmpty(), "no other rack yet");
+    node("/r2");
+    assertEquals(oneRack, choose().orElseThrow().pipeline());
+    assertTrue(choose().orElseThrow().reason().contains("all its members are on rack /r1"));
+  }
+}
