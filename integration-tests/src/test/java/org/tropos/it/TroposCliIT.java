@@ -9,11 +9,13 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.proto.om.OmResult;
 import org.tropos.tools.Tropos;
 import org.tropos.tools.cli.ExitCodes;
@@ -55,6 +57,42 @@ class TroposCliIT {
 
       Result stale = tropos("admin", "datanode", "list", "--state", "dead", "--conf", conf);
       assertEquals(1, stale.out().lines().count(), "only the header: no DEAD node");
+    }
+  }
+
+  @Test
+  void containersAndDatanodeAdministrationFromTheCommandLine() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir.resolve("data"), 3, 1, Map.of("ozone.scm.block.size", "1MB",
+        "ozone.scm.container.size", "4MB", "hdds.scm.replication.thread.interval", "200ms"));
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress());
+        WrittenBlocks written = new WrittenBlocks()) {
+      mini.awaitOpenPipelines(1);
+      written.write(scm, 3, 5);
+      String conf = mini.clientConfDir(dir.resolve("conf")).toString();
+      long container = written.blocks().get(0).block().getContainerId();
+      Await.until("container " + container + " CLOSED and checked", MiniCluster.WAIT,
+          () -> tropos("admin", "container", "list", "--state", "CONTAINER_CLOSED", "--conf", conf).out(),
+          out -> out.lines().anyMatch(l -> l.startsWith(container + " ") && l.contains("HEALTHY")));
+
+      Result info = tropos("admin", "container", "info", Long.toString(container), "--conf", conf);
+      assertEquals(ExitCodes.OK, info.exitCode(), info.err());
+      assertEquals(3, info.out().lines().filter(l -> l.contains("127.0.0.1") && l.contains("CONTAINER_CLOSED"))
+          .count(), info.out());
+      Result missing = tropos("admin", "container", "info", "999999", "--conf", conf);
+      assertEquals(ExitCodes.FAILED, missing.exitCode());
+      assertTrue(missing.err().contains("no container 999999"), missing.err());
+
+      Result report = tropos("admin", "container", "report", "--conf", conf);
+      assertEquals(ExitCodes.OK, report.exitCode(), report.err());
+      assertTrue(report.out().lines().anyMatch(l -> l.matches("\\s+HEALTHY\\s+[1-9][0-9]*")), report.out());
+
+      Result unknown = tropos("admin", "datanode", "decommission", "no-such-host", "--conf", conf);
+      assertEquals(ExitCodes.FAILED, unknown.exitCode());
+      assertTrue(unknown.out().contains("error: no datanode is named no-such-host"), unknown.out());
+      Result list = tropos("admin", "datanode", "list", "--conf", conf);
+      assertTrue(list.out().lines().skip(1).allMatch(l -> l.contains("IN_SERVICE")), list.out());
+      assertEquals(ExitCodes.USAGE, tropos("admin", "datanode", "maintenance", "--conf", conf).exitCode(),
+          "a host is required");
     }
   }
 
