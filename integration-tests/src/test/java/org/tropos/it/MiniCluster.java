@@ -49,6 +49,7 @@ final class MiniCluster implements AutoCloseable {
         Map.entry("ozone.scm.block.client.port", "0"),
         Map.entry("ozone.om.port", "0"),
         Map.entry("ozone.om.http-address", "127.0.0.1:0"),
+        Map.entry("ozone.scm.http-address", "127.0.0.1:0"),
         Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
         Map.entry("ozone.directory.deleting.service.interval", "200ms"),
         Map.entry("hdds.container.ratis.ipc.port", "0"),

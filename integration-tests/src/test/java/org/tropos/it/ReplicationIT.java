@@ -3,6 +3,10 @@ package org.tropos.it;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,6 +59,10 @@ class ReplicationIT {
       mini.cluster().stopDatanode(1);
       ReplicaChecks.awaitHealed(mini, RECOVERY);
       written.readAll(scm);
+      String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+          + mini.cluster().scm().httpPort() + "/prom")).build(), HttpResponse.BodyHandlers.ofString()).body();
+      assertTrue(metrics.lines().anyMatch(l -> l.matches("scm_replication_copies_sent_total [1-9][0-9]*")), metrics);
+      assertTrue(metrics.contains("scm_datanodes{state=\"DEAD\"} 1"), metrics);
 
       mini.awaitOpenPipelines(1);
       written.write(scm, 3, 2);

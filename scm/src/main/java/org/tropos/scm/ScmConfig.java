@@ -31,11 +31,14 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param blockSize the largest block
  * @param blockDeletion how the blocks of deleted keys are sent to the datanodes
  * @param replication how containers are kept at their number of replicas
+ * @param httpBind where the status port (/prom, /health) listens
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize, DataSize blockSize,
-    BlockDeletionConfig blockDeletion, ReplicationConfig replication) {
+    BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind) {
+
+  private static final int HTTP_PORT = 9876;
 
   public ScmConfig {
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
@@ -58,7 +61,8 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL),
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.BLOCK_PORT)),
         conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat),
-        ReplicationConfig.from(conf));
+        ReplicationConfig.from(conf),
+        HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()));
   }
 
   private static Path dbDir(Configuration conf) {

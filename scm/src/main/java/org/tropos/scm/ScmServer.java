@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.http.StatusServer;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.util.Clock;
@@ -57,6 +58,7 @@ public final class ScmServer implements AutoCloseable {
   private ContainerManager containerManager;
   private DeletedBlockLog deletedBlocks;
   private BlockDeletingService blockDeleting;
+  private StatusServer http;
 
   public ScmServer(ScmConfig config, RackResolver racks, Clock clock) {
     this.config = config;
@@ -111,6 +113,9 @@ public final class ScmServer implements AutoCloseable {
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
           List.of(new ScmBlockRpc(containerManager, deletedBlocks)));
       blockServer.start();
+      http = new StatusServer("scm-http", config.httpBind(),
+          new ScmMetrics(nodeManager, containerManager, replicationManager)::prometheus);
+      http.start();
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -140,6 +145,10 @@ public final class ScmServer implements AutoCloseable {
     return clientServer.port();
   }
 
+  public int httpPort() {
+    return http.port();
+  }
+
   public int blockPort() {
     return blockServer.port();
   }
@@ -165,7 +174,7 @@ public final class ScmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("SCM", blockServer, clientServer, datanodeServer,
+    Closer.closeAll("SCM", http, blockServer, clientServer, datanodeServer,
         scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
         deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
         replicationScheduler == null ? null : () -> Threads.shutdown(replicationScheduler, STOP_TIMEOUT),

@@ -15,6 +15,8 @@ public final class ScmKeys {
       "Port of SCM's client and admin service.");
   public static final ConfigKey<String> CLIENT_BIND_HOST = ConfigKey.of("ozone.scm.client.bind.host",
       ConfigType.STRING, "0.0.0.0", "Address SCM's client and admin service binds to.");
+  public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.scm.http-address", ConfigType.STRING,
+      "0.0.0.0:9876", "host:port of SCM's status port (/prom metrics, /health); port 0 = any free port.");
   public static final ConfigKey<String> DATANODE_ADDRESS = ConfigKey.of("ozone.scm.datanode.address",
       ConfigType.STRING, "", "host[:port] of SCM's datanode service; empty = the first ozone.scm.names entry"
           + " (else localhost) with ozone.scm.datanode.port.");

@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.tropos.common.http.PrometheusText;
 
 /**
  * Counters and histograms of optimistic concurrency: commits, conflicts (validation failures), retries, requests
@@ -65,22 +66,17 @@ public final class OccMetrics {
   public synchronized String prometheus() {
     totalBatchSizes.add(batchSizes.getIntervalHistogram());
     totalLatencyMicros.add(latencyMicros.getIntervalHistogram());
-    StringBuilder out = new StringBuilder();
-    counter(out, "om_occ_commits_total", "Transactions committed.", commits.sum());
-    counter(out, "om_occ_read_only_total", "Requests that changed nothing (no commit needed).", readOnly.sum());
-    counter(out, "om_occ_conflicts_total", "Transactions refused by validation (re-run).", conflicts.sum());
-    counter(out, "om_occ_retries_total", "Re-runs of requests after a conflict.", retries.sum());
-    counter(out, "om_occ_gave_up_total", "Requests that failed with TOO_MANY_CONFLICTS.", gaveUp.sum());
-    counter(out, "om_occ_batches_total", "Group commits (one WAL sync each).", batches.sum());
-    summary(out, "om_occ_batch_size", "Transactions per group commit.", totalBatchSizes, 1);
-    summary(out, "om_request_latency_seconds", "Request latency, retries included.", totalLatencyMicros, 1e-6);
-    return out.toString();
-  }
-
-  private static void counter(StringBuilder out, String name, String help, long value) {
-    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-    out.append("# TYPE ").append(name).append(" counter\n");
-    out.append(name).append(' ').append(value).append('\n');
+    StringBuilder summaries = new StringBuilder();
+    summary(summaries, "om_occ_batch_size", "Transactions per group commit.", totalBatchSizes, 1);
+    summary(summaries, "om_request_latency_seconds", "Request latency, retries included.", totalLatencyMicros, 1e-6);
+    return new PrometheusText()
+        .counter("om_occ_commits_total", "Transactions committed.", commits.sum())
+        .counter("om_occ_read_only_total", "Requests that changed nothing (no commit needed).", readOnly.sum())
+        .counter("om_occ_conflicts_total", "Transactions refused by validation (re-run).", conflicts.sum())
+        .counter("om_occ_retries_total", "Re-runs of requests after a conflict.", retries.sum())
+        .counter("om_occ_gave_up_total", "Requests that failed with TOO_MANY_CONFLICTS.", gaveUp.sum())
+        .counter("om_occ_batches_total", "Group commits (one WAL sync each).", batches.sum())
+        .raw(summaries.toString()).toString();
   }
 
   private static void summary(StringBuilder out, String name, String help, Histogram h, double scale) {

@@ -55,7 +55,7 @@ final class PipelineRenewalPolicy {
     Map<UUID, Integer> load = nodes.stream().collect(Collectors.toMap(PlacementNode::id, PlacementNode::pipelines));
     return ids.stream()
         .sorted(Comparator.comparingInt((UUID id) -> -open.get(id).stream().mapToInt(load::get).sum()))
-        .filter(id -> replacementTakes(id, open, nodes, idle))
+        .filter(id -> replacementLeavesFewerIdle(id, open, nodes, idle.size()))
         .findFirst()
         .map(id -> new Renewal(id, "datanodes " + idle + " have no pipeline and every other is at its limit"));
   }
@@ -69,9 +69,20 @@ final class PipelineRenewalPolicy {
     }
   }
 
-  private boolean replacementTakes(UUID victim, Map<UUID, List<UUID>> open, List<PlacementNode> nodes,
-      Set<UUID> idle) {
-    return placeWithout(victim, open, nodes).map(p -> p.members().stream().anyMatch(idle::contains)).orElse(false);
+  /**
+   * Whether closing {@code victim} and placing its replacement leaves fewer usable nodes without a pipeline. Taking
+   * an idle node is not enough: with a limit of one and four nodes, the replacement takes the idle node and frees
+   * another, and pipelines would be replaced for ever.
+   */
+  private boolean replacementLeavesFewerIdle(UUID victim, Map<UUID, List<UUID>> open, List<PlacementNode> nodes,
+      int idleBefore) {
+    return placeWithout(victim, open, nodes).map(p -> {
+      List<UUID> freed = open.get(victim);
+      long idleAfter = nodes.stream().filter(PlacementNode::usable)
+          .filter(n -> n.pipelines() - (freed.contains(n.id()) ? 1 : 0) + (p.members().contains(n.id()) ? 1 : 0) == 0)
+          .count();
+      return idleAfter < idleBefore;
+    }).orElse(false);
   }
 
   private boolean replacementSpansRacks(UUID victim, Map<UUID, List<UUID>> open, List<PlacementNode> nodes) {

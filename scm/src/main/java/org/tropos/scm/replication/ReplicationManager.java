@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.ScmException;
@@ -56,6 +57,8 @@ public final class ReplicationManager {
   private volatile Map<Long, ContainerHealth> health = Map.of();
   private volatile long lastRunEpochMs;
   private long lastUnreported;
+  private final LongAdder copiesSent = new LongAdder();
+  private final LongAdder deletionsSent = new LongAdder();
 
   public ReplicationManager(ContainerManager containers, NodeManager nodes, CommandQueue commands, Clock clock,
       ReplicationConfig config) {
@@ -158,10 +161,12 @@ public final class ReplicationManager {
       commands.add(copy.target(), ScmCommand.newBuilder().setReplicateContainer(ReplicateContainerCommand
           .newBuilder().setContainerId(id).addAllSources(sources).setDeadlineEpochMs(datanodeDeadline)).build());
       inFlight.add(new InFlight(id, copy.target(), InFlight.Kind.COPY, copy.sources().get(0), deadline));
+      copiesSent.increment();
     } else if (action instanceof ReplicationAction.Delete delete) {
       commands.add(delete.node(), ScmCommand.newBuilder().setDeleteContainer(DeleteContainerCommand.newBuilder()
           .setContainerId(id).setDeadlineEpochMs(datanodeDeadline)).build());
       inFlight.add(new InFlight(id, delete.node(), InFlight.Kind.DELETE, null, deadline));
+      deletionsSent.increment();
     } else if (action instanceof ReplicationAction.QuasiClose close) {
       commands.add(close.node(), ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
           .setContainerId(id).setQuasi(true)).build());
@@ -193,6 +198,16 @@ public final class ReplicationManager {
         .setDeletionsInFlight((int) inFlight.stream().filter(f -> f.kind() == InFlight.Kind.DELETE).count());
     counts().forEach((h, n) -> report.addCounts(HealthCount.newBuilder().setHealth(h).setCount(n)));
     return report.build();
+  }
+
+  /** Container copies sent since SCM started. */
+  public long copiesSent() {
+    return copiesSent.sum();
+  }
+
+  /** Replica deletions sent since SCM started. */
+  public long deletionsSent() {
+    return deletionsSent.sum();
   }
 
   /** Copies and deletions sent and not yet seen done. */

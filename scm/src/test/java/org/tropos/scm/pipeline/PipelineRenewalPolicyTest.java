@@ -69,6 +69,22 @@ class PipelineRenewalPolicyTest {
   }
 
   @Test
+  void aReplacementThatOnlyMovesTheIdleNodeElsewhereIsNotMade() {
+    PipelineRenewalPolicy onePerNode = new PipelineRenewalPolicy(new PipelinePlacementPolicy(
+        new PipelineLimits(1, 1, 0)));
+    node("/r2");
+    UUID a = node("/r1");
+    UUID b = node("/r2");
+    UUID c = node("/r1");
+    pipeline(a, b, c);
+    List<PlacementNode> nodes = new ArrayList<>();
+    racks.forEach((id, rack) -> nodes.add(new PlacementNode(id, rack, 1, id.equals(a) || id.equals(b)
+        || id.equals(c) ? 1 : 0, 0, true)));
+    assertTrue(onePerNode.choose(open, nodes).isEmpty(), "a fourth node with a limit of one stays idle: "
+        + "replacing the pipeline would idle another (seen while a cluster's datanodes were still registering)");
+  }
+
+  @Test
   void aPipelineOnOneRackMovesOnceTheOtherRackIsBack() {
     UUID a = node("/r1");
     UUID b = node("/r1");

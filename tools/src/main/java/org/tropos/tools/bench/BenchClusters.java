@@ -14,10 +14,12 @@ final class BenchClusters {
   }
 
   static Configuration config() {
-    return Configuration.defaults().with(Map.of("ozone.scm.client.port", "0", "ozone.scm.datanode.port", "0",
-        "ozone.scm.block.client.port", "0", "hdds.container.ratis.ipc.port", "0", "hdds.container.ipc.port", "0",
-        "ozone.om.port", "0", "ozone.om.http-address", "127.0.0.1:0", "ozone.s3g.http-address", "127.0.0.1:0",
-        "hdds.heartbeat.interval", "500ms", "ozone.scm.pipeline.creation.interval", "1s"));
+    return Configuration.defaults().with(Map.ofEntries(Map.entry("ozone.scm.client.port", "0"),
+        Map.entry("ozone.scm.datanode.port", "0"), Map.entry("ozone.scm.block.client.port", "0"),
+        Map.entry("ozone.scm.http-address", "127.0.0.1:0"), Map.entry("hdds.container.ratis.ipc.port", "0"),
+        Map.entry("hdds.container.ipc.port", "0"), Map.entry("ozone.om.port", "0"),
+        Map.entry("ozone.om.http-address", "127.0.0.1:0"), Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
+        Map.entry("hdds.heartbeat.interval", "500ms"), Map.entry("ozone.scm.pipeline.creation.interval", "1s")));
   }
 
   /** Waits until {@code expected} pipelines are open with a leader. */

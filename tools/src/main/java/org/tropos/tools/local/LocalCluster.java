@@ -110,6 +110,8 @@ public final class LocalCluster implements AutoCloseable {
         ScmKeys.DB_DIRS.name(), dataDir.resolve("scm").toString(),
         ScmKeys.CLIENT_BIND_HOST.name(), LOOPBACK,
         ScmKeys.DATANODE_BIND_HOST.name(), LOOPBACK,
+        ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(base.get(ScmKeys.HTTP_ADDRESS), 0,
+            ScmKeys.HTTP_ADDRESS.name()).port(),
         ScmKeys.TOPOLOGY_MAPPING_IMPL.name(), RackResolvers.TABLE_MAPPING,
         ScmKeys.TOPOLOGY_TABLE_FILE.name(), table.toString()));
     scm = new ScmServer(ScmConfig.from(conf), RackResolvers.fromConfig(conf), SystemClock.INSTANCE);
