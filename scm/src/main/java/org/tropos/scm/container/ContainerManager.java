@@ -118,7 +118,9 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     long localId = container.getNextLocalId();
     ContainerRecord.Builder updated = container.toBuilder().setNextLocalId(localId + 1)
         .setAllocatedBytes(container.getAllocatedBytes() + size);
-    boolean full = updated.getAllocatedBytes() >= containerBytes;
+    // Full once it could not take another whole block: with blocks of varying sizes it would otherwise never
+    // reach its size exactly and stay OPEN for ever beside the new containers opened for what did not fit.
+    boolean full = containerBytes - updated.getAllocatedBytes() < Math.min(blockBytes, containerBytes);
     if (full) {
       updated.setState(ContainerState.CONTAINER_CLOSING);
       LOG.info("Container {} is full ({} bytes allocated): CLOSING", container.getContainerId(),
