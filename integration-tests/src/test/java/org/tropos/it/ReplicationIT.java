@@ -30,7 +30,8 @@ import org.tropos.proto.hdds.ContainerState;
  */
 @Timeout(300)
 class ReplicationIT {
-  private static final Duration RECOVERY = Duration.ofSeconds(90);
+  /** Each wait's bound; a test's waits together stay under its timeout, so a failure names what it waited for. */
+  private static final Duration RECOVERY = Duration.ofSeconds(80);
   private static final Map<String, String> SETTINGS_UNDER_TEST = Map.of(
       "ozone.scm.block.size", "1MB", "ozone.scm.container.size", "4MB",
       "hdds.scm.replication.thread.interval", "300ms",
