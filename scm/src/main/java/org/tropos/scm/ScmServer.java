@@ -38,6 +38,7 @@ public final class ScmServer implements AutoCloseable {
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
   /** How long a pipeline being replaced waits for its containers to close through Raft before it is closed. */
   private static final Duration PIPELINE_DRAIN_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration CONTAINER_CLOSE_ROUND = Duration.ofSeconds(10);
 
   private final ScmConfig config;
   private final RackResolver racks;
@@ -95,8 +96,14 @@ public final class ScmServer implements AutoCloseable {
             pipelineManager.fillToLimits();
             renewer.run();
             pipelineManager.balanceLeaders();
-            containerManager.closeContainers();
           });
+      // Full containers are closed within seconds, not at the next pipeline round (two minutes by default): until
+      // then they are neither copied nor scrubbed. Not at once either: the block that filled one is still being
+      // written.
+      Duration closeRound = config.pipelineCreationInterval().compareTo(CONTAINER_CLOSE_ROUND) < 0
+          ? config.pipelineCreationInterval() : CONTAINER_CLOSE_ROUND;
+      Threads.everyPeriod(pipelineScheduler, "Closing full containers", closeRound, closeRound,
+          containerManager::closeContainers);
       startBlockDeletion(commands);
       replicationManager = new ReplicationManager(containerManager, nodeManager, commands, clock,
           config.replication());

@@ -1,0 +1,228 @@
+package org.tropos.it;
+
+import com.github.dockerjava.api.DockerClient;
+import com.github.dockerjava.api.model.ContainerNetwork;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Future;
+import org.testcontainers.DockerClientFactory;
+import org.testcontainers.containers.BindMode;
+import org.testcontainers.containers.Container.ExecResult;
+import org.testcontainers.containers.GenericContainer;
+import org.testcontainers.containers.Network;
+import org.testcontainers.containers.output.OutputFrame;
+import org.testcontainers.images.builder.ImageFromDockerfile;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.HostPort;
+
+/**
+ * SCM, the OM and datanodes as real {@code tropos} processes, each in its own container on one bridge network with
+ * fixed addresses (a partitioned node comes back with its address, as a host would). The image is built from
+ * {@code docker/Dockerfile} on the base that {@code .ci/docker-engine start} makes; nothing is pulled. The test
+ * process is the client: it reaches every container by address, as the containers reach each other.
+ */
+public final class DockerCluster implements AutoCloseable {
+  /** Made by {@code .ci/docker-engine start}: Debian minbase with a JRE, so no registry is needed. */
+  public static final String BASE_IMAGE = "tropos-base:bookworm";
+  private static final String NETWORK_ALIAS_SCM = "scm";
+  private static final String NETWORK_ALIAS_OM = "om";
+
+  private final Path repository;
+  private final Path logs;
+  private final String subnetPrefix;
+  private final Network network;
+  private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
+  private final Map<String, String> addresses = new LinkedHashMap<>();
+
+  /**
+   * Starts SCM, the OM and {@code racks.size()} datanodes named dn1, dn2, ... on the given racks.
+   *
+   * @param conf the directory to write the cluster's ozone-site.xml and topology table into
+   * @param settings ozone-site.xml settings on top of the suite's (heartbeats, addresses, directories)
+   */
+  public DockerCluster(Path repository, Path conf, Path logs, List<String> racks, Map<String, String> settings) {
+    this.repository = repository;
+    this.logs = logs;
+    // A /24 unlikely to be taken on a CI machine, and not the one a crashed earlier run may have left behind.
+    this.subnetPrefix = "10.213." + (100 + new Random().nextInt(100)) + ".";
+    this.network = Network.builder().createNetworkCmdModifier(cmd -> cmd.withIpam(
+        new com.github.dockerjava.api.model.Network.Ipam().withConfig(
+            new com.github.dockerjava.api.model.Network.Ipam.Config().withSubnet(subnetPrefix + "0/24"))))
+        .build();
+    try {
+      writeConf(conf, racks, settings);
+      ImageFromDockerfile image = image();
+      start(image, conf, NETWORK_ALIAS_SCM, 10, List.of("scm"));
+      start(image, conf, NETWORK_ALIAS_OM, 11, List.of("om"));
+      for (int i = 1; i <= racks.size(); i++) {
+        String name = datanode(i);
+        start(image, conf, name, 20 + i, List.of("datanode", "--set", "hdds.datanode.hostname=" + name));
+      }
+    } catch (RuntimeException | Error e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** Why the suite cannot run here, or null when an engine answers and the base image is present. */
+  public static String unavailableBecause() {
+    if (!DockerClientFactory.instance().isDockerAvailable()) {
+      return "no Docker engine answers (start one with .ci/docker-engine start)";
+    }
+    try {
+      DockerClientFactory.instance().client().inspectImageCmd(BASE_IMAGE).exec();
+      return null;
+    } catch (RuntimeException e) {
+      return "the base image " + BASE_IMAGE + " is missing (.ci/docker-engine start makes it)";
+    }
+  }
+
+  public static String datanode(int i) {
+    return "dn" + i;
+  }
+
+  /** A client configuration pointing at this cluster's OM and SCM by address. */
+  public Configuration clientConfig() {
+    return Configuration.defaults().with(Map.of("ozone.om.address", addresses.get(NETWORK_ALIAS_OM),
+        "ozone.scm.names", addresses.get(NETWORK_ALIAS_SCM)));
+  }
+
+  public HostPort scmClientAddress() {
+    return new HostPort(addresses.get(NETWORK_ALIAS_SCM), 9860);
+  }
+
+  public String address(String name) {
+    return addresses.get(name);
+  }
+
+  /** SIGKILL: the process gets no chance to flush or say goodbye. */
+  public void kill(String name) {
+    client().killContainerCmd(containers.get(name).getContainerId()).withSignal("KILL").exec();
+  }
+
+  /** Cuts the container off the network: nobody reaches it and it reaches nobody. */
+  public void disconnect(String name) {
+    client().disconnectFromNetworkCmd().withContainerId(containers.get(name).getContainerId())
+        .withNetworkId(network.getId()).withForce(true).exec();
+  }
+
+  /** Puts the container back on the network at its own address. */
+  public void reconnect(String name) {
+    client().connectToNetworkCmd().withContainerId(containers.get(name).getContainerId())
+        .withNetworkId(network.getId()).withContainerNetwork(new ContainerNetwork()
+            .withIpamConfig(new ContainerNetwork.Ipam().withIpv4Address(addresses.get(name)))
+            .withAliases(name)).exec();
+  }
+
+  /** Runs a shell command in the container; an error if it fails. */
+  public String exec(String name, String script) {
+    try {
+      ExecResult result = containers.get(name).execInContainer("bash", "-c", script);
+      if (result.getExitCode() != 0) {
+        throw new IllegalStateException("'" + script + "' in " + name + " exited " + result.getExitCode() + ": "
+            + result.getStderr());
+      }
+      return result.getStdout();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    for (GenericContainer<?> c : containers.values()) {
+      try {
+        c.stop();
+      } catch (RuntimeException e) {
+        // Removing the others matters more; the engine's own clean-up (.ci/docker-engine stop) catches the rest.
+      }
+    }
+    network.close();
+  }
+
+  private static DockerClient client() {
+    return DockerClientFactory.instance().client();
+  }
+
+  private ImageFromDockerfile image() {
+    Path tools = repository.resolve("tools/target");
+    if (!Files.isRegularFile(tools.resolve("tropos-tools.jar"))) {
+      throw new IllegalStateException(tools + "/tropos-tools.jar is missing: package the project first");
+    }
+    // Kept by the engine (not deleted on exit) so the next run reuses its layers.
+    return new ImageFromDockerfile("tropos-it:dev", false)
+        .withFileFromPath("Dockerfile", repository.resolve("docker/Dockerfile"))
+        .withFileFromPath("bin/tropos", repository.resolve("bin/tropos"))
+        .withFileFromPath("tools/target/tropos-tools.jar", tools.resolve("tropos-tools.jar"))
+        .withFileFromPath("tools/target/lib", tools.resolve("lib"))
+        .withFileFromPath("conf", repository.resolve("conf"))
+        .withBuildArg("BASE_IMAGE", BASE_IMAGE);
+  }
+
+  private void start(Future<String> image, Path conf, String name, int host, List<String> command) {
+    String address = subnetPrefix + host;
+    GenericContainer<?> c = new GenericContainer<>(image)
+        .withNetwork(network)
+        .withNetworkAliases(name)
+        .withCreateContainerCmdModifier(cmd -> cmd.withName("tropos-it-" + name + "-" + subnetPrefix.split("\\.")[2])
+            .withHostName(name).withIpv4Address(address))
+        .withFileSystemBind(conf.toString(), "/opt/tropos/conf", BindMode.READ_ONLY)
+        .withEnv("TROPOS_HEAPSIZE", name.startsWith("dn") ? "384m" : "256m")
+        .withCommand(command.toArray(String[]::new))
+        .withLogConsumer(frame -> log(name, frame));
+    containers.put(name, c);
+    addresses.put(name, address);
+    c.start();
+  }
+
+  private void log(String name, OutputFrame frame) {
+    try {
+      Files.createDirectories(logs);
+      Files.writeString(logs.resolve(name + ".log"), frame.getUtf8String(), StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException e) {
+      // A lost log line must not fail the suite.
+    }
+  }
+
+  private void writeConf(Path conf, List<String> racks, Map<String, String> settings) {
+    Map<String, String> all = new LinkedHashMap<>();
+    all.put("ozone.metadata.dirs", "/data/meta");
+    all.put("ozone.scm.names", NETWORK_ALIAS_SCM);
+    all.put("ozone.om.address", NETWORK_ALIAS_OM);
+    all.put("hdds.datanode.dir", "/data/disk1");
+    all.put("hdds.container.ratis.datanode.storage.dir", "/data/ratis1");
+    all.put("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
+    all.put("net.topology.table.file.name", "/opt/tropos/conf/topology.table");
+    all.putAll(settings);
+    StringBuilder xml = new StringBuilder("<?xml version=\"1.0\"?>\n<configuration>\n");
+    all.forEach((k, v) -> xml.append("  <property><name>").append(k).append("</name><value>").append(v)
+        .append("</value></property>\n"));
+    xml.append("</configuration>\n");
+    List<String> table = new ArrayList<>();
+    for (int i = 1; i <= racks.size(); i++) {
+      table.add(datanode(i) + " " + racks.get(i - 1));
+      table.add(subnetPrefix + (20 + i) + " " + racks.get(i - 1));
+    }
+    try {
+      Files.createDirectories(conf);
+      Files.writeString(conf.resolve("ozone-site.xml"), xml);
+      Files.write(conf.resolve("topology.table"), table);
+      Files.copy(repository.resolve("conf/log4j2.xml"), conf.resolve("log4j2.xml"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

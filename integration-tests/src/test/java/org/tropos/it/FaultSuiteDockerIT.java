@@ -1,0 +1,265 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.tropos.client.ScmAdminClient;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.NodeOperationalState;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.scm.ContainerDetails;
+import org.tropos.proto.scm.ContainerHealth;
+import org.tropos.proto.scm.ContainerSummary;
+import org.tropos.tools.bench.ReplicationHealth;
+import org.tropos.proto.scm.DatanodeStatus;
+
+/**
+ * The fault suite on a real engine: SCM, the OM and five datanodes on two racks (dn1-dn3 on /rack1, dn4-dn5 on
+ * /rack2) as separate processes in containers, the test process writing and reading keys through the Java
+ * client. One cluster goes through the faults in order, each step leaving it healed for the next: a flipped byte
+ * the scrubber finds before any reader, a decommission under readers, a 60 s partition, a kill -9 during writes, a
+ * second kill. After each: every acknowledged key reads back bit-exact and every closed container has three
+ * healthy replicas on two racks, without anyone acting. Skipped, saying why, where no engine runs.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Timeout(300)
+class FaultSuiteDockerIT {
+  private static final Duration HEAL = Duration.ofSeconds(180);
+  private static final Map<String, String> SETTINGS = Map.ofEntries(
+      Map.entry("hdds.heartbeat.interval", "1s"),
+      Map.entry("ozone.scm.stale.node.interval", "8s"),
+      Map.entry("ozone.scm.dead.node.interval", "20s"),
+      Map.entry("ozone.scm.block.size", "1MB"),
+      Map.entry("ozone.scm.container.size", "8MB"),
+      Map.entry("ozone.scm.datanode.pipeline.limit", "2"),
+      Map.entry("hdds.scm.replication.thread.interval", "2s"),
+      Map.entry("hdds.scm.replication.event.timeout", "60s"),
+      Map.entry("hdds.scm.replication.event.timeout.datanode.offset", "5s"),
+      Map.entry("hdds.container.scrub.metadata.scan.interval", "10s"),
+      Map.entry("hdds.container.scrub.data.scan.interval", "10s"),
+      Map.entry("hdds.container.scrub.min.gap", "0s"),
+      Map.entry("hdds.container.scrub.volume.bytes.per.second", "20MB"));
+  private static final List<String> RACKS = List.of("/rack1", "/rack1", "/rack1", "/rack2", "/rack2");
+
+  private static DockerCluster cluster;
+  private static TroposClient client;
+  private static ScmAdminClient admin;
+  private static KeyLoad keys;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    String unavailable = DockerCluster.unavailableBecause();
+    Assumptions.assumeTrue(unavailable == null, "fault suite skipped: " + unavailable);
+    Path target = Path.of("target").toAbsolutePath();
+    Path conf = Files.createTempDirectory(target, "docker-conf");
+    cluster = new DockerCluster(target.getParent().getParent(), conf, target.resolve("docker-logs"), RACKS,
+        SETTINGS);
+    admin = new ScmAdminClient(cluster.scmClientAddress());
+    Await.until("five HEALTHY datanodes and two OPEN pipelines", Duration.ofSeconds(120), () -> {
+      try {
+        long healthy = admin.listDatanodes(NodeState.HEALTHY).size();
+        long pipelines = admin.listPipelines(PipelineState.OPEN).stream().filter(p -> p.hasLeader()).count();
+        return healthy == 5 && pipelines >= 2 ? "ready" : healthy + " healthy, " + pipelines + " open";
+      } catch (ScmException e) {
+        return e.getMessage();
+      }
+    }, "ready"::equals);
+    client = TroposClient.create(cluster.clientConfig());
+    Await.until("the OM to serve", Duration.ofSeconds(60), () -> {
+      try {
+        client.listVolumes("");
+        return "ready";
+      } catch (OmException e) {
+        return e.toString();
+      }
+    }, "ready"::equals);
+    client.createVolume(VolumeInfo.newBuilder().setName("faults").setOwner("it").build());
+    client.createBucket(BucketInfo.newBuilder().setVolume("faults").setName("bucket").build());
+    keys = new KeyLoad(client, "faults", "bucket");
+  }
+
+  @AfterAll
+  static void stopCluster() {
+    if (client != null) {
+      client.close();
+    }
+    if (admin != null) {
+      admin.close();
+    }
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void aFlippedByteIsFoundByTheScrubberAndRepairedBeforeAnyClientReadsIt() throws Exception {
+    Await.until("four closed containers", Duration.ofSeconds(120), () -> {
+      keys.write(10);
+      return closedContainers().size();
+    }, n -> n >= 4);
+    assertEquals(0, keys.failedWrites(), "no write fails on a sound cluster");
+    awaitHealed();
+    ContainerSummary victim = closedContainers().get(0);
+    ContainerDetails before = admin.container(victim.getContainerId());
+    String holder = before.getReplicas(0).getDatanode().getHostName();
+    String file = cluster.exec(holder, "find /data/disk1 -path '*/" + victim.getContainerId()
+        + "/chunks/*.block' -size +1k | sort | head -1").trim();
+    assertTrue(file.endsWith(".block"), "a block file of container " + victim.getContainerId() + " on " + holder);
+    String sound = sha256(holder, file);
+    flipByte(holder, file);
+    String damaged = sha256(holder, file);
+    assertNotEquals(sound, damaged);
+
+    // Nobody reads: the scrubber must find it, and the replication manager replace it.
+    Await.until("container " + victim.getContainerId() + "'s damaged replica on " + holder + " replaced",
+        HEAL, () -> {
+          String now = cluster.exec(holder, "sha256sum " + file + " 2>/dev/null | cut -c1-64 || true").trim();
+          return now.equals(damaged) ? "still damaged" : "gone or sound";
+        }, "gone or sound"::equals);
+    awaitHealed();
+    assertEquals(List.of(), keys.readAll(), "every key reads back bit-exact");
+  }
+
+  @Test
+  @Order(2)
+  void aDecommissionedNodeIsDrainedWhileReadersLoseNothing() throws Exception {
+    String leaving = DockerCluster.datanode(5);
+    assertTrue(holdsReplicas(leaving), leaving + " holds replicas to drain");
+    AtomicBoolean stop = new AtomicBoolean();
+    List<Thread> readers = List.of(keys.readUntil(stop), keys.readUntil(stop));
+    long readsBefore = keys.reads();
+    admin.decommission(List.of(leaving));
+    Await.until(leaving + " DECOMMISSIONED", HEAL, () -> operationalState(leaving),
+        s -> s == NodeOperationalState.DECOMMISSIONED);
+    stop.set(true);
+    for (Thread t : readers) {
+      t.join();
+    }
+    assertEquals(List.of(), keys.failedReads(), "no read failed during the decommission");
+    assertTrue(keys.reads() > readsBefore, "readers ran");
+    awaitHealed();
+
+    admin.recommission(List.of(leaving));
+    Await.until(leaving + " IN_SERVICE again", HEAL, () -> operationalState(leaving),
+        s -> s == NodeOperationalState.IN_SERVICE);
+    awaitHealed();
+  }
+
+  @Test
+  @Order(3)
+  void aSixtySecondPartitionLosesNothing() throws Exception {
+    String cut = DockerCluster.datanode(3);
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread writer = keys.writeUntil(stop);
+    Thread.sleep(3_000);
+    cluster.disconnect(cut);
+    Thread.sleep(60_000);
+    cluster.reconnect(cut);
+    Thread.sleep(5_000);
+    stop.set(true);
+    writer.join();
+    report("60 s partition of " + cut);
+    Await.until(cut + " HEALTHY again", HEAL, () -> nodeState(cut), s -> s == NodeState.HEALTHY);
+    awaitHealed();
+    assertEquals(List.of(), keys.readAll(), "every acknowledged key reads back bit-exact");
+  }
+
+  @Test
+  @Order(4)
+  void aDatanodeKilledDuringWritesIsReplacedAndNothingAcknowledgedIsLost() throws Exception {
+    killDuringWrites(DockerCluster.datanode(1));
+  }
+
+  @Test
+  @Order(5)
+  void aSecondKillAfterRecoveryLosesNothing() throws Exception {
+    killDuringWrites(DockerCluster.datanode(4));
+  }
+
+  private static void killDuringWrites(String victim) throws Exception {
+    assertTrue(holdsReplicas(victim), victim + " holds replicas");
+    AtomicBoolean stop = new AtomicBoolean();
+    int before = keys.acknowledgedCount();
+    Thread writer = keys.writeUntil(stop);
+    Thread.sleep(5_000);
+    cluster.kill(victim);
+    Thread.sleep(15_000);
+    stop.set(true);
+    writer.join();
+    assertTrue(keys.acknowledgedCount() > before, "writes were acknowledged around the kill");
+    report("kill -9 of " + victim);
+    awaitHealed();
+    assertEquals(List.of(), keys.readAll(), "every acknowledged key reads back bit-exact");
+  }
+
+  private static void report(String step) {
+    System.out.printf("fault suite, %s: %d keys acknowledged so far, %d writes failed to the caller%n", step,
+        keys.acknowledgedCount(), keys.failedWrites());
+  }
+
+  /** Every closed container at three healthy replicas on two racks, on live in-service nodes, no extras. */
+  private static void awaitHealed() throws Exception {
+    Await.until("every closed container at three healthy replicas on two racks", HEAL,
+        () -> ReplicationHealth.problems(admin), List::isEmpty);
+  }
+
+  private static List<ContainerSummary> closedContainers() throws Exception {
+    return admin.listContainers(ContainerState.CONTAINER_CLOSED, ContainerHealth.CONTAINER_HEALTH_UNSPECIFIED, 0,
+        100_000);
+  }
+
+  private static boolean holdsReplicas(String host) throws Exception {
+    for (ContainerSummary c : closedContainers()) {
+      if (admin.container(c.getContainerId()).getReplicasList().stream()
+          .anyMatch(r -> r.getDatanode().getHostName().equals(host))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static DatanodeStatus status(String host) throws Exception {
+    return admin.listDatanodes(NodeState.NODE_STATE_UNSPECIFIED).stream()
+        .filter(d -> d.getDetails().getHostName().equals(host)).findFirst().orElseThrow();
+  }
+
+  private static NodeOperationalState operationalState(String host) throws Exception {
+    return status(host).getOperationalState();
+  }
+
+  private static NodeState nodeState(String host) throws Exception {
+    return status(host).getState();
+  }
+
+  private static String sha256(String host, String file) {
+    return cluster.exec(host, "sha256sum " + file + " | cut -c1-64").trim();
+  }
+
+  /** Flips one bit in the middle of the file, in place, as a failing disk would. */
+  private static void flipByte(String host, String file) {
+    cluster.exec(host, "f=" + file + "; n=$(( $(stat -c %s $f) / 2 )); b=$(od -An -tu1 -j $n -N1 $f | tr -d ' ');"
+        + " printf \"\\\\$(printf %03o $(( b ^ 64 )))\" | dd of=$f bs=1 seek=$n count=1 conv=notrunc status=none");
+  }
+}

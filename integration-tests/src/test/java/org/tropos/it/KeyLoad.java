@@ -1,0 +1,153 @@
+package org.tropos.it;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.OmException;
+
+/**
+ * Keys written and read through the Java client while faults happen. A key counts as acknowledged once its
+ * stream's close returned; its bytes are regenerated from its seed, so nothing written is held in memory.
+ */
+final class KeyLoad {
+  private static final int MIN_SIZE = 64 * 1024;
+  private static final int MAX_SIZE = 1536 * 1024;
+
+  private final TroposClient client;
+  private final String volume;
+  private final String bucket;
+  private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
+  private final AtomicLong next = new AtomicLong();
+  private final AtomicLong failedWrites = new AtomicLong();
+  private final AtomicLong reads = new AtomicLong();
+  private final List<String> failedReads = new ArrayList<>();
+
+  KeyLoad(TroposClient client, String volume, String bucket) {
+    this.client = client;
+    this.volume = volume;
+    this.bucket = bucket;
+  }
+
+  /** Writes {@code count} keys, one after another; failed writes are counted, not retried. */
+  void write(int count) {
+    for (int i = 0; i < count; i++) {
+      writeOne();
+    }
+  }
+
+  /**
+   * Writes keys until {@code stop} is set, about five a second: enough to have writes in flight at every moment of
+   * a fault, few enough that healing afterwards is about the fault, not gigabytes written meanwhile.
+   */
+  Thread writeUntil(AtomicBoolean stop) {
+    return start("key-writer", () -> {
+      while (!stop.get()) {
+        writeOne();
+        try {
+          Thread.sleep(200);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+  }
+
+  /** Reads acknowledged keys at random until {@code stop} is set; a failed or different read is recorded. */
+  Thread readUntil(AtomicBoolean stop) {
+    return start("key-reader", () -> {
+      while (!stop.get()) {
+        List<String> names = new ArrayList<>(acknowledged.keySet());
+        if (!names.isEmpty()) {
+          readOne(names.get(ThreadLocalRandom.current().nextInt(names.size())));
+        }
+      }
+    });
+  }
+
+  /** Reads every acknowledged key; the names of those that failed or differ. */
+  List<String> readAll() {
+    int before;
+    synchronized (failedReads) {
+      before = failedReads.size();
+    }
+    acknowledged.keySet().stream().sorted().forEach(this::readOne);
+    synchronized (failedReads) {
+      return List.copyOf(failedReads.subList(before, failedReads.size()));
+    }
+  }
+
+  int acknowledgedCount() {
+    return acknowledged.size();
+  }
+
+  long failedWrites() {
+    return failedWrites.get();
+  }
+
+  long reads() {
+    return reads.get();
+  }
+
+  List<String> failedReads() {
+    synchronized (failedReads) {
+      return List.copyOf(failedReads);
+    }
+  }
+
+  private void writeOne() {
+    long seed = next.incrementAndGet();
+    String name = "key-" + seed;
+    byte[] data = bytes(seed);
+    try (OutputStream out = client.createKey(volume, bucket, name, data.length)) {
+      out.write(data);
+    } catch (IOException | OmException | RuntimeException e) {
+      failedWrites.incrementAndGet();
+      return;
+    }
+    acknowledged.put(name, seed);
+  }
+
+  private void readOne(String name) {
+    byte[] read;
+    try (InputStream in = client.readKey(volume, bucket, name)) {
+      read = in.readAllBytes();
+    } catch (IOException | OmException | RuntimeException e) {
+      recordFailure(name + ": " + e);
+      return;
+    }
+    reads.incrementAndGet();
+    if (!Arrays.equals(bytes(acknowledged.get(name)), read)) {
+      recordFailure(name + ": read back " + read.length + " bytes that differ from what was written");
+    }
+  }
+
+  private void recordFailure(String what) {
+    synchronized (failedReads) {
+      failedReads.add(what);
+    }
+  }
+
+  private static byte[] bytes(long seed) {
+    Random random = new Random(seed);
+    byte[] data = new byte[MIN_SIZE + random.nextInt(MAX_SIZE - MIN_SIZE)];
+    random.nextBytes(data);
+    return data;
+  }
+
+  private static Thread start(String name, Runnable body) {
+    Thread t = new Thread(body, name);
+    t.setDaemon(true);
+    t.start();
+    return t;
+  }
+}
