@@ -98,12 +98,11 @@ public final class ScmServer implements AutoCloseable {
             pipelineManager.balanceLeaders();
           });
       // Full containers are closed within seconds, not at the next pipeline round (two minutes by default): until
-      // then they are neither copied nor scrubbed. Not at once either: the block that filled one is still being
-      // written.
+      // then they are neither copied nor scrubbed.
       Duration closeRound = config.pipelineCreationInterval().compareTo(CONTAINER_CLOSE_ROUND) < 0
           ? config.pipelineCreationInterval() : CONTAINER_CLOSE_ROUND;
       Threads.everyPeriod(pipelineScheduler, "Closing full containers", closeRound, closeRound,
-          containerManager::closeContainers);
+          containerManager::closeFullContainers);
       startBlockDeletion(commands);
       replicationManager = new ReplicationManager(containerManager, nodeManager, commands, clock,
           config.replication());

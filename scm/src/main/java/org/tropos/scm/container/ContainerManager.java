@@ -4,11 +4,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +67,8 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   private final NodeManager nodes;
   private final RackResolver racks;
   private final long containerBytes;
+  /** Containers that were CLOSING at the last {@link #closeFullContainers()} round. */
+  private Set<Long> closingAtLastRound = Set.of();
   private final long blockBytes;
   private final CommandQueue commands;
   private final Map<Long, ContainerRecord> containers = new HashMap<>();
@@ -316,8 +320,27 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     }
   }
 
+  /**
+   * The periodic round: asks the leader of each container that was CLOSING already at the previous round to close
+   * it. A container turns CLOSING when its last block is allocated, and that block is still being written; closing
+   * it at once would fail that write (the client then resends it elsewhere). One round's grace lets it finish.
+   */
+  public synchronized void closeFullContainers() {
+    Set<Long> closing = new HashSet<>();
+    containers.values().stream().filter(c -> c.getState() == ContainerState.CONTAINER_CLOSING)
+        .forEach(c -> closing.add(c.getContainerId()));
+    Set<Long> due = new HashSet<>(closing);
+    due.retainAll(closingAtLastRound);
+    closingAtLastRound = closing;
+    sendCloseCommands(due::contains);
+  }
+
   /** Asks each CLOSING container's pipeline leader to close it through the Raft group; repeated until done. */
   public synchronized void closeContainers() {
+    sendCloseCommands(id -> true);
+  }
+
+  private void sendCloseCommands(LongPredicate which) {
     Map<UUID, UUID> leaders = new HashMap<>();
     pipelines.list(PipelineState.PIPELINE_STATE_UNSPECIFIED).forEach(p -> {
       if (p.leader() != null) {
@@ -326,7 +349,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     });
     for (ContainerRecord c : containers.values()) {
       UUID leader = leaders.get(Uuids.fromProto(c.getPipelineId().getId()));
-      if (c.getState() == ContainerState.CONTAINER_CLOSING && leader != null) {
+      if (c.getState() == ContainerState.CONTAINER_CLOSING && leader != null && which.test(c.getContainerId())) {
         commands.add(leader, closeCommand(c, false));
       }
     }

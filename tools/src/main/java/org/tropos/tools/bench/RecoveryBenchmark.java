@@ -113,7 +113,9 @@ public final class RecoveryBenchmark implements Callable<Integer> {
   private Result run(Path root) throws Exception {
     Configuration conf = BenchClusters.config().with(Map.of("ozone.scm.container.size", containerSize,
         "ozone.scm.block.size", keySize, "ozone.scm.stale.node.interval", "3s",
-        "ozone.scm.dead.node.interval", "6s", "hdds.scm.replication.thread.interval", "1s"));
+        "ozone.scm.dead.node.interval", "6s", "hdds.scm.replication.thread.interval", "1s",
+        // Full containers are closed a round after they fill: long enough for a whole block to be written.
+        "ozone.scm.pipeline.creation.interval", "5s"));
     try (LocalCluster cluster = new LocalCluster(root.resolve("cluster"), datanodes, 1, 1, conf)) {
       cluster.start();
       HostPort scmAdmin = new HostPort("127.0.0.1", cluster.scm().clientPort());
