@@ -26,17 +26,20 @@ public final class OmDb implements AutoCloseable {
   public static final int LAYOUT_VERSION = 3;
   private static final byte[] LAYOUT = utf8("layoutVersion");
   private static final byte[] LAST_TX = utf8("lastTxId");
+  private static final byte[] LAST_LOG_INDEX = utf8("lastLogIndex");
   private static final byte[] OBJECT_ID_HIGH_WATER = utf8("objectIdHighWater");
 
   private final ManagedRocksDb db;
   private final OmJournal journal;
   private final int replayed;
   private long lastTxId;
+  private long lastLogIndex;
 
   private OmDb(ManagedRocksDb db, OmJournal journal) throws IOException {
     this.db = db;
     this.journal = journal;
     this.lastTxId = metaLong(LAST_TX);
+    this.lastLogIndex = metaLong(LAST_LOG_INDEX);
     this.replayed = replay(journal.records());
     journal.reset();
   }
@@ -111,6 +114,11 @@ public final class OmDb implements AutoCloseable {
     return lastTxId;
   }
 
+  /** With OM HA, the Raft log index of the last entry applied (0 for a single OM). */
+  public long lastLogIndex() {
+    return lastLogIndex;
+  }
+
   public long objectIdHighWater() throws IOException {
     return metaLong(OBJECT_ID_HIGH_WATER);
   }
@@ -130,6 +138,14 @@ public final class OmDb implements AutoCloseable {
 
   /** Applies validated changes atomically: journaled and synced, then written to RocksDB. */
   public void apply(List<Change> changes, long newLastTxId) throws IOException {
+    append(entry(changes, newLastTxId));
+  }
+
+  /**
+   * The validated write set as it is journaled (and, with OM HA, replicated): its changes, chained to the
+   * transaction this database ends at. Deterministic: the same changes on the same database give the same bytes.
+   */
+  public JournalEntry entry(List<Change> changes, long newLastTxId) {
     JournalEntry.Builder entry = JournalEntry.newBuilder().setPreviousTxId(lastTxId).setLastTxId(newLastTxId);
     for (Change c : changes) {
       JournalChange.Builder change = entry.addChangesBuilder().setTable(c.table().family())
@@ -138,9 +154,20 @@ public final class OmDb implements AutoCloseable {
         change.setValue(UnsafeByteOperations.unsafeWrap(c.value()));
       }
     }
-    JournalEntry built = entry.build();
-    journal.append(built.toByteArray());
-    writeToDb(built);
+    return entry.build();
+  }
+
+  /**
+   * Applies a write set: journaled and synced, then written to RocksDB. Refused unless it follows the transaction
+   * this database ends at, so an entry validated against another state (a deposed leader's) changes nothing.
+   */
+  public void append(JournalEntry entry) throws IOException {
+    if (entry.getPreviousTxId() != lastTxId) {
+      throw new IOException("a write set following transaction " + entry.getPreviousTxId() + " cannot apply to a"
+          + " namespace at transaction " + lastTxId);
+    }
+    journal.append(entry.toByteArray());
+    writeToDb(entry);
   }
 
   private void writeToDb(JournalEntry entry) throws IOException {
@@ -154,7 +181,13 @@ public final class OmDb implements AutoCloseable {
         }
       }
       batch.put(OmTable.META.family(), LAST_TX, longBytes(entry.getLastTxId()));
+      if (entry.getLogIndex() > 0) {
+        batch.put(OmTable.META.family(), LAST_LOG_INDEX, longBytes(entry.getLogIndex()));
+      }
     });
+    if (entry.getLogIndex() > 0) {
+      lastLogIndex = entry.getLogIndex();
+    }
   }
 
   private static byte[] longBytes(long value) {

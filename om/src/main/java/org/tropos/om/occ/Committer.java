@@ -21,8 +21,8 @@ import org.tropos.proto.om.OmResult;
 /**
  * The one serial step of the OM: a single thread takes the transactions waiting in a bounded queue (producers
  * block when it is full), validates them in order ({@link BatchValidator}) and applies the accepted ones as one
- * RocksDB batch with one WAL sync (group commit). A transaction's future completes with its id once its changes
- * are durable, or fails with {@link Conflict} (to be re-run) or an {@link OmException}.
+ * batch with one sync (group commit), through a {@link BatchLog}. A transaction's future completes with its id
+ * once its changes are durable, or fails with {@link Conflict} (to be re-run) or an {@link OmException}.
  *
  * <p>Thread-safety: {@link #submit} from any thread; everything else on the committer thread.
  */
@@ -36,6 +36,7 @@ public final class Committer implements AutoCloseable {
 
   private final String name;
   private final OmDb db;
+  private final BatchLog log;
   private final int batchMax;
   private final OccMetrics metrics;
   private final BlockingQueue<Pending> queue = new ArrayBlockingQueue<>(QUEUE_LIMIT);
@@ -44,9 +45,19 @@ public final class Committer implements AutoCloseable {
   private ExecutorService thread;
   private long lastTxId;
 
+  /** A committer whose batches go to the database's own journal (a single OM). */
   public Committer(String name, OmDb db, int batchMax, OccMetrics metrics) {
+    this(name, db, db::append, batchMax, metrics);
+  }
+
+  /**
+   * @param log where validated batches go to be made durable and applied: the database's journal, or (OM HA) the
+   *     Raft log, whose state machine applies them on every OM
+   */
+  public Committer(String name, OmDb db, BatchLog log, int batchMax, OccMetrics metrics) {
     this.name = name;
     this.db = db;
+    this.log = log;
     this.batchMax = batchMax;
     this.metrics = metrics;
     this.lifeCycle = new LifeCycle(name + "-committer");
@@ -129,7 +140,7 @@ public final class Committer implements AutoCloseable {
       return null;
     }
     try {
-      db.apply(validator.changes(), validator.lastTxId());
+      log.append(db.entry(validator.changes(), validator.lastTxId()));
       lastTxId = validator.lastTxId();
       return null;
     } catch (IOException e) {

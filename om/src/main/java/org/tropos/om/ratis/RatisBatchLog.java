@@ -1,0 +1,33 @@
+package org.tropos.om.ratis;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.tropos.om.occ.BatchLog;
+import org.tropos.proto.om.db.JournalEntry;
+
+/**
+ * The committer's batches go through the OMs' Raft group: one log entry per batch (group commit across the log),
+ * answered once the leader's {@link OmStateMachine} has applied it, so the caller sees its own write at once.
+ */
+public final class RatisBatchLog implements BatchLog {
+  private final RaftClient client;
+
+  public RatisBatchLog(RaftClient client) {
+    this.client = client;
+  }
+
+  @Override
+  public void append(JournalEntry entry) throws IOException {
+    RaftClientReply reply = client.io().send(Message.valueOf(ByteString.copyFrom(entry.toByteArray())));
+    if (!reply.isSuccess()) {
+      throw new IOException("the OMs' Raft group did not commit the batch: " + reply.getException());
+    }
+    if (!OmStateMachine.applied(reply.getMessage())) {
+      throw new IOException("the batch was " + reply.getMessage().getContent().toString(StandardCharsets.UTF_8));
+    }
+  }
+}
