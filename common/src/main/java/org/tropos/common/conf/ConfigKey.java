@@ -17,19 +17,21 @@ public final class ConfigKey<T> {
   private final String description;
   private final Predicate<T> valid;
   private final String validDescription;
+  private final boolean suffixed;
 
   private ConfigKey(String name, ConfigType<T> type, String defaultValue, String description, Predicate<T> valid,
-      String validDescription) {
+      String validDescription, boolean suffixed) {
     this.name = Objects.requireNonNull(name);
     this.type = Objects.requireNonNull(type);
     this.defaultValue = Objects.requireNonNull(defaultValue);
     this.description = Objects.requireNonNull(description);
     this.valid = valid;
     this.validDescription = validDescription;
+    this.suffixed = suffixed;
   }
 
   public static <T> ConfigKey<T> of(String name, ConfigType<T> type, String defaultValue, String description) {
-    ConfigKey<T> key = new ConfigKey<>(name, type, defaultValue, description, v -> true, "");
+    ConfigKey<T> key = new ConfigKey<>(name, type, defaultValue, description, v -> true, "", false);
     key.parse(defaultValue);
     return key;
   }
@@ -37,21 +39,39 @@ public final class ConfigKey<T> {
   /** The same key, accepting only values for which {@code check} holds ({@code what} says which, e.g. "> 0"). */
   public ConfigKey<T> requiring(Predicate<T> check, String what) {
     ConfigKey<T> key = new ConfigKey<>(name, type, defaultValue, description, valid.and(check),
-        validDescription.isEmpty() ? what : validDescription + " and " + what);
+        validDescription.isEmpty() ? what : validDescription + " and " + what, suffixed);
     key.parse(defaultValue);
     return key;
   }
 
+  /**
+   * The same key, also set per service or node as Ozone's HA keys are: {@code <name>.<serviceId>} or
+   * {@code <name>.<serviceId>.<nodeId>} (e.g. {@code ozone.om.address.omservice.om1}), read with
+   * {@link Configuration#get(ConfigKey, String)}.
+   */
+  public ConfigKey<T> withSuffixes() {
+    return new ConfigKey<>(name, type, defaultValue, description, valid, validDescription, true);
+  }
+
+  public boolean acceptsSuffixes() {
+    return suffixed;
+  }
+
   /** Parses and range-checks a value of this key; the exception names the key and the value. */
   public T parse(String text) {
+    return parse(text, name);
+  }
+
+  /** As {@link #parse(String)}, for the key set under {@code setAs} (a per-service or per-node form of it). */
+  public T parse(String text, String setAs) {
     T value;
     try {
       value = type.parse(text);
     } catch (RuntimeException e) {
-      throw ConfigException.invalidValue(name, text, type.expected());
+      throw ConfigException.invalidValue(setAs, text, type.expected());
     }
     if (!valid.test(value)) {
-      throw ConfigException.invalidValue(name, text, type.expected() + " " + validDescription);
+      throw ConfigException.invalidValue(setAs, text, type.expected() + " " + validDescription);
     }
     return value;
   }

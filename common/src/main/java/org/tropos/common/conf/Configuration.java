@@ -24,6 +24,25 @@ public final class Configuration {
       String text = explicit.get(key.name());
       parsed.put(key.name(), key.parse(text != null ? text : key.defaultValue()));
     }
+    explicit.forEach((name, text) -> {
+      ConfigKey<?> key = KnownKeys.get(name);
+      if (key != null && !key.name().equals(name)) {
+        parsed.put(name, key.parse(text, name));
+      }
+    });
+  }
+
+  /**
+   * The value of {@code key} set for {@code suffix} ({@code <key>.<suffix>}, e.g. a service id, or
+   * {@code serviceId.nodeId}), else its plain value.
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T get(ConfigKey<T> key, String suffix) {
+    if (!key.acceptsSuffixes()) {
+      throw new IllegalArgumentException(key.name() + " is not set per service or node");
+    }
+    Object value = parsed.get(key.name() + "." + suffix);
+    return value != null ? (T) value : get(key);
   }
 
   public static Configuration defaults() {

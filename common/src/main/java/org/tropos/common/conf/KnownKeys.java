@@ -28,8 +28,19 @@ public final class KnownKeys {
     return Collections.unmodifiableCollection(KEYS.values());
   }
 
+  /** The key {@code name} is, or (for a key set per service or node) the key it is a suffixed form of; else null. */
   public static ConfigKey<?> get(String name) {
-    return KEYS.get(name);
+    ConfigKey<?> exact = KEYS.get(name);
+    if (exact != null) {
+      return exact;
+    }
+    for (int dot = name.lastIndexOf('.'); dot > 0; dot = name.lastIndexOf('.', dot - 1)) {
+      ConfigKey<?> base = KEYS.get(name.substring(0, dot));
+      if (base != null && base.acceptsSuffixes()) {
+        return base;
+      }
+    }
+    return null;
   }
 
   /** The current name for a deprecated one, or null. */

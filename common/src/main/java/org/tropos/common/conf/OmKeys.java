@@ -7,7 +7,17 @@ import java.util.List;
 /** Keys of the Ozone Manager, including the address its clients use. */
 public final class OmKeys {
   public static final ConfigKey<String> ADDRESS = ConfigKey.of("ozone.om.address", ConfigType.STRING, "",
-      "host[:port] of the OM's client service; empty = localhost with ozone.om.port.");
+      "host[:port] of the OM's client service; empty = localhost with ozone.om.port. With OM HA, each OM's as"
+          + " ozone.om.address.<serviceId>.<nodeId>.").withSuffixes();
+  public static final ConfigKey<List<String>> SERVICE_IDS = ConfigKey.of("ozone.om.service.ids", ConfigType.LIST,
+      "", "The OM HA service (one id; its OMs in ozone.om.nodes.<serviceId>); empty = a single OM.");
+  public static final ConfigKey<List<String>> NODES = ConfigKey.of("ozone.om.nodes", ConfigType.LIST, "",
+      "The node ids of an OM HA service, set as ozone.om.nodes.<serviceId> (three for a quorum that survives one"
+          + " loss).").withSuffixes();
+  public static final ConfigKey<String> NODE_ID = ConfigKey.of("ozone.om.node.id", ConfigType.STRING, "",
+      "This OM's node id in its HA service; empty = the node whose ozone.om.address is an address of this host.");
+  public static final ConfigKey<Integer> RATIS_PORT = ScmKeys.port("ozone.om.ratis.port", 9872,
+      "Port of the OMs' Raft group (OM HA); per node as ozone.om.ratis.port.<serviceId>.<nodeId>.").withSuffixes();
   public static final ConfigKey<Integer> PORT = ScmKeys.port("ozone.om.port", 9862,
       "Port of the OM's client service.");
   public static final ConfigKey<String> BIND_HOST = ConfigKey.of("ozone.om.address.bind.host", ConfigType.STRING,

@@ -105,6 +105,18 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void keysSetPerServiceOrNodeAreKnownAndCheckedLikeTheirBaseKey() throws IOException {
+    Configuration conf = load("ozone.om.service.ids", "omservice", "ozone.om.nodes.omservice", "om1,om2",
+        "ozone.om.address.omservice.om1", "h1", "ozone.om.ratis.port.omservice.om1", "9000");
+    assertEquals(List.of(), warnings, "ozone.om.address.<service>.<node> and friends are not unknown keys");
+    assertEquals(9000, conf.get(OmKeys.RATIS_PORT, "omservice.om1"));
+    assertEquals(9872, conf.get(OmKeys.RATIS_PORT, "omservice.om2"), "a node without its own: the plain key");
+    ConfigException bad = assertThrows(ConfigException.class, () -> load("ozone.om.ratis.port.omservice.om1",
+        "70000"));
+    assertTrue(bad.getMessage().contains("ozone.om.ratis.port.omservice.om1"), bad.getMessage());
+  }
+
+  @Test
   void variablesExpandFromOtherKeysAndDefaults() throws IOException {
     Configuration conf = load("ozone.metadata.dirs", "/var/tropos", "hdds.datanode.dir",
         "${ozone.metadata.dirs}/data", "ozone.scm.datanode.address", "scm1:${ozone.scm.datanode.port}");
