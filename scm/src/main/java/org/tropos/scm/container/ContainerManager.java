@@ -229,6 +229,10 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     Set<Long> gone = replicas.replace(datanode, reports, containers.keySet());
     for (ContainerReport report : reports) {
       ContainerRecord c = containers.get(report.getContainerId());
+      if (c != null && !c.getReplicaReported()) {
+        c = c.toBuilder().setReplicaReported(true).build();
+        saveQuietly(c);
+      }
       if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
         saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSED).build());
         LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
@@ -301,7 +305,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       replicas.of(c.getContainerId()).forEach((node, r) -> reported.add(new Replica(node, r.getState(),
           r.getBcsid(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node)))));
       views.add(new ContainerView(c.getContainerId(), c.getState(), c.getMembersCount(),
-          c.getMembersList().stream().map(Uuids::fromProto).toList(), reported));
+          c.getMembersList().stream().map(Uuids::fromProto).toList(), reported, c.getReplicaReported()));
     }
     return views;
   }
@@ -312,6 +316,28 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   }
 
   /** A QUASI_CLOSED container has a CLOSED replica holding every committed write: it is CLOSED. */
+  /**
+   * Forgets a container that was never written: QUASI_CLOSED (its pipeline is gone, so nothing can write to it any
+   * more) and no replica of it was ever reported. Its blocks were allocated but no byte reached a datanode, so no
+   * key refers to it; left alone it would count as MISSING for ever.
+   */
+  public synchronized void forgetEmpty(long containerId) {
+    ContainerRecord c = containers.get(containerId);
+    if (c == null || c.getState() != ContainerState.CONTAINER_QUASI_CLOSED || c.getReplicaReported()
+        || !replicas.of(containerId).isEmpty()) {
+      return;
+    }
+    try {
+      db.deleteContainer(containerId);
+    } catch (IOException e) {
+      LOG.warn("Cannot forget container {} (retried at the next round): {}", containerId, e.getMessage());
+      return;
+    }
+    containers.remove(containerId);
+    LOG.info("Container {} was never written (no replica was ever reported, its pipeline is gone): forgotten",
+        containerId);
+  }
+
   public synchronized void markClosed(long containerId) {
     ContainerRecord c = containers.get(containerId);
     if (c != null && c.getState() == ContainerState.CONTAINER_QUASI_CLOSED) {

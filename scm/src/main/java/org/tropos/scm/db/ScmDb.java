@@ -118,6 +118,10 @@ public final class ScmDb implements AutoCloseable {
     db.put(CONTAINERS, longKey(container.getContainerId()), container.toByteArray());
   }
 
+  public void deleteContainer(long containerId) throws IOException {
+    db.delete(CONTAINERS, longKey(containerId));
+  }
+
   public List<ContainerRecord> containers() throws IOException {
     return readAll(CONTAINERS, ContainerRecord::parseFrom);
   }

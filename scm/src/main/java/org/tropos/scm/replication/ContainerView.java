@@ -12,9 +12,10 @@ import org.tropos.proto.hdds.ContainerState;
  * @param required how many healthy replicas it should have (its pipeline's size)
  * @param members the datanodes of the pipeline it was written through
  * @param replicas every replica reported
+ * @param written whether a replica of it was ever reported (else no byte of it reached a datanode)
  */
 public record ContainerView(long id, ContainerState state, int required, List<UUID> members,
-    List<Replica> replicas) {
+    List<Replica> replicas, boolean written) {
 
   public ContainerView {
     members = List.copyOf(members);

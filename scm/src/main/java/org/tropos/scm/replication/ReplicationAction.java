@@ -29,4 +29,8 @@ public sealed interface ReplicationAction {
   /** A QUASI_CLOSED container has a CLOSED replica holding every committed write: it is CLOSED. */
   record MarkClosed(long containerId) implements ReplicationAction {
   }
+
+  /** A QUASI_CLOSED container was never written (no replica ever reported, every member reporting): forget it. */
+  record ForgetEmpty(long containerId) implements ReplicationAction {
+  }
 }

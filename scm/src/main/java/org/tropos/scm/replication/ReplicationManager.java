@@ -173,6 +173,8 @@ public final class ReplicationManager {
     } else if (action instanceof ReplicationAction.ForceClose close) {
       commands.add(close.node(), ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
           .setContainerId(id).setForce(true)).build());
+    } else if (action instanceof ReplicationAction.ForgetEmpty) {
+      containers.forgetEmpty(id);
     } else {
       containers.markClosed(id);
     }

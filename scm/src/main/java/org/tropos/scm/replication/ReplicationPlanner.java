@@ -82,6 +82,11 @@ public final class ReplicationPlanner {
   }
 
   private ContainerHealth planQuasiClosed(ContainerView c, Map<UUID, ReplicaNode> nodes, ReplicationRound round) {
+    if (!c.written() && c.replicas().isEmpty() && c.members().stream().map(nodes::get)
+        .allMatch(n -> n != null && n.commandable())) {
+      round.add(new ReplicationAction.ForgetEmpty(c.id()));
+      return ContainerHealth.QUASI_CLOSED;
+    }
     List<Replica> live = live(c, nodes);
     boolean waiting = c.members().stream().map(nodes::get)
         .anyMatch(n -> n != null && n.present() && !n.commandable());

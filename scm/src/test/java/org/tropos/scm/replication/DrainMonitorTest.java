@@ -35,7 +35,7 @@ class DrainMonitorTest {
   private static ContainerView closedOn(long id, String... holders) {
     return new ContainerView(id, ContainerState.CONTAINER_CLOSED, 3, List.of(id("a"), id("b"), id("c")),
         List.of(holders).stream().map(h -> new Replica(id(h), ContainerState.CONTAINER_CLOSED, 9, 1, false))
-            .toList());
+            .toList(), true);
   }
 
   private List<DrainMonitor.Transition> check(ContainerView... containers) {
@@ -54,7 +54,7 @@ class DrainMonitorTest {
   void aDecommissioningNodeWaitsForAContainerItWasWriting() {
     state("a", NodeOperationalState.DECOMMISSIONING);
     ContainerView quasi = new ContainerView(2, ContainerState.CONTAINER_QUASI_CLOSED, 3,
-        List.of(id("a"), id("b"), id("c")), List.of());
+        List.of(id("a"), id("b"), id("c")), List.of(), true);
     assertTrue(check(quasi).isEmpty());
   }
 

@@ -20,6 +20,7 @@ import org.tropos.proto.hdds.NodeState;
 import org.tropos.scm.replication.ReplicationAction.Copy;
 import org.tropos.scm.replication.ReplicationAction.Delete;
 import org.tropos.scm.replication.ReplicationAction.ForceClose;
+import org.tropos.scm.replication.ReplicationAction.ForgetEmpty;
 import org.tropos.scm.replication.ReplicationAction.MarkClosed;
 import org.tropos.scm.replication.ReplicationAction.QuasiClose;
 
@@ -64,7 +65,7 @@ class ReplicationPlannerTest {
   }
 
   private static ContainerView container(long id, ContainerState state, Replica... replicas) {
-    return new ContainerView(id, state, 3, List.of(id("a"), id("b"), id("d")), List.of(replicas));
+    return new ContainerView(id, state, 3, List.of(id("a"), id("b"), id("d")), List.of(replicas), true);
   }
 
   private static ContainerView closedOn(long id, String... holders) {
@@ -262,6 +263,21 @@ class ReplicationPlannerTest {
     ReplicationPlanner.Plan closed = plan(container(1, ContainerState.CONTAINER_QUASI_CLOSED,
         replica("a", ContainerState.CONTAINER_QUASI_CLOSED, 10), replica("b", ContainerState.CONTAINER_CLOSED, 12)));
     assertEquals(List.of(new MarkClosed(1)), closed.actions());
+  }
+
+  @Test
+  void aQuasiClosedContainerNeverWrittenIsForgottenOnceEveryMemberReportsWithoutIt() {
+    ContainerView never = new ContainerView(1, ContainerState.CONTAINER_QUASI_CLOSED, 3,
+        List.of(id("a"), id("b"), id("d")), List.of(), false);
+    assertEquals(List.of(new ForgetEmpty(1)), plan(never).actions());
+    ContainerView lost = new ContainerView(1, ContainerState.CONTAINER_QUASI_CLOSED, 3,
+        List.of(id("a"), id("b"), id("d")), List.of(), true);
+    assertEquals(List.of(), plan(lost).actions(), "a replica was once reported: its loss is MISSING, not forgotten");
+    assertEquals(ContainerHealth.MISSING, plan(lost).health().get(1L));
+    node("d", NodeState.STALE, NodeOperationalState.IN_SERVICE);
+    assertEquals(List.of(), plan(never).actions(), "d may hold it and not have said so yet");
+    node("d", NodeState.DEAD, NodeOperationalState.IN_SERVICE);
+    assertEquals(List.of(), plan(never).actions(), "nor can a DEAD member say it holds nothing");
   }
 
   @Test
