@@ -32,8 +32,9 @@ public final class OmDb implements AutoCloseable {
   private final ManagedRocksDb db;
   private final OmJournal journal;
   private final int replayed;
-  private long lastTxId;
-  private long lastLogIndex;
+  /** Written by the one thread that applies (committer or Raft state machine), read by any. */
+  private volatile long lastTxId;
+  private volatile long lastLogIndex;
 
   private OmDb(ManagedRocksDb db, OmJournal journal) throws IOException {
     this.db = db;
@@ -146,7 +147,12 @@ public final class OmDb implements AutoCloseable {
    * transaction this database ends at. Deterministic: the same changes on the same database give the same bytes.
    */
   public JournalEntry entry(List<Change> changes, long newLastTxId) {
-    JournalEntry.Builder entry = JournalEntry.newBuilder().setPreviousTxId(lastTxId).setLastTxId(newLastTxId);
+    return writeSet(lastTxId, changes, newLastTxId);
+  }
+
+  /** The write set of {@code changes}, validated against the namespace at transaction {@code previousTxId}. */
+  public static JournalEntry writeSet(long previousTxId, List<Change> changes, long newLastTxId) {
+    JournalEntry.Builder entry = JournalEntry.newBuilder().setPreviousTxId(previousTxId).setLastTxId(newLastTxId);
     for (Change c : changes) {
       JournalChange.Builder change = entry.addChangesBuilder().setTable(c.table().family())
           .setKey(UnsafeByteOperations.unsafeWrap(c.key()));
@@ -163,8 +169,8 @@ public final class OmDb implements AutoCloseable {
    */
   public void append(JournalEntry entry) throws IOException {
     if (entry.getPreviousTxId() != lastTxId) {
-      throw new IOException("a write set following transaction " + entry.getPreviousTxId() + " cannot apply to a"
-          + " namespace at transaction " + lastTxId);
+      throw new StaleWriteSetException("a write set following transaction " + entry.getPreviousTxId()
+          + " cannot apply to a namespace at transaction " + lastTxId);
     }
     journal.append(entry.toByteArray());
     writeToDb(entry);

@@ -16,6 +16,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.om.db.OmDb;
+import org.tropos.om.db.StaleWriteSetException;
 import org.tropos.proto.om.OmResult;
 
 /**
@@ -43,7 +44,6 @@ public final class Committer implements AutoCloseable {
   private final LifeCycle lifeCycle;
   private volatile boolean running;
   private ExecutorService thread;
-  private long lastTxId;
 
   /** A committer whose batches go to the database's own journal (a single OM). */
   public Committer(String name, OmDb db, int batchMax, OccMetrics metrics) {
@@ -65,7 +65,6 @@ public final class Committer implements AutoCloseable {
 
   public void start() throws IOException {
     lifeCycle.startBegins();
-    lastTxId = db.lastTxId();
     running = true;
     thread = Threads.boundedPool(name + "-committer", 1, 1);
     thread.execute(this::run);
@@ -111,8 +110,11 @@ public final class Committer implements AutoCloseable {
     long[] txIds = new long[batch.size()];
     Exception[] refused = new Exception[batch.size()];
     BatchValidator validator;
+    // The transaction first, then the view: the view is at least that state. With OM HA another OM's batch may be
+    // applied meanwhile; this batch then no longer follows the namespace and is refused whole, to be re-run.
+    long base = db.lastTxId();
     try (ReadView latest = db.latest()) {
-      validator = new BatchValidator(latest, lastTxId);
+      validator = new BatchValidator(latest, base);
       for (int i = 0; i < batch.size(); i++) {
         try {
           txIds[i] = validator.accept(batch.get(i).reads(), batch.get(i).writes());
@@ -122,11 +124,13 @@ public final class Committer implements AutoCloseable {
       }
     }
     metrics.batch(batch.size());
-    IOException failed = apply(validator);
+    IOException failed = apply(base, validator);
     for (int i = 0; i < batch.size(); i++) {
       CompletableFuture<Long> done = batch.get(i).done();
       if (refused[i] != null) {
         done.completeExceptionally(refused[i]);
+      } else if (failed instanceof StaleWriteSetException) {
+        done.completeExceptionally(new Conflict("the namespace moved on before this batch was applied"));
       } else if (failed != null) {
         done.completeExceptionally(new OmException(OmResult.INTERNAL_ERROR, "commit failed: " + failed.getMessage()));
       } else {
@@ -135,14 +139,16 @@ public final class Committer implements AutoCloseable {
     }
   }
 
-  private IOException apply(BatchValidator validator) {
+  private IOException apply(long base, BatchValidator validator) {
     if (validator.changes().isEmpty()) {
       return null;
     }
     try {
-      log.append(db.entry(validator.changes(), validator.lastTxId()));
-      lastTxId = validator.lastTxId();
+      log.append(OmDb.writeSet(base, validator.changes(), validator.lastTxId()));
       return null;
+    } catch (StaleWriteSetException e) {
+      LOG.debug("{}: a batch of {} changes is re-run: {}", name, validator.changes().size(), e.getMessage());
+      return e;
     } catch (IOException e) {
       LOG.error("{}: cannot write a batch of {} changes", name, validator.changes().size(), e);
       return e;

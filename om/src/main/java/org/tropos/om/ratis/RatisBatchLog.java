@@ -6,6 +6,7 @@ import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.tropos.om.db.StaleWriteSetException;
 import org.tropos.om.occ.BatchLog;
 import org.tropos.proto.om.db.JournalEntry;
 
@@ -27,7 +28,8 @@ public final class RatisBatchLog implements BatchLog {
       throw new IOException("the OMs' Raft group did not commit the batch: " + reply.getException());
     }
     if (!OmStateMachine.applied(reply.getMessage())) {
-      throw new IOException("the batch was " + reply.getMessage().getContent().toString(StandardCharsets.UTF_8));
+      throw new StaleWriteSetException("the batch was "
+          + reply.getMessage().getContent().toString(StandardCharsets.UTF_8));
     }
   }
 }
