@@ -16,6 +16,8 @@ public final class OmKeys {
           + " loss).").withSuffixes();
   public static final ConfigKey<String> NODE_ID = ConfigKey.of("ozone.om.node.id", ConfigType.STRING, "",
       "This OM's node id in its HA service; empty = the node whose ozone.om.address is an address of this host.");
+  public static final ConfigKey<List<String>> RATIS_STORAGE_DIR = ConfigKey.of("ozone.om.ratis.storage.dir",
+      ConfigType.LIST, "", "Where the OM keeps its Raft log (OM HA); empty = om-ratis beside the OM's database.");
   public static final ConfigKey<Integer> RATIS_PORT = ScmKeys.port("ozone.om.ratis.port", 9872,
       "Port of the OMs' Raft group (OM HA); per node as ozone.om.ratis.port.<serviceId>.<nodeId>.").withSuffixes();
   public static final ConfigKey<Integer> PORT = ScmKeys.port("ozone.om.port", 9862,

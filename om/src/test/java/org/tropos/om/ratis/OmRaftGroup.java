@@ -2,67 +2,53 @@ package org.tropos.om.ratis;
 
 import java.io.IOException;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.apache.ratis.client.RaftClient;
-import org.apache.ratis.conf.Parameters;
-import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.grpc.GrpcFactory;
-import org.apache.ratis.protocol.ClientId;
-import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeer;
-import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.RaftServerConfigKeys;
-import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.util.TimeDuration;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.OmService;
 import org.tropos.common.util.Threads;
 import org.tropos.om.db.OmDb;
 
 /**
- * OMs' databases behind a real Raft group on loopback, each with its {@link OmStateMachine}: what the OM daemons
- * will run, without the daemons. Stopping and starting again keeps the group, its ports and its data.
+ * OMs' databases behind a real Raft group on loopback, each OM's member an {@link OmRaftServer} built from Ozone's
+ * HA keys, as the OM daemons will: what they run, without the daemons. Stopping and starting again keeps the
+ * group, its ports and its data.
  */
 final class OmRaftGroup implements AutoCloseable {
-  private static final RaftGroupId GROUP = RaftGroupId.valueOf(UUID.nameUUIDFromBytes(
-      "om-raft-group-test".getBytes(StandardCharsets.UTF_8)));
-
   private final Path dir;
-  private final RaftGroup group;
+  private final OmService service;
   final List<OmDb> dbs = new ArrayList<>();
-  final List<RaftServer> servers = new ArrayList<>();
+  final List<OmRaftServer> servers = new ArrayList<>();
   private final List<RaftClient> clients = new ArrayList<>();
 
   /** A group of {@code count} OMs on free loopback ports, formatted and started. */
   OmRaftGroup(Path dir, int count) throws Exception {
     this.dir = dir;
-    List<RaftPeer> peers = new ArrayList<>();
+    Map<String, String> keys = new HashMap<>();
+    keys.put("ozone.om.service.ids", "omservice");
+    List<String> nodes = new ArrayList<>();
     for (int i = 0; i < count; i++) {
-      peers.add(RaftPeer.newBuilder().setId("om" + i).setAddress("127.0.0.1:" + freePort()).build());
+      nodes.add("om" + i);
+      keys.put("ozone.om.address.omservice.om" + i, "127.0.0.1:" + freePort());
+      keys.put("ozone.om.ratis.port.omservice.om" + i, Integer.toString(freePort()));
     }
-    group = RaftGroup.valueOf(GROUP, peers);
-    start(RaftStorage.StartupOption.FORMAT);
+    keys.put("ozone.om.nodes.omservice", String.join(",", nodes));
+    service = OmService.from(new Configuration(keys)).orElseThrow();
+    start();
   }
 
-  /** Opens every OM's database and starts its Raft server; waits for a leader. */
-  void start(RaftStorage.StartupOption option) throws Exception {
-    List<RaftPeer> peers = List.copyOf(group.getPeers());
-    for (int i = 0; i < peers.size(); i++) {
+  /** Opens every OM's database and starts its Raft member (formatting it the first time); waits for a leader. */
+  void start() throws Exception {
+    for (int i = 0; i < service.nodes().size(); i++) {
       OmDb db = OmDb.open(dir.resolve("om" + i).resolve("om.db"));
       dbs.add(db);
-      RaftProperties properties = new RaftProperties();
-      RaftServerConfigKeys.setStorageDir(properties, List.of(dir.resolve("om" + i).resolve("ratis").toFile()));
-      GrpcConfigKeys.Server.setPort(properties, Integer.parseInt(peers.get(i).getAddress().split(":")[1]));
-      RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(500, TimeUnit.MILLISECONDS));
-      RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(1000, TimeUnit.MILLISECONDS));
-      RaftServer server = RaftServer.newBuilder().setServerId(peers.get(i).getId()).setGroup(group)
-          .setProperties(properties).setStateMachine(new OmStateMachine(db)).setOption(option).build();
+      OmRaftServer server = new OmRaftServer(service, service.nodes().get(i), dir.resolve("om" + i)
+          .resolve("om-ratis"), db);
       server.start();
       servers.add(server);
     }
@@ -71,17 +57,14 @@ final class OmRaftGroup implements AutoCloseable {
 
   /** A client of the group (closed with it). */
   RaftClient client() {
-    RaftProperties properties = new RaftProperties();
-    RaftClient client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
-        .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build();
+    RaftClient client = servers.get(0).newClient();
     clients.add(client);
     return client;
   }
 
   int leaderIndex() throws IOException {
     for (int i = 0; i < servers.size(); i++) {
-      RaftServer s = servers.get(i);
-      if (s.getLifeCycleState().isRunning() && s.getDivision(GROUP).getInfo().isLeader()) {
+      if (servers.get(i).isLeader()) {
         return i;
       }
     }
@@ -110,7 +93,7 @@ final class OmRaftGroup implements AutoCloseable {
     for (RaftClient c : clients) {
       c.close();
     }
-    for (RaftServer s : servers) {
+    for (OmRaftServer s : servers) {
       s.close();
     }
     for (OmDb db : dbs) {

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.apache.ratis.server.storage.RaftStorage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -25,7 +24,7 @@ import org.tropos.proto.om.db.JournalEntry;
 /**
  * Three OMs' databases behind a real Raft group on loopback: write sets built by the leader reach every replica
  * alike, a write set validated against an older state is refused everywhere and changes nothing, and the group
- * goes on after its leader stops and after everything restarts.
+ * goes on after its leader stops and after everything restarts (each member recovering its own log).
  */
 @Timeout(120)
 class OmStateMachineTest {
@@ -69,7 +68,7 @@ class OmStateMachineTest {
 
       // Everything restarts: each OM replays the Raft log over a database that already holds most of it.
       group.close();
-      group.start(RaftStorage.StartupOption.RECOVER);
+      group.start();
       new RatisBatchLog(group.client()).append(leaderDb(group).entry(List.of(put("after", "restart")), 23));
       group.awaitAll(23);
       for (OmDb db : group.dbs) {

@@ -1,0 +1,80 @@
+package org.tropos.om.ratis;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.TimeDuration;
+import org.tropos.common.net.OmService;
+import org.tropos.om.db.OmDb;
+
+/**
+ * This OM's member of its service's Raft group (one group per OM service, its id derived from the service id, a
+ * peer per configured node): a Ratis server whose {@link OmStateMachine} applies write sets to this OM's database.
+ * A new storage directory is formatted; an existing one recovers the group, its log replayed over the database.
+ */
+public final class OmRaftServer implements AutoCloseable {
+  /** Election timeouts: long enough for a JVM pause on a busy two-core machine, short enough for a quick failover. */
+  private static final TimeDuration ELECTION_MIN = TimeDuration.valueOf(1, TimeUnit.SECONDS);
+  private static final TimeDuration ELECTION_MAX = TimeDuration.valueOf(2, TimeUnit.SECONDS);
+
+  private final RaftGroup group;
+  private final RaftServer server;
+
+  public OmRaftServer(OmService service, OmService.Node self, Path storageDir, OmDb db) throws IOException {
+    this.group = groupOf(service);
+    RaftProperties properties = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
+    GrpcConfigKeys.Server.setPort(properties, self.ratis().port());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, ELECTION_MIN);
+    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, ELECTION_MAX);
+    boolean formatted = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));
+    this.server = RaftServer.newBuilder().setServerId(RaftPeer.newBuilder().setId(self.id()).build().getId())
+        .setGroup(group).setProperties(properties).setStateMachine(new OmStateMachine(db))
+        .setOption(formatted ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT).build();
+  }
+
+  /** The Raft group of an OM service: the same on every OM and every client that reads the same configuration. */
+  public static RaftGroup groupOf(OmService service) {
+    RaftGroupId id = RaftGroupId.valueOf(UUID.nameUUIDFromBytes(("tropos-om-service:" + service.id())
+        .getBytes(StandardCharsets.UTF_8)));
+    return RaftGroup.valueOf(id, service.nodes().stream().map(n -> RaftPeer.newBuilder().setId(n.id())
+        .setAddress(n.ratis().toString()).build()).toList());
+  }
+
+  public void start() throws IOException {
+    server.start();
+  }
+
+  /** A client of the group, for this OM's committer; the caller closes it. */
+  public RaftClient newClient() {
+    RaftProperties properties = new RaftProperties();
+    return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+        .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build();
+  }
+
+  /** Whether this OM leads its group now. */
+  public boolean isLeader() throws IOException {
+    return server.getLifeCycleState().isRunning() && server.getDivision(group.getGroupId()).getInfo().isLeader();
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+  }
+}
