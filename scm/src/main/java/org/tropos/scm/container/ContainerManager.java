@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -190,7 +191,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       for (UUID holder : holdersOf(c)) {
         nodes.node(holder).ifPresent(holders::add);
       }
-      holders.sort(Comparator.comparingInt(n -> distance(n, c, clientHost, clientRack)));
+      // Ties broken by a hash of (container, node): the same order whatever order the replicas reported in, and
+      // different containers' reads spread over different nodes.
+      holders.sort(Comparator.comparingInt((NodeStatus n) -> distance(n, c, clientHost, clientRack))
+          .thenComparingInt(n -> Objects.hash(id, n.details().getUuid().getLeastSignificantBits(),
+              n.details().getUuid().getMostSignificantBits())));
       List<DatanodeDetails> replicas = holders.stream().map(NodeStatus::details).toList();
       result.add(ContainerInfo.newBuilder().setContainerId(id).setState(c.getState())
           .setPipelineId(c.getPipelineId()).addAllReplicas(replicas).build());
