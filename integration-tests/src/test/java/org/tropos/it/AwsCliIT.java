@@ -127,6 +127,32 @@ class AwsCliIT {
   }
 
   /**
+   * A browser-form upload as boto3 presigns it (a Signature V4 policy with a key prefix and a size range), sent
+   * as a multipart form by urllib3: the file is stored, and a file over the policy's size is not.
+   */
+  @Test
+  void boto3PresignedPostUploadsWithinItsPolicyOnly() throws Exception {
+    String script = "import boto3, botocore, urllib3\n"
+        + "s3 = boto3.client('s3', endpoint_url='" + cluster.endpoint() + "')\n"
+        + "s3.create_bucket(Bucket='posted')\n"
+        + "post = s3.generate_presigned_post('posted', 'inbox/${filename}', Fields={'Content-Type': 'text/plain'},\n"
+        + "    Conditions=[{'Content-Type': 'text/plain'}, ['content-length-range', 1, 100]], ExpiresIn=300)\n"
+        + "http = urllib3.PoolManager()\n"
+        + "def send(name, data):\n"
+        + "    return http.request('POST', post['url'], fields={**post['fields'], 'file': (name, data)}).status\n"
+        + "print(send('hello.txt', b'posted by boto3'))\n"
+        + "print(s3.get_object(Bucket='posted', Key='inbox/hello.txt')['Body'].read().decode())\n"
+        + "print(send('big.txt', b'x' * 101))\n"
+        + "try:\n"
+        + "    s3.head_object(Bucket='posted', Key='inbox/big.txt'); print('stored')\n"
+        + "except botocore.exceptions.ClientError as e:\n"
+        + "    print(e.response['Error']['Code'])\n";
+    Result result = run(secret.getSecret(), "python3", "-c", script);
+    assertEquals(0, result.exit(), result.output());
+    assertEquals(List.of("204", "posted by boto3", "400", "404"), result.output().strip().lines().toList());
+  }
+
+  /**
    * The four requests that once destroyed or invented data, sent by boto3 as a user sends them: each must leave
    * the object, the bucket list and the other keys as they were.
    */

@@ -36,6 +36,8 @@ public enum S3ErrorCode {
   INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
   INVALID_PART_ORDER("InvalidPartOrder", 400, "The list of parts was not in ascending order. Parts must be ordered"
       + " by part number."),
+  INVALID_POLICY_DOCUMENT("InvalidPolicyDocument", 400, "The content of the form does not meet the conditions"
+      + " specified in the policy document."),
   INVALID_RANGE("InvalidRange", 416, "The requested range is not satisfiable"),
   INVALID_REQUEST("InvalidRequest", 400, "Invalid Request"),
   INVALID_STORAGE_CLASS("InvalidStorageClass", 400, "The storage class you specified is not valid"),
@@ -43,6 +45,8 @@ public enum S3ErrorCode {
   KEY_TOO_LONG("KeyTooLongError", 400, "Your key is too long"),
   MALFORMED_ACL("MalformedACLError", 400, "The XML you provided was not well-formed or did not validate against our"
       + " published schema."),
+  MALFORMED_POST_REQUEST("MalformedPOSTRequest", 400, "The body of your POST request is not well-formed"
+      + " multipart/form-data."),
   MALFORMED_XML("MalformedXML", 400, "The XML you provided was not well-formed or did not validate against our"
       + " published schema."),
   METADATA_TOO_LARGE("MetadataTooLarge", 400, "Your metadata headers exceed the maximum allowed metadata size."),

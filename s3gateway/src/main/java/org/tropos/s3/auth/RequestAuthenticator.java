@@ -64,6 +64,52 @@ public final class RequestAuthenticator {
     return Caller.ANONYMOUS;
   }
 
+  /**
+   * The caller of a browser-form upload (POST object), from the form's fields (lower-case names): the anonymous
+   * caller for a form with no policy, else whoever signed the policy, with Signature V4
+   * ({@code x-amz-signature} over the policy) or V2 ({@code signature}). The policy's own conditions are
+   * {@link PostPolicy}'s to check.
+   */
+  public Caller authenticateForm(Map<String, String> fields) throws S3Error {
+    String policy = fields.get("policy");
+    String v4Signature = fields.get("x-amz-signature");
+    String v2Signature = fields.get("signature");
+    if (policy == null) {
+      if (v4Signature != null || v2Signature != null) {
+        throw S3ErrorCode.INVALID_ARGUMENT.error("Bucket POST with a signature must contain a field named"
+            + " 'policy'");
+      }
+      return Caller.ANONYMOUS;
+    }
+    if (v4Signature != null) {
+      return verifyFormV4(fields, policy, v4Signature);
+    }
+    String accessId = fields.get("awsaccesskeyid");
+    if (v2Signature == null || accessId == null) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error("Bucket POST with a policy must contain fields named 'signature' and"
+          + " 'AWSAccessKeyId' (Signature V2) or 'x-amz-signature' and 'x-amz-credential' (V4)");
+    }
+    return verifyV2(accessId, policy, v2Signature);
+  }
+
+  private Caller verifyFormV4(Map<String, String> fields, String policy, String signature) throws S3Error {
+    if (!SigV4.ALGORITHM.equals(fields.get("x-amz-algorithm"))) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error("x-amz-algorithm must be " + SigV4.ALGORITHM);
+    }
+    String credential = fields.get("x-amz-credential");
+    String[] scope = credential == null ? new String[0] : credential.split("/");
+    if (scope.length != 5 || !"aws4_request".equals(scope[4])) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error("x-amz-credential must be <access id>/<yyyyMMdd>/<region>/<service>"
+          + "/aws4_request");
+    }
+    Credentials.Credential secret = credentials.of(scope[0]);
+    byte[] key = SigV4.signingKey(secret.secret(), scope[1], scope[2], scope[3]);
+    if (!SigV4.same(SigV4.signature(key, policy), signature.strip())) {
+      throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
+    }
+    return new Caller(scope[0], secret.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
+  }
+
   private Caller fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
       UnaryOperator<String> header, Map<String, String> amzHeaders, String authorization, Instant now)
       throws S3Error {

@@ -14,6 +14,11 @@ public final class Xml {
     return xml;
   }
 
+  /** Opens a root element with no namespace: S3's answer to a form upload (PostResponse) has none. */
+  public static Xml plainDocument(String root) {
+    return new Xml().open(root);
+  }
+
   public Xml open(String element) {
     out.append('<').append(element).append('>');
     return this;

@@ -58,7 +58,11 @@ final class AclOps {
         throw S3ErrorCode.NOT_IMPLEMENTED.error(grant + " is not implemented: set a canned ACL with x-amz-acl");
       }
     }
-    String name = request.header("x-amz-acl");
+    return canned(request.header("x-amz-acl"));
+  }
+
+  /** The canned ACL named {@code name} (private when null); NotImplemented for a name we do not know. */
+  static CannedAcl canned(String name) throws S3Error {
     if (name == null) {
       return CannedAcl.ACL_PRIVATE;
     }

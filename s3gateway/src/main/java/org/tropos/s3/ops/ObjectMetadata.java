@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
@@ -32,27 +33,35 @@ final class ObjectMetadata {
 
   /** Content-Type, the other standard headers S3 keeps and x-amz-meta-*; MetadataTooLarge past S3's 2 KB. */
   static Map<String, String> of(S3Request request) throws S3Error {
+    return of(request::header, request.headers().names());
+  }
+
+  /**
+   * The same, from values found by name (case-insensitively) with {@code value} among {@code names}: a request's
+   * headers, or the fields of a browser form.
+   */
+  static Map<String, String> of(UnaryOperator<String> value, Iterable<String> names) throws S3Error {
     Map<String, String> metadata = new LinkedHashMap<>();
-    String type = request.header("content-type");
+    String type = value.apply("content-type");
     metadata.put(CONTENT_TYPE, type == null ? DEFAULT_TYPE : type);
     for (String name : STORED_HEADERS) {
-      String value = request.header(name);
-      if (name.equals("Content-Encoding") && value != null) {
+      String stored = value.apply(name);
+      if (name.equals("Content-Encoding") && stored != null) {
         // aws-chunked describes the upload, not the object.
-        value = String.join(", ", Arrays.stream(value.split(",")).map(String::strip)
+        stored = String.join(", ", Arrays.stream(stored.split(",")).map(String::strip)
             .filter(v -> !v.isEmpty() && !v.equalsIgnoreCase("aws-chunked")).toList());
       }
-      if (value != null && !value.isEmpty()) {
-        metadata.put(name, value);
+      if (stored != null && !stored.isEmpty()) {
+        metadata.put(name, stored);
       }
     }
     int userBytes = 0;
-    for (String name : request.headers().names()) {
+    for (String name : names) {
       String lower = name.toLowerCase(Locale.ROOT);
       if (lower.startsWith(USER_META)) {
-        String value = request.header(name);
-        metadata.put(lower, value);
-        userBytes += utf8Length(lower.substring(USER_META.length())) + utf8Length(value);
+        String user = value.apply(name);
+        metadata.put(lower, user);
+        userBytes += utf8Length(lower.substring(USER_META.length())) + utf8Length(user);
       }
     }
     if (userBytes > MAX_USER_METADATA_BYTES) {

@@ -78,7 +78,15 @@ final class ObjectWrites {
 
   /** Refuses what a write asks for that we do not do, before anything is stored. */
   static void checkHeaders(S3Request request) throws S3Error {
-    for (String name : request.headers().names()) {
+    checkAsked(request.headers().names(), request.header("x-amz-storage-class"));
+  }
+
+  /**
+   * Refuses a write whose headers (or form fields) {@code names} and storage class ask for what we do not do:
+   * the object is never stored without what was asked for.
+   */
+  static void checkAsked(Iterable<String> names, String storageClass) throws S3Error {
+    for (String name : names) {
       String lower = name.toLowerCase(Locale.ROOT);
       for (String prefix : UNSUPPORTED_HEADER_PREFIXES) {
         if (lower.startsWith(prefix)) {
@@ -87,7 +95,6 @@ final class ObjectWrites {
         }
       }
     }
-    String storageClass = request.header("x-amz-storage-class");
     if (storageClass != null && !storageClass.strip().equals("STANDARD")) {
       throw OTHER_STORAGE_CLASSES.contains(storageClass.strip())
           ? S3ErrorCode.NOT_IMPLEMENTED.error("Storage class " + S3Error.quote(storageClass) + " is not implemented:"
@@ -123,30 +130,53 @@ final class ObjectWrites {
     InputStream body = chunked ? new AwsChunkedInputStream(request.body(), caller, payloadHash,
         request.header("x-amz-trailer")) : request.body();
     request.acceptBody();
-    KeyOutputStream key = OmCalls.call(request.bucket(), request.key(), () -> om.createKey(open
-        .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(request.key()).setSize(Math.max(0, length))
-        .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(caller.accessId()).build()));
-    boolean committed = false;
-    try {
-      Digests digests = copy(body, key, length);
+    return store(request.bucket(), request.key(), caller, bucket, open, body, length, digests -> {
       if (chunked && body.read() >= 0) {
         throw S3ErrorCode.INVALID_REQUEST.error("The aws-chunked body holds more than x-amz-decoded-content-length"
             + " bytes");
       }
-      if (!chunked && !payloadHash.equals(UNSIGNED_PAYLOAD) && !payloadHash.equals(digests.sha256())) {
+      if (!chunked && !payloadHash.equals(UNSIGNED_PAYLOAD)
+          && !payloadHash.equals(HexFormat.of().formatHex(digests.sha256()))) {
         throw S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH.error();
       }
       String contentMd5 = request.header("content-md5");
-      if (contentMd5 != null && !contentMd5.strip().equals(Base64.getEncoder().encodeToString(digests.md5))) {
+      if (contentMd5 != null && !contentMd5.strip().equals(Base64.getEncoder().encodeToString(digests.md5()))) {
         throw S3ErrorCode.BAD_DIGEST.error();
       }
-      key.setCommitMetadata(Map.of(ObjectMetadata.ETAG, "\"" + HexFormat.of().formatHex(digests.md5) + "\""));
+    });
+  }
+
+  /** The MD5 and SHA-256 of a body, computed as it streamed. */
+  record Digests(byte[] md5, byte[] sha256) {
+  }
+
+  /** What must hold of a body once it has streamed, for it to be committed. */
+  @FunctionalInterface
+  interface BodyCheck {
+    void check(Digests digests) throws S3Error, IOException;
+  }
+
+  /**
+   * Streams {@code length} bytes of {@code body} (-1: all of it) into a new key opened with {@code open}'s
+   * settings, and commits it only once {@code check} accepts what arrived; otherwise nothing is stored. Returns
+   * the key committed (a part: its size and ETag).
+   */
+  KeyInfo store(String bucketName, String keyName, Caller caller, BucketInfo bucket, OpenKeyRequest.Builder open,
+      InputStream body, long length, BodyCheck check) throws S3Error, IOException {
+    KeyOutputStream key = OmCalls.call(bucketName, keyName, () -> om.createKey(open
+        .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(keyName).setSize(Math.max(0, length))
+        .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(caller.accessId()).build()));
+    boolean committed = false;
+    try {
+      Digests digests = copy(body, key, length);
+      check.check(digests);
+      key.setCommitMetadata(Map.of(ObjectMetadata.ETAG, "\"" + HexFormat.of().formatHex(digests.md5()) + "\""));
       key.close();
       committed = true;
       return key.committedKey();
     } catch (IOException e) {
       if (e.getCause() instanceof OmException failure) {
-        throw OmCalls.translate(failure, request.bucket(), request.key());
+        throw OmCalls.translate(failure, bucketName, keyName);
       }
       throw e;
     } finally {
@@ -211,9 +241,6 @@ final class ObjectWrites {
     }
   }
 
-  private record Digests(byte[] md5, String sha256) {
-  }
-
   /** Copies {@code length} bytes (-1: to the end) of the body into the key, digesting them. */
   private static Digests copy(InputStream body, KeyOutputStream key, long length) throws S3Error, IOException {
     MessageDigest md5 = md5();
@@ -238,7 +265,7 @@ final class ObjectWrites {
         throw S3ErrorCode.ENTITY_TOO_LARGE.error();
       }
     }
-    return new Digests(md5.digest(), HexFormat.of().formatHex(sha256.digest()));
+    return new Digests(md5.digest(), sha256.digest());
   }
 
   private static MessageDigest md5() {

@@ -35,10 +35,11 @@ public final class S3Dispatcher implements S3Handler {
       BucketLayout layout) {
     this.authenticator = authenticator;
     this.clock = clock;
-    this.routes = routes(om, new BucketOps(om, volume, layout));
+    this.routes = routes(om, new BucketOps(om, volume, layout), authenticator, clock);
   }
 
-  private static S3Routes routes(TroposClient om, BucketOps buckets) {
+  private static S3Routes routes(TroposClient om, BucketOps buckets, RequestAuthenticator authenticator,
+      Clock clock) {
     ObjectReads reads = new ObjectReads(om, buckets);
     ObjectWrites writes = new ObjectWrites(om, buckets);
     ObjectListing listing = new ObjectListing(om, buckets);
@@ -49,11 +50,13 @@ public final class S3Dispatcher implements S3Handler {
     VersioningOps versioning = new VersioningOps(om, buckets);
     AclOps acls = new AclOps(om, buckets);
     ObjectAttributesOp attributes = new ObjectAttributesOp(om, buckets);
+    PostObjectOp formUpload = new PostObjectOp(buckets, writes, authenticator, clock);
     return new S3Routes()
         .add("GET", SERVICE, "", buckets::list)
         .add("PUT", BUCKET, "", buckets::create)
         .add("HEAD", BUCKET, "", buckets::head)
         .add("DELETE", BUCKET, "", buckets::delete)
+        .add("POST", BUCKET, "", formUpload::post)
         .add("GET", BUCKET, "", listing::list)
         .add("GET", BUCKET, "location", buckets::location)
         .add("GET", BUCKET, "uploads", multipart::listUploads)

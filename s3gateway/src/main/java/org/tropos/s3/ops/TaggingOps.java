@@ -2,6 +2,7 @@ package org.tropos.s3.ops;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -62,7 +63,16 @@ final class TaggingOps {
 
   /** The tags of a Tagging document, in its order. */
   private static Map<String, String> document(S3Request request) throws S3Error, IOException {
-    Element root = XmlInput.parse(request.body());
+    return document(request.body());
+  }
+
+  /** The tags of a Tagging document sent as a form field (POST object), checked. */
+  static Map<String, String> fromDocument(InputStream document) throws S3Error, IOException {
+    return check(document(document), MAX_TAGS);
+  }
+
+  private static Map<String, String> document(InputStream body) throws S3Error, IOException {
+    Element root = XmlInput.parse(body);
     if (!root.getTagName().equals("Tagging")) {
       throw S3ErrorCode.MALFORMED_XML.error();
     }

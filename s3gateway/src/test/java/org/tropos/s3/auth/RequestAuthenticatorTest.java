@@ -110,4 +110,40 @@ class RequestAuthenticatorTest {
         "/photos/puppy.jpg", "/johnsmith/photos/puppy.jpg", presigned, none, Map.of(),
         Instant.ofEpochSecond(1175139621))).code());
   }
+
+  /** HMAC computed here with the JDK alone, not with the classes under test. */
+  private static byte[] hmac(String algorithm, byte[] key, String data) throws Exception {
+    javax.crypto.Mac mac = javax.crypto.Mac.getInstance(algorithm);
+    mac.init(new javax.crypto.spec.SecretKeySpec(key, algorithm));
+    return mac.doFinal(data.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aFormPolicySignedWithVersion2Or4NamesItsSigner() throws Exception {
+    String policy = "eyJleHBpcmF0aW9uIjogIjIwMzAtMDEtMDFUMDA6MDA6MDBaIiwgImNvbmRpdGlvbnMiOiBbXX0=";
+    String v2 = java.util.Base64.getEncoder().encodeToString(hmac("HmacSHA1", SECRET.getBytes(), policy));
+    assertEquals(ACCESS, authenticator.authenticateForm(Map.of("policy", policy, "awsaccesskeyid", ACCESS,
+        "signature", v2)).accessId());
+    byte[] key = ("AWS4" + SECRET).getBytes();
+    for (String part : List.of("20261125", "us-east-1", "s3", "aws4_request")) {
+      key = hmac("HmacSHA256", key, part);
+    }
+    String v4 = java.util.HexFormat.of().formatHex(hmac("HmacSHA256", key, policy));
+    Map<String, String> form = new HashMap<>(Map.of("policy", policy, "x-amz-algorithm", "AWS4-HMAC-SHA256",
+        "x-amz-credential", ACCESS + "/20261125/us-east-1/s3/aws4_request", "x-amz-date", "20261125T000000Z",
+        "x-amz-signature", v4));
+    assertEquals(ACCESS, authenticator.authenticateForm(form).accessId());
+
+    form.put("x-amz-signature", v4.replace(v4.charAt(0), v4.charAt(0) == 'a' ? 'b' : 'a'));
+    assertEquals(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH, assertThrows(S3Error.class,
+        () -> authenticator.authenticateForm(form)).errorCode());
+    assertEquals(S3ErrorCode.INVALID_ACCESS_KEY_ID, assertThrows(S3Error.class,
+        () -> authenticator.authenticateForm(Map.of("policy", policy, "awsaccesskeyid", "nobody", "signature", v2)))
+        .errorCode());
+    assertEquals(S3ErrorCode.INVALID_ARGUMENT, assertThrows(S3Error.class,
+        () -> authenticator.authenticateForm(Map.of("policy", policy, "awsaccesskeyid", ACCESS))).errorCode());
+    assertEquals(S3ErrorCode.INVALID_ARGUMENT, assertThrows(S3Error.class,
+        () -> authenticator.authenticateForm(Map.of("signature", v2))).errorCode());
+    assertEquals(Caller.ANONYMOUS, authenticator.authenticateForm(Map.of("key", "a")));
+  }
 }
