@@ -12,6 +12,7 @@ import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
@@ -67,12 +68,16 @@ public final class TroposClient implements AutoCloseable {
 
   private TroposClient(Configuration conf, String user) throws IOException {
     this.conf = conf;
-    this.om = new OmClient(ScmAddresses.omService(conf), user);
+    this.om = new OmClient(OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
+        .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf))), user);
     this.scm = new ScmBlockClient(ScmAddresses.blockService(conf));
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
   }
 
-  /** Connects to the OM (ozone.om.address) and SCM (for reports of corrupt replicas) of {@code conf}. */
+  /**
+   * Connects to the OM (ozone.om.address, or the OMs of ozone.om.service.ids) and SCM (for reports of corrupt
+   * replicas) of {@code conf}.
+   */
   public static TroposClient create(Configuration conf) throws IOException {
     return new TroposClient(conf, Callers.localUser());
   }

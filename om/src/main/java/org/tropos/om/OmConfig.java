@@ -1,14 +1,19 @@
 package org.tropos.om;
 
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
@@ -28,21 +33,54 @@ import org.tropos.proto.om.BucketLayout;
  * @param directoryPurgeInterval how often the contents of deleted directories are purged
  * @param httpBind where the status port (/prom, /health) listens
  * @param administrators users who administer the cluster besides the one running the OM
+ * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
  */
 public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
-    long blockSize, Duration directoryPurgeInterval, HostPort httpBind, List<String> administrators) {
+    long blockSize, Duration directoryPurgeInterval, HostPort httpBind, List<String> administrators,
+    Optional<Ha> ha) {
 
   private static final int HTTP_PORT = 9874;
 
+  /**
+   * An OM of an HA service.
+   *
+   * @param service the service's OMs
+   * @param self this OM among them
+   * @param ratisDir where this OM's Raft log is kept ({@code ozone.om.ratis.storage.dir}, else {@code om-ratis}
+   *     beside the database)
+   */
+  public record Ha(OmService service, OmService.Node self, Path ratisDir) {
+  }
+
   public static OmConfig from(Configuration conf) {
-    return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), conf.get(OmKeys.PORT)), dbDir(conf),
+    Path dbDir = dbDir(conf);
+    Optional<Ha> ha = OmService.from(conf).map(service -> new Ha(service, service.local(conf, OmConfig::isLocalHost),
+        ratisDir(conf, dbDir)));
+    int port = ha.map(h -> h.self().rpc().port()).orElse(conf.get(OmKeys.PORT));
+    return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), port), dbDir,
         ScmAddresses.blockService(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),
         conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
         HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()),
-        conf.get(CommonKeys.ADMINISTRATORS));
+        conf.get(CommonKeys.ADMINISTRATORS), ha);
+  }
+
+  private static Path ratisDir(Configuration conf, Path dbDir) {
+    List<String> dirs = conf.get(OmKeys.RATIS_STORAGE_DIR);
+    return dirs.isEmpty() ? dbDir.resolveSibling("om-ratis") : Path.of(dirs.get(0));
+  }
+
+  /** Whether {@code host} names an address of this machine (how an OM finds itself among its service's nodes). */
+  private static boolean isLocalHost(String host) {
+    try {
+      InetAddress address = InetAddress.getByName(host);
+      return address.isAnyLocalAddress() || address.isLoopbackAddress()
+          || NetworkInterface.getByInetAddress(address) != null;
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   private static Path dbDir(Configuration conf) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import org.apache.ratis.client.RaftClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.http.StatusServer;
@@ -22,7 +23,10 @@ import org.tropos.om.occ.Committer;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.occ.OccMetrics;
 import org.tropos.om.occ.OccRunner;
+import org.tropos.om.ratis.OmRaftServer;
+import org.tropos.om.ratis.RatisBatchLog;
 import org.tropos.om.rpc.Administrators;
+import org.tropos.om.rpc.Leadership;
 import org.tropos.om.rpc.OmRpc;
 import org.tropos.om.scm.DeletedKeyHandoff;
 import org.tropos.om.scm.ScmBlocks;
@@ -47,6 +51,8 @@ public final class OmServer implements AutoCloseable {
   private GrpcServer server;
   private StatusServer http;
   private ScheduledExecutorService background;
+  private OmRaftServer raft;
+  private RaftClient raftClient;
 
   public OmServer(OmConfig config, Clock clock) {
     this.config = config;
@@ -57,19 +63,38 @@ public final class OmServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       db = OmDb.open(config.dbDir());
-      committer = new Committer("om", db, config.commitBatchMax(), metrics);
+      ObjectIds ids;
+      Leadership leadership;
+      if (config.ha().isPresent()) {
+        OmConfig.Ha ha = config.ha().get();
+        ids = ObjectIds.replicated(db);
+        raft = new OmRaftServer(ha.service(), ha.self(), ha.ratisDir(), db);
+        raft.start();
+        raftClient = raft.newClient();
+        committer = new Committer("om", db, new RatisBatchLog(raftClient), config.commitBatchMax(), metrics);
+        leadership = raft.leadership(ids);
+      } else {
+        ids = new ObjectIds(db);
+        committer = new Committer("om", db, config.commitBatchMax(), metrics);
+        leadership = Leadership.SINGLE;
+      }
       committer.start();
-      runner = new OccRunner(db, new ObjectIds(db), committer, clock, config.maxConflictRetries(), metrics);
+      runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics);
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
       scm = new ScmBlocks(config.scmBlockAddress());
       DirectoryPurger purger = new DirectoryPurger(runner);
       DeletedKeyHandoff handoff = new DeletedKeyHandoff(namespace, scm);
       background = Threads.scheduler("om-background");
       Threads.everyPeriod(background, "Purge of deleted directories and hand-over of deleted blocks",
-          config.directoryPurgeInterval(), config.directoryPurgeInterval(), () -> purge(purger, handoff));
+          config.directoryPurgeInterval(), config.directoryPurgeInterval(), () -> {
+            // Background changes are the leader's to make: a follower's would be refused anyway.
+            if (leadership.leads()) {
+              purge(purger, handoff);
+            }
+          });
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
           List.of(new OmRpc(namespace, scm, config.blockSize(),
-              new Administrators(config.administrators(), Callers.localUser()))));
+              new Administrators(config.administrators(), Callers.localUser()), leadership)));
       server.start();
       http = new StatusServer("om-http", config.httpBind(), metrics::prometheus);
       http.start();
@@ -78,8 +103,10 @@ public final class OmServer implements AutoCloseable {
       throw e;
     }
     lifeCycle.startEnds();
-    LOG.info("OM started (version {}): client service on port {}, database {}, SCM block service at {}",
-        VersionInfo.version(), port(), config.dbDir(), config.scmBlockAddress());
+    LOG.info("OM started (version {}): client service on port {}, database {}, SCM block service at {}{}",
+        VersionInfo.version(), port(), config.dbDir(), config.scmBlockAddress(), config.ha().map(ha -> ", node "
+            + ha.self().id() + " of HA service " + ha.service().id() + " (Raft log " + ha.ratisDir() + ")")
+            .orElse(""));
   }
 
   /** Empties deleted directories, then hands the blocks of every deleted key to SCM. */
@@ -127,7 +154,7 @@ public final class OmServer implements AutoCloseable {
       return;
     }
     Closer.closeAll("OM", http, server, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
-        scm, committer, db);
+        scm, committer, raftClient, raft, db);
     lifeCycle.closeEnds();
     LOG.info("OM stopped");
   }

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
-import org.tropos.common.rpc.RpcChannel;
+import org.tropos.common.util.SystemClock;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.BucketInfo;
@@ -59,15 +59,25 @@ import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
 
-/** The OM's client service, call by call. Failures arrive as {@link OmException}. Thread-safe. */
+/**
+ * The OM's client service, call by call: one OM, or the OMs of an HA service, following the leader
+ * ({@link OmFailover}). Failures arrive as {@link OmException}. Thread-safe.
+ */
 public final class OmClient implements AutoCloseable {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+  /** How long a call follows the OMs of a service through a failover before it fails. */
+  private static final Duration FAILOVER_BUDGET = Duration.ofSeconds(30);
 
-  private final RpcChannel<OmException> om;
+  private final OmFailover om;
 
   /** A client calling the OM at {@code address} as {@code user}. */
   public OmClient(HostPort address, String user) {
-    this.om = new RpcChannel<>(address, OmException::fromRpc, CALL_TIMEOUT, user);
+    this(List.of(address), user);
+  }
+
+  /** A client calling the OMs at {@code addresses} (an HA service's, in order) as {@code user}. */
+  public OmClient(List<HostPort> addresses, String user) {
+    this.om = new OmFailover(addresses, CALL_TIMEOUT, user, SystemClock.INSTANCE, FAILOVER_BUDGET);
   }
 
   private OmServiceGrpc.OmServiceBlockingStub stub() {

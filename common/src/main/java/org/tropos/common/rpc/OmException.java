@@ -10,19 +10,30 @@ import org.tropos.proto.om.OmResult;
 public final class OmException extends Exception {
   private static final long serialVersionUID = 1L;
   private final OmResult result;
+  private final String leaderHint;
 
   public OmException(OmResult result, String message) {
-    super(message);
-    this.result = result;
+    this(result, message, "", null);
   }
 
-  private OmException(OmResult result, String message, Throwable cause) {
+  private OmException(OmResult result, String message, String leaderHint, Throwable cause) {
     super(message, cause);
     this.result = result;
+    this.leaderHint = leaderHint;
+  }
+
+  /** NOT_LEADER from an OM of an HA service, naming the leader's client address ("host:port") if it knows it. */
+  public static OmException notLeader(String message, String leaderHint) {
+    return new OmException(OmResult.NOT_LEADER, message, leaderHint, null);
   }
 
   public OmResult result() {
     return result;
+  }
+
+  /** For NOT_LEADER: where the leader is believed to be ("host:port"), else empty. */
+  public String leaderHint() {
+    return leaderHint;
   }
 
   public boolean isRetriable() {
@@ -30,14 +41,15 @@ public final class OmException extends Exception {
   }
 
   public StatusRuntimeException toStatus() {
-    return RpcErrors.toStatus(result, getMessage());
+    return RpcErrors.toStatus(result, getMessage(), leaderHint);
   }
 
   /** Translates a failed OM call on the client side. */
   public static OmException fromRpc(StatusRuntimeException e, String target) {
     RpcErrors.Failure<OmResult> failure = RpcErrors.failureOf(e, "the OM", target, OmResult::forNumber,
         OmResult.OM_RESULT_UNSPECIFIED, OmResult.OM_NOT_READY, OmResult.INTERNAL_ERROR);
-    return new OmException(failure.result(), failure.message(), e);
+    String hint = RpcErrors.detailOf(e).map(d -> d.getLeaderHint()).orElse("");
+    return new OmException(failure.result(), failure.message(), hint, e);
   }
 
   @Override

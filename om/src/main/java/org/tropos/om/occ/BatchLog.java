@@ -11,6 +11,18 @@ import org.tropos.proto.om.db.JournalEntry;
  */
 @FunctionalInterface
 public interface BatchLog {
-  /** Returns once {@code entry} is durable and applied to this OM's database; an error leaves it unapplied. */
+  /**
+   * Returns once {@code entry} is durable and applied to this OM's database. {@link UnavailableException}: the
+   * log could not take it now (no Raft leader or majority); whether it will still apply is unknown.
+   */
   void append(JournalEntry entry) throws IOException;
+
+  /** The log cannot take entries now (OM HA: no leader or majority in time); the caller may retry later. */
+  final class UnavailableException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public UnavailableException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
 }

@@ -131,6 +131,8 @@ public final class Committer implements AutoCloseable {
         done.completeExceptionally(refused[i]);
       } else if (failed instanceof StaleWriteSetException) {
         done.completeExceptionally(new Conflict("the namespace moved on before this batch was applied"));
+      } else if (failed instanceof BatchLog.UnavailableException) {
+        done.completeExceptionally(new OmException(OmResult.OM_NOT_READY, failed.getMessage()));
       } else if (failed != null) {
         done.completeExceptionally(new OmException(OmResult.INTERNAL_ERROR, "commit failed: " + failed.getMessage()));
       } else {
@@ -148,6 +150,9 @@ public final class Committer implements AutoCloseable {
       return null;
     } catch (StaleWriteSetException e) {
       LOG.debug("{}: a batch of {} changes is re-run: {}", name, validator.changes().size(), e.getMessage());
+      return e;
+    } catch (BatchLog.UnavailableException e) {
+      LOG.warn("{}: a batch of {} changes was not taken: {}", name, validator.changes().size(), e.getMessage());
       return e;
     } catch (IOException e) {
       LOG.error("{}: cannot write a batch of {} changes", name, validator.changes().size(), e);

@@ -39,12 +39,19 @@ public final class ObjectIds {
   private ObjectIds(OmDb db, long term) throws IOException {
     this.db = db;
     this.replicated = true;
-    startTerm(term);
+    if (term > 0) {
+      startTerm(term);
+    }
   }
 
   /** Ids for an OM of an HA group, starting with the range of the term it leads in. */
   public static ObjectIds forTerm(OmDb db, long term) throws IOException {
     return new ObjectIds(db, term);
+  }
+
+  /** Ids for an OM of an HA group that leads no term yet: none until {@link #startTerm}. */
+  public static ObjectIds replicated(OmDb db) throws IOException {
+    return new ObjectIds(db, 0);
   }
 
   /** Moves to the range of {@code term}, in which this OM has just become leader (HA only). */
@@ -62,8 +69,8 @@ public final class ObjectIds {
   public synchronized long next() throws OmException {
     if (next >= limit) {
       if (replicated) {
-        throw new OmException(OmResult.INTERNAL_ERROR, "this leader's term has used all its object ids: the next"
-            + " leader takes over in a new term");
+        throw new OmException(OmResult.INTERNAL_ERROR, "no object ids left: this OM leads no term, or its term has"
+            + " used all of its range (the next leader takes over in a new term)");
       }
       try {
         db.setObjectIdHighWater(next + BLOCK);

@@ -16,12 +16,15 @@ import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.util.TimeDuration;
 import org.tropos.common.net.OmService;
 import org.tropos.om.db.OmDb;
+import org.tropos.om.occ.ObjectIds;
+import org.tropos.om.rpc.Leadership;
 
 /**
  * This OM's member of its service's Raft group (one group per OM service, its id derived from the service id, a
@@ -32,12 +35,19 @@ public final class OmRaftServer implements AutoCloseable {
   /** Election timeouts: long enough for a JVM pause on a busy two-core machine, short enough for a quick failover. */
   private static final TimeDuration ELECTION_MIN = TimeDuration.valueOf(1, TimeUnit.SECONDS);
   private static final TimeDuration ELECTION_MAX = TimeDuration.valueOf(2, TimeUnit.SECONDS);
+  /** How long a batch may wait for a leader to take it: several elections' worth. */
+  private static final int COMMIT_ATTEMPTS = 30;
+  private static final TimeDuration COMMIT_RETRY_SLEEP = TimeDuration.valueOf(300, TimeUnit.MILLISECONDS);
 
   private final RaftGroup group;
   private final RaftServer server;
+  private final OmService service;
+  private final String self;
 
   public OmRaftServer(OmService service, OmService.Node self, Path storageDir, OmDb db) throws IOException {
     this.group = groupOf(service);
+    this.service = service;
+    this.self = self.id();
     RaftProperties properties = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
     GrpcConfigKeys.Server.setPort(properties, self.ratis().port());
@@ -64,8 +74,15 @@ public final class OmRaftServer implements AutoCloseable {
   /** A client of the group, for this OM's committer; the caller closes it. */
   public RaftClient newClient() {
     RaftProperties properties = new RaftProperties();
+    // Bounded: with no majority the committer's batch fails (the OM answers "not ready") instead of hanging.
     return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+        .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(COMMIT_ATTEMPTS, COMMIT_RETRY_SLEEP))
         .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build();
+  }
+
+  /** When this OM may serve clients: as its group's leader, caught up; {@code ids} are started in its terms. */
+  public Leadership leadership(ObjectIds ids) {
+    return new OmLeadership(server, group.getGroupId(), service, self, ids);
   }
 
   /** Whether this OM leads its group now. */

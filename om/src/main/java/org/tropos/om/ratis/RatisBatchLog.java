@@ -23,9 +23,15 @@ public final class RatisBatchLog implements BatchLog {
 
   @Override
   public void append(JournalEntry entry) throws IOException {
-    RaftClientReply reply = client.io().send(Message.valueOf(ByteString.copyFrom(entry.toByteArray())));
+    RaftClientReply reply;
+    try {
+      reply = client.io().send(Message.valueOf(ByteString.copyFrom(entry.toByteArray())));
+    } catch (IOException e) {
+      throw new UnavailableException("the OMs' Raft group did not take the batch: " + e.getMessage(), e);
+    }
     if (!reply.isSuccess()) {
-      throw new IOException("the OMs' Raft group did not commit the batch: " + reply.getException());
+      throw new UnavailableException("the OMs' Raft group did not commit the batch: " + reply.getException(),
+          reply.getException());
     }
     if (!OmStateMachine.applied(reply.getMessage())) {
       throw new StaleWriteSetException("the batch was "

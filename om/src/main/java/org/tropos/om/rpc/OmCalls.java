@@ -5,15 +5,24 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.UnaryCalls;
 import org.tropos.proto.om.OmResult;
 
-/** Runs one unary OM call and maps its outcome to the wire: a response, or a non-OK status with detail. */
+/**
+ * Runs one unary OM call and maps its outcome to the wire: a response, or a non-OK status with detail. A call is
+ * served only while this OM may serve ({@link Leadership}); otherwise it is NOT_LEADER and nothing runs.
+ */
 final class OmCalls {
   private static final UnaryCalls<OmException> CALLS = new UnaryCalls<>("the OM", OmException.class,
       OmException::toStatus, OmResult.INTERNAL_ERROR);
 
-  private OmCalls() {
+  private final Leadership leadership;
+
+  OmCalls(Leadership leadership) {
+    this.leadership = leadership;
   }
 
-  static <T> void respond(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body) {
-    CALLS.respond(method, observer, body);
+  <T> void respond(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body) {
+    CALLS.respond(method, observer, () -> {
+      leadership.require();
+      return body.call();
+    });
   }
 }

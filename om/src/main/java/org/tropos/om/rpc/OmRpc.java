@@ -87,8 +87,12 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final ScmBlocks scm;
   private final long blockSize;
   private final Administrators administrators;
+  private final OmCalls calls;
 
-  public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators) {
+  /** The service; {@code leadership} says when this OM may serve (an HA service's leader only). */
+  public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators,
+      Leadership leadership) {
+    this.calls = new OmCalls(leadership);
     this.namespace = namespace;
     this.scm = scm;
     this.blockSize = blockSize;
@@ -97,25 +101,25 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void createVolume(CreateVolumeRequest r, StreamObserver<CreateVolumeResponse> o) {
-    OmCalls.respond("CreateVolume", o, () -> CreateVolumeResponse.newBuilder()
+    calls.respond("CreateVolume", o, () -> CreateVolumeResponse.newBuilder()
         .setVolume(namespace.createVolume(r.getVolume())).build());
   }
 
   @Override
   public void getVolume(GetVolumeRequest r, StreamObserver<GetVolumeResponse> o) {
-    OmCalls.respond("GetVolume", o, () -> GetVolumeResponse.newBuilder().setVolume(namespace.getVolume(r.getName()))
+    calls.respond("GetVolume", o, () -> GetVolumeResponse.newBuilder().setVolume(namespace.getVolume(r.getName()))
         .build());
   }
 
   @Override
   public void listVolumes(ListVolumesRequest r, StreamObserver<ListVolumesResponse> o) {
-    OmCalls.respond("ListVolumes", o, () -> namespace.listVolumes(r.getPrefix(), r.getStartAfter(),
+    calls.respond("ListVolumes", o, () -> namespace.listVolumes(r.getPrefix(), r.getStartAfter(),
         r.getMaxResults()));
   }
 
   @Override
   public void deleteVolume(DeleteVolumeRequest r, StreamObserver<DeleteVolumeResponse> o) {
-    OmCalls.respond("DeleteVolume", o, () -> {
+    calls.respond("DeleteVolume", o, () -> {
       namespace.deleteVolume(r.getName());
       return DeleteVolumeResponse.getDefaultInstance();
     });
@@ -123,25 +127,25 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void createBucket(CreateBucketRequest r, StreamObserver<CreateBucketResponse> o) {
-    OmCalls.respond("CreateBucket", o, () -> CreateBucketResponse.newBuilder()
+    calls.respond("CreateBucket", o, () -> CreateBucketResponse.newBuilder()
         .setBucket(namespace.createBucket(r.getBucket())).build());
   }
 
   @Override
   public void getBucket(GetBucketRequest r, StreamObserver<GetBucketResponse> o) {
-    OmCalls.respond("GetBucket", o, () -> GetBucketResponse.newBuilder()
+    calls.respond("GetBucket", o, () -> GetBucketResponse.newBuilder()
         .setBucket(namespace.getBucket(r.getVolume(), r.getName())).build());
   }
 
   @Override
   public void listBuckets(ListBucketsRequest r, StreamObserver<ListBucketsResponse> o) {
-    OmCalls.respond("ListBuckets", o, () -> namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(),
+    calls.respond("ListBuckets", o, () -> namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(),
         r.getMaxResults()));
   }
 
   @Override
   public void deleteBucket(DeleteBucketRequest r, StreamObserver<DeleteBucketResponse> o) {
-    OmCalls.respond("DeleteBucket", o, () -> {
+    calls.respond("DeleteBucket", o, () -> {
       namespace.deleteBucket(r.getVolume(), r.getName());
       return DeleteBucketResponse.getDefaultInstance();
     });
@@ -150,7 +154,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   /** Records the open key, then (outside the transaction) allocates its first block when its size is known. */
   @Override
   public void openKey(OpenKeyRequest r, StreamObserver<OpenKeyResponse> o) {
-    OmCalls.respond("OpenKey", o, () -> {
+    calls.respond("OpenKey", o, () -> {
       OpenKeyRow open = namespace.openKey(r);
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(open.toByteString());
@@ -164,7 +168,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void allocateBlock(AllocateKeyBlockRequest r, StreamObserver<AllocateKeyBlockResponse> o) {
-    OmCalls.respond("AllocateBlock", o, () -> {
+    calls.respond("AllocateBlock", o, () -> {
       ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenKey()).getFactor();
       long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
       return AllocateKeyBlockResponse.newBuilder().setBlock(scm.allocate(size, factor, r.getExclude())).build();
@@ -173,13 +177,13 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void commitKey(CommitKeyRequest r, StreamObserver<CommitKeyResponse> o) {
-    OmCalls.respond("CommitKey", o, () -> CommitKeyResponse.newBuilder().setKey(namespace.commitKey(r)).build());
+    calls.respond("CommitKey", o, () -> CommitKeyResponse.newBuilder().setKey(namespace.commitKey(r)).build());
   }
 
   /** The key and, from SCM, where its containers' replicas are, nearest to the reader first. */
   @Override
   public void lookupKey(LookupKeyRequest r, StreamObserver<LookupKeyResponse> o) {
-    OmCalls.respond("LookupKey", o, () -> {
+    calls.respond("LookupKey", o, () -> {
       KeyInfo key = namespace.lookupKey(r);
       List<Long> containers = key.getBlocksList().stream().map(b -> b.getBlockId().getContainerId()).distinct()
           .toList();
@@ -193,18 +197,18 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listKeys(ListKeysRequest r, StreamObserver<ListKeysResponse> o) {
-    OmCalls.respond("ListKeys", o, () -> namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(),
+    calls.respond("ListKeys", o, () -> namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(),
         r.getStartAfter(), r.getMaxResults()));
   }
 
   @Override
   public void deleteKey(DeleteKeyRequest r, StreamObserver<DeleteKeyResponse> o) {
-    OmCalls.respond("DeleteKey", o, () -> namespace.deleteKey(r));
+    calls.respond("DeleteKey", o, () -> namespace.deleteKey(r));
   }
 
   @Override
   public void renameKey(RenameKeyRequest r, StreamObserver<RenameKeyResponse> o) {
-    OmCalls.respond("RenameKey", o, () -> {
+    calls.respond("RenameKey", o, () -> {
       namespace.renameKey(r.getVolume(), r.getBucket(), r.getKey(), r.getToKey());
       return RenameKeyResponse.getDefaultInstance();
     });
@@ -212,31 +216,31 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void createDirectory(CreateDirectoryRequest r, StreamObserver<CreateDirectoryResponse> o) {
-    OmCalls.respond("CreateDirectory", o, () -> CreateDirectoryResponse.newBuilder()
+    calls.respond("CreateDirectory", o, () -> CreateDirectoryResponse.newBuilder()
         .setDirectory(namespace.createDirectory(r.getVolume(), r.getBucket(), r.getPath(), r.getOwner())).build());
   }
 
   @Override
   public void getFileStatus(GetFileStatusRequest r, StreamObserver<GetFileStatusResponse> o) {
-    OmCalls.respond("GetFileStatus", o, () -> GetFileStatusResponse.newBuilder()
+    calls.respond("GetFileStatus", o, () -> GetFileStatusResponse.newBuilder()
         .setStatus(namespace.getFileStatus(r.getVolume(), r.getBucket(), r.getPath())).build());
   }
 
   @Override
   public void setFileAttributes(SetFileAttributesRequest r, StreamObserver<SetFileAttributesResponse> o) {
-    OmCalls.respond("SetFileAttributes", o, () -> SetFileAttributesResponse.newBuilder()
+    calls.respond("SetFileAttributes", o, () -> SetFileAttributesResponse.newBuilder()
         .setStatus(namespace.setFileAttributes(r)).build());
   }
 
   @Override
   public void listStatus(ListStatusRequest r, StreamObserver<ListStatusResponse> o) {
-    OmCalls.respond("ListStatus", o, () -> namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(),
+    calls.respond("ListStatus", o, () -> namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(),
         r.getStartAfter(), r.getMaxResults()));
   }
 
   @Override
   public void getS3Secret(GetS3SecretRequest r, StreamObserver<GetS3SecretResponse> o) {
-    OmCalls.respond("GetS3Secret", o, () -> {
+    calls.respond("GetS3Secret", o, () -> {
       administrators.checkActsFor(r.getAccessId(), "read the S3 secret");
       return GetS3SecretResponse.newBuilder().setSecret(withRole(namespace.getS3Secret(r.getAccessId(),
           r.getCreateIfMissing()))).build();
@@ -245,7 +249,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void setS3Secret(SetS3SecretRequest r, StreamObserver<SetS3SecretResponse> o) {
-    OmCalls.respond("SetS3Secret", o, () -> {
+    calls.respond("SetS3Secret", o, () -> {
       administrators.checkActsFor(r.getAccessId(), "set the S3 secret");
       return SetS3SecretResponse.newBuilder().setSecret(withRole(namespace.setS3Secret(r.getAccessId(),
           r.getSecret()))).build();
@@ -258,7 +262,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void revokeS3Secret(RevokeS3SecretRequest r, StreamObserver<RevokeS3SecretResponse> o) {
-    OmCalls.respond("RevokeS3Secret", o, () -> {
+    calls.respond("RevokeS3Secret", o, () -> {
       administrators.checkActsFor(r.getAccessId(), "revoke the S3 secret");
       namespace.revokeS3Secret(r.getAccessId());
       return RevokeS3SecretResponse.getDefaultInstance();
@@ -267,26 +271,26 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void copyKey(CopyKeyRequest r, StreamObserver<CopyKeyResponse> o) {
-    OmCalls.respond("CopyKey", o, () -> CopyKeyResponse.newBuilder().setKey(namespace.copyKey(r)).build());
+    calls.respond("CopyKey", o, () -> CopyKeyResponse.newBuilder().setKey(namespace.copyKey(r)).build());
   }
 
   @Override
   public void initiateMultipartUpload(InitiateMultipartUploadRequest r,
       StreamObserver<InitiateMultipartUploadResponse> o) {
-    OmCalls.respond("InitiateMultipartUpload", o, () -> InitiateMultipartUploadResponse.newBuilder()
+    calls.respond("InitiateMultipartUpload", o, () -> InitiateMultipartUploadResponse.newBuilder()
         .setUploadId(namespace.initiateMultipartUpload(r)).build());
   }
 
   @Override
   public void completeMultipartUpload(CompleteMultipartUploadRequest r,
       StreamObserver<CompleteMultipartUploadResponse> o) {
-    OmCalls.respond("CompleteMultipartUpload", o, () -> CompleteMultipartUploadResponse.newBuilder()
+    calls.respond("CompleteMultipartUpload", o, () -> CompleteMultipartUploadResponse.newBuilder()
         .setKey(namespace.completeMultipartUpload(r)).build());
   }
 
   @Override
   public void abortMultipartUpload(AbortMultipartUploadRequest r, StreamObserver<AbortMultipartUploadResponse> o) {
-    OmCalls.respond("AbortMultipartUpload", o, () -> {
+    calls.respond("AbortMultipartUpload", o, () -> {
       namespace.abortMultipartUpload(r.getVolume(), r.getBucket(), r.getKey(), r.getUploadId());
       return AbortMultipartUploadResponse.getDefaultInstance();
     });
@@ -294,37 +298,37 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listParts(ListPartsRequest r, StreamObserver<ListPartsResponse> o) {
-    OmCalls.respond("ListParts", o, () -> namespace.listParts(r));
+    calls.respond("ListParts", o, () -> namespace.listParts(r));
   }
 
   @Override
   public void listMultipartUploads(ListMultipartUploadsRequest r, StreamObserver<ListMultipartUploadsResponse> o) {
-    OmCalls.respond("ListMultipartUploads", o, () -> namespace.listMultipartUploads(r));
+    calls.respond("ListMultipartUploads", o, () -> namespace.listMultipartUploads(r));
   }
 
   @Override
   public void copyPart(CopyPartRequest r, StreamObserver<CopyPartResponse> o) {
-    OmCalls.respond("CopyPart", o, () -> CopyPartResponse.newBuilder().setPart(namespace.copyPart(r)).build());
+    calls.respond("CopyPart", o, () -> CopyPartResponse.newBuilder().setPart(namespace.copyPart(r)).build());
   }
 
   @Override
   public void setKeyTags(SetKeyTagsRequest r, StreamObserver<SetKeyTagsResponse> o) {
-    OmCalls.respond("SetKeyTags", o, () -> SetKeyTagsResponse.newBuilder().setKey(namespace.setKeyTags(r)).build());
+    calls.respond("SetKeyTags", o, () -> SetKeyTagsResponse.newBuilder().setKey(namespace.setKeyTags(r)).build());
   }
 
   @Override
   public void setKeyAcl(SetKeyAclRequest r, StreamObserver<SetKeyAclResponse> o) {
-    OmCalls.respond("SetKeyAcl", o, () -> SetKeyAclResponse.newBuilder().setKey(namespace.setKeyAcl(r)).build());
+    calls.respond("SetKeyAcl", o, () -> SetKeyAclResponse.newBuilder().setKey(namespace.setKeyAcl(r)).build());
   }
 
   @Override
   public void setBucketProperties(SetBucketPropertiesRequest r, StreamObserver<SetBucketPropertiesResponse> o) {
-    OmCalls.respond("SetBucketProperties", o, () -> SetBucketPropertiesResponse.newBuilder()
+    calls.respond("SetBucketProperties", o, () -> SetBucketPropertiesResponse.newBuilder()
         .setBucket(namespace.setBucketProperties(r)).build());
   }
 
   @Override
   public void listKeyVersions(ListKeyVersionsRequest r, StreamObserver<ListKeyVersionsResponse> o) {
-    OmCalls.respond("ListKeyVersions", o, () -> namespace.listKeyVersions(r));
+    calls.respond("ListKeyVersions", o, () -> namespace.listKeyVersions(r));
   }
 }

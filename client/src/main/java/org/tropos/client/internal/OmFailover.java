@@ -1,0 +1,100 @@
+package org.tropos.client.internal;
+
+import io.grpc.ManagedChannel;
+import io.grpc.stub.AbstractStub;
+import java.time.Duration;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.RpcChannel;
+import org.tropos.common.util.Clock;
+import org.tropos.proto.om.OmResult;
+
+/**
+ * The OMs a client calls: one, or the OMs of an HA service in turn. A call an OM answers NOT_LEADER goes next to
+ * the leader it names (else to the next OM); one that cannot reach its OM goes to the next. Once every OM has been
+ * tried the client pauses, doubling from {@link #FIRST_PAUSE} up to {@link #LONGEST_PAUSE}, and after
+ * {@code budget} gives up with the last failure. Any other failure is the caller's at once. With a single OM
+ * nothing is retried.
+ *
+ * <p>Thread-safe: calls from many threads share the OM currently believed to lead.
+ */
+final class OmFailover implements AutoCloseable {
+  static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+  static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
+
+  private final List<RpcChannel<OmException>> channels;
+  private final Clock clock;
+  private final Duration budget;
+  private volatile int current;
+
+  OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget) {
+    this.channels = addresses.stream().map(a -> new RpcChannel<>(a, OmException::fromRpc, callTimeout, user))
+        .toList();
+    this.clock = clock;
+    this.budget = budget;
+  }
+
+  /** A stub of the OM believed to lead, for a call made inside {@link #call}. */
+  <S extends AbstractStub<S>> S stub(Function<ManagedChannel, S> newStub) {
+    return channels.get(current).stub(newStub);
+  }
+
+  /** Runs {@code rpc} (which takes its stub from {@link #stub}), on the next OM while the OMs fail over. */
+  <T> T call(Supplier<T> rpc) throws OmException {
+    long giveUpAt = clock.monotonicMillis() + budget.toMillis();
+    Duration pause = FIRST_PAUSE;
+    int triedSincePause = 0;
+    while (true) {
+      int tried = current;
+      try {
+        return channels.get(tried).call(rpc);
+      } catch (OmException e) {
+        boolean elsewhere = e.result() == OmResult.NOT_LEADER || e.result() == OmResult.OM_NOT_READY;
+        if (channels.size() == 1 || !elsewhere) {
+          throw e;
+        }
+        if (clock.monotonicMillis() >= giveUpAt) {
+          throw new OmException(e.result(), "no OM of the service served the call within " + budget.toSeconds()
+              + " s; the last said: " + e.getMessage());
+        }
+        moveOn(tried, e.leaderHint());
+        if (++triedSincePause >= channels.size()) {
+          triedSincePause = 0;
+          pauseFor(pause);
+          pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+        }
+      }
+    }
+  }
+
+  /** After a failure on OM {@code failed}: the leader it named, else the next OM (unless another call moved on). */
+  private synchronized void moveOn(int failed, String leaderHint) {
+    if (current != failed) {
+      return;
+    }
+    for (int i = 0; i < channels.size(); i++) {
+      if (i != failed && channels.get(i).address().toString().equals(leaderHint)) {
+        current = i;
+        return;
+      }
+    }
+    current = (failed + 1) % channels.size();
+  }
+
+  private void pauseFor(Duration pause) throws OmException {
+    try {
+      clock.pause(pause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new OmException(OmResult.OM_NOT_READY, "interrupted while the OMs fail over");
+    }
+  }
+
+  @Override
+  public void close() {
+    channels.forEach(RpcChannel::close);
+  }
+}

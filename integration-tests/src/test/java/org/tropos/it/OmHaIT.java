@@ -1,0 +1,173 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.TroposClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.rpc.OmException;
+import org.tropos.common.util.SystemClock;
+import org.tropos.om.OmConfig;
+import org.tropos.om.OmServer;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.VolumeInfo;
+
+/**
+ * Three OMs of one HA service (Ozone's keys) in this JVM, in front of a mini cluster's SCM and datanodes, and a
+ * client configured with the service only: it finds the leader, and follows the next one when the leader stops
+ * while it writes. Every write acknowledged is there exactly once afterwards, on the OMs that remain and after
+ * all three restart.
+ */
+class OmHaIT {
+  private static final int OMS = 3;
+
+  private MiniCluster mini;
+  private Configuration haConf;
+  private final List<OmServer> oms = new ArrayList<>();
+  private Path dir;
+
+  @BeforeEach
+  void start(@TempDir Path tempDir) throws Exception {
+    dir = tempDir;
+    mini = new MiniCluster(dir.resolve("mini"), 3);
+    mini.awaitAllHealthy();
+    Map<String, String> keys = new HashMap<>();
+    keys.put("ozone.om.service.ids", "omservice");
+    List<String> nodes = new ArrayList<>();
+    for (int i = 0; i < OMS; i++) {
+      nodes.add("om" + i);
+      keys.put("ozone.om.address.omservice.om" + i, "127.0.0.1:" + freePort());
+      keys.put("ozone.om.ratis.port.omservice.om" + i, Integer.toString(freePort()));
+    }
+    keys.put("ozone.om.nodes.omservice", String.join(",", nodes));
+    haConf = mini.clientConfig().with(keys);
+    for (int i = 0; i < OMS; i++) {
+      oms.add(startOm(i));
+    }
+  }
+
+  private OmServer startOm(int i) throws Exception {
+    OmServer om = new OmServer(OmConfig.from(haConf.with(Map.of("ozone.om.node.id", "om" + i,
+        "ozone.om.db.dirs", dir.resolve("om" + i).toString()))), SystemClock.INSTANCE);
+    om.start();
+    return om;
+  }
+
+  @AfterEach
+  void stop() {
+    oms.forEach(om -> {
+      if (om != null) {
+        om.close();
+      }
+    });
+    if (mini != null) {
+      mini.close();
+    }
+  }
+
+  private static int freePort() throws Exception {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  @Test
+  void writesGoOnThroughALeaderStopAndEveryAcknowledgedOneIsThereOnce() throws Exception {
+    Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+    List<String> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (TroposClient client = TroposClient.create(haConf)) {
+      client.createVolume(VolumeInfo.newBuilder().setName("vol").setOwner("it").build());
+      client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("fso")
+          .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build());
+      AtomicBoolean running = new AtomicBoolean(true);
+      ExecutorService writers = Executors.newFixedThreadPool(4);
+      List<Future<?>> done = new ArrayList<>();
+      for (int w = 0; w < 4; w++) {
+        int writer = w;
+        done.add(writers.submit(() -> {
+          for (int n = 0; running.get(); n++) {
+            String name = "w" + writer + "/d" + n;
+            try {
+              client.createDirectory("vol", "fso", name);
+              acknowledged.add(name);
+            } catch (OmException e) {
+              failures.add(name + ": " + e);
+            }
+          }
+          return null;
+        }));
+      }
+      Await.until("100 directories", MiniCluster.WAIT, acknowledged::size, n -> n >= 100);
+      int leader = leader();
+      oms.get(leader).close();
+      oms.set(leader, null);
+      int before = acknowledged.size();
+      Await.until("100 more directories after the leader stopped", MiniCluster.WAIT, acknowledged::size,
+          n -> n >= before + 100);
+      assertNotEquals(leader, leader(), "another OM leads");
+      running.set(false);
+      for (Future<?> f : done) {
+        f.get();
+      }
+      writers.shutdown();
+      assertEquals(List.of(), failures);
+      for (String name : acknowledged) {
+        client.getFileStatus("vol", "fso", name);
+      }
+    }
+    for (int i = 0; i < OMS; i++) {
+      if (oms.get(i) != null) {
+        oms.get(i).close();
+      }
+      oms.set(i, startOm(i));
+    }
+    try (TroposClient client = TroposClient.create(haConf)) {
+      for (String name : acknowledged) {
+        client.getFileStatus("vol", "fso", name);
+      }
+      assertEquals(OMS, oms.size());
+    }
+    assertTrue(acknowledged.size() >= 200);
+  }
+
+  /** The OM that serves: the others answer NOT_LEADER. */
+  private int leader() throws Exception {
+    int[] found = {-1};
+    Await.until("a leader among the OMs", MiniCluster.WAIT, () -> {
+      for (int i = 0; i < oms.size(); i++) {
+        if (oms.get(i) == null) {
+          continue;
+        }
+        try (TroposClient one = TroposClient.create(haConf.with(Map.of("ozone.om.service.ids", "",
+            "ozone.om.address", "127.0.0.1:" + oms.get(i).port())))) {
+          one.listVolumes("");
+          found[0] = i;
+          return i;
+        } catch (OmException e) {
+          assertEquals(OmResult.NOT_LEADER, e.result(), e.toString());
+        }
+      }
+      return -1;
+    }, i -> i >= 0);
+    return found[0];
+  }
+}

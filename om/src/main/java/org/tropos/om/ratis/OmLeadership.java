@@ -1,0 +1,85 @@
+package org.tropos.om.ratis;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.tropos.common.net.OmService;
+import org.tropos.common.rpc.OmException;
+import org.tropos.om.occ.ObjectIds;
+import org.tropos.om.rpc.Leadership;
+import org.tropos.proto.om.OmResult;
+
+/**
+ * An HA OM's leadership, read from its Raft member. It serves only as leader, and in a new term only once its
+ * database holds every entry committed before (it then took its first request of the term): from that moment
+ * its reads are current and it takes the term's own range of object ids. A follower answers NOT_LEADER with the
+ * leader's client address, so that the client goes there next.
+ *
+ * <p>Thread-safe.
+ */
+final class OmLeadership implements Leadership {
+  private final RaftServer server;
+  private final RaftGroupId group;
+  private final String self;
+  private final Map<String, String> clientAddresses;
+  private final ObjectIds ids;
+  /** The term this OM has started serving in (its object ids taken), 0 for none yet. */
+  private long servingTerm;
+
+  OmLeadership(RaftServer server, RaftGroupId group, OmService service, String self, ObjectIds ids) {
+    this.server = server;
+    this.group = group;
+    this.self = self;
+    this.clientAddresses = service.nodes().stream().collect(Collectors.toMap(OmService.Node::id,
+        n -> n.rpc().toString()));
+    this.ids = ids;
+  }
+
+  @Override
+  public void require() throws OmException {
+    RaftServer.Division division;
+    try {
+      division = server.getDivision(group);
+    } catch (IOException e) {
+      throw new OmException(OmResult.OM_NOT_READY, "OM " + self + " has no Raft member running: " + e.getMessage());
+    }
+    DivisionInfo info = division.getInfo();
+    if (!info.isLeader()) {
+      RaftPeerId leader = info.getLeaderId();
+      String hint = leader == null ? "" : clientAddresses.getOrDefault(leader.toString(), "");
+      throw OmException.notLeader("OM " + self + " is not the leader" + (hint.isEmpty() ? " (none known yet)"
+          : "; the leader is " + leader + " at " + hint), hint);
+    }
+    long term = info.getCurrentTerm();
+    synchronized (this) {
+      if (term == servingTerm) {
+        return;
+      }
+      long committed = division.getRaftLog().getLastCommittedIndex();
+      if (!info.isLeaderReady() || info.getLastAppliedIndex() < committed) {
+        throw OmException.notLeader("OM " + self + " has just become the leader and is applying the entries of"
+            + " earlier terms: retry", "");
+      }
+      try {
+        ids.startTerm(term);
+      } catch (IOException e) {
+        throw new OmException(OmResult.INTERNAL_ERROR, "cannot take the object ids of term " + term + ": "
+            + e.getMessage());
+      }
+      servingTerm = term;
+    }
+  }
+
+  @Override
+  public boolean leads() {
+    try {
+      return server.getDivision(group).getInfo().isLeader();
+    } catch (IOException e) {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package org.tropos.om.rpc;
+
+import org.tropos.common.rpc.OmException;
+
+/**
+ * Whether this OM may serve clients now. A single OM always may; an OM of an HA service only while it leads the
+ * service's Raft group and has applied everything committed before its term (its reads are then as fresh as the
+ * group's, and only one OM in a term hands out object ids).
+ */
+public interface Leadership {
+  /** A single OM's: always serving. */
+  Leadership SINGLE = new Leadership() {
+    @Override
+    public void require() {
+    }
+
+    @Override
+    public boolean leads() {
+      return true;
+    }
+  };
+
+  /** Returns if this OM may serve; NOT_LEADER (with the leader's address when known) if not. */
+  void require() throws OmException;
+
+  /** Whether this OM leads now (for background work only the leader does). */
+  boolean leads();
+}
