@@ -3,7 +3,9 @@ package org.tropos.client;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.KeyInputStream;
@@ -12,6 +14,7 @@ import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.Callers;
@@ -22,9 +25,10 @@ import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
-import org.tropos.proto.om.CopyPartRequest;
+import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -65,11 +69,15 @@ public final class TroposClient implements AutoCloseable {
   private final ScmBlockClient scm;
   private final PipelineClients pipelines = new PipelineClients();
   private final String clientHost;
+  private final String user;
+  private final List<HostPort> omAddresses;
 
   private TroposClient(Configuration conf, String user) throws IOException {
     this.conf = conf;
-    this.om = new OmClient(OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
-        .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf))), user);
+    this.user = user;
+    this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
+        .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
+    this.om = new OmClient(omAddresses, user);
     this.scm = new ScmBlockClient(ScmAddresses.blockService(conf));
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
   }
@@ -305,6 +313,32 @@ public final class TroposClient implements AutoCloseable {
 
   public void revokeS3Secret(String accessId) throws OmException {
     om.revokeS3Secret(accessId);
+  }
+
+  /**
+   * Every OM's node id and role (LEADER, FOLLOWER, ... or SINGLE) by address, asked of each in turn; an OM that
+   * cannot be reached is left out and put in {@code unreachable}.
+   */
+  public Map<HostPort, GetOmRoleResponse> omRoles(Map<HostPort, OmException> unreachable) {
+    Map<HostPort, GetOmRoleResponse> roles = new LinkedHashMap<>();
+    for (HostPort address : omAddresses) {
+      try (OmClient one = new OmClient(address, user)) {
+        roles.put(address, one.getOmRole());
+      } catch (OmException e) {
+        unreachable.put(address, e);
+      }
+    }
+    return roles;
+  }
+
+  /** The OMs this client calls: the service's, in order, or the one OM. */
+  public List<HostPort> omAddresses() {
+    return omAddresses;
+  }
+
+  /** Hands the OMs' leadership to OM {@code nodeId} (an administrator's call); returns once it leads. */
+  public void transferOmLeadership(String nodeId) throws OmException {
+    om.transferOmLeadership(nodeId);
   }
 
   @Override

@@ -22,6 +22,8 @@ import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.DeleteVolumeRequest;
 import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetFileStatusRequest;
+import org.tropos.proto.om.GetOmRoleRequest;
+import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.GetS3SecretRequest;
 import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
@@ -55,6 +57,7 @@ import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.SetS3SecretRequest;
+import org.tropos.proto.om.TransferOmLeadershipRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
@@ -243,6 +246,15 @@ public final class OmClient implements AutoCloseable {
 
   public void revokeS3Secret(String accessId) throws OmException {
     om.call(() -> stub().revokeS3Secret(RevokeS3SecretRequest.newBuilder().setAccessId(accessId).build()));
+  }
+
+  /** The role of the OM this client calls (with one address: that OM, whatever its role). */
+  public GetOmRoleResponse getOmRole() throws OmException {
+    return om.call(() -> stub().getOmRole(GetOmRoleRequest.getDefaultInstance()));
+  }
+
+  public void transferOmLeadership(String nodeId) throws OmException {
+    om.call(() -> stub().transferOmLeadership(TransferOmLeadershipRequest.newBuilder().setNodeId(nodeId).build()));
   }
 
   @Override

@@ -1,8 +1,12 @@
 package org.tropos.om.ratis;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
@@ -11,6 +15,7 @@ import org.tropos.common.net.OmService;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.rpc.Leadership;
+import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.OmResult;
 
 /**
@@ -22,15 +27,20 @@ import org.tropos.proto.om.OmResult;
  * <p>Thread-safe.
  */
 final class OmLeadership implements Leadership {
+  private static final Duration TRANSFER_TIMEOUT = Duration.ofSeconds(20);
+
   private final RaftServer server;
   private final RaftGroupId group;
   private final String self;
   private final Map<String, String> clientAddresses;
   private final ObjectIds ids;
+  private final Supplier<RaftClient> clients;
   /** The term this OM has started serving in (its object ids taken), 0 for none yet. */
   private long servingTerm;
 
-  OmLeadership(RaftServer server, RaftGroupId group, OmService service, String self, ObjectIds ids) {
+  OmLeadership(RaftServer server, RaftGroupId group, OmService service, String self, ObjectIds ids,
+      Supplier<RaftClient> clients) {
+    this.clients = clients;
     this.server = server;
     this.group = group;
     this.self = self;
@@ -80,6 +90,38 @@ final class OmLeadership implements Leadership {
       return server.getDivision(group).getInfo().isLeader();
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  @Override
+  public GetOmRoleResponse role() {
+    GetOmRoleResponse.Builder role = GetOmRoleResponse.newBuilder().setNodeId(self);
+    try {
+      DivisionInfo info = server.getDivision(group).getInfo();
+      RaftPeerId leader = info.getLeaderId();
+      return role.setRole(info.getCurrentRole().name()).setTerm(info.getCurrentTerm())
+          .setLeaderId(leader == null ? "" : leader.toString()).setAppliedIndex(info.getLastAppliedIndex()).build();
+    } catch (IOException e) {
+      return role.setRole("STOPPED").build();
+    }
+  }
+
+  @Override
+  public void transferTo(String nodeId) throws OmException {
+    if (!clientAddresses.containsKey(nodeId)) {
+      throw new OmException(OmResult.INVALID_REQUEST, "no OM " + nodeId + " in this service: its OMs are "
+          + clientAddresses.keySet());
+    }
+    try (RaftClient client = clients.get()) {
+      RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(nodeId),
+          TRANSFER_TIMEOUT.toMillis());
+      if (!reply.isSuccess()) {
+        throw new OmException(OmResult.OM_NOT_READY, "the leadership did not move to " + nodeId + ": "
+            + reply.getException());
+      }
+    } catch (IOException e) {
+      throw new OmException(OmResult.OM_NOT_READY, "the leadership did not move to " + nodeId + ": "
+          + e.getMessage());
     }
   }
 }

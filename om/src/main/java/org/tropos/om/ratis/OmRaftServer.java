@@ -82,7 +82,7 @@ public final class OmRaftServer implements AutoCloseable {
 
   /** When this OM may serve clients: as its group's leader, caught up; {@code ids} are started in its terms. */
   public Leadership leadership(ObjectIds ids) {
-    return new OmLeadership(server, group.getGroupId(), service, self, ids);
+    return new OmLeadership(server, group.getGroupId(), service, self, ids, this::newClient);
   }
 
   /** Whether this OM leads its group now. */

@@ -35,4 +35,13 @@ public final class Administrators {
           + user + "': only the user itself and the OM's administrators (ozone.administrators) may");
     }
   }
+
+  /** Fails unless the current caller is an administrator. */
+  void checkAdministrator(String what) throws OmException {
+    String caller = Callers.current();
+    if (!contains(caller)) {
+      throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not " + what + ": only the OM's"
+          + " administrators (ozone.administrators) may");
+    }
+  }
 }

@@ -1,6 +1,8 @@
 package org.tropos.om.rpc;
 
 import org.tropos.common.rpc.OmException;
+import org.tropos.proto.om.GetOmRoleResponse;
+import org.tropos.proto.om.OmResult;
 
 /**
  * Whether this OM may serve clients now. A single OM always may; an OM of an HA service only while it leads the
@@ -18,6 +20,17 @@ public interface Leadership {
     public boolean leads() {
       return true;
     }
+
+    @Override
+    public GetOmRoleResponse role() {
+      return GetOmRoleResponse.newBuilder().setRole("SINGLE").build();
+    }
+
+    @Override
+    public void transferTo(String nodeId) throws OmException {
+      throw new OmException(OmResult.INVALID_REQUEST, "this OM is not part of an HA service: there is no"
+          + " leadership to transfer");
+    }
   };
 
   /** Returns if this OM may serve; NOT_LEADER (with the leader's address when known) if not. */
@@ -25,4 +38,10 @@ public interface Leadership {
 
   /** Whether this OM leads now (for background work only the leader does). */
   boolean leads();
+
+  /** This OM's node id and role, as {@code tropos admin om roles} shows them. */
+  GetOmRoleResponse role();
+
+  /** Hands the leadership to OM {@code nodeId}; returns once that OM leads. */
+  void transferTo(String nodeId) throws OmException;
 }

@@ -19,6 +19,11 @@ final class OmCalls {
     this.leadership = leadership;
   }
 
+  /** A call about this OM itself, served whatever its role. */
+  static <T> void respondInAnyRole(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body) {
+    CALLS.respond(method, observer, body);
+  }
+
   <T> void respond(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body) {
     CALLS.respond(method, observer, () -> {
       leadership.require();

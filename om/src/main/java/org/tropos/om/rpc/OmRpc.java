@@ -33,6 +33,8 @@ import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetBucketResponse;
 import org.tropos.proto.om.GetFileStatusRequest;
 import org.tropos.proto.om.GetFileStatusResponse;
+import org.tropos.proto.om.GetOmRoleRequest;
+import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.GetS3SecretRequest;
 import org.tropos.proto.om.GetS3SecretResponse;
 import org.tropos.proto.om.GetVolumeRequest;
@@ -74,6 +76,8 @@ import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.SetKeyTagsResponse;
 import org.tropos.proto.om.SetS3SecretRequest;
 import org.tropos.proto.om.SetS3SecretResponse;
+import org.tropos.proto.om.TransferOmLeadershipRequest;
+import org.tropos.proto.om.TransferOmLeadershipResponse;
 import org.tropos.proto.om.db.OpenKeyRow;
 import org.tropos.proto.scm.ExcludeList;
 
@@ -88,11 +92,13 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final long blockSize;
   private final Administrators administrators;
   private final OmCalls calls;
+  private final Leadership leadership;
 
   /** The service; {@code leadership} says when this OM may serve (an HA service's leader only). */
   public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators,
       Leadership leadership) {
     this.calls = new OmCalls(leadership);
+    this.leadership = leadership;
     this.namespace = namespace;
     this.scm = scm;
     this.blockSize = blockSize;
@@ -330,5 +336,19 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listKeyVersions(ListKeyVersionsRequest r, StreamObserver<ListKeyVersionsResponse> o) {
     calls.respond("ListKeyVersions", o, () -> namespace.listKeyVersions(r));
+  }
+
+  @Override
+  public void getOmRole(GetOmRoleRequest r, StreamObserver<GetOmRoleResponse> o) {
+    OmCalls.respondInAnyRole("GetOmRole", o, leadership::role);
+  }
+
+  @Override
+  public void transferOmLeadership(TransferOmLeadershipRequest r, StreamObserver<TransferOmLeadershipResponse> o) {
+    OmCalls.respondInAnyRole("TransferOmLeadership", o, () -> {
+      administrators.checkAdministrator("transfer the OMs' leadership");
+      leadership.transferTo(r.getNodeId());
+      return TransferOmLeadershipResponse.getDefaultInstance();
+    });
   }
 }
