@@ -106,9 +106,11 @@ class OmHaIT {
         done.add(writers.submit(() -> {
           for (int n = 0; running.get(); n++) {
             String name = "w" + writer + "/d" + n;
+            String renamed = "w" + writer + "/r" + n;
             try {
               client.createDirectory("vol", "fso", name);
-              acknowledged.add(name);
+              client.renameKey("vol", "fso", name, renamed);
+              acknowledged.add(renamed);
             } catch (OmException e) {
               failures.add(name + ": " + e);
             }
@@ -132,6 +134,9 @@ class OmHaIT {
       assertEquals(List.of(), failures);
       for (String name : acknowledged) {
         client.getFileStatus("vol", "fso", name);
+        OmException gone = org.junit.jupiter.api.Assertions.assertThrows(OmException.class,
+            () -> client.getFileStatus("vol", "fso", name.replace("/r", "/d")));
+        assertEquals(OmResult.KEY_NOT_FOUND, gone.result());
       }
     }
     for (int i = 0; i < OMS; i++) {
@@ -147,6 +152,34 @@ class OmHaIT {
       assertEquals(OMS, oms.size());
     }
     assertTrue(acknowledged.size() >= 200);
+  }
+
+  /**
+   * A call sent twice with one call id, as a client does when the answer to its first attempt was lost in a
+   * failover: the second attempt gets the first one's answer, and the change is made once.
+   */
+  @Test
+  void aCallSentAgainAfterItWasAppliedIsAnsweredAsTheFirstTime() throws Exception {
+    int leader = leader();
+    io.grpc.ManagedChannel channel = io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder
+        .forAddress("127.0.0.1", oms.get(leader).port()).usePlaintext().build();
+    try {
+      String callId = "it-client:" + System.currentTimeMillis() + ":1";
+      org.tropos.proto.om.OmServiceGrpc.OmServiceBlockingStub stub = org.tropos.proto.om.OmServiceGrpc
+          .newBlockingStub(channel).withInterceptors(org.tropos.common.rpc.CallIds.sending(callId));
+      org.tropos.proto.om.CreateVolumeRequest create = org.tropos.proto.om.CreateVolumeRequest.newBuilder()
+          .setVolume(VolumeInfo.newBuilder().setName("once").setOwner("it")).build();
+      VolumeInfo first = stub.createVolume(create).getVolume();
+      assertEquals(first, stub.createVolume(create).getVolume());
+      io.grpc.StatusRuntimeException again = org.junit.jupiter.api.Assertions.assertThrows(
+          io.grpc.StatusRuntimeException.class, () -> org.tropos.proto.om.OmServiceGrpc.newBlockingStub(channel)
+              .withInterceptors(org.tropos.common.rpc.CallIds.sending("it-client:" + System.currentTimeMillis()
+                  + ":2")).createVolume(create));
+      assertEquals(OmResult.VOLUME_ALREADY_EXISTS, OmException.fromRpc(again, "om").result());
+      assertEquals(1, oms.get(leader).metrics().answeredFromRecord());
+    } finally {
+      channel.shutdownNow();
+    }
   }
 
   private static String tropos(int expectedExit, String... args) {

@@ -38,6 +38,8 @@ import org.tropos.om.scm.ScmBlocks;
 public final class OmServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OmServer.class);
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+  /** How long a call's answer is kept for a retry: well beyond a client's failover budget and call timeout. */
+  private static final Duration CALL_RECORDS_KEPT = Duration.ofMinutes(10);
 
   private final OmConfig config;
   private final Clock clock;
@@ -79,7 +81,7 @@ public final class OmServer implements AutoCloseable {
         leadership = Leadership.SINGLE;
       }
       committer.start();
-      runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics);
+      runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
       scm = new ScmBlocks(config.scmBlockAddress());
       DirectoryPurger purger = new DirectoryPurger(runner);
@@ -90,6 +92,7 @@ public final class OmServer implements AutoCloseable {
             // Background changes are the leader's to make: a follower's would be refused anyway.
             if (leadership.leads()) {
               purge(purger, handoff);
+              forgetOldCalls();
             }
           });
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
@@ -122,6 +125,21 @@ public final class OmServer implements AutoCloseable {
       }
     } catch (OmException e) {
       LOG.warn("OM: background purge failed, will retry: {}", e.getMessage());
+    }
+  }
+
+  /** Purges the retry cache's records of calls older than the clients' retry window (HA only). */
+  private void forgetOldCalls() {
+    if (config.ha().isEmpty()) {
+      return;
+    }
+    try {
+      long removed = runner.purgeCallRecords(clock.wallTime().minus(CALL_RECORDS_KEPT).toEpochMilli());
+      if (removed > 0) {
+        LOG.debug("OM: purged {} records of retried-call answers", removed);
+      }
+    } catch (OmException e) {
+      LOG.warn("OM: purge of the retry cache failed, will retry: {}", e.getMessage());
     }
   }
 

@@ -4,9 +4,12 @@ import io.grpc.ManagedChannel;
 import io.grpc.stub.AbstractStub;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.CallIds;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.RpcChannel;
 import org.tropos.common.util.Clock;
@@ -28,6 +31,10 @@ final class OmFailover implements AutoCloseable {
   private final List<RpcChannel<OmException>> channels;
   private final Clock clock;
   private final Duration budget;
+  /** With several OMs every call carries an id, the same on each attempt (the OMs' retry cache). */
+  private final String clientId = UUID.randomUUID().toString();
+  private final AtomicLong calls = new AtomicLong();
+  private final ThreadLocal<String> currentCall = new ThreadLocal<>();
   private volatile int current;
 
   OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget) {
@@ -39,11 +46,25 @@ final class OmFailover implements AutoCloseable {
 
   /** A stub of the OM believed to lead, for a call made inside {@link #call}. */
   <S extends AbstractStub<S>> S stub(Function<ManagedChannel, S> newStub) {
-    return channels.get(current).stub(newStub);
+    S stub = channels.get(current).stub(newStub);
+    String callId = currentCall.get();
+    return callId == null ? stub : stub.withInterceptors(CallIds.sending(callId));
   }
 
   /** Runs {@code rpc} (which takes its stub from {@link #stub}), on the next OM while the OMs fail over. */
   <T> T call(Supplier<T> rpc) throws OmException {
+    if (channels.size() == 1) {
+      return channels.get(0).call(rpc);
+    }
+    currentCall.set(clientId + ":" + clock.wallTime().toEpochMilli() + ":" + calls.incrementAndGet());
+    try {
+      return callOnLeader(rpc);
+    } finally {
+      currentCall.remove();
+    }
+  }
+
+  private <T> T callOnLeader(Supplier<T> rpc) throws OmException {
     long giveUpAt = clock.monotonicMillis() + budget.toMillis();
     Duration pause = FIRST_PAUSE;
     int triedSincePause = 0;
@@ -53,7 +74,7 @@ final class OmFailover implements AutoCloseable {
         return channels.get(tried).call(rpc);
       } catch (OmException e) {
         boolean elsewhere = e.result() == OmResult.NOT_LEADER || e.result() == OmResult.OM_NOT_READY;
-        if (channels.size() == 1 || !elsewhere) {
+        if (!elsewhere) {
           throw e;
         }
         if (clock.monotonicMillis() >= giveUpAt) {

@@ -46,7 +46,7 @@ public final class GrpcServer implements AutoCloseable {
     lifeCycle.startBegins();
     executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port()))
-        .executor(executor).intercept(Callers.receiving());
+        .executor(executor).intercept(Callers.receiving()).intercept(CallIds.receiving());
     services.forEach(builder::addService);
     try {
       server = builder.build().start();

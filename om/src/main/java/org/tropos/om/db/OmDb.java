@@ -23,7 +23,7 @@ import org.tropos.proto.om.db.JournalEntry;
  * has none, and its keys read as the "null" versions they are; older OMs refuse layout 3.
  */
 public final class OmDb implements AutoCloseable {
-  public static final int LAYOUT_VERSION = 3;
+  public static final int LAYOUT_VERSION = 4;
   private static final byte[] LAYOUT = utf8("layoutVersion");
   private static final byte[] LAST_TX = utf8("lastTxId");
   private static final byte[] LAST_LOG_INDEX = utf8("lastLogIndex");

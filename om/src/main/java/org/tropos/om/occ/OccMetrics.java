@@ -19,6 +19,7 @@ public final class OccMetrics {
   private final LongAdder conflicts = new LongAdder();
   private final LongAdder retries = new LongAdder();
   private final LongAdder gaveUp = new LongAdder();
+  private final LongAdder answeredFromRecord = new LongAdder();
   private final LongAdder batches = new LongAdder();
   private final Recorder batchSizes = new Recorder(3);
   private final Recorder latencyMicros = new Recorder(3);
@@ -43,6 +44,15 @@ public final class OccMetrics {
 
   void gaveUp() {
     gaveUp.increment();
+  }
+
+  void answerFromRecord() {
+    answeredFromRecord.increment();
+  }
+
+  /** Calls sent again (after an OM failover) that were answered from the retry cache, applied once. */
+  public long answeredFromRecord() {
+    return answeredFromRecord.sum();
   }
 
   void batch(int size) {
@@ -75,6 +85,8 @@ public final class OccMetrics {
         .counter("om_occ_conflicts_total", "Transactions refused by validation (re-run).", conflicts.sum())
         .counter("om_occ_retries_total", "Re-runs of requests after a conflict.", retries.sum())
         .counter("om_occ_gave_up_total", "Requests that failed with TOO_MANY_CONFLICTS.", gaveUp.sum())
+        .counter("om_calls_answered_from_record_total", "Client calls sent again after a failover and answered"
+            + " from the retry cache (applied once).", answeredFromRecord.sum())
         .counter("om_occ_batches_total", "Group commits (one WAL sync each).", batches.sum())
         .raw(summaries.toString()).toString();
   }

@@ -34,7 +34,20 @@ public final class OccRunner {
   private final int maxRetries;
   private final OccMetrics metrics;
 
+  private final boolean recordCalls;
+
+  /** A runner for a single OM: nothing is recorded for retried calls (a client never sends a call twice). */
   public OccRunner(OmDb db, ObjectIds ids, Committer committer, Clock clock, int maxRetries, OccMetrics metrics) {
+    this(db, ids, committer, clock, maxRetries, metrics, false);
+  }
+
+  /**
+   * @param recordCalls whether the write transactions of client calls record their results (OM HA's retry cache,
+   *     see {@link CallRecords}), so that a call sent again after a failover is answered from the record
+   */
+  public OccRunner(OmDb db, ObjectIds ids, Committer committer, Clock clock, int maxRetries, OccMetrics metrics,
+      boolean recordCalls) {
+    this.recordCalls = recordCalls;
     this.db = db;
     this.ids = ids;
     this.committer = committer;
@@ -45,13 +58,15 @@ public final class OccRunner {
 
   public <T> T run(String what, Operation<T> operation) throws OmException {
     long start = clock.monotonicNanos();
+    // Numbered once per transaction, not per attempt: a re-run after a conflict is the same transaction.
+    byte[] callKey = recordCalls ? CallScope.nextTransactionKey() : null;
     try {
       for (int attempt = 0; attempt <= maxRetries; attempt++) {
         if (attempt > 0) {
           metrics.retry();
           backOff(attempt);
         }
-        Prepared<T> prepared = prepare(operation);
+        Prepared<T> prepared = prepare(operation, callKey);
         if (commit(prepared)) {
           return prepared.result();
         }
@@ -81,10 +96,44 @@ public final class OccRunner {
 
   /** The read and execute phases of one attempt, on a fresh snapshot. {@link #run} is prepare + commit. */
   public <T> Prepared<T> prepare(Operation<T> operation) throws OmException {
+    return prepare(operation, null);
+  }
+
+  /**
+   * As above, for the transaction of a client call whose record (if any) is under {@code callKey}: a call sent
+   * again finds its record and returns what the first attempt returned, changing nothing; otherwise a transaction
+   * that changes something records its result with its changes.
+   */
+  @SuppressWarnings("unchecked")
+  private <T> Prepared<T> prepare(Operation<T> operation, byte[] callKey) throws OmException {
     try (ReadView view = db.snapshot()) {
       Txn txn = new Txn(view, ids, clock);
-      return new Prepared<>(operation.execute(txn), txn);
+      if (callKey != null) {
+        java.util.Optional<Object[]> recorded = CallRecords.recorded(txn, callKey);
+        if (recorded.isPresent()) {
+          metrics.answerFromRecord();
+          return new Prepared<>((T) recorded.get()[0], txn);
+        }
+      }
+      T result = operation.execute(txn);
+      if (callKey != null && !txn.writes().isEmpty()) {
+        CallRecords.record(txn, callKey, result);
+      }
+      return new Prepared<>(result, txn);
     }
+  }
+
+  /**
+   * Purges the records of client calls that started before {@code beforeWallMs} (OM HA's retry cache); returns
+   * how many went.
+   */
+  public long purgeCallRecords(long beforeWallMs) throws OmException {
+    long total = 0;
+    for (int removed = CallRecords.purgeSome(this, beforeWallMs); removed > 0;
+        removed = CallRecords.purgeSome(this, beforeWallMs)) {
+      total += removed;
+    }
+    return total;
   }
 
   /** Validates and commits a prepared attempt: true when committed (or nothing to write), false on a conflict. */

@@ -1,8 +1,10 @@
 package org.tropos.om.rpc;
 
 import io.grpc.stub.StreamObserver;
+import org.tropos.common.rpc.CallIds;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.UnaryCalls;
+import org.tropos.om.occ.CallScope;
 import org.tropos.proto.om.OmResult;
 
 /**
@@ -27,7 +29,10 @@ final class OmCalls {
   <T> void respond(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body) {
     CALLS.respond(method, observer, () -> {
       leadership.require();
-      return body.call();
+      // With a call id (clients of an HA service send one), the call's transactions use the retry cache.
+      try (CallScope scope = CallScope.open(CallIds.current())) {
+        return body.call();
+      }
     });
   }
 }
