@@ -55,6 +55,7 @@ public final class OmServer implements AutoCloseable {
   private ScheduledExecutorService background;
   private OmRaftServer raft;
   private RaftClient raftClient;
+  private Leadership leadership;
 
   public OmServer(OmConfig config, Clock clock) {
     this.config = config;
@@ -66,7 +67,6 @@ public final class OmServer implements AutoCloseable {
     try {
       db = OmDb.open(config.dbDir());
       ObjectIds ids;
-      Leadership leadership;
       if (config.ha().isPresent()) {
         OmConfig.Ha ha = config.ha().get();
         ids = ObjectIds.replicated(db);
@@ -140,6 +140,19 @@ public final class OmServer implements AutoCloseable {
       }
     } catch (OmException e) {
       LOG.warn("OM: purge of the retry cache failed, will retry: {}", e.getMessage());
+    }
+  }
+
+  /**
+   * Whether this OM serves clients now: always for a single OM; with HA, as the caught-up leader (asking starts
+   * its term, as a client's first call does).
+   */
+  public boolean serving() {
+    try {
+      leadership.require();
+      return true;
+    } catch (OmException e) {
+      return false;
     }
   }
 

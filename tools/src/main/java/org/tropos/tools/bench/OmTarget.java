@@ -1,7 +1,11 @@
 package org.tropos.tools.bench;
 
 import java.io.IOException;
+import java.net.ServerSocket;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.common.rpc.Callers;
@@ -10,12 +14,14 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.SystemClock;
+import org.tropos.common.util.Threads;
 import org.tropos.om.OmConfig;
 import org.tropos.om.OmServer;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.OpenKeyRow;
@@ -29,24 +35,98 @@ final class OmTarget implements AutoCloseable {
   static final String VOLUME = "bench";
   static final String BUCKET = "namespace";
 
-  private final OmServer om;
-  private final Namespace namespace;
+  private static final Duration ELECTION_WAIT = Duration.ofSeconds(30);
+  private static final String SERVICE = "benchservice";
+
+  /** The OMs (one, or an HA service's), null once stopped. */
+  private final List<OmServer> oms = new ArrayList<>();
+  /** The OM that serves: the only one, or the HA service's leader. */
+  private OmServer om;
+  private Namespace namespace;
   private final OmClient client;
 
-  private OmTarget(Path dir, boolean grpc) throws IOException {
-    Configuration conf = Configuration.defaults().with(Map.of("ozone.om.db.dirs", dir.toString(),
-        "ozone.om.port", "0", "ozone.om.address.bind.host", "127.0.0.1", "ozone.om.http-address", "127.0.0.1:0",
-        // No block is allocated for empty files: SCM is never called.
-        "ozone.scm.block.client.address", "127.0.0.1:9"));
-    om = new OmServer(OmConfig.from(conf), SystemClock.INSTANCE);
-    om.start();
-    namespace = om.namespace();
-    client = grpc ? new OmClient(new HostPort("127.0.0.1", om.port()), Callers.localUser()) : null;
+  private OmTarget(Path dir, boolean grpc, int count) throws IOException {
+    // No block is allocated for empty files: SCM is never called.
+    Configuration conf = Configuration.defaults().with(Map.of("ozone.om.address.bind.host", "127.0.0.1",
+        "ozone.om.http-address", "127.0.0.1:0", "ozone.scm.block.client.address", "127.0.0.1:9"));
+    List<HostPort> addresses = new ArrayList<>();
+    try {
+      if (count == 1) {
+        oms.add(new OmServer(OmConfig.from(conf.with(Map.of("ozone.om.db.dirs", dir.toString(),
+            "ozone.om.port", "0"))), SystemClock.INSTANCE));
+      } else {
+        Map<String, String> service = new HashMap<>();
+        service.put("ozone.om.service.ids", SERVICE);
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+          nodes.add("om" + i);
+          HostPort address = new HostPort("127.0.0.1", freePort());
+          addresses.add(address);
+          service.put("ozone.om.address." + SERVICE + ".om" + i, address.toString());
+          service.put("ozone.om.ratis.port." + SERVICE + ".om" + i, Integer.toString(freePort()));
+        }
+        service.put("ozone.om.nodes." + SERVICE, String.join(",", nodes));
+        for (int i = 0; i < count; i++) {
+          oms.add(new OmServer(OmConfig.from(conf.with(service).with(Map.of("ozone.om.node.id", "om" + i,
+              "ozone.om.db.dirs", dir.resolve("om" + i).toString()))), SystemClock.INSTANCE));
+        }
+      }
+      for (OmServer server : oms) {
+        server.start();
+      }
+      awaitServing();
+    } catch (IOException | RuntimeException e) {
+      oms.forEach(o -> o.close());
+      throw e;
+    }
+    if (addresses.isEmpty()) {
+      addresses.add(new HostPort("127.0.0.1", om.port()));
+    }
+    client = grpc ? new OmClient(addresses, Callers.localUser()) : null;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** Waits until one of the running OMs serves (an HA service's leader has been elected and caught up). */
+  void awaitServing() throws IOException {
+    try {
+      Threads.awaitCondition("an OM that serves", ELECTION_WAIT, Duration.ofMillis(20), () -> {
+        for (OmServer server : oms) {
+          if (server != null && server.serving()) {
+            om = server;
+            namespace = server.namespace();
+            return true;
+          }
+        }
+        return false;
+      });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting for an OM to serve", e);
+    } catch (Exception e) {
+      throw new IOException("no OM serves: " + e.getMessage(), e);
+    }
+  }
+
+  /** Stops the OM that serves (an HA service's leader), as a crash would; the client fails over. */
+  void stopServing() {
+    oms.set(oms.indexOf(om), null);
+    om.close();
   }
 
   /** An OM with volume {@value #VOLUME}, FSO bucket {@value #BUCKET} and the given directories. */
   static OmTarget start(Path dir, boolean grpc, List<String> directories) throws IOException, OmException {
-    OmTarget target = new OmTarget(dir, grpc);
+    return start(dir, grpc, 1, directories);
+  }
+
+  /** The same with {@code count} OMs: one, or an HA service of that many, of which the leader serves. */
+  static OmTarget start(Path dir, boolean grpc, int count, List<String> directories) throws IOException,
+      OmException {
+    OmTarget target = new OmTarget(dir, grpc, count);
     try {
       target.namespace.createVolume(VolumeInfo.newBuilder().setName(VOLUME).build());
       target.namespace.createBucket(BucketInfo.newBuilder().setVolume(VOLUME).setName(BUCKET).build());
@@ -97,11 +177,28 @@ final class OmTarget implements AutoCloseable {
     return om.metrics().conflicts();
   }
 
+  /** Whether {@code path} exists, asked of the OM that serves now (through the client when there is one). */
+  boolean exists(String path) throws OmException {
+    try {
+      stat(path);
+      return true;
+    } catch (OmException e) {
+      if (e.result() == OmResult.KEY_NOT_FOUND) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
   @Override
   public void close() {
     if (client != null) {
       client.close();
     }
-    om.close();
+    for (OmServer server : oms) {
+      if (server != null) {
+        server.close();
+      }
+    }
   }
 }
