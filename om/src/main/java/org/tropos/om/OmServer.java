@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
-import org.apache.ratis.client.RaftClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.http.StatusServer;
@@ -54,7 +53,6 @@ public final class OmServer implements AutoCloseable {
   private StatusServer http;
   private ScheduledExecutorService background;
   private OmRaftServer raft;
-  private RaftClient raftClient;
   private Leadership leadership;
 
   public OmServer(OmConfig config, Clock clock) {
@@ -72,8 +70,7 @@ public final class OmServer implements AutoCloseable {
         ids = ObjectIds.replicated(db);
         raft = new OmRaftServer(ha.service(), ha.self(), ha.ratisDir(), db);
         raft.start();
-        raftClient = raft.newClient();
-        committer = new Committer("om", db, new RatisBatchLog(raftClient), config.commitBatchMax(), metrics);
+        committer = new Committer("om", db, new RatisBatchLog(raft.submitter()), config.commitBatchMax(), metrics);
         leadership = raft.leadership(ids);
       } else {
         ids = new ObjectIds(db);
@@ -185,7 +182,7 @@ public final class OmServer implements AutoCloseable {
       return;
     }
     Closer.closeAll("OM", http, server, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
-        scm, committer, raftClient, raft, db);
+        scm, committer, raft, db);
     lifeCycle.closeEnds();
     LOG.info("OM stopped");
   }

@@ -176,6 +176,20 @@ public final class OmDb implements AutoCloseable {
     writeToDb(entry);
   }
 
+  /**
+   * Applies a write set the OMs' Raft log has made durable (OM HA): to RocksDB only, with no journal and no sync.
+   * After a crash RocksDB holds a prefix of the entries (flushes are atomic across column families) and the Raft
+   * log, kept whole while no snapshot is taken, replays what follows it ({@link #lastLogIndex}). Refused, like
+   * {@link #append}, unless it follows the transaction this database ends at.
+   */
+  public void applyCommitted(JournalEntry entry) throws IOException {
+    if (entry.getPreviousTxId() != lastTxId) {
+      throw new StaleWriteSetException("a write set following transaction " + entry.getPreviousTxId()
+          + " cannot apply to a namespace at transaction " + lastTxId);
+    }
+    writeToDb(entry);
+  }
+
   private void writeToDb(JournalEntry entry) throws IOException {
     lastTxId = entry.getLastTxId();
     db.writeBatchUnlogged(batch -> {

@@ -6,13 +6,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcFactory;
 import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
@@ -37,6 +41,8 @@ public final class OmRaftServer implements AutoCloseable {
   private static final TimeDuration ELECTION_MAX = TimeDuration.valueOf(2, TimeUnit.SECONDS);
   /** How long a batch may wait for a leader to take it: several elections' worth. */
   private static final int COMMIT_ATTEMPTS = 30;
+  /** How long the leader waits for its own batch to commit: beyond it the batch's callers are told to retry. */
+  private static final java.time.Duration SUBMIT_TIMEOUT = java.time.Duration.ofSeconds(10);
   private static final TimeDuration COMMIT_RETRY_SLEEP = TimeDuration.valueOf(300, TimeUnit.MILLISECONDS);
 
   private final RaftGroup group;
@@ -78,6 +84,28 @@ public final class OmRaftServer implements AutoCloseable {
     return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
         .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(COMMIT_ATTEMPTS, COMMIT_RETRY_SLEEP))
         .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build();
+  }
+
+  /**
+   * Submits log entries to this OM's own Raft server, in-process: no client hop, and an OM that does not lead
+   * gets NotLeader back rather than forwarding a batch it validated (its callers then go to the leader).
+   */
+  public RatisBatchLog.Submitter submitter() {
+    ClientId clientId = ClientId.randomId();
+    AtomicLong callIds = new AtomicLong();
+    return entry -> {
+      RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(server.getId())
+          .setGroupId(group.getGroupId()).setCallId(callIds.incrementAndGet()).setMessage(entry)
+          .setType(RaftClientRequest.writeRequestType()).build();
+      try {
+        return server.submitClientRequestAsync(request).get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted while the OMs' Raft group commits a batch", e);
+      } catch (ExecutionException | TimeoutException e) {
+        throw new IOException("the OMs' Raft group did not commit a batch: " + e, e);
+      }
+    };
   }
 
   /** When this OM may serve clients: as its group's leader, caught up; {@code ids} are started in its terms. */

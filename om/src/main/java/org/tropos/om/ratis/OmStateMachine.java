@@ -61,7 +61,7 @@ public final class OmStateMachine extends BaseStateMachine {
       return REFUSED + "it follows transaction " + entry.getPreviousTxId() + ", the namespace is at "
           + db.lastTxId();
     }
-    db.append(entry.toBuilder().setLogIndex(logIndex).build());
+    db.applyCommitted(entry.toBuilder().setLogIndex(logIndex).build());
     return APPLIED;
   }
 

@@ -15,17 +15,29 @@ import org.tropos.proto.om.db.JournalEntry;
  * answered once the leader's {@link OmStateMachine} has applied it, so the caller sees its own write at once.
  */
 public final class RatisBatchLog implements BatchLog {
-  private final RaftClient client;
+  /** Hands a log entry to the group and returns its reply. */
+  @FunctionalInterface
+  public interface Submitter {
+    RaftClientReply submit(Message entry) throws IOException;
+  }
 
+  private final Submitter submitter;
+
+  /** Through {@code client}, to whichever OM leads (tests propose from any member). */
   public RatisBatchLog(RaftClient client) {
-    this.client = client;
+    this(entry -> client.io().send(entry));
+  }
+
+  /** Through {@code submitter}: the leader's daemon submits to its own Raft server ({@link OmRaftServer#submitter}). */
+  public RatisBatchLog(Submitter submitter) {
+    this.submitter = submitter;
   }
 
   @Override
   public void append(JournalEntry entry) throws IOException {
     RaftClientReply reply;
     try {
-      reply = client.io().send(Message.valueOf(ByteString.copyFrom(entry.toByteArray())));
+      reply = submitter.submit(Message.valueOf(ByteString.copyFrom(entry.toByteArray())));
     } catch (IOException e) {
       throw new UnavailableException("the OMs' Raft group did not take the batch: " + e.getMessage(), e);
     }
