@@ -34,8 +34,12 @@ final class OmFailover implements AutoCloseable {
   /** With several OMs every call carries an id, the same on each attempt (the OMs' retry cache). */
   private final String clientId = UUID.randomUUID().toString();
   private final AtomicLong calls = new AtomicLong();
-  private final ThreadLocal<String> currentCall = new ThreadLocal<>();
+  /** The OM a thread's call is trying now, and the call's id. */
+  private final ThreadLocal<Attempt> attempt = new ThreadLocal<>();
   private volatile int current;
+
+  private record Attempt(RpcChannel<OmException> channel, String callId) {
+  }
 
   OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget) {
     this.channels = addresses.stream().map(a -> new RpcChannel<>(a, OmException::fromRpc, callTimeout, user))
@@ -44,11 +48,11 @@ final class OmFailover implements AutoCloseable {
     this.budget = budget;
   }
 
-  /** A stub of the OM believed to lead, for a call made inside {@link #call}. */
+  /** A stub of the OM a call made inside {@link #call} is trying, carrying the call's id. */
   <S extends AbstractStub<S>> S stub(Function<ManagedChannel, S> newStub) {
-    S stub = channels.get(current).stub(newStub);
-    String callId = currentCall.get();
-    return callId == null ? stub : stub.withInterceptors(CallIds.sending(callId));
+    Attempt trying = attempt.get();
+    return trying == null ? channels.get(current).stub(newStub)
+        : trying.channel().stub(newStub).withInterceptors(CallIds.sending(trying.callId()));
   }
 
   /** Runs {@code rpc} (which takes its stub from {@link #stub}), on the next OM while the OMs fail over. */
@@ -56,20 +60,21 @@ final class OmFailover implements AutoCloseable {
     if (channels.size() == 1) {
       return channels.get(0).call(rpc);
     }
-    currentCall.set(clientId + ":" + clock.wallTime().toEpochMilli() + ":" + calls.incrementAndGet());
+    String callId = clientId + ":" + clock.wallTime().toEpochMilli() + ":" + calls.incrementAndGet();
     try {
-      return callOnLeader(rpc);
+      return callOnLeader(rpc, callId);
     } finally {
-      currentCall.remove();
+      attempt.remove();
     }
   }
 
-  private <T> T callOnLeader(Supplier<T> rpc) throws OmException {
+  private <T> T callOnLeader(Supplier<T> rpc, String callId) throws OmException {
     long giveUpAt = clock.monotonicMillis() + budget.toMillis();
     Duration pause = FIRST_PAUSE;
     int triedSincePause = 0;
     while (true) {
       int tried = current;
+      attempt.set(new Attempt(channels.get(tried), callId));
       try {
         return channels.get(tried).call(rpc);
       } catch (OmException e) {

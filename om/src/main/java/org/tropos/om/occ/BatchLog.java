@@ -1,6 +1,7 @@
 package org.tropos.om.occ;
 
 import java.io.IOException;
+import java.util.concurrent.CompletableFuture;
 import org.tropos.proto.om.db.JournalEntry;
 
 /**
@@ -16,6 +17,27 @@ public interface BatchLog {
    * log could not take it now (no Raft leader or majority); whether it will still apply is unknown.
    */
   void append(JournalEntry entry) throws IOException;
+
+  /**
+   * Starts appending {@code entry}; the future completes once it is durable and applied, or fails as
+   * {@link #append} would. Entries complete in the order they were started. By default the append happens now.
+   */
+  default CompletableFuture<Void> appendAsync(JournalEntry entry) {
+    try {
+      append(entry);
+      return CompletableFuture.completedFuture(null);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * How many entries may be in flight at once: 1 for a log that applies each entry before taking the next (the
+   * journal); more for one with a round trip worth overlapping (the Raft log).
+   */
+  default int maxInFlight() {
+    return 1;
+  }
 
   /** The log cannot take entries now (OM HA: no leader or majority in time); the caller may retry later. */
   final class UnavailableException extends IOException {

@@ -25,13 +25,17 @@ final class CallRecords {
   private CallRecords() {
   }
 
-  /** The result recorded under {@code key}, read (and recorded in the read set) through {@code txn}. */
-  static Optional<Object[]> recorded(Txn txn, byte[] key) throws OmException {
+  /** What a transaction returned the first time (null when it returned nothing). */
+  record Recorded(Object result) {
+  }
+
+  /**
+   * The result recorded under {@code key}, read through {@code txn} so that the read is validated: a concurrent
+   * attempt of the same call that records it first makes this one re-run and find it.
+   */
+  static Optional<Recorded> recorded(Txn txn, byte[] key) throws OmException {
     Optional<CallRecord> record = txn.get(OmTable.CALLS, key, CallRecord.parser());
-    if (record.isEmpty()) {
-      return Optional.empty();
-    }
-    return Optional.of(new Object[] {decode(record.get())});
+    return record.isEmpty() ? Optional.empty() : Optional.of(new Recorded(decode(record.get())));
   }
 
   /** Records {@code result} under {@code key} in {@code txn}'s changes; false if it is of a kind not recorded. */

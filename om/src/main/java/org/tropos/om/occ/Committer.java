@@ -11,19 +11,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tropos.common.db.ManagedRocksDb.ReadView;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.om.db.OmDb;
-import org.tropos.om.db.StaleWriteSetException;
 import org.tropos.proto.om.OmResult;
 
 /**
  * The one serial step of the OM: a single thread takes the transactions waiting in a bounded queue (producers
  * block when it is full), validates them in order ({@link BatchValidator}) and applies the accepted ones as one
- * batch with one sync (group commit), through a {@link BatchLog}. A transaction's future completes with its id
- * once its changes are durable, or fails with {@link Conflict} (to be re-run) or an {@link OmException}.
+ * batch with one sync (group commit), through a {@link BatchLog} ({@link CommitPipeline}: with OM HA several
+ * batches are in flight at once). A transaction's future completes with its id once its changes are durable, or
+ * fails with {@link Conflict} (to be re-run) or an {@link OmException}.
  *
  * <p>Thread-safety: {@link #submit} from any thread; everything else on the committer thread.
  */
@@ -32,8 +31,8 @@ public final class Committer implements AutoCloseable {
   private static final int QUEUE_LIMIT = 4096;
   private static final long POLL_MS = 50;
 
-  private record Pending(ReadSet reads, WriteSet writes, CompletableFuture<Long> done) {
-  }
+  /** A marker the log's completions put in the queue, so that a committer waiting for work sees them at once. */
+  private static final Pending WAKE_UP = new Pending(null, null, new CompletableFuture<>());
 
   private final String name;
   private final OmDb db;
@@ -83,80 +82,39 @@ public final class Committer implements AutoCloseable {
   }
 
   private void run() {
-    List<Pending> batch = new ArrayList<>(batchMax);
-    while (running || !queue.isEmpty()) {
-      try {
+    CommitPipeline pipeline = new CommitPipeline(name, db, log, metrics, () -> queue.offer(WAKE_UP));
+    try {
+      while (running || !queue.isEmpty() || !pipeline.idle()) {
+        pipeline.finishApplied();
+        if (!pipeline.canTakeBatch()) {
+          pipeline.awaitOldest(POLL_MS);
+          continue;
+        }
+        // Batches in flight wake this poll when they complete (WAKE_UP), so new work is never held back by them.
         Pending first = queue.poll(POLL_MS, TimeUnit.MILLISECONDS);
         if (first == null) {
           continue;
         }
+        List<Pending> batch = new ArrayList<>(batchMax);
         batch.add(first);
         queue.drainTo(batch, batchMax - 1);
-        commit(batch);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (RuntimeException e) {
-        LOG.error("{}: commit failed unexpectedly", name, e);
-        batch.forEach(p -> p.done().completeExceptionally(new OmException(OmResult.INTERNAL_ERROR,
-            "commit failed: " + e)));
-      } finally {
-        batch.clear();
-      }
-    }
-  }
-
-  private void commit(List<Pending> batch) {
-    long[] txIds = new long[batch.size()];
-    Exception[] refused = new Exception[batch.size()];
-    BatchValidator validator;
-    // The transaction first, then the view: the view is at least that state. With OM HA another OM's batch may be
-    // applied meanwhile; this batch then no longer follows the namespace and is refused whole, to be re-run.
-    long base = db.lastTxId();
-    try (ReadView latest = db.latest()) {
-      validator = new BatchValidator(latest, base);
-      for (int i = 0; i < batch.size(); i++) {
+        batch.removeIf(p -> p == WAKE_UP);
+        if (batch.isEmpty()) {
+          continue;
+        }
         try {
-          txIds[i] = validator.accept(batch.get(i).reads(), batch.get(i).writes());
-        } catch (Conflict | OmException e) {
-          refused[i] = e;
+          pipeline.validateAndSend(batch);
+        } catch (RuntimeException e) {
+          LOG.error("{}: commit failed unexpectedly", name, e);
+          batch.forEach(p -> p.done().completeExceptionally(new OmException(OmResult.INTERNAL_ERROR,
+              "commit failed: " + e)));
+          pipeline.fail();
         }
       }
-    }
-    metrics.batch(batch.size());
-    IOException failed = apply(base, validator);
-    for (int i = 0; i < batch.size(); i++) {
-      CompletableFuture<Long> done = batch.get(i).done();
-      if (refused[i] != null) {
-        done.completeExceptionally(refused[i]);
-      } else if (failed instanceof StaleWriteSetException) {
-        done.completeExceptionally(new Conflict("the namespace moved on before this batch was applied"));
-      } else if (failed instanceof BatchLog.UnavailableException) {
-        done.completeExceptionally(new OmException(OmResult.OM_NOT_READY, failed.getMessage()));
-      } else if (failed != null) {
-        done.completeExceptionally(new OmException(OmResult.INTERNAL_ERROR, "commit failed: " + failed.getMessage()));
-      } else {
-        done.complete(txIds[i]);
-      }
-    }
-  }
-
-  private IOException apply(long base, BatchValidator validator) {
-    if (validator.changes().isEmpty()) {
-      return null;
-    }
-    try {
-      log.append(OmDb.writeSet(base, validator.changes(), validator.lastTxId()));
-      return null;
-    } catch (StaleWriteSetException e) {
-      LOG.debug("{}: a batch of {} changes is re-run: {}", name, validator.changes().size(), e.getMessage());
-      return e;
-    } catch (BatchLog.UnavailableException e) {
-      LOG.warn("{}: a batch of {} changes was not taken: {}", name, validator.changes().size(), e.getMessage());
-      return e;
-    } catch (IOException e) {
-      LOG.error("{}: cannot write a batch of {} changes", name, validator.changes().size(), e);
-      return e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      pipeline.close();
     }
   }
 

@@ -1,6 +1,7 @@
 package org.tropos.om.occ;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import org.tropos.common.db.ManagedRocksDb.ReadView;
@@ -33,7 +34,6 @@ public final class OccRunner {
   private final Clock clock;
   private final int maxRetries;
   private final OccMetrics metrics;
-
   private final boolean recordCalls;
 
   /** A runner for a single OM: nothing is recorded for retried calls (a client never sends a call twice). */
@@ -47,13 +47,13 @@ public final class OccRunner {
    */
   public OccRunner(OmDb db, ObjectIds ids, Committer committer, Clock clock, int maxRetries, OccMetrics metrics,
       boolean recordCalls) {
-    this.recordCalls = recordCalls;
     this.db = db;
     this.ids = ids;
     this.committer = committer;
     this.clock = clock;
     this.maxRetries = maxRetries;
     this.metrics = metrics;
+    this.recordCalls = recordCalls;
   }
 
   public <T> T run(String what, Operation<T> operation) throws OmException {
@@ -109,10 +109,10 @@ public final class OccRunner {
     try (ReadView view = db.snapshot()) {
       Txn txn = new Txn(view, ids, clock);
       if (callKey != null) {
-        java.util.Optional<Object[]> recorded = CallRecords.recorded(txn, callKey);
+        Optional<CallRecords.Recorded> recorded = CallRecords.recorded(txn, callKey);
         if (recorded.isPresent()) {
           metrics.answerFromRecord();
-          return new Prepared<>((T) recorded.get()[0], txn);
+          return new Prepared<>((T) recorded.get().result(), txn);
         }
       }
       T result = operation.execute(txn);

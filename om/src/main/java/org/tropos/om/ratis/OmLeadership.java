@@ -40,13 +40,13 @@ final class OmLeadership implements Leadership {
 
   OmLeadership(RaftServer server, RaftGroupId group, OmService service, String self, ObjectIds ids,
       Supplier<RaftClient> clients) {
-    this.clients = clients;
     this.server = server;
     this.group = group;
     this.self = self;
     this.clientAddresses = service.nodes().stream().collect(Collectors.toMap(OmService.Node::id,
         n -> n.rpc().toString()));
     this.ids = ids;
+    this.clients = clients;
   }
 
   @Override

@@ -6,9 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.Parameters;
@@ -98,12 +97,9 @@ public final class OmRaftServer implements AutoCloseable {
           .setGroupId(group.getGroupId()).setCallId(callIds.incrementAndGet()).setMessage(entry)
           .setType(RaftClientRequest.writeRequestType()).build();
       try {
-        return server.submitClientRequestAsync(request).get(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted while the OMs' Raft group commits a batch", e);
-      } catch (ExecutionException | TimeoutException e) {
-        throw new IOException("the OMs' Raft group did not commit a batch: " + e, e);
+        return server.submitClientRequestAsync(request).orTimeout(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (IOException e) {
+        return CompletableFuture.failedFuture(e);
       }
     };
   }

@@ -2,6 +2,9 @@ package org.tropos.om.ratis;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -15,17 +18,20 @@ import org.tropos.proto.om.db.JournalEntry;
  * answered once the leader's {@link OmStateMachine} has applied it, so the caller sees its own write at once.
  */
 public final class RatisBatchLog implements BatchLog {
-  /** Hands a log entry to the group and returns its reply. */
+  /** Batches sent before the first of them has come back: enough to cover a Raft round trip under load. */
+  private static final int IN_FLIGHT = 8;
+
+  /** Hands a log entry to the group; the future completes with its reply. */
   @FunctionalInterface
   public interface Submitter {
-    RaftClientReply submit(Message entry) throws IOException;
+    CompletableFuture<RaftClientReply> submit(Message entry);
   }
 
   private final Submitter submitter;
 
   /** Through {@code client}, to whichever OM leads (tests propose from any member). */
   public RatisBatchLog(RaftClient client) {
-    this(entry -> client.io().send(entry));
+    this(entry -> client.async().send(entry));
   }
 
   /** Through {@code submitter}: the leader's daemon submits to its own Raft server ({@link OmRaftServer#submitter}). */
@@ -35,19 +41,37 @@ public final class RatisBatchLog implements BatchLog {
 
   @Override
   public void append(JournalEntry entry) throws IOException {
-    RaftClientReply reply;
     try {
-      reply = submitter.submit(Message.valueOf(ByteString.copyFrom(entry.toByteArray())));
-    } catch (IOException e) {
-      throw new UnavailableException("the OMs' Raft group did not take the batch: " + e.getMessage(), e);
+      appendAsync(entry).get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UnavailableException("interrupted while the OMs' Raft group commits a batch", e);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     }
-    if (!reply.isSuccess()) {
-      throw new UnavailableException("the OMs' Raft group did not commit the batch: " + reply.getException(),
-          reply.getException());
-    }
-    if (!OmStateMachine.applied(reply.getMessage())) {
-      throw new StaleWriteSetException("the batch was "
-          + reply.getMessage().getContent().toString(StandardCharsets.UTF_8));
-    }
+  }
+
+  @Override
+  public CompletableFuture<Void> appendAsync(JournalEntry entry) {
+    return submitter.submit(Message.valueOf(ByteString.copyFrom(entry.toByteArray()))).handle((reply, failure) -> {
+      if (failure != null) {
+        throw new CompletionException(new UnavailableException("the OMs' Raft group did not take the batch: "
+            + failure, failure));
+      }
+      if (!reply.isSuccess()) {
+        throw new CompletionException(new UnavailableException("the OMs' Raft group did not commit the batch: "
+            + reply.getException(), reply.getException()));
+      }
+      if (!OmStateMachine.applied(reply.getMessage())) {
+        throw new CompletionException(new StaleWriteSetException("the batch was "
+            + reply.getMessage().getContent().toString(StandardCharsets.UTF_8)));
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public int maxInFlight() {
+    return IN_FLIGHT;
   }
 }
