@@ -5,6 +5,7 @@ import io.grpc.stub.AbstractStub;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -17,10 +18,12 @@ import org.tropos.proto.om.OmResult;
 
 /**
  * The OMs a client calls: one, or the OMs of an HA service in turn. A call an OM answers NOT_LEADER goes next to
- * the leader it names (else to the next OM); one that cannot reach its OM goes to the next. Once every OM has been
- * tried the client pauses, doubling from {@link #FIRST_PAUSE} up to {@link #LONGEST_PAUSE}, and after
- * {@code budget} gives up with the last failure. Any other failure is the caller's at once. With a single OM
- * nothing is retried.
+ * the leader it names (else to the next OM), even one the client was not configured with (so a client that knows
+ * one OM of a service still finds its leader); one that cannot reach its OM goes to the next. Once every OM has
+ * been tried the client pauses, doubling from {@link #FIRST_PAUSE} up to {@link #LONGEST_PAUSE}, and after
+ * {@code budget} gives up with the last failure. Any other failure is the caller's at once, and so is a single
+ * OM's "not ready": with one OM and no leader named there is nowhere else to go. Every call carries an id, the
+ * same on each attempt, for the OMs' retry cache.
  *
  * <p>Thread-safe: calls from many threads share the OM currently believed to lead.
  */
@@ -28,7 +31,12 @@ final class OmFailover implements AutoCloseable {
   static final Duration FIRST_PAUSE = Duration.ofMillis(100);
   static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
 
+  /** Leaders learned from NOT_LEADER answers are added, up to this many OMs in all. */
+  private static final int MAX_OMS = 9;
+
   private final List<RpcChannel<OmException>> channels;
+  private final Duration callTimeout;
+  private final String user;
   private final Clock clock;
   private final Duration budget;
   /** With several OMs every call carries an id, the same on each attempt (the OMs' retry cache). */
@@ -42,8 +50,10 @@ final class OmFailover implements AutoCloseable {
   }
 
   OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget) {
-    this.channels = addresses.stream().map(a -> new RpcChannel<>(a, OmException::fromRpc, callTimeout, user))
-        .toList();
+    this.channels = new CopyOnWriteArrayList<>(addresses.stream().map(a -> new RpcChannel<>(a, OmException::fromRpc,
+        callTimeout, user)).toList());
+    this.callTimeout = callTimeout;
+    this.user = user;
     this.clock = clock;
     this.budget = budget;
   }
@@ -57,9 +67,6 @@ final class OmFailover implements AutoCloseable {
 
   /** Runs {@code rpc} (which takes its stub from {@link #stub}), on the next OM while the OMs fail over. */
   <T> T call(Supplier<T> rpc) throws OmException {
-    if (channels.size() == 1) {
-      return channels.get(0).call(rpc);
-    }
     String callId = clientId + ":" + clock.wallTime().toEpochMilli() + ":" + calls.incrementAndGet();
     try {
       return callOnLeader(rpc, callId);
@@ -79,7 +86,7 @@ final class OmFailover implements AutoCloseable {
         return channels.get(tried).call(rpc);
       } catch (OmException e) {
         boolean elsewhere = e.result() == OmResult.NOT_LEADER || e.result() == OmResult.OM_NOT_READY;
-        if (!elsewhere) {
+        if (!elsewhere || channels.size() == 1 && e.leaderHint().isEmpty() && e.result() == OmResult.OM_NOT_READY) {
           throw e;
         }
         if (clock.monotonicMillis() >= giveUpAt) {
@@ -106,6 +113,12 @@ final class OmFailover implements AutoCloseable {
         current = i;
         return;
       }
+    }
+    if (!leaderHint.isEmpty() && channels.size() < MAX_OMS) {
+      channels.add(new RpcChannel<>(HostPort.parse(leaderHint, 0, "the leader's address"), OmException::fromRpc,
+          callTimeout, user));
+      current = channels.size() - 1;
+      return;
     }
     current = (failed + 1) % channels.size();
   }

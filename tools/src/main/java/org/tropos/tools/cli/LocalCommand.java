@@ -1,7 +1,9 @@
 package org.tropos.tools.cli;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.tropos.common.rpc.Callers;
 import org.tropos.client.TroposClient;
@@ -36,6 +38,10 @@ public final class LocalCommand implements Callable<Integer> {
       description = "RaftLog directories per datanode, standing in for disks (default: 1).")
   private int raftDirs;
 
+  @Option(names = "--ha", description = "Three OMs in one HA service (Ozone's ozone.om.service.ids keys; the"
+      + " ports are kept in DATA_DIR/om-service.properties). SCM HA is not there yet.")
+  private boolean ha;
+
   @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = ".tropos-local",
       description = "Where all data lives (default: ./.tropos-local).")
   private Path dataDir;
@@ -50,7 +56,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (!conf.isSet(ScmKeys.PIPELINE_CREATION_INTERVAL)) {
       conf = conf.with(ScmKeys.PIPELINE_CREATION_INTERVAL.name(), "10s");
     }
-    LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, conf);
+    LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, ha ? 3 : 1, conf);
     cluster.start();
     System.out.print(cluster.describe());
     S3Secret secret = s3Secret(conf, cluster);
@@ -59,8 +65,25 @@ public final class LocalCommand implements Callable<Integer> {
         + " tropos sh key put /vol1/bucket1/key FILE, tropos admin pipeline list   (Ctrl-C stops the cluster)");
     System.out.printf("     AWS_ACCESS_KEY_ID=%s AWS_SECRET_ACCESS_KEY=%s aws --endpoint-url %s s3 mb s3://bucket1%n",
         secret.getAccessId(), secret.getSecret(), cluster.s3Endpoint());
+    if (ha) {
+      System.out.printf("  OM HA service: clients configured by %s (tropos admin om roles --conf %s)%n",
+          clientConf(cluster), clientConf(cluster).getParent());
+    }
     System.out.flush();
     return Daemons.runUntilStopped(cluster);
+  }
+
+  /** Writes an ozone-site.xml naming the OM service's nodes, for clients that should know them all. */
+  private Path clientConf(LocalCluster cluster) throws IOException {
+    Path file = dataDir.toAbsolutePath().resolve("client-conf").resolve("ozone-site.xml");
+    if (!Files.exists(file)) {
+      StringBuilder xml = new StringBuilder("<configuration>\n");
+      new TreeMap<>(cluster.omServiceKeys()).forEach((key, value) -> xml.append("  <property><name>").append(key)
+          .append("</name><value>").append(value).append("</value></property>\n"));
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, xml.append("</configuration>\n"));
+    }
+    return file;
   }
 
   /** The current user's S3 credentials (created on the first start), so the printed example works as is. */

@@ -54,10 +54,12 @@ public final class LocalCluster implements AutoCloseable {
   private final int datanodeCount;
   private final int volumesPerNode;
   private final int raftDirsPerNode;
+  private final int omCount;
   private final Map<String, Integer> pinnedPorts = new HashMap<>();
   private Configuration base;
   private ScmServer scm;
-  private OmServer om;
+  /** The OMs: one, or the nodes of an HA service. */
+  private final List<OmServer> oms = new ArrayList<>();
   private S3Gateway s3;
   private final List<DatanodeServer> datanodes = new ArrayList<>();
 
@@ -68,6 +70,17 @@ public final class LocalCluster implements AutoCloseable {
    *     of 0 pick free ports once, kept across restarts
    */
   public LocalCluster(Path dataDir, int datanodeCount, int volumesPerNode, int raftDirsPerNode, Configuration base) {
+    this(dataDir, datanodeCount, volumesPerNode, raftDirsPerNode, 1, base);
+  }
+
+  /** As above, with {@code omCount} OMs: 1, or an HA service of 3 ({@link LocalOmService}). */
+  public LocalCluster(Path dataDir, int datanodeCount, int volumesPerNode, int raftDirsPerNode, int omCount,
+      Configuration base) {
+    if (omCount != 1 && omCount != LocalOmService.NODES) {
+      throw new IllegalArgumentException("a local cluster has 1 OM or an HA service of " + LocalOmService.NODES
+          + ", not " + omCount);
+    }
+    this.omCount = omCount;
     if (datanodeCount < 1 || datanodeCount > 200) {
       throw new IllegalArgumentException("datanodes must be between 1 and 200, not " + datanodeCount);
     }
@@ -120,16 +133,34 @@ public final class LocalCluster implements AutoCloseable {
 
   private void startOm() throws IOException {
     Configuration conf = base.with(Map.of(
-        CommonKeys.METADATA_DIRS.name(), dataDir.resolve("om").toString(),
-        OmKeys.DB_DIRS.name(), dataDir.resolve("om").toString(),
         OmKeys.BIND_HOST.name(), LOOPBACK,
         OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(base.get(OmKeys.HTTP_ADDRESS), 0,
             OmKeys.HTTP_ADDRESS.name()).port(),
         ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm.blockPort()));
-    om = new OmServer(OmConfig.from(conf), SystemClock.INSTANCE);
-    om.start();
-    base = base.with(Map.of(OmKeys.PORT.name(), Integer.toString(om.port()),
-        OmKeys.ADDRESS.name(), LOOPBACK + ":" + om.port()));
+    if (omCount == 1) {
+      OmServer om = new OmServer(OmConfig.from(conf.with(Map.of(
+          CommonKeys.METADATA_DIRS.name(), dataDir.resolve("om").toString(),
+          OmKeys.DB_DIRS.name(), dataDir.resolve("om").toString()))), SystemClock.INSTANCE);
+      oms.add(om);
+      om.start();
+      base = base.with(Map.of(OmKeys.PORT.name(), Integer.toString(om.port()),
+          OmKeys.ADDRESS.name(), LOOPBACK + ":" + om.port()));
+      return;
+    }
+    LocalOmService service = LocalOmService.load(dataDir, conf.get(OmKeys.PORT), conf.get(OmKeys.RATIS_PORT));
+    // The cluster's clients (the S3 gateway, tools) call the service; ozone.om.address names the first OM for
+    // those given one address, which follow NOT_LEADER to the leader.
+    base = base.with(service.keys()).with(OmKeys.ADDRESS.name(), service.address(0).toString());
+    for (int i = 0; i < LocalOmService.NODES; i++) {
+      Path dir = dataDir.resolve(LocalOmService.nodeId(i));
+      oms.add(new OmServer(OmConfig.from(conf.with(service.keys()).with(Map.of(
+          CommonKeys.METADATA_DIRS.name(), dir.toString(), OmKeys.DB_DIRS.name(), dir.toString(),
+          OmKeys.NODE_ID.name(), LocalOmService.nodeId(i),
+          OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0"))), SystemClock.INSTANCE));
+    }
+    for (OmServer om : oms) {
+      om.start();
+    }
   }
 
   private void startS3Gateway() throws IOException {
@@ -144,14 +175,34 @@ public final class LocalCluster implements AutoCloseable {
     return "http://" + LOOPBACK + ":" + s3.port();
   }
 
-  /** Stops the OM and starts it again on the same port and database. */
+  /** Stops the OMs and starts them again on the same ports and databases. */
   public void restartOm() throws IOException {
-    om.close();
+    oms.forEach(OmServer::close);
+    oms.clear();
     startOm();
   }
 
+  /** The OM, or with an HA service its leader (the first OM while none leads). */
   public OmServer om() {
-    return om;
+    return oms.stream().filter(OmServer::serving).findFirst().orElse(oms.get(0));
+  }
+
+  /** Ozone's keys of the OM HA service (empty with one OM), for clients' configuration. */
+  public Map<String, String> omServiceKeys() {
+    return omCount == 1 ? Map.of() : Map.of(OmKeys.SERVICE_IDS.name(), base.raw(OmKeys.SERVICE_IDS.name()),
+        OmKeys.NODES.name() + "." + LocalOmService.SERVICE, base.raw(OmKeys.NODES.name() + "."
+            + LocalOmService.SERVICE),
+        addressKey(0), base.raw(addressKey(0)), addressKey(1), base.raw(addressKey(1)), addressKey(2),
+        base.raw(addressKey(2)));
+  }
+
+  private static String addressKey(int i) {
+    return OmKeys.ADDRESS.name() + "." + LocalOmService.SERVICE + "." + LocalOmService.nodeId(i);
+  }
+
+  /** Every OM (one, or the HA service's). */
+  public List<OmServer> oms() {
+    return List.copyOf(oms);
   }
 
   /** Keeps the ports SCM bound (free ones, when configured as 0) for its restarts and for the datanodes. */
@@ -269,8 +320,12 @@ public final class LocalCluster implements AutoCloseable {
     out.append(String.format("Tropos local cluster %s, data in %s%n", scm.identity().clusterId(), dataDir));
     out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
         LOOPBACK, scm.clientPort(), LOOPBACK, scm.blockPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
-    out.append(String.format("  OM           client %s:%d   status http://%s:%d/prom   db %s%n", LOOPBACK, om.port(),
-        LOOPBACK, om.httpPort(), dataDir.resolve("om")));
+    for (int i = 0; i < oms.size(); i++) {
+      OmServer om = oms.get(i);
+      String name = oms.size() == 1 ? "OM" : "OM " + LocalOmService.nodeId(i);
+      out.append(String.format("  %-12s client %s:%d   status http://%s:%d/prom   db %s%n", name, LOOPBACK, om.port(),
+          LOOPBACK, om.httpPort(), dataDir.resolve(oms.size() == 1 ? "om" : LocalOmService.nodeId(i))));
+    }
     if (s3 != null) {
       out.append(String.format("  S3 gateway   %s%n", s3Endpoint()));
     }
@@ -294,8 +349,8 @@ public final class LocalCluster implements AutoCloseable {
         LOG.warn("Error stopping datanode {}: {}", i, e.toString());
       }
     }
-    if (om != null) {
-      om.close();
+    for (int i = oms.size() - 1; i >= 0; i--) {
+      oms.get(i).close();
     }
     if (scm != null) {
       scm.close();
