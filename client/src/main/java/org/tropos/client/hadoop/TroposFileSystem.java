@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +85,11 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
     this.levels = new TopLevels(client, user);
   }
 
-  /** Tropos's own keys (ozone.*, hdds.*) from the Hadoop configuration, the OM address from the URI. */
+  /**
+   * Tropos's own keys (ozone.*, hdds.*) from the Hadoop configuration; the URI's authority names the OM
+   * ({@code host:port}) or, like Ozone's {@code ofs://}, an OM HA service of {@code ozone.om.service.ids}, whose
+   * OMs the client then follows.
+   */
   static Configuration troposConfiguration(URI name, org.apache.hadoop.conf.Configuration conf) {
     Map<String, String> keys = new HashMap<>();
     for (Map.Entry<String, String> e : conf) {
@@ -92,8 +97,15 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
         keys.put(e.getKey(), e.getValue());
       }
     }
-    if (name.getAuthority() != null && !name.getAuthority().isEmpty()) {
-      keys.put("ozone.om.address", name.getAuthority());
+    String authority = name.getAuthority();
+    if (authority != null && !authority.isEmpty()) {
+      String services = keys.getOrDefault("ozone.om.service.ids", "");
+      if (Arrays.stream(services.split(",")).map(String::strip).anyMatch(authority::equals)) {
+        keys.put("ozone.om.service.ids", authority);
+      } else {
+        keys.put("ozone.om.address", authority);
+        keys.remove("ozone.om.service.ids");
+      }
     }
     return Configuration.defaults().with(keys);
   }
