@@ -34,7 +34,10 @@ public final class DockerCluster implements AutoCloseable {
   /** Made by {@code .ci/docker-engine start}: Debian minbase with a JRE, so no registry is needed. */
   public static final String BASE_IMAGE = "tropos-base:bookworm";
   private static final String NETWORK_ALIAS_SCM = "scm";
-  private static final String NETWORK_ALIAS_OM = "om";
+  /** The OMs of the cluster's OM HA service, at host addresses 11, 12, 13 of the subnet. */
+  public static final List<String> OMS = List.of("om1", "om2", "om3");
+  private static final String OM_SERVICE = "omservice";
+  private static final int FIRST_OM_HOST = 11;
 
   private final Path repository;
   private final Path logs;
@@ -44,7 +47,8 @@ public final class DockerCluster implements AutoCloseable {
   private final Map<String, String> addresses = new LinkedHashMap<>();
 
   /**
-   * Starts SCM, the OM and {@code racks.size()} datanodes named dn1, dn2, ... on the given racks.
+   * Starts SCM, an OM HA service of three OMs ({@link #OMS}) and {@code racks.size()} datanodes named dn1, dn2, ...
+   * on the given racks.
    *
    * @param conf the directory to write the cluster's ozone-site.xml and topology table into
    * @param settings ozone-site.xml settings on top of the suite's (heartbeats, addresses, directories)
@@ -62,7 +66,9 @@ public final class DockerCluster implements AutoCloseable {
       writeConf(conf, racks, settings);
       ImageFromDockerfile image = image();
       start(image, conf, NETWORK_ALIAS_SCM, 10, List.of("scm"));
-      start(image, conf, NETWORK_ALIAS_OM, 11, List.of("om"));
+      for (int i = 0; i < OMS.size(); i++) {
+        start(image, conf, OMS.get(i), FIRST_OM_HOST + i, List.of("om", "--set", "ozone.om.node.id=" + OMS.get(i)));
+      }
       for (int i = 1; i <= racks.size(); i++) {
         String name = datanode(i);
         start(image, conf, name, 20 + i, List.of("datanode", "--set", "hdds.datanode.hostname=" + name));
@@ -90,10 +96,20 @@ public final class DockerCluster implements AutoCloseable {
     return "dn" + i;
   }
 
-  /** A client configuration pointing at this cluster's OM and SCM by address. */
+  /** A client configuration pointing at this cluster's OM service and SCM by address. */
   public Configuration clientConfig() {
-    return Configuration.defaults().with(Map.of("ozone.om.address", addresses.get(NETWORK_ALIAS_OM),
-        "ozone.scm.names", addresses.get(NETWORK_ALIAS_SCM)));
+    return Configuration.defaults().with(omServiceKeys()).with("ozone.scm.names", addresses.get(NETWORK_ALIAS_SCM));
+  }
+
+  /** Ozone's keys of the OM service, by address (as the OMs themselves and the test process reach them). */
+  private Map<String, String> omServiceKeys() {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put("ozone.om.service.ids", OM_SERVICE);
+    keys.put("ozone.om.nodes." + OM_SERVICE, String.join(",", OMS));
+    for (int i = 0; i < OMS.size(); i++) {
+      keys.put("ozone.om.address." + OM_SERVICE + "." + OMS.get(i), subnetPrefix + (FIRST_OM_HOST + i));
+    }
+    return keys;
   }
 
   public HostPort scmClientAddress() {
@@ -201,7 +217,7 @@ public final class DockerCluster implements AutoCloseable {
     Map<String, String> all = new LinkedHashMap<>();
     all.put("ozone.metadata.dirs", "/data/meta");
     all.put("ozone.scm.names", NETWORK_ALIAS_SCM);
-    all.put("ozone.om.address", NETWORK_ALIAS_OM);
+    all.putAll(omServiceKeys());
     all.put("hdds.datanode.dir", "/data/disk1");
     all.put("hdds.container.ratis.datanode.storage.dir", "/data/ratis1");
     all.put("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");

@@ -35,11 +35,11 @@ import org.tropos.tools.bench.ReplicationHealth;
 import org.tropos.proto.scm.DatanodeStatus;
 
 /**
- * The fault suite on a real engine: SCM, the OM and five datanodes on two racks (dn1-dn3 on /rack1, dn4-dn5 on
- * /rack2) as separate processes in containers, the test process writing and reading keys through the Java
- * client. One cluster goes through the faults in order, each step leaving it healed for the next: a flipped byte
- * the scrubber finds before any reader, a decommission under readers, a 60 s partition, a kill -9 during writes, a
- * second kill. After each: every acknowledged key reads back bit-exact and every closed container has three
+ * The fault suite on a real engine: SCM, an HA service of three OMs and five datanodes on two racks (dn1-dn3 on
+ * /rack1, dn4-dn5 on /rack2) as separate processes in containers, the test process writing and reading keys
+ * through the Java client. One cluster goes through the faults in order, each step leaving it healed for the next:
+ * a flipped byte the scrubber finds before any reader, a decommission under readers, a 60 s partition, a kill -9
+ * during writes, a second kill, the OM leader killed during writes. After each: every acknowledged key reads back bit-exact and every closed container has three
  * healthy replicas on two racks, without anyone acting. Skipped, saying why, where no engine runs.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -198,6 +198,41 @@ class FaultSuiteDockerIT {
     killDuringWrites(DockerCluster.datanode(4));
   }
 
+  /**
+   * The OM leader killed (-9) while keys are written through the service: the client follows the new leader, no
+   * write fails to the caller and every acknowledged key reads back.
+   */
+  @Test
+  @Order(6)
+  void theOmLeaderKilledDuringWritesFailsNoWriteAndLosesNothing() throws Exception {
+    String leader = omLeader();
+    int before = keys.acknowledgedCount();
+    long failedBefore = keys.failedWrites();
+    AtomicBoolean stop = new AtomicBoolean();
+    Thread writer = keys.writeUntil(stop);
+    Thread.sleep(5_000);
+    cluster.kill(leader);
+    Thread.sleep(15_000);
+    stop.set(true);
+    writer.join();
+    report("kill -9 of the OM leader " + leader);
+    assertNotEquals(leader, omLeader(), "another OM leads");
+    assertTrue(keys.acknowledgedCount() > before, "writes were acknowledged around the kill");
+    assertEquals(failedBefore, keys.failedWrites(), "no write failed to the caller");
+    assertEquals(List.of(), keys.readAll(), "every acknowledged key reads back bit-exact");
+  }
+
+  /** The node id of the OM that leads, as the OMs themselves report it. */
+  private static String omLeader() throws Exception {
+    String[] leader = {null};
+    Await.until("an OM leader", Duration.ofSeconds(60), () -> {
+      leader[0] = client.omRoles(new java.util.HashMap<>()).values().stream()
+          .filter(r -> r.getRole().equals("LEADER")).map(r -> r.getNodeId()).findFirst().orElse(null);
+      return leader[0];
+    }, java.util.Objects::nonNull);
+    return leader[0];
+  }
+
   private static void killDuringWrites(String victim) throws Exception {
     assertTrue(holdsReplicas(victim), victim + " holds replicas");
     AtomicBoolean stop = new AtomicBoolean();
@@ -217,6 +252,7 @@ class FaultSuiteDockerIT {
   private static void report(String step) {
     System.out.printf("fault suite, %s: %d keys acknowledged so far, %d writes failed to the caller%n", step,
         keys.acknowledgedCount(), keys.failedWrites());
+    keys.writeFailures().forEach(f -> System.out.println("  write failed: " + f));
   }
 
   /** Every closed container at three healthy replicas on two racks, on live in-service nodes, no extras. */

@@ -29,6 +29,9 @@ final class KeyLoad {
   private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
   private final AtomicLong next = new AtomicLong();
   private final AtomicLong failedWrites = new AtomicLong();
+  /** Why the first writes that failed did (the caller sees only the count otherwise). */
+  private final List<String> writeFailures = new ArrayList<>();
+  private static final int MAX_FAILURES_KEPT = 20;
   private final AtomicLong reads = new AtomicLong();
   private final List<String> failedReads = new ArrayList<>();
 
@@ -90,6 +93,13 @@ final class KeyLoad {
     return acknowledged.size();
   }
 
+  /** Why the first writes that failed did. */
+  List<String> writeFailures() {
+    synchronized (writeFailures) {
+      return List.copyOf(writeFailures);
+    }
+  }
+
   long failedWrites() {
     return failedWrites.get();
   }
@@ -112,6 +122,11 @@ final class KeyLoad {
       out.write(data);
     } catch (IOException | OmException | RuntimeException e) {
       failedWrites.incrementAndGet();
+      synchronized (writeFailures) {
+        if (writeFailures.size() < MAX_FAILURES_KEPT) {
+          writeFailures.add(name + ": " + e);
+        }
+      }
       return;
     }
     acknowledged.put(name, seed);

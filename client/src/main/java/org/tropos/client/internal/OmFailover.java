@@ -4,7 +4,9 @@ import io.grpc.ManagedChannel;
 import io.grpc.stub.AbstractStub;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -30,6 +32,8 @@ import org.tropos.proto.om.OmResult;
 final class OmFailover implements AutoCloseable {
   static final Duration FIRST_PAUSE = Duration.ofMillis(100);
   static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
+  /** For this long after an OM could not be reached, a NOT_LEADER naming it is not followed. */
+  static final Duration STALE_HINT_WINDOW = Duration.ofSeconds(5);
 
   /** Leaders learned from NOT_LEADER answers are added, up to this many OMs in all. */
   private static final int MAX_OMS = 9;
@@ -44,6 +48,8 @@ final class OmFailover implements AutoCloseable {
   private final AtomicLong calls = new AtomicLong();
   /** The OM a thread's call is trying now, and the call's id. */
   private final ThreadLocal<Attempt> attempt = new ThreadLocal<>();
+  /** When each OM (by address) last could not be reached: a leader named by an OM that has not noticed yet. */
+  private final Map<HostPort, Long> unreachableAt = new ConcurrentHashMap<>();
   private volatile int current;
 
   private record Attempt(RpcChannel<OmException> channel, String callId) {
@@ -93,6 +99,9 @@ final class OmFailover implements AutoCloseable {
           throw new OmException(e.result(), "no OM of the service served the call within " + budget.toSeconds()
               + " s; the last said: " + e.getMessage());
         }
+        if (e.result() == OmResult.OM_NOT_READY) {
+          unreachableAt.put(channels.get(tried).address(), clock.monotonicMillis());
+        }
         moveOn(tried, e.leaderHint());
         if (++triedSincePause >= channels.size()) {
           triedSincePause = 0;
@@ -104,10 +113,12 @@ final class OmFailover implements AutoCloseable {
   }
 
   /** After a failure on OM {@code failed}: the leader it named, else the next OM (unless another call moved on). */
-  private synchronized void moveOn(int failed, String leaderHint) {
+  private synchronized void moveOn(int failed, String hint) {
     if (current != failed) {
       return;
     }
+    // Right after a leader dies its followers still name it: a hint at an OM just found unreachable is ignored.
+    String leaderHint = hint.isEmpty() || recentlyUnreachable(hint) ? "" : hint;
     for (int i = 0; i < channels.size(); i++) {
       if (i != failed && channels.get(i).address().toString().equals(leaderHint)) {
         current = i;
@@ -121,6 +132,16 @@ final class OmFailover implements AutoCloseable {
       return;
     }
     current = (failed + 1) % channels.size();
+  }
+
+  private boolean recentlyUnreachable(String address) {
+    for (Map.Entry<HostPort, Long> e : unreachableAt.entrySet()) {
+      if (e.getKey().toString().equals(address)
+          && clock.monotonicMillis() - e.getValue() < STALE_HINT_WINDOW.toMillis()) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void pauseFor(Duration pause) throws OmException {

@@ -3,6 +3,7 @@ package org.tropos.common.rpc;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.stub.AbstractStub;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +24,13 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     E translate(StatusRuntimeException failure, String target);
   }
 
+  /**
+   * How long a connection may take to open. A host that died without closing its connections (a killed container,
+   * a lost machine) answers nothing; gRPC's 20 s default would hold a client that could fail over to another
+   * server that long.
+   */
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+
   private final HostPort address;
   private final ManagedChannel channel;
   private final Translator<E> translator;
@@ -39,6 +47,7 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     this.translator = translator;
     this.callTimeout = callTimeout;
     this.channel = NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext()
+        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
         .intercept(Callers.sending(user)).build();
   }
 
