@@ -23,6 +23,7 @@ import org.testcontainers.containers.output.OutputFrame;
 import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.OmService;
 
 /**
  * SCM, the OM and datanodes as real {@code tropos} processes, each in its own container on one bridge network with
@@ -38,6 +39,8 @@ public final class DockerCluster implements AutoCloseable {
   public static final List<String> OMS = List.of("om1", "om2", "om3");
   private static final String OM_SERVICE = "omservice";
   private static final int FIRST_OM_HOST = 11;
+  private static final int OM_PORT = 9862;
+  private static final int OM_RATIS_PORT = 9872;
 
   private final Path repository;
   private final Path logs;
@@ -103,13 +106,12 @@ public final class DockerCluster implements AutoCloseable {
 
   /** Ozone's keys of the OM service, by address (as the OMs themselves and the test process reach them). */
   private Map<String, String> omServiceKeys() {
-    Map<String, String> keys = new LinkedHashMap<>();
-    keys.put("ozone.om.service.ids", OM_SERVICE);
-    keys.put("ozone.om.nodes." + OM_SERVICE, String.join(",", OMS));
+    List<OmService.Node> nodes = new ArrayList<>();
     for (int i = 0; i < OMS.size(); i++) {
-      keys.put("ozone.om.address." + OM_SERVICE + "." + OMS.get(i), subnetPrefix + (FIRST_OM_HOST + i));
+      String host = subnetPrefix + (FIRST_OM_HOST + i);
+      nodes.add(new OmService.Node(OMS.get(i), new HostPort(host, OM_PORT), new HostPort(host, OM_RATIS_PORT)));
     }
-    return keys;
+    return new OmService(OM_SERVICE, nodes).toKeys();
   }
 
   public HostPort scmClientAddress() {

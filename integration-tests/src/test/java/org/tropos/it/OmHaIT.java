@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.net.OmService;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.SystemClock;
 import org.tropos.om.OmConfig;
@@ -50,15 +51,12 @@ class OmHaIT {
     dir = tempDir;
     mini = new MiniCluster(dir.resolve("mini"), 3);
     mini.awaitAllHealthy();
-    Map<String, String> keys = new HashMap<>();
-    keys.put("ozone.om.service.ids", "omservice");
-    List<String> nodes = new ArrayList<>();
+    List<OmService.Node> nodes = new ArrayList<>();
     for (int i = 0; i < OMS; i++) {
-      nodes.add("om" + i);
-      keys.put("ozone.om.address.omservice.om" + i, "127.0.0.1:" + freePort());
-      keys.put("ozone.om.ratis.port.omservice.om" + i, Integer.toString(freePort()));
+      nodes.add(new OmService.Node("om" + i, new HostPort("127.0.0.1", freePort()),
+          new HostPort("127.0.0.1", freePort())));
     }
-    keys.put("ozone.om.nodes.omservice", String.join(",", nodes));
+    Map<String, String> keys = new OmService("omservice", nodes).toKeys();
     haConf = mini.clientConfig().with(keys);
     for (int i = 0; i < OMS; i++) {
       oms.add(startOm(i));

@@ -2,7 +2,9 @@ package org.tropos.common.net;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -59,6 +61,18 @@ public record OmService(String id, List<Node> nodes) {
       nodes.add(new Node(node, rpc, new HostPort(rpc.host(), ratisPort)));
     }
     return Optional.of(new OmService(service, nodes));
+  }
+
+  /** Ozone's keys that describe this service ({@link #from} reads them back): for tools that make one up. */
+  public Map<String, String> toKeys() {
+    Map<String, String> keys = new LinkedHashMap<>();
+    keys.put(OmKeys.SERVICE_IDS.name(), id);
+    keys.put(OmKeys.NODES.name() + "." + id, String.join(",", nodeIds()));
+    for (Node node : nodes) {
+      keys.put(OmKeys.ADDRESS.name() + "." + id + "." + node.id(), node.rpc().toString());
+      keys.put(OmKeys.RATIS_PORT.name() + "." + id + "." + node.id(), Integer.toString(node.ratis().port()));
+    }
+    return keys;
   }
 
   /**

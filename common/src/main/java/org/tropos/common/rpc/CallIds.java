@@ -1,17 +1,10 @@
 package org.tropos.common.rpc;
 
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.Context;
-import io.grpc.Contexts;
-import io.grpc.ForwardingClientCall;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+
 
 /**
  * A call's id, the same on every attempt of it: a client that sends a call again after a failover names the same
@@ -33,30 +26,11 @@ public final class CallIds {
 
   /** Sends {@code id} with a call. */
   public static ClientInterceptor sending(String id) {
-    return new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-        return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-          @Override
-          public void start(Listener<R> listener, Metadata headers) {
-            headers.put(CALL, id);
-            super.start(listener, headers);
-          }
-        };
-      }
-    };
+    return HeaderInterceptors.sending(CALL, id);
   }
 
   /** Makes the call's id {@link #current} while it is served. */
   static ServerInterceptor receiving() {
-    return new ServerInterceptor() {
-      @Override
-      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-          ServerCallHandler<Q, R> next) {
-        String id = headers.get(CALL);
-        return id == null ? next.startCall(call, headers)
-            : Contexts.interceptCall(Context.current().withValue(CURRENT, id), call, headers, next);
-      }
-    };
+    return HeaderInterceptors.receiving(CALL, CURRENT);
   }
 }

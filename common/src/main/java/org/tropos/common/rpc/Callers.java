@@ -1,16 +1,8 @@
 package org.tropos.common.rpc;
 
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.Context;
-import io.grpc.Contexts;
-import io.grpc.ForwardingClientCall;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
-import io.grpc.ServerCall;
-import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import java.nio.charset.StandardCharsets;
 
@@ -22,7 +14,7 @@ import java.nio.charset.StandardCharsets;
 public final class Callers {
   private static final Metadata.Key<byte[]> USER = Metadata.Key.of("tropos-user-bin",
       Metadata.BINARY_BYTE_MARSHALLER);
-  private static final Context.Key<String> CURRENT = Context.key("tropos-user");
+  private static final Context.Key<byte[]> CURRENT = Context.key("tropos-user");
 
   private Callers() {
   }
@@ -38,38 +30,17 @@ public final class Callers {
 
   /** The user of the call being served, or "" when its client named none. */
   public static String current() {
-    String user = CURRENT.get();
-    return user == null ? "" : user;
+    byte[] user = CURRENT.get();
+    return user == null ? "" : new String(user, StandardCharsets.UTF_8);
   }
 
   /** Names {@code user} on every call through a channel. */
   public static ClientInterceptor sending(String user) {
-    byte[] name = user.getBytes(StandardCharsets.UTF_8);
-    return new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-        return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-          @Override
-          public void start(Listener<R> listener, Metadata headers) {
-            headers.put(USER, name);
-            super.start(listener, headers);
-          }
-        };
-      }
-    };
+    return HeaderInterceptors.sending(USER, user.getBytes(StandardCharsets.UTF_8));
   }
 
   /** Makes the caller's user {@link #current} while a call is served. */
   static ServerInterceptor receiving() {
-    return new ServerInterceptor() {
-      @Override
-      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
-          ServerCallHandler<Q, R> next) {
-        byte[] name = headers.get(USER);
-        Context context = Context.current().withValue(CURRENT, name == null ? ""
-            : new String(name, StandardCharsets.UTF_8));
-        return Contexts.interceptCall(context, call, headers, next);
-      }
-    };
+    return HeaderInterceptors.receiving(USER, CURRENT);
   }
 }

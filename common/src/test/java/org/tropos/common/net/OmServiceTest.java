@@ -31,6 +31,8 @@ class OmServiceTest {
         new OmService.Node("om2", new HostPort("host2", 9999), new HostPort("host2", 9872)),
         new OmService.Node("om3", new HostPort("host3", 9862), new HostPort("host3", 9000))), service.nodes());
     assertTrue(OmService.from(Configuration.defaults()).isEmpty(), "no service ids: a single OM");
+    assertEquals(service, OmService.from(Configuration.defaults().with(service.toKeys())).orElseThrow(),
+        "its keys read back as the same service");
   }
 
   @Test

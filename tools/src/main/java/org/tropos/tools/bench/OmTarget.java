@@ -5,13 +5,13 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.common.rpc.Callers;
 import org.tropos.client.internal.OmClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.OmService;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
@@ -55,17 +55,13 @@ final class OmTarget implements AutoCloseable {
         oms.add(new OmServer(OmConfig.from(conf.with(Map.of("ozone.om.db.dirs", dir.toString(),
             "ozone.om.port", "0"))), SystemClock.INSTANCE));
       } else {
-        Map<String, String> service = new HashMap<>();
-        service.put("ozone.om.service.ids", SERVICE);
-        List<String> nodes = new ArrayList<>();
+        List<OmService.Node> nodes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-          nodes.add("om" + i);
           HostPort address = new HostPort("127.0.0.1", freePort());
           addresses.add(address);
-          service.put("ozone.om.address." + SERVICE + ".om" + i, address.toString());
-          service.put("ozone.om.ratis.port." + SERVICE + ".om" + i, Integer.toString(freePort()));
+          nodes.add(new OmService.Node("om" + i, address, new HostPort("127.0.0.1", freePort())));
         }
-        service.put("ozone.om.nodes." + SERVICE, String.join(",", nodes));
+        Map<String, String> service = new OmService(SERVICE, nodes).toKeys();
         for (int i = 0; i < count; i++) {
           oms.add(new OmServer(OmConfig.from(conf.with(service).with(Map.of("ozone.om.node.id", "om" + i,
               "ozone.om.db.dirs", dir.resolve("om" + i).toString()))), SystemClock.INSTANCE));

@@ -6,11 +6,12 @@ import java.io.Writer;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import org.tropos.common.conf.OmKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.OmService;
 
 /**
  * The OM HA service of a local cluster ({@code tropos local --ha}): three OMs on loopback. Their ports are chosen
@@ -68,16 +69,11 @@ final class LocalOmService {
 
   /** Ozone's keys describing the service, for its OMs and its clients. */
   Map<String, String> keys() {
-    Map<String, String> keys = new HashMap<>();
-    keys.put(OmKeys.SERVICE_IDS.name(), SERVICE);
-    StringBuilder nodes = new StringBuilder();
+    List<OmService.Node> nodes = new ArrayList<>();
     for (int i = 0; i < NODES; i++) {
-      nodes.append(i == 0 ? "" : ",").append(nodeId(i));
-      keys.put(OmKeys.ADDRESS.name() + "." + SERVICE + "." + nodeId(i), address(i).toString());
-      keys.put(OmKeys.RATIS_PORT.name() + "." + SERVICE + "." + nodeId(i), Integer.toString(ratisPorts[i]));
+      nodes.add(new OmService.Node(nodeId(i), address(i), new HostPort(LOOPBACK, ratisPorts[i])));
     }
-    keys.put(OmKeys.NODES.name() + "." + SERVICE, nodes.toString());
-    return keys;
+    return new OmService(SERVICE, nodes).toKeys();
   }
 
   private static int freePort() throws IOException {
