@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.zip.CRC32;
 import java.util.zip.CRC32C;
 import java.util.zip.Checksum;
+import org.tropos.s3.BulkInputStream;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
@@ -28,7 +29,7 @@ import org.tropos.s3.S3IOException;
  *
  * <p>Not thread-safe.
  */
-public final class AwsChunkedInputStream extends InputStream {
+public final class AwsChunkedInputStream extends BulkInputStream {
   public static final String SIGNED = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD";
   public static final String SIGNED_TRAILER = "STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER";
   public static final String UNSIGNED_TRAILER = "STREAMING-UNSIGNED-PAYLOAD-TRAILER";
@@ -72,13 +73,6 @@ public final class AwsChunkedInputStream extends InputStream {
       case "x-amz-checksum-sha256" -> digest("SHA-256");
       default -> null;
     };
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override

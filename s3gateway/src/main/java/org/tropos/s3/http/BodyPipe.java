@@ -12,6 +12,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.tropos.s3.BulkInputStream;
 
 /**
  * A request body as an {@link InputStream} for the worker thread, fed by Netty's event loop. Never holds the
@@ -24,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Thread-safe: {@link #offer}, {@link #end} and {@link #fail} on the event loop, reads on one worker.
  */
-final class BodyPipe extends InputStream {
+final class BodyPipe extends BulkInputStream {
   static final int HIGH_WATER = 4 << 20;
   static final int LOW_WATER = 1 << 20;
   private static final long READ_TIMEOUT_SECONDS = 120;
@@ -109,13 +110,6 @@ final class BodyPipe extends InputStream {
     } finally {
       lock.unlock();
     }
-  }
-
-  @Override
-  public int read() throws IOException {
-    byte[] one = new byte[1];
-    int n = read(one, 0, 1);
-    return n < 0 ? -1 : one[0] & 0xff;
   }
 
   @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import org.tropos.s3.BulkInputStream;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
 
@@ -92,14 +93,7 @@ public final class FormDataReader {
 
   /** The current part's content, ending at the boundary that follows it. */
   public InputStream content() {
-    return new InputStream() {
-      @Override
-      public int read() throws IOException {
-        byte[] one = new byte[1];
-        int n = read(one, 0, 1);
-        return n < 0 ? -1 : one[0] & 0xff;
-      }
-
+    return new BulkInputStream() {
       @Override
       public int read(byte[] into, int offset, int length) throws IOException {
         return readContent(into, offset, length);

@@ -1,7 +1,6 @@
 package org.tropos.s3.ops;
 
 import java.io.ByteArrayInputStream;
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -16,6 +15,7 @@ import org.tropos.common.util.Clock;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.s3.BulkInputStream;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
@@ -188,12 +188,13 @@ final class PostObjectOp {
   }
 
   /** The file's bytes, counted, failing with EntityTooLarge past the policy's (or S3's) limit. */
-  private static final class CountingInputStream extends FilterInputStream {
+  private static final class CountingInputStream extends BulkInputStream {
+    private final InputStream in;
     private final long max;
     private long count;
 
     CountingInputStream(InputStream in, long max) {
-      super(in);
+      this.in = in;
       this.max = max;
     }
 
@@ -202,15 +203,8 @@ final class PostObjectOp {
     }
 
     @Override
-    public int read() throws IOException {
-      byte[] one = new byte[1];
-      int n = read(one, 0, 1);
-      return n < 0 ? -1 : one[0] & 0xff;
-    }
-
-    @Override
     public int read(byte[] into, int offset, int length) throws IOException {
-      int n = super.read(into, offset, length);
+      int n = in.read(into, offset, length);
       if (n > 0) {
         count += n;
         if (count > max) {
