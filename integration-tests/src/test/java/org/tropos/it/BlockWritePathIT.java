@@ -187,9 +187,7 @@ class BlockWritePathIT {
   }
 
   private static long bytesUnder(Path root) throws java.io.IOException {
-    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(root)) {
-      return files.filter(java.nio.file.Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
-    }
+    return ClusterFiles.sizes(root).values().stream().mapToLong(Long::longValue).sum();
   }
 
   private static DatanodeServer datanode(MiniCluster mini, UUID id) {

@@ -383,9 +383,7 @@ class TroposFileSystemIT {
 
   /** Every block file on the datanodes. */
   private java.util.Set<Path> blockFiles() throws IOException {
-    try (Stream<Path> all = Files.walk(dir.resolve("cluster"))) {
-      return all.filter(p -> p.getFileName().toString().endsWith(".block")).collect(
-          java.util.stream.Collectors.toSet());
-    }
+    return ClusterFiles.sizes(dir.resolve("cluster")).keySet().stream()
+        .filter(p -> p.getFileName().toString().endsWith(".block")).collect(java.util.stream.Collectors.toSet());
   }
 }
