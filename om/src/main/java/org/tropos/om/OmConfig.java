@@ -49,14 +49,24 @@ public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int 
    * @param self this OM among them
    * @param ratisDir where this OM's Raft log is kept ({@code ozone.om.ratis.storage.dir}, else {@code om-ratis}
    *     beside the database)
+   * @param snapshotThreshold log entries applied between two snapshots
+   * @param purgeGap log entries a snapshot must cover beyond the last purge before the log is purged up to it
+   * @param segmentBytes size of a Raft log segment
    */
-  public record Ha(OmService service, OmService.Node self, Path ratisDir) {
+  public record Ha(OmService service, OmService.Node self, Path ratisDir, long snapshotThreshold, int purgeGap,
+      long segmentBytes) {
+
+    /** OM {@code self} of {@code service}, its Raft log in {@code ratisDir} and set up as {@code conf} says. */
+    public static Ha from(Configuration conf, OmService service, OmService.Node self, Path ratisDir) {
+      return new Ha(service, self, ratisDir, conf.get(OmKeys.RATIS_SNAPSHOT_THRESHOLD),
+          conf.get(OmKeys.RATIS_LOG_PURGE_GAP), conf.get(OmKeys.RATIS_SEGMENT_SIZE).bytes());
+    }
   }
 
   public static OmConfig from(Configuration conf) {
     Path dbDir = dbDir(conf);
-    Optional<Ha> ha = OmService.from(conf).map(service -> new Ha(service, service.local(conf, OmConfig::isLocalHost),
-        ratisDir(conf, dbDir)));
+    Optional<Ha> ha = OmService.from(conf).map(service -> Ha.from(conf, service,
+        service.local(conf, OmConfig::isLocalHost), ratisDir(conf, dbDir)));
     int port = ha.map(h -> h.self().rpc().port()).orElse(conf.get(OmKeys.PORT));
     return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), port), dbDir,
         ScmAddresses.blockService(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),

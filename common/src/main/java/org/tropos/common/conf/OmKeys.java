@@ -20,6 +20,16 @@ public final class OmKeys {
       ConfigType.LIST, "", "Where the OM keeps its Raft log (OM HA); empty = om-ratis beside the OM's database.");
   public static final ConfigKey<Integer> RATIS_PORT = ScmKeys.port("ozone.om.ratis.port", 9872,
       "Port of the OMs' Raft group (OM HA); per node as ozone.om.ratis.port.<serviceId>.<nodeId>.").withSuffixes();
+  public static final ConfigKey<Long> RATIS_SNAPSHOT_THRESHOLD = ConfigKey.of(
+      "ozone.om.ratis.snapshot.auto.trigger.threshold", ConfigType.LONG, "400000", "Raft log entries applied"
+          + " between two snapshots of the OM's database (OM HA; a RocksDB checkpoint each).")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<Integer> RATIS_LOG_PURGE_GAP = ConfigKey.of("ozone.om.ratis.log.purge.gap",
+      ConfigType.INT, "1000000", "Raft log entries a snapshot must cover beyond the last purge before the log"
+          + " before it is purged (OM HA; a follower missing purged entries installs the snapshot).")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<DataSize> RATIS_SEGMENT_SIZE = ConfigKey.of("ozone.om.ratis.segment.size",
+      ConfigType.SIZE, "4MB", "Size of a Raft log segment of the OMs' group (OM HA); purges drop whole segments.");
   public static final ConfigKey<Integer> PORT = ScmKeys.port("ozone.om.port", 9862,
       "Port of the OM's client service.");
   public static final ConfigKey<String> BIND_HOST = ConfigKey.of("ozone.om.address.bind.host", ConfigType.STRING,

@@ -51,7 +51,7 @@ public final class ManagedRocksDb implements AutoCloseable {
   private final Map<String, ColumnFamilyHandle> families = new HashMap<>();
   private boolean closed;
 
-  private ManagedRocksDb(Path dir, List<String> columnFamilies) throws RocksDBException {
+  private ManagedRocksDb(Path dir, List<String> columnFamilies, boolean readOnly) throws RocksDBException {
     this.dir = dir;
     this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
         .setAtomicFlush(true);
@@ -65,7 +65,8 @@ public final class ManagedRocksDb implements AutoCloseable {
     }
     this.handles = new ArrayList<>();
     try {
-      this.db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      this.db = readOnly ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
+          : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
       unloggedWrites.close();
       syncWrites.close();
@@ -81,13 +82,74 @@ public final class ManagedRocksDb implements AutoCloseable {
   /** Opens (creating if needed) the database in {@code dir} with these column families besides the default. */
   public static ManagedRocksDb open(Path dir, List<String> columnFamilies) throws IOException {
     Files.createDirectories(dir);
+    return open(dir, columnFamilies, false);
+  }
+
+  /**
+   * Opens the database in {@code dir} (a checkpoint, say) for reading only, with those of {@code columnFamilies}
+   * it has: a family it lacks (it was written by an older layout) reads as empty.
+   */
+  public static ManagedRocksDb openReadOnly(Path dir, List<String> columnFamilies) throws IOException {
+    List<String> present = new ArrayList<>();
+    try (org.rocksdb.Options options = new org.rocksdb.Options()) {
+      for (byte[] name : RocksDB.listColumnFamilies(options, dir.toString())) {
+        String family = new String(name, java.nio.charset.StandardCharsets.UTF_8);
+        if (columnFamilies.contains(family)) {
+          present.add(family);
+        }
+      }
+    } catch (RocksDBException e) {
+      throw new IOException("Cannot read the column families of RocksDB in " + dir + ": " + e.getMessage(), e);
+    }
+    return open(dir, present, true);
+  }
+
+  private static ManagedRocksDb open(Path dir, List<String> columnFamilies, boolean readOnly) throws IOException {
     try {
-      ManagedRocksDb db = new ManagedRocksDb(dir, columnFamilies);
+      ManagedRocksDb db = new ManagedRocksDb(dir, columnFamilies, readOnly);
       OPEN.put(db, new Throwable("RocksDB " + dir + " opened here"));
       return db;
     } catch (RocksDBException e) {
       throw new IOException("Cannot open RocksDB in " + dir + ": " + e.getMessage(), e);
     }
+  }
+
+  /** Whether this database has column family {@code name}. */
+  public boolean hasFamily(String name) {
+    return families.containsKey(name);
+  }
+
+  /**
+   * Writes a consistent copy of the database to {@code target} (which must not exist): a RocksDB checkpoint, its
+   * table files hard links where the file system allows. Memtables are flushed first, so writes made without the
+   * WAL are in it.
+   */
+  public void checkpoint(Path target) throws IOException {
+    flush();
+    try (org.rocksdb.Checkpoint checkpoint = org.rocksdb.Checkpoint.create(db)) {
+      checkpoint.createCheckpoint(target.toString());
+    } catch (RocksDBException e) {
+      throw failure("checkpoint to " + target, e);
+    }
+  }
+
+  /** Deletes every row of a column family, without the WAL (durable after the next {@link #flush()}). */
+  public void clearUnlogged(String family) throws IOException {
+    byte[] first;
+    byte[] last;
+    try (RocksIterator it = db.newIterator(family(family))) {
+      it.seekToFirst();
+      if (!it.isValid()) {
+        return;
+      }
+      first = it.key();
+      it.seekToLast();
+      last = it.key();
+    }
+    writeBatchUnlogged(batch -> {
+      batch.deleteRange(family, first, last);
+      batch.delete(family, last);
+    });
   }
 
   /** Databases opened and not closed, with where each was opened: tests assert this is empty. */

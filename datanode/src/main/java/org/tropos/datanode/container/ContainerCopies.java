@@ -2,18 +2,15 @@ package org.tropos.datanode.container;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.io.AtomicFiles;
+import org.tropos.common.io.FileTrees;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
 
 /**
@@ -77,7 +74,7 @@ final class ContainerCopies {
     /** Removes the staging directory (a copy that failed, or lost to a replica that arrived meanwhile). */
     void discard() {
       try {
-        deleteTree(dir);
+        FileTrees.delete(dir);
       } catch (IOException e) {
         LOG.warn("Cannot remove the unfinished copy {}: {} (the next start removes it)", dir, e.toString());
       }
@@ -100,40 +97,9 @@ final class ContainerCopies {
         if (!held.contains(containerId)) {
           db.deleteContainer(containerId);
         }
-        deleteTree(copy);
+        FileTrees.delete(copy);
         LOG.info("Removed {}, a copy of container {} that a stop interrupted", copy, containerId);
       }
     }
-  }
-
-  /** Deletes a directory and everything in it; what is already gone counts as deleted. */
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-        Files.deleteIfExists(file);
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path directory, IOException e) throws IOException {
-        if (e != null && !(e instanceof NoSuchFileException)) {
-          throw e;
-        }
-        Files.deleteIfExists(directory);
-        return FileVisitResult.CONTINUE;
-      }
-    });
   }
 }

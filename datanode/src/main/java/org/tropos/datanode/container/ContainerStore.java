@@ -17,6 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.io.AtomicFiles;
+import org.tropos.common.io.FileTrees;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Closer;
 import org.tropos.datanode.volume.StorageDirectory;
@@ -435,7 +436,7 @@ public final class ContainerStore implements AutoCloseable {
         containers.remove(containerId);
         container.db().deleteContainer(containerId);
       }
-      ContainerCopies.deleteTree(container.dir());
+      FileTrees.delete(container.dir());
     } catch (IOException e) {
       throw ioError("delete container " + containerId, e);
     }

@@ -28,6 +28,10 @@ public final class OmDb implements AutoCloseable {
   private static final byte[] LAST_TX = utf8("lastTxId");
   private static final byte[] LAST_LOG_INDEX = utf8("lastLogIndex");
   private static final byte[] OBJECT_ID_HIGH_WATER = utf8("objectIdHighWater");
+  /** Set (to the snapshot's log index) while a snapshot is being installed: the rows are then incomplete. */
+  private static final byte[] INSTALLING = utf8("installingSnapshot");
+  private static final int INSTALL_BATCH_ROWS = 4096;
+  private static final List<String> FAMILIES = Arrays.stream(OmTable.values()).map(OmTable::family).toList();
 
   private final ManagedRocksDb db;
   private final OmJournal journal;
@@ -51,7 +55,7 @@ public final class OmDb implements AutoCloseable {
 
   /** Opens with journal segments of {@code segmentBytes} (small ones let tests roll over often). */
   static OmDb open(Path dir, long segmentBytes) throws IOException {
-    ManagedRocksDb db = ManagedRocksDb.open(dir, Arrays.stream(OmTable.values()).map(OmTable::family).toList());
+    ManagedRocksDb db = ManagedRocksDb.open(dir, FAMILIES);
     OmJournal journal = null;
     try {
       checkLayout(db, dir);
@@ -64,15 +68,20 @@ public final class OmDb implements AutoCloseable {
   }
 
   private static void checkLayout(ManagedRocksDb db, Path dir) throws IOException {
+    int layout = readableLayout(db, dir);
+    if (layout < LAYOUT_VERSION) {
+      db.put(OmTable.META.family(), LAYOUT, utf8(Integer.toString(LAYOUT_VERSION)));
+    }
+  }
+
+  private static int readableLayout(ManagedRocksDb db, Path dir) throws IOException {
     byte[] stored = db.get(OmTable.META.family(), LAYOUT);
     int layout = stored == null ? 0 : Integer.parseInt(new String(stored, StandardCharsets.UTF_8));
     if (layout > LAYOUT_VERSION) {
       throw new IOException("OM database " + dir + " has layout " + layout + "; this version reads up to "
           + LAYOUT_VERSION);
     }
-    if (layout < LAYOUT_VERSION) {
-      db.put(OmTable.META.family(), LAYOUT, utf8(Integer.toString(LAYOUT_VERSION)));
-    }
+    return layout;
   }
 
   /** Applies the journal entries after RocksDB's last transaction, in an unbroken chain, then flushes. */
@@ -216,6 +225,96 @@ public final class OmDb implements AutoCloseable {
 
   private static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Writes a RocksDB checkpoint of this database to {@code target} (OM HA's snapshot of the state at the log index
+   * it records): everything applied so far, flushed first.
+   */
+  public void checkpoint(Path target) throws IOException {
+    db.checkpoint(target);
+  }
+
+  /**
+   * Records that the database holds the state at Raft log index {@code logIndex} (OM HA: entries that are not
+   * write sets advance the log without changing a row). Durable with the next flush.
+   */
+  public void recordLogIndex(long logIndex) throws IOException {
+    if (logIndex > lastLogIndex) {
+      db.writeBatchUnlogged(batch -> batch.put(OmTable.META.family(), LAST_LOG_INDEX, longBytes(logIndex)));
+      lastLogIndex = logIndex;
+    }
+  }
+
+  /** Whether a snapshot's installation was interrupted (a crash): the rows are incomplete until it is redone. */
+  public boolean installing() throws IOException {
+    return metaLong(INSTALLING) != 0;
+  }
+
+  /**
+   * Replaces every row with those of {@code checkpoint}, a leader's {@link #checkpoint} at Raft log index
+   * {@code logIndex} (OM HA: a follower that fell behind the leader's log). Only while nothing else writes: the
+   * state machine is paused. A crash part-way leaves {@link #installing} set, and the installation is redone from
+   * the same checkpoint on the next start.
+   */
+  public void install(Path checkpoint, long logIndex) throws IOException {
+    try (ManagedRocksDb source = ManagedRocksDb.openReadOnly(checkpoint, FAMILIES)) {
+      readableLayout(source, checkpoint);
+      db.put(OmTable.META.family(), INSTALLING, longBytes(logIndex));
+      for (String family : FAMILIES) {
+        if (!family.equals(OmTable.META.family())) {
+          db.clearUnlogged(family);
+          if (source.hasFamily(family)) {
+            copyRows(source, family);
+          }
+        }
+      }
+      // Meta last, row by row, so that the marker stays until the final batch.
+      copyRows(source, OmTable.META.family());
+      db.writeBatchUnlogged(batch -> {
+        batch.put(OmTable.META.family(), LAYOUT, utf8(Integer.toString(LAYOUT_VERSION)));
+        batch.put(OmTable.META.family(), LAST_LOG_INDEX, longBytes(logIndex));
+        batch.delete(OmTable.META.family(), INSTALLING);
+      });
+      db.flush();
+    }
+    lastTxId = metaLong(LAST_TX);
+    lastLogIndex = logIndex;
+  }
+
+  private void copyRows(ManagedRocksDb source, String family) throws IOException {
+    List<byte[][]> rows = new java.util.ArrayList<>(INSTALL_BATCH_ROWS);
+    IOException[] failed = {null};
+    source.scan(family, new byte[0], (key, value) -> {
+      if (family.equals(OmTable.META.family()) && Arrays.equals(key, INSTALLING)) {
+        return true;
+      }
+      rows.add(new byte[][] {key, value});
+      if (rows.size() == INSTALL_BATCH_ROWS) {
+        failed[0] = writeRows(family, rows);
+      }
+      return failed[0] == null;
+    });
+    if (failed[0] == null) {
+      failed[0] = writeRows(family, rows);
+    }
+    if (failed[0] != null) {
+      throw failed[0];
+    }
+  }
+
+  private IOException writeRows(String family, List<byte[][]> rows) {
+    try {
+      db.writeBatchUnlogged(batch -> {
+        for (byte[][] row : rows) {
+          batch.put(family, row[0], row[1]);
+        }
+      });
+      rows.clear();
+      return null;
+    } catch (IOException e) {
+      return e;
+    }
   }
 
   /** Flushes RocksDB (so the next open replays nothing) and closes. */

@@ -3,7 +3,6 @@ package org.tropos.om.ratis;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -23,8 +22,10 @@ import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.tropos.common.net.OmService;
+import org.tropos.om.OmConfig;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.rpc.Leadership;
@@ -49,17 +50,23 @@ public final class OmRaftServer implements AutoCloseable {
   private final OmService service;
   private final String self;
 
-  public OmRaftServer(OmService service, OmService.Node self, Path storageDir, OmDb db) throws IOException {
-    this.group = groupOf(service);
-    this.service = service;
-    this.self = self.id();
+  public OmRaftServer(OmConfig.Ha ha, OmDb db) throws IOException {
+    this.group = groupOf(ha.service());
+    this.service = ha.service();
+    this.self = ha.self().id();
     RaftProperties properties = new RaftProperties();
-    RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
-    GrpcConfigKeys.Server.setPort(properties, self.ratis().port());
+    RaftServerConfigKeys.setStorageDir(properties, List.of(ha.ratisDir().toFile()));
+    GrpcConfigKeys.Server.setPort(properties, ha.self().ratis().port());
     RaftServerConfigKeys.Rpc.setTimeoutMin(properties, ELECTION_MIN);
     RaftServerConfigKeys.Rpc.setTimeoutMax(properties, ELECTION_MAX);
-    boolean formatted = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));
-    this.server = RaftServer.newBuilder().setServerId(RaftPeer.newBuilder().setId(self.id()).build().getId())
+    RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(ha.segmentBytes()));
+    // Snapshots (RocksDB checkpoints) let the log be purged; a follower that needs purged entries installs one.
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, ha.snapshotThreshold());
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+    RaftServerConfigKeys.Log.setPurgeGap(properties, ha.purgeGap());
+    boolean formatted = Files.isDirectory(ha.ratisDir().resolve(group.getGroupId().getUuid().toString()));
+    this.server = RaftServer.newBuilder().setServerId(RaftPeer.newBuilder().setId(self).build().getId())
         .setGroup(group).setProperties(properties).setStateMachine(new OmStateMachine(db))
         .setOption(formatted ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT).build();
   }
@@ -112,6 +119,11 @@ public final class OmRaftServer implements AutoCloseable {
   /** Whether this OM leads its group now. */
   public boolean isLeader() throws IOException {
     return server.getLifeCycleState().isRunning() && server.getDivision(group.getGroupId()).getInfo().isLeader();
+  }
+
+  /** The first index this OM's Raft log still holds (entries before it were purged behind a snapshot). */
+  public long raftLogStartIndex() throws IOException {
+    return server.getDivision(group.getGroupId()).getRaftLog().getStartIndex();
   }
 
   @Override

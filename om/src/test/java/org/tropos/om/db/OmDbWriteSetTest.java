@@ -2,6 +2,7 @@ package org.tropos.om.db;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -57,6 +58,32 @@ class OmDbWriteSetTest {
       assertEquals(2, follower.lastTxId());
       assertNull(row(follower, "a"));
       assertArrayEquals(row(leader, "b"), row(follower, "b"));
+    }
+  }
+
+  @Test
+  void aCheckpointInstalledReplacesEveryRowAndSetsTheLogPosition() throws Exception {
+    Path checkpoint = dir.resolve("checkpoint");
+    try (OmDb leader = OmDb.open(dir.resolve("leader")); OmDb behind = OmDb.open(dir.resolve("behind"))) {
+      leader.append(leader.entry(List.of(put("a", "1"), put("b", "2")), 1));
+      leader.append(leader.entry(List.of(put("c", "3")), 2));
+      leader.checkpoint(checkpoint);
+      leader.append(leader.entry(List.of(put("after", "the checkpoint")), 3));
+      behind.append(behind.entry(List.of(put("only", "behind"), put("a", "old")), 1));
+
+      behind.install(checkpoint, 42);
+      assertEquals(2, behind.lastTxId(), "the checkpoint's transaction");
+      assertEquals(42, behind.lastLogIndex(), "the snapshot's log index");
+      assertArrayEquals(row(leader, "a"), row(behind, "a"));
+      assertArrayEquals(row(leader, "c"), row(behind, "c"));
+      assertNull(row(behind, "only"), "a row the checkpoint lacks is gone");
+      assertNull(row(behind, "after"), "nothing after the checkpoint");
+      assertFalse(behind.installing());
+    }
+    try (OmDb reopened = OmDb.open(dir.resolve("behind"))) {
+      assertEquals(2, reopened.lastTxId(), "the installation is durable");
+      assertEquals(42, reopened.lastLogIndex());
+      assertNull(row(reopened, "only"));
     }
   }
 }

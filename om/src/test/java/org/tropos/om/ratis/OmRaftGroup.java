@@ -12,6 +12,7 @@ import org.apache.ratis.client.RaftClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.OmService;
 import org.tropos.common.util.Threads;
+import org.tropos.om.OmConfig;
 import org.tropos.om.db.OmDb;
 
 /**
@@ -21,6 +22,7 @@ import org.tropos.om.db.OmDb;
  */
 final class OmRaftGroup implements AutoCloseable {
   private final Path dir;
+  private final Configuration conf;
   private final OmService service;
   final List<OmDb> dbs = new ArrayList<>();
   final List<OmRaftServer> servers = new ArrayList<>();
@@ -28,8 +30,13 @@ final class OmRaftGroup implements AutoCloseable {
 
   /** A group of {@code count} OMs on free loopback ports, formatted and started. */
   OmRaftGroup(Path dir, int count) throws Exception {
+    this(dir, count, Map.of());
+  }
+
+  /** The same with further settings ({@code ozone.om.ratis.*}, say). */
+  OmRaftGroup(Path dir, int count, Map<String, String> settings) throws Exception {
     this.dir = dir;
-    Map<String, String> keys = new HashMap<>();
+    Map<String, String> keys = new HashMap<>(settings);
     keys.put("ozone.om.service.ids", "omservice");
     List<String> nodes = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -38,33 +45,52 @@ final class OmRaftGroup implements AutoCloseable {
       keys.put("ozone.om.ratis.port.omservice.om" + i, Integer.toString(freePort()));
     }
     keys.put("ozone.om.nodes.omservice", String.join(",", nodes));
-    service = OmService.from(new Configuration(keys)).orElseThrow();
+    conf = new Configuration(keys);
+    service = OmService.from(conf).orElseThrow();
     start();
   }
 
   /** Opens every OM's database and starts its Raft member (formatting it the first time); waits for a leader. */
   void start() throws Exception {
     for (int i = 0; i < service.nodes().size(); i++) {
-      OmDb db = OmDb.open(dir.resolve("om" + i).resolve("om.db"));
-      dbs.add(db);
-      OmRaftServer server = new OmRaftServer(service, service.nodes().get(i), dir.resolve("om" + i)
-          .resolve("om-ratis"), db);
-      server.start();
-      servers.add(server);
+      dbs.add(null);
+      servers.add(null);
+      start(i);
     }
     awaitLeader(-1);
   }
 
+  /** Opens OM {@code i}'s database and starts its Raft member. */
+  void start(int i) throws IOException {
+    OmDb db = OmDb.open(dir.resolve("om" + i).resolve("om.db"));
+    dbs.set(i, db);
+    OmRaftServer server = new OmRaftServer(OmConfig.Ha.from(conf, service, service.nodes().get(i),
+        ratisDir(i)), db);
+    server.start();
+    servers.set(i, server);
+  }
+
+  /** Stops OM {@code i}'s Raft member and closes its database; {@link #start(int)} brings it back. */
+  void stop(int i) throws IOException {
+    servers.get(i).close();
+    dbs.get(i).close();
+    servers.set(i, null);
+    dbs.set(i, null);
+  }
+
+  Path ratisDir(int i) {
+    return dir.resolve("om" + i).resolve("om-ratis");
+  }
   /** A client of the group (closed with it). */
   RaftClient client() {
-    RaftClient client = servers.get(0).newClient();
+    RaftClient client = servers.stream().filter(java.util.Objects::nonNull).findFirst().orElseThrow().newClient();
     clients.add(client);
     return client;
   }
 
   int leaderIndex() throws IOException {
     for (int i = 0; i < servers.size(); i++) {
-      if (servers.get(i).isLeader()) {
+      if (servers.get(i) != null && servers.get(i).isLeader()) {
         return i;
       }
     }
@@ -84,7 +110,7 @@ final class OmRaftGroup implements AutoCloseable {
   /** Waits until every OM still running has applied transaction {@code tx}. */
   void awaitAll(long tx) throws Exception {
     Threads.awaitCondition("every OM at transaction " + tx, Duration.ofSeconds(10), Duration.ofMillis(20),
-        () -> dbs.stream().allMatch(db -> db.lastTxId() == tx));
+        () -> dbs.stream().allMatch(db -> db == null || db.lastTxId() == tx));
   }
 
   /** Stops every client, server and database; {@link #start} brings them back. */
@@ -94,10 +120,14 @@ final class OmRaftGroup implements AutoCloseable {
       c.close();
     }
     for (OmRaftServer s : servers) {
-      s.close();
+      if (s != null) {
+        s.close();
+      }
     }
     for (OmDb db : dbs) {
-      db.close();
+      if (db != null) {
+        db.close();
+      }
     }
     clients.clear();
     servers.clear();

@@ -1,0 +1,126 @@
+package org.tropos.om.ratis;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
+import org.apache.ratis.statemachine.SnapshotRetentionPolicy;
+import org.apache.ratis.statemachine.StateMachineStorage;
+import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
+import org.tropos.common.io.FileTrees;
+import org.tropos.om.db.OmDb;
+
+/**
+ * An OM's Raft snapshots: RocksDB checkpoints of its database, one directory {@code snapshot.<term>_<index>} each
+ * in the group's state-machine directory. Ratis sends the latest one's files to a follower whose next entry the
+ * leader's log no longer holds, and replaces that follower's state-machine directory with them; the follower then
+ * loads the checkpoint into its database ({@link OmDb#install}). Only the newest {@value #KEEP} are kept.
+ */
+final class OmSnapshots implements StateMachineStorage {
+  private static final Pattern NAME = Pattern.compile("snapshot\\.(\\d+)_(\\d+)");
+  private static final int KEEP = 2;
+
+  /** A checkpoint directory and the log position it holds the state of. */
+  record Snapshot(Path dir, TermIndex termIndex) {
+  }
+
+  private volatile Path dir;
+
+  @Override
+  public void init(RaftStorage raftStorage) throws IOException {
+    dir = raftStorage.getStorageDir().getStateMachineDir().toPath();
+    Files.createDirectories(dir);
+  }
+
+  @Override
+  public File getSnapshotDir() {
+    return dir.toFile();
+  }
+
+  /** The newest complete checkpoint, if any. */
+  Optional<Snapshot> latest() throws IOException {
+    return all().stream().max(Comparator.comparing(Snapshot::termIndex));
+  }
+
+  /** Checkpoints {@code db}, which holds the state at {@code at}; returns the new snapshot. */
+  Snapshot take(OmDb db, TermIndex at) throws IOException {
+    Path target = dir.resolve("snapshot." + at.getTerm() + "_" + at.getIndex());
+    if (Files.isDirectory(target)) {
+      return new Snapshot(target, at);
+    }
+    // Checkpointed beside, then renamed: a crash never leaves a partial directory under a snapshot's name.
+    Path partial = dir.resolve("partial." + target.getFileName());
+    FileTrees.delete(partial);
+    db.checkpoint(partial);
+    Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+    removeAllBut(KEEP);
+    return new Snapshot(target, at);
+  }
+
+  @Override
+  public SnapshotInfo getLatestSnapshot() {
+    try {
+      Optional<Snapshot> latest = latest();
+      if (latest.isEmpty()) {
+        return null;
+      }
+      List<FileInfo> files = new ArrayList<>();
+      try (Stream<Path> listed = Files.list(latest.get().dir())) {
+        for (Path file : listed.sorted().toList()) {
+          if (Files.isRegularFile(file) && !file.getFileName().toString().endsWith(".md5")) {
+            files.add(new FileInfo(file, null));
+          }
+        }
+      }
+      return new FileListSnapshotInfo(files, latest.get().termIndex());
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException("cannot list the OM's snapshots in " + dir, e);
+    }
+  }
+
+  @Override
+  public void format() {
+    // A new group starts with no snapshot: nothing to prepare.
+  }
+
+  @Override
+  public void cleanupOldSnapshots(SnapshotRetentionPolicy policy) throws IOException {
+    removeAllBut(Math.max(1, policy.getNumSnapshotsRetained()));
+  }
+
+  private void removeAllBut(int keep) throws IOException {
+    List<Snapshot> all = all();
+    all.sort(Comparator.comparing(Snapshot::termIndex).reversed());
+    for (Snapshot old : all.subList(Math.min(keep, all.size()), all.size())) {
+      FileTrees.delete(old.dir());
+    }
+  }
+
+  private List<Snapshot> all() throws IOException {
+    List<Snapshot> found = new ArrayList<>();
+    if (dir == null || !Files.isDirectory(dir)) {
+      return found;
+    }
+    try (Stream<Path> listed = Files.list(dir)) {
+      for (Path path : listed.toList()) {
+        Matcher m = NAME.matcher(path.getFileName().toString());
+        if (m.matches() && Files.isDirectory(path)) {
+          found.add(new Snapshot(path, TermIndex.valueOf(Long.parseLong(m.group(1)), Long.parseLong(m.group(2)))));
+        }
+      }
+    }
+    return found;
+  }
+}
