@@ -3,15 +3,14 @@ package org.tropos.om.ratis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.RaftClientReply;
-import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
 import org.tropos.common.net.OmService;
+import org.tropos.common.ratis.RaftMember;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.rpc.Leadership;
@@ -29,31 +28,26 @@ import org.tropos.proto.om.OmResult;
 final class OmLeadership implements Leadership {
   private static final Duration TRANSFER_TIMEOUT = Duration.ofSeconds(20);
 
-  private final RaftServer server;
-  private final RaftGroupId group;
+  private final RaftMember member;
   private final String self;
   private final Map<String, String> clientAddresses;
   private final ObjectIds ids;
-  private final Supplier<RaftClient> clients;
   /** The term this OM has started serving in (its object ids taken), 0 for none yet. */
   private long servingTerm;
 
-  OmLeadership(RaftServer server, RaftGroupId group, OmService service, String self, ObjectIds ids,
-      Supplier<RaftClient> clients) {
-    this.server = server;
-    this.group = group;
+  OmLeadership(RaftMember member, OmService service, String self, ObjectIds ids) {
+    this.member = member;
     this.self = self;
     this.clientAddresses = service.nodes().stream().collect(Collectors.toMap(OmService.Node::id,
         n -> n.rpc().toString()));
     this.ids = ids;
-    this.clients = clients;
   }
 
   @Override
   public void require() throws OmException {
     RaftServer.Division division;
     try {
-      division = server.getDivision(group);
+      division = member.division();
     } catch (IOException e) {
       throw new OmException(OmResult.OM_NOT_READY, "OM " + self + " has no Raft member running: " + e.getMessage());
     }
@@ -87,7 +81,7 @@ final class OmLeadership implements Leadership {
   @Override
   public boolean leads() {
     try {
-      return server.getDivision(group).getInfo().isLeader();
+      return member.division().getInfo().isLeader();
     } catch (IOException e) {
       return false;
     }
@@ -97,7 +91,7 @@ final class OmLeadership implements Leadership {
   public GetOmRoleResponse role() {
     GetOmRoleResponse.Builder role = GetOmRoleResponse.newBuilder().setNodeId(self);
     try {
-      DivisionInfo info = server.getDivision(group).getInfo();
+      DivisionInfo info = member.division().getInfo();
       RaftPeerId leader = info.getLeaderId();
       return role.setRole(info.getCurrentRole().name()).setTerm(info.getCurrentTerm())
           .setLeaderId(leader == null ? "" : leader.toString()).setAppliedIndex(info.getLastAppliedIndex()).build();
@@ -112,7 +106,7 @@ final class OmLeadership implements Leadership {
       throw new OmException(OmResult.INVALID_REQUEST, "no OM " + nodeId + " in this service: its OMs are "
           + clientAddresses.keySet());
     }
-    try (RaftClient client = clients.get()) {
+    try (RaftClient client = member.newClient()) {
       RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(nodeId),
           TRANSFER_TIMEOUT.toMillis());
       if (!reply.isSuccess()) {

@@ -7,8 +7,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
-import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.tropos.common.ratis.RaftMember;
 import org.tropos.om.db.StaleWriteSetException;
 import org.tropos.om.occ.BatchLog;
 import org.tropos.proto.om.db.JournalEntry;
@@ -21,13 +21,7 @@ public final class RatisBatchLog implements BatchLog {
   /** Batches sent before the first of them has come back: enough to cover a Raft round trip under load. */
   private static final int IN_FLIGHT = 8;
 
-  /** Hands a log entry to the group; the future completes with its reply. */
-  @FunctionalInterface
-  public interface Submitter {
-    CompletableFuture<RaftClientReply> submit(Message entry);
-  }
-
-  private final Submitter submitter;
+  private final RaftMember.Submitter submitter;
 
   /** Through {@code client}, to whichever OM leads (tests propose from any member). */
   public RatisBatchLog(RaftClient client) {
@@ -35,7 +29,7 @@ public final class RatisBatchLog implements BatchLog {
   }
 
   /** Through {@code submitter}: the leader's daemon submits to its own Raft server ({@link OmRaftServer#submitter}). */
-  public RatisBatchLog(Submitter submitter) {
+  public RatisBatchLog(RaftMember.Submitter submitter) {
     this.submitter = submitter;
   }
 

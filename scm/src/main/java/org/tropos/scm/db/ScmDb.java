@@ -1,5 +1,6 @@
 package org.tropos.scm.db;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
+import org.rocksdb.RocksDBException;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -16,13 +18,15 @@ import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.proto.scm.db.DeletedBlocksRecord;
 import org.tropos.proto.scm.db.NodeOperationalRecord;
 import org.tropos.proto.scm.db.PipelineRecord;
+import org.tropos.proto.scm.db.ScmRowChange;
+import org.tropos.proto.scm.db.ScmWriteSet;
 
 /**
  * SCM's RocksDB: the one place that knows its schema.
  *
  * <pre>
  * meta   "layoutVersion" -> "1", "clusterId" -> "CID-uuid", "scmId" -> uuid, "nextContainerId" -> decimal,
- *        "nextDeletedBlocksTxId" -> decimal
+ *        "nextDeletedBlocksTxId" -> decimal, "lastLogIndex" -> decimal (SCM HA: the last Raft entry applied)
  * nodes         datanode uuid (string) -> DatanodeDetails (protobuf)
  * pipelines     pipeline uuid (string) -> PipelineRecord (protobuf, scm_db.proto)
  * containers    container id (8 bytes, big-endian) -> ContainerRecord (protobuf, scm_db.proto)
@@ -45,10 +49,91 @@ public final class ScmDb implements AutoCloseable {
   private static final String NEXT_DELETED_BLOCKS_TX_ID = "nextDeletedBlocksTxId";
   private static final String LAYOUT_KEY = "layoutVersion";
 
-  private final ManagedRocksDb db;
+  private static final String LAST_LOG_INDEX = "lastLogIndex";
 
-  private ScmDb(ManagedRocksDb db) {
+  private final ManagedRocksDb db;
+  /** Where changes go: this database (a single SCM), or the SCMs' Raft group (SCM HA), which applies them here. */
+  private volatile RowLog log = this::applyLocally;
+  private volatile long lastLogIndex;
+
+  /**
+   * Where SCM's row changes are made durable. A single SCM writes them to its own database; with SCM HA the
+   * leader sends them through the SCMs' Raft group, whose state machine applies them on every SCM
+   * ({@link #applyReplicated}), and returns once they are applied here.
+   */
+  @FunctionalInterface
+  public interface RowLog {
+    void write(ScmWriteSet changes) throws IOException;
+  }
+
+  private ScmDb(ManagedRocksDb db) throws IOException {
     this.db = db;
+    byte[] applied = db.get(META, utf8(LAST_LOG_INDEX));
+    this.lastLogIndex = applied == null ? 0 : Long.parseLong(new String(applied, StandardCharsets.UTF_8));
+  }
+
+  /** Sends every later change through {@code rowLog} (SCM HA) instead of writing it here. */
+  public void writeThrough(RowLog rowLog) {
+    this.log = rowLog;
+  }
+
+  /** The rows of one change, built by the methods that write and handed to the {@link RowLog} as one. */
+  private static final class WriteSet {
+    private final ScmWriteSet.Builder changes = ScmWriteSet.newBuilder();
+
+    WriteSet put(String family, byte[] key, byte[] value) {
+      changes.addChanges(ScmRowChange.newBuilder().setFamily(family).setKey(ByteString.copyFrom(key))
+          .setValue(ByteString.copyFrom(value)));
+      return this;
+    }
+
+    WriteSet delete(String family, byte[] key) {
+      changes.addChanges(ScmRowChange.newBuilder().setFamily(family).setKey(ByteString.copyFrom(key)));
+      return this;
+    }
+  }
+
+  private static WriteSet set() {
+    return new WriteSet();
+  }
+
+  private void write(WriteSet set) throws IOException {
+    log.write(set.changes.build());
+  }
+
+  private void applyLocally(ScmWriteSet changes) throws IOException {
+    db.writeBatch(batch -> fill(batch, changes));
+  }
+
+  /**
+   * Applies a change the SCMs' Raft group committed at {@code logIndex}, with that index, in one synced batch.
+   * Changes are whole rows, so replaying the log from its start after a restart ends in the same state; entries
+   * at or below the index already applied are skipped all the same.
+   */
+  public void applyReplicated(ScmWriteSet changes, long logIndex) throws IOException {
+    if (logIndex <= lastLogIndex) {
+      return;
+    }
+    db.writeBatch(batch -> {
+      fill(batch, changes);
+      batch.put(META, utf8(LAST_LOG_INDEX), utf8(Long.toString(logIndex)));
+    });
+    lastLogIndex = logIndex;
+  }
+
+  /** The Raft log index of the last change applied (SCM HA; 0 for a single SCM). */
+  public long lastLogIndex() {
+    return lastLogIndex;
+  }
+
+  private static void fill(ManagedRocksDb.Batch batch, ScmWriteSet changes) throws RocksDBException {
+    for (ScmRowChange c : changes.getChangesList()) {
+      if (c.hasValue()) {
+        batch.put(c.getFamily(), c.getKey().toByteArray(), c.getValue().toByteArray());
+      } else {
+        batch.delete(c.getFamily(), c.getKey().toByteArray());
+      }
+    }
   }
 
   public static ScmDb open(Path dir) throws IOException {
@@ -83,11 +168,11 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public void putMeta(String key, String value) throws IOException {
-    db.put(META, utf8(key), utf8(value));
+    write(set().put(META, utf8(key), utf8(value)));
   }
 
   public void putNode(DatanodeDetails node, UUID id) throws IOException {
-    db.put(NODES, utf8(id.toString()), node.toByteArray());
+    write(set().put(NODES, utf8(id.toString()), node.toByteArray()));
   }
 
   public List<DatanodeDetails> nodes() throws IOException {
@@ -95,7 +180,7 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public void putNodeState(NodeOperationalRecord state) throws IOException {
-    db.put(NODE_STATES, utf8(Uuids.fromProto(state.getId()).toString()), state.toByteArray());
+    write(set().put(NODE_STATES, utf8(Uuids.fromProto(state.getId()).toString()), state.toByteArray()));
   }
 
   public List<NodeOperationalRecord> nodeStates() throws IOException {
@@ -103,11 +188,11 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public void putPipeline(PipelineRecord pipeline, UUID id) throws IOException {
-    db.put(PIPELINES, utf8(id.toString()), pipeline.toByteArray());
+    write(set().put(PIPELINES, utf8(id.toString()), pipeline.toByteArray()));
   }
 
   public void deletePipeline(UUID id) throws IOException {
-    db.delete(PIPELINES, utf8(id.toString()));
+    write(set().delete(PIPELINES, utf8(id.toString())));
   }
 
   public List<PipelineRecord> pipelines() throws IOException {
@@ -115,11 +200,11 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public void putContainer(ContainerRecord container) throws IOException {
-    db.put(CONTAINERS, longKey(container.getContainerId()), container.toByteArray());
+    write(set().put(CONTAINERS, longKey(container.getContainerId()), container.toByteArray()));
   }
 
   public void deleteContainer(long containerId) throws IOException {
-    db.delete(CONTAINERS, longKey(containerId));
+    write(set().delete(CONTAINERS, longKey(containerId)));
   }
 
   public List<ContainerRecord> containers() throws IOException {
@@ -134,12 +219,11 @@ public final class ScmDb implements AutoCloseable {
 
   /** Adds deleted-blocks transactions and moves the id counter past them, atomically (one synced batch). */
   public void appendDeletedBlocks(List<DeletedBlocksRecord> records, long nextTxId) throws IOException {
-    db.writeBatch(batch -> {
-      for (DeletedBlocksRecord r : records) {
-        batch.put(DELETED_BLOCKS, longKey(r.getTxId()), r.toByteArray());
-      }
-      batch.put(META, utf8(NEXT_DELETED_BLOCKS_TX_ID), utf8(Long.toString(nextTxId)));
-    });
+    WriteSet set = set();
+    for (DeletedBlocksRecord r : records) {
+      set.put(DELETED_BLOCKS, longKey(r.getTxId()), r.toByteArray());
+    }
+    write(set.put(META, utf8(NEXT_DELETED_BLOCKS_TX_ID), utf8(Long.toString(nextTxId))));
   }
 
   /** Up to {@code limit} deleted-blocks transactions with ids from {@code fromTxId} on, in id order. */
@@ -168,11 +252,11 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public void removeDeletedBlocks(Collection<Long> txIds) throws IOException {
-    db.writeBatch(batch -> {
-      for (long id : txIds) {
-        batch.delete(DELETED_BLOCKS, longKey(id));
-      }
-    });
+    WriteSet set = set();
+    for (long id : txIds) {
+      set.delete(DELETED_BLOCKS, longKey(id));
+    }
+    write(set);
   }
 
   private static byte[] longKey(long id) {

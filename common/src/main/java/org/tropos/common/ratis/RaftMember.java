@@ -1,0 +1,151 @@
+package org.tropos.common.ratis;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.Parameters;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftClientRequest;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.StateMachine;
+import org.apache.ratis.util.TimeDuration;
+import org.tropos.common.net.HostPort;
+
+/**
+ * This process's member of a replicated service's Raft group (the OMs of an OM HA service, the SCMs of an SCM HA
+ * service): a Ratis server on its own port with the service's state machine. The group's id is derived from the
+ * kind and id of the service, so every member and client that reads the same configuration forms the same group.
+ * A new storage directory is formatted; an existing one recovers the group, its log replayed over the state.
+ */
+public final class RaftMember implements AutoCloseable {
+  /** Election timeouts: long enough for a JVM pause on a busy two-core machine, short enough for a quick failover. */
+  public static final Duration ELECTION_TIMEOUT_MIN = Duration.ofSeconds(1);
+  public static final Duration ELECTION_TIMEOUT_MAX = Duration.ofSeconds(2);
+  /** How many times, and how far apart, a client of the group retries while there is no leader. */
+  private static final int CLIENT_ATTEMPTS = 30;
+  private static final TimeDuration CLIENT_RETRY_SLEEP = TimeDuration.valueOf(300, TimeUnit.MILLISECONDS);
+  /** How long this member waits for an entry it submitted to commit: beyond it the caller is told to retry. */
+  private static final Duration SUBMIT_TIMEOUT = Duration.ofSeconds(10);
+
+  private final RaftGroup group;
+  private final RaftServer server;
+
+  /**
+   * @param peers the group's members: node id to Raft address
+   * @param settings further Ratis settings of this service (snapshots, log segments)
+   */
+  public RaftMember(String kind, String serviceId, Map<String, HostPort> peers, String self, Path storageDir,
+      StateMachine stateMachine, Consumer<RaftProperties> settings) throws IOException {
+    this.group = group(kind, serviceId, peers);
+    RaftProperties properties = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
+    GrpcConfigKeys.Server.setPort(properties, peers.get(self).port());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, timeDuration(ELECTION_TIMEOUT_MIN));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, timeDuration(ELECTION_TIMEOUT_MAX));
+    settings.accept(properties);
+    boolean formatted = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));
+    this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(self)).setGroup(group)
+        .setProperties(properties).setStateMachine(stateMachine)
+        .setOption(formatted ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT).build();
+  }
+
+  /** The Raft group of a service: the same for every member and client given the same configuration. */
+  public static RaftGroup group(String kind, String serviceId, Map<String, HostPort> peers) {
+    RaftGroupId id = RaftGroupId.valueOf(UUID.nameUUIDFromBytes(("tropos-" + kind + "-service:" + serviceId)
+        .getBytes(StandardCharsets.UTF_8)));
+    return RaftGroup.valueOf(id, peers.entrySet().stream().map(p -> RaftPeer.newBuilder().setId(p.getKey())
+        .setAddress(p.getValue().toString()).build()).toList());
+  }
+
+  private static TimeDuration timeDuration(Duration d) {
+    return TimeDuration.valueOf(d.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  public void start() throws IOException {
+    server.start();
+  }
+
+  public RaftGroupId groupId() {
+    return group.getGroupId();
+  }
+
+  /** This member's division of the group (its role, its log); fails once the member is closed. */
+  public RaftServer.Division division() throws IOException {
+    return server.getDivision(group.getGroupId());
+  }
+
+  /** Whether this member leads its group now. */
+  public boolean isLeader() throws IOException {
+    return server.getLifeCycleState().isRunning() && division().getInfo().isLeader();
+  }
+
+  /** Whether this member leads its group and has committed an entry of its term, so that it can take writes. */
+  public boolean isReadyLeader() throws IOException {
+    return isLeader() && division().getInfo().isLeaderReady();
+  }
+
+  /** A client of the group, which finds its leader and retries while there is none for a bounded time; close it. */
+  public RaftClient newClient() {
+    RaftProperties properties = new RaftProperties();
+    return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+        .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(CLIENT_ATTEMPTS, CLIENT_RETRY_SLEEP))
+        .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build();
+  }
+
+  /** Hands a log entry to the group; the future completes with its reply. */
+  @FunctionalInterface
+  public interface Submitter {
+    CompletableFuture<RaftClientReply> submit(Message entry);
+  }
+
+  /**
+   * Submits log entries to this member's own Raft server, in-process: no client hop, and a member that does not
+   * lead gets NotLeader back rather than forwarding an entry it prepared as leader (its callers go to the leader).
+   */
+  public Submitter submitter() {
+    ClientId clientId = ClientId.randomId();
+    AtomicLong callIds = new AtomicLong();
+    return entry -> {
+      RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(server.getId())
+          .setGroupId(group.getGroupId()).setCallId(callIds.incrementAndGet()).setMessage(entry)
+          .setType(RaftClientRequest.writeRequestType()).build();
+      try {
+        return server.submitClientRequestAsync(request).orTimeout(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (IOException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    };
+  }
+
+  /** The first index this member's log still holds (entries before it were purged behind a snapshot). */
+  public long logStartIndex() throws IOException {
+    return division().getRaftLog().getStartIndex();
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+  }
+}
