@@ -35,7 +35,12 @@ public final class ScmAdminClient implements AutoCloseable {
   private final ScmChannel scm;
 
   public ScmAdminClient(HostPort address) {
-    this.scm = new ScmChannel(address);
+    this(List.of(address));
+  }
+
+  /** @param addresses the client service of each SCM of an HA service: calls follow the leader */
+  public ScmAdminClient(List<HostPort> addresses) {
+    this.scm = new ScmChannel(addresses);
   }
 
   public GetScmInfoResponse scmInfo() throws ScmException {

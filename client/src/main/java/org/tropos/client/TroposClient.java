@@ -78,7 +78,7 @@ public final class TroposClient implements AutoCloseable {
     this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
         .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
     this.om = new OmClient(omAddresses, user);
-    this.scm = new ScmBlockClient(ScmAddresses.blockService(conf));
+    this.scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
   }
 

@@ -21,7 +21,7 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param idDir directory of the datanode.id file
  * @param hostName the name (or IP) the datanode advertises
  * @param ipAddress the address of {@code hostName}
- * @param scm SCM's datanode service
+ * @param scms SCM's datanode service, on each SCM of an HA service
  * @param heartbeatInterval how often to heartbeat
  * @param ratisPort advertised Ratis port
  * @param readPort advertised read port
@@ -33,7 +33,7 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param scrub how the container scrubber runs
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
-    String ipAddress, HostPort scm, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
+    String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
     Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
     ScrubConfig scrub) {
 
@@ -50,7 +50,7 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         dirs(conf.get(DatanodeKeys.RAFT_LOG_DIRS), metadataDirs, "ratis", DatanodeKeys.RAFT_LOG_DIRS.name()),
         dirs(conf.get(DatanodeKeys.ID_DIR).isBlank() ? List.of() : List.of(conf.get(DatanodeKeys.ID_DIR)),
             metadataDirs, "", DatanodeKeys.ID_DIR.name()).get(0),
-        host, ipOf(host), ScmAddresses.datanodeService(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
+        host, ipOf(host), ScmAddresses.datanodeServices(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
         conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT), conf.get(DatanodeKeys.HTTP_PORT),
         conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
         conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),

@@ -86,7 +86,7 @@ public final class DatanodeServer implements AutoCloseable {
         volumes.format(id.uuid(), id.clusterId());
         startDataPath();
       }
-      heartbeat = new ScmHeartbeat(name, config.scm(), config.heartbeatInterval(), this::details,
+      heartbeat = new ScmHeartbeat(name, config.scms(), config.heartbeatInterval(), this::details,
           new HeartbeatReports(this::nodeReport, this::pipelineReports, this::containerReports, this::deletionAcks),
           this::registered, this::onCommand);
       heartbeat.start();
@@ -96,7 +96,7 @@ public final class DatanodeServer implements AutoCloseable {
     }
     lifeCycle.startEnds();
     LOG.info("{}: datanode {} started (version {}): {} data volumes, {} RaftLog directories, SCM at {}", name,
-        id.uuid(), VersionInfo.version(), config.dataDirs().size(), config.raftLogDirs().size(), config.scm());
+        id.uuid(), VersionInfo.version(), config.dataDirs().size(), config.raftLogDirs().size(), config.scms());
   }
 
   private void startDiskChecks() {

@@ -22,7 +22,7 @@ class LocalHaIT {
   void aLocalClusterWithAnOmServiceServesAndRestartsWithItsData(@TempDir Path dir) throws Exception {
     Configuration base = MiniCluster.testConfig();
     String firstOm;
-    try (LocalCluster cluster = new LocalCluster(dir, 3, 1, 1, 3, base)) {
+    try (LocalCluster cluster = new LocalCluster(dir, 3, 1, 1, true, base)) {
       cluster.start();
       assertEquals(3, cluster.oms().size());
       firstOm = "127.0.0.1:" + cluster.oms().get(0).port();
@@ -31,15 +31,15 @@ class LocalHaIT {
       }
       OmServer leader = cluster.om();
       Await.until("a leader", MiniCluster.WAIT, leader::serving, serving -> serving);
-      try (TroposClient client = TroposClient.create(base.with(cluster.omServiceKeys()))) {
+      try (TroposClient client = TroposClient.create(base.with(cluster.serviceKeys()))) {
         leader.close();
         client.createVolume(VolumeInfo.newBuilder().setName("after-the-leader").setOwner("it").build());
       }
     }
-    try (LocalCluster cluster = new LocalCluster(dir, 3, 1, 1, 3, base)) {
+    try (LocalCluster cluster = new LocalCluster(dir, 3, 1, 1, true, base)) {
       cluster.start();
       assertEquals(firstOm, "127.0.0.1:" + cluster.oms().get(0).port(), "the same ports after a restart");
-      try (TroposClient client = TroposClient.create(base.with(cluster.omServiceKeys()))) {
+      try (TroposClient client = TroposClient.create(base.with(cluster.serviceKeys()))) {
         assertEquals("kept", client.getVolume("kept").getName());
         assertEquals("after-the-leader", client.getVolume("after-the-leader").getName());
       }

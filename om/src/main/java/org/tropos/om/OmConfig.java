@@ -1,8 +1,5 @@
 package org.tropos.om;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.NetworkInterface;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -13,6 +10,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -23,7 +21,7 @@ import org.tropos.proto.om.BucketLayout;
  *
  * @param bind where the client service listens
  * @param dbDir directory of the OM's RocksDB
- * @param scmBlockAddress SCM's block service
+ * @param scmBlockAddresses SCM's block service, on each SCM of an HA service
  * @param handlerThreads threads that read and execute requests in parallel
  * @param maxConflictRetries re-runs of a conflicting request before TOO_MANY_CONFLICTS
  * @param commitBatchMax most transactions per group commit
@@ -35,7 +33,7 @@ import org.tropos.proto.om.BucketLayout;
  * @param administrators users who administer the cluster besides the one running the OM
  * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
  */
-public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int handlerThreads,
+public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, HostPort httpBind, List<String> administrators,
     Optional<Ha> ha) {
@@ -66,10 +64,10 @@ public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int 
   public static OmConfig from(Configuration conf) {
     Path dbDir = dbDir(conf);
     Optional<Ha> ha = OmService.from(conf).map(service -> Ha.from(conf, service,
-        service.local(conf, OmConfig::isLocalHost), ratisDir(conf, dbDir)));
+        service.local(conf, LocalHosts::isLocal), ratisDir(conf, dbDir)));
     int port = ha.map(h -> h.self().rpc().port()).orElse(conf.get(OmKeys.PORT));
     return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), port), dbDir,
-        ScmAddresses.blockService(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),
+        ScmAddresses.blockServices(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),
         conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
@@ -80,17 +78,6 @@ public record OmConfig(HostPort bind, Path dbDir, HostPort scmBlockAddress, int 
   private static Path ratisDir(Configuration conf, Path dbDir) {
     List<String> dirs = conf.get(OmKeys.RATIS_STORAGE_DIR);
     return dirs.isEmpty() ? dbDir.resolveSibling("om-ratis") : Path.of(dirs.get(0));
-  }
-
-  /** Whether {@code host} names an address of this machine (how an OM finds itself among its service's nodes). */
-  private static boolean isLocalHost(String host) {
-    try {
-      InetAddress address = InetAddress.getByName(host);
-      return address.isAnyLocalAddress() || address.isLoopbackAddress()
-          || NetworkInterface.getByInetAddress(address) != null;
-    } catch (IOException e) {
-      return false;
-    }
   }
 
   private static Path dbDir(Configuration conf) {

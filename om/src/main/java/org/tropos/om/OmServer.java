@@ -80,7 +80,7 @@ public final class OmServer implements AutoCloseable {
       committer.start();
       runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
-      scm = new ScmBlocks(config.scmBlockAddress());
+      scm = new ScmBlocks(config.scmBlockAddresses(), clock);
       DirectoryPurger purger = new DirectoryPurger(runner);
       DeletedKeyHandoff handoff = new DeletedKeyHandoff(namespace, scm);
       background = Threads.scheduler("om-background");
@@ -104,7 +104,7 @@ public final class OmServer implements AutoCloseable {
     }
     lifeCycle.startEnds();
     LOG.info("OM started (version {}): client service on port {}, database {}, SCM block service at {}{}",
-        VersionInfo.version(), port(), config.dbDir(), config.scmBlockAddress(), config.ha().map(ha -> ", node "
+        VersionInfo.version(), port(), config.dbDir(), config.scmBlockAddresses(), config.ha().map(ha -> ", node "
             + ha.self().id() + " of HA service " + ha.service().id() + " (Raft log " + ha.ratisDir() + ")")
             .orElse(""));
   }

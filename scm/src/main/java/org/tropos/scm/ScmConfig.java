@@ -3,6 +3,7 @@ package org.tropos.scm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
@@ -10,6 +11,8 @@ import org.tropos.common.conf.DataSize;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.LocalHosts;
+import org.tropos.common.net.ScmService;
 import org.tropos.scm.block.BlockDeletionConfig;
 import org.tropos.scm.pipeline.PipelineLimits;
 import org.tropos.scm.replication.ReplicationConfig;
@@ -32,13 +35,25 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param blockDeletion how the blocks of deleted keys are sent to the datanodes
  * @param replication how containers are kept at their number of replicas
  * @param httpBind where the status port (/prom, /health) listens
+ * @param ha this SCM's place in an HA service ({@code ozone.scm.service.ids}), empty for a single SCM
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize, DataSize blockSize,
-    BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind) {
+    BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind, Optional<Ha> ha) {
 
   private static final int HTTP_PORT = 9876;
+
+  /**
+   * An SCM of an HA service.
+   *
+   * @param service the service's SCMs
+   * @param self this SCM among them
+   * @param ratisDir where this SCM's Raft log is kept ({@code ozone.scm.ha.ratis.storage.dir}, else
+   *     {@code scm-ratis} beside the database)
+   */
+  public record Ha(ScmService service, ScmService.Node self, Path ratisDir) {
+  }
 
   public ScmConfig {
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
@@ -54,15 +69,26 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
       throw new ConfigException(ScmKeys.STALE_NODE_INTERVAL.name() + " (" + stale + ") must be longer than "
           + DatanodeKeys.HEARTBEAT_INTERVAL.name() + " (" + heartbeat + ")");
     }
+    Path dbDir = dbDir(conf);
+    Optional<Ha> ha = ScmService.from(conf).map(service -> new Ha(service,
+        service.local(conf, LocalHosts::isLocal), ratisDir(conf, dbDir)));
+    int clientPort = ha.map(h -> h.self().clientPort()).orElse(conf.get(ScmKeys.CLIENT_PORT));
+    int datanodePort = ha.map(h -> h.self().datanodePort()).orElse(conf.get(ScmKeys.DATANODE_PORT));
+    int blockPort = ha.map(h -> h.self().blockPort()).orElse(conf.get(ScmKeys.BLOCK_PORT));
     return new ScmConfig(
-        new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.CLIENT_PORT)),
-        new HostPort(conf.get(ScmKeys.DATANODE_BIND_HOST), conf.get(ScmKeys.DATANODE_PORT)),
-        dbDir(conf), stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL), heartbeat,
+        new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), clientPort),
+        new HostPort(conf.get(ScmKeys.DATANODE_BIND_HOST), datanodePort),
+        dbDir, stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL), heartbeat,
         PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL),
-        new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), conf.get(ScmKeys.BLOCK_PORT)),
+        new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), blockPort),
         conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat),
         ReplicationConfig.from(conf),
-        HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()));
+        HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()), ha);
+  }
+
+  private static Path ratisDir(Configuration conf, Path dbDir) {
+    List<String> dirs = conf.get(ScmKeys.RATIS_STORAGE_DIR);
+    return dirs.isEmpty() ? dbDir.resolveSibling("scm-ratis") : Path.of(dirs.get(0));
   }
 
   private static Path dbDir(Configuration conf) {

@@ -2,64 +2,44 @@ package org.tropos.scm;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.net.RackResolver;
-import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
-import org.tropos.common.util.VersionInfo;
-import org.tropos.scm.block.BlockDeletingService;
 import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
-import org.tropos.scm.node.CommandQueue;
-import org.tropos.scm.node.DatanodeAdmin;
-import org.tropos.scm.node.NodeManager;
-import org.tropos.scm.pipeline.PipelineManager;
-import org.tropos.scm.pipeline.PipelineRenewer;
+import org.tropos.scm.ratis.ScmRaftServer;
 import org.tropos.scm.replication.ReplicationManager;
-import org.tropos.scm.rpc.ScmAdminRpc;
-import org.tropos.scm.rpc.ScmBlockRpc;
-import org.tropos.scm.rpc.ScmDatanodeRpc;
 
 /**
- * The Storage Container Manager process: builds its components, starts them, stops them in reverse order.
- * It holds no logic of its own and is never handed to a component.
+ * The Storage Container Manager process: its database, its status port and, with SCM HA, its member of the SCMs'
+ * Raft group; and the {@link ScmServices} that decide and serve, which a single SCM runs all along and an HA SCM
+ * only while it leads its group, caught up (checked every {@value #LEADERSHIP_CHECK_MS} ms). A follower serves
+ * nothing but its status port: clients and datanodes find the leader by trying each SCM of the service.
  */
 public final class ScmServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmServer.class);
-  private static final int HANDLER_THREADS = 8;
+  private static final long LEADERSHIP_CHECK_MS = 200;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
-  /** How long a pipeline being replaced waits for its containers to close through Raft before it is closed. */
-  private static final Duration PIPELINE_DRAIN_TIMEOUT = Duration.ofSeconds(60);
-  private static final Duration CONTAINER_CLOSE_ROUND = Duration.ofSeconds(10);
 
   private final ScmConfig config;
   private final RackResolver racks;
   private final Clock clock;
   private final LifeCycle lifeCycle = new LifeCycle("SCM");
   private ScmDb db;
-  private ScmIdentity identity;
-  private NodeManager nodeManager;
-  private PipelineManager pipelineManager;
-  private ScheduledExecutorService scheduler;
-  private ScheduledExecutorService pipelineScheduler;
-  private ScheduledExecutorService deletionScheduler;
-  private ScheduledExecutorService replicationScheduler;
-  private ReplicationManager replicationManager;
-  private GrpcServer datanodeServer;
-  private GrpcServer clientServer;
-  private GrpcServer blockServer;
-  private ContainerManager containerManager;
-  private DeletedBlockLog deletedBlocks;
-  private BlockDeletingService blockDeleting;
+  private ScmRaftServer raft;
   private StatusServer http;
+  private ScheduledExecutorService leadership;
+  private volatile ScmServices services;
+  /** The Raft term this SCM serves in (HA). */
+  private long servingTerm;
 
   public ScmServer(ScmConfig config, RackResolver racks, Clock clock) {
     this.config = config;
@@ -71,84 +51,93 @@ public final class ScmServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       db = ScmDb.open(config.dbDir());
-      identity = ScmIdentity.loadOrCreate(db);
-      CommandQueue commands = new CommandQueue();
-      nodeManager = new NodeManager(db, racks, clock, config.staleNodeInterval(), config.deadNodeInterval(),
-          identity.clusterId(), commands);
-      nodeManager.load();
-      pipelineScheduler = Threads.scheduler("scm-pipeline-manager");
-      pipelineManager = new PipelineManager(db, nodeManager, commands, config.pipelineLimits(), clock,
-          config.heartbeatInterval(), pipelineScheduler);
-      pipelineManager.load();
-      nodeManager.listen(pipelineManager);
-      containerManager = new ContainerManager(db, pipelineManager, nodeManager, commands, racks,
-          config.containerSize(), config.blockSize());
-      containerManager.load();
-      nodeManager.listen(containerManager);
-      pipelineManager.onClosed(containerManager::pipelineClosed);
-      scheduler = Threads.scheduler("scm-node-checker");
-      Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
-          config.nodeCheckInterval(), nodeManager::checkNodes);
-      PipelineRenewer renewer = new PipelineRenewer(pipelineManager, containerManager, clock,
-          PIPELINE_DRAIN_TIMEOUT);
-      Threads.everyPeriod(pipelineScheduler, "Pipeline fill and leader balancing", config.pipelineCreationInterval(),
-          config.pipelineCreationInterval(), () -> {
-            pipelineManager.fillToLimits();
-            renewer.run();
-            pipelineManager.balanceLeaders();
-          });
-      // Full containers are closed within seconds, not at the next pipeline round (two minutes by default): until
-      // then they are neither copied nor scrubbed.
-      Duration closeRound = config.pipelineCreationInterval().compareTo(CONTAINER_CLOSE_ROUND) < 0
-          ? config.pipelineCreationInterval() : CONTAINER_CLOSE_ROUND;
-      Threads.everyPeriod(pipelineScheduler, "Closing full containers", closeRound, closeRound,
-          containerManager::closeFullContainers);
-      startBlockDeletion(commands);
-      replicationManager = new ReplicationManager(containerManager, nodeManager, commands, clock,
-          config.replication());
-      replicationScheduler = Threads.scheduler("scm-replication-manager");
-      Threads.everyPeriod(replicationScheduler, "Replication", config.replication().interval(),
-          config.replication().interval(), replicationManager::run);
-      datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
-          List.of(new ScmDatanodeRpc(nodeManager, identity, blockDeleting)));
-      datanodeServer.start();
-      clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
-          List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
-              containerManager, replicationManager)));
-      clientServer.start();
-      blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
-          List.of(new ScmBlockRpc(containerManager, deletedBlocks)));
-      blockServer.start();
-      http = new StatusServer("scm-http", config.httpBind(),
-          new ScmMetrics(nodeManager, containerManager, replicationManager)::prometheus);
+      http = new StatusServer("scm-http", config.httpBind(), this::prometheus);
       http.start();
+      if (config.ha().isEmpty()) {
+        serve();
+      } else {
+        ScmConfig.Ha ha = config.ha().get();
+        raft = new ScmRaftServer(ha.service().id(), ha.service().raftPeers(), ha.self().id(), ha.ratisDir(), db);
+        raft.start();
+        db.writeThrough(raft.rowLog());
+        leadership = Threads.scheduler("scm-leadership");
+        Threads.everyPeriod(leadership, "SCM leadership", Duration.ZERO, Duration.ofMillis(LEADERSHIP_CHECK_MS),
+            this::followLeadership);
+        LOG.info("SCM {} of HA service {} started: it serves while it leads the service's Raft group (port {})",
+            ha.self().id(), ha.service().id(), ha.self().ratisPort());
+      }
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
     }
     lifeCycle.startEnds();
-    LOG.info("SCM {} of cluster {} started (version {}): datanode service on port {}, client service on port {},"
-        + " block service on port {}, database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(),
-        datanodePort(), clientPort(), blockPort(), config.dbDir());
   }
 
-  /** The deleted-block log and the component that sends it to the datanodes, on a scheduler of its own. */
-  private void startBlockDeletion(CommandQueue commands) throws IOException {
-    deletedBlocks = new DeletedBlockLog(db);
-    deletedBlocks.load();
-    blockDeleting = new BlockDeletingService(deletedBlocks, containerManager::replicaHolders, nodeManager, commands,
-        clock, config.blockDeletion());
-    deletionScheduler = Threads.scheduler("scm-block-deleting");
-    Threads.everyPeriod(deletionScheduler, "Block deletion", config.blockDeletion().interval(),
-        config.blockDeletion().interval(), blockDeleting::run);
+  /**
+   * Starts serving once leading and caught up; stops when no longer leading in the term it started in (a term
+   * lost and won again may have seen another leader's changes: its managers start afresh from the database).
+   */
+  private void followLeadership() {
+    boolean leads;
+    boolean caughtUp;
+    long term;
+    try {
+      term = raft.member().currentTerm();
+      leads = raft.member().isLeader();
+      // Checked only to start: a serving leader is briefly behind whenever an entry is committed, not yet applied.
+      caughtUp = leads && services == null && raft.member().isCaughtUpLeader();
+    } catch (IOException e) {
+      term = -1;
+      leads = false;
+      caughtUp = false;
+    }
+    String self = config.ha().orElseThrow().self().id();
+    if (services != null && (!leads || term != servingTerm)) {
+      LOG.info("SCM {} no longer leads its service in term {}: it stops serving", self, servingTerm);
+      ScmServices stopping = services;
+      services = null;
+      stopping.close();
+    } else if (caughtUp) {
+      LOG.info("SCM {} leads its service in term {}: starting to serve", self, term);
+      try {
+        serve();
+        servingTerm = term;
+      } catch (IOException | RuntimeException e) {
+        LOG.error("SCM could not start serving as the leader; trying again", e);
+      }
+    }
+  }
+
+  private void serve() throws IOException {
+    ScmServices starting = new ScmServices(config, racks, clock, db);
+    starting.start();
+    services = starting;
+  }
+
+  /** Whether this SCM serves now: always for a single SCM, while it leads for an HA one. */
+  public boolean serving() {
+    return services != null;
+  }
+
+  private String prometheus() {
+    ScmServices current = services;
+    return current == null ? "# SCM not serving: a follower of its HA service\n" : current.prometheus();
+  }
+
+  private <T> T serving(String what, Function<ScmServices, T> get) {
+    ScmServices current = services;
+    if (current == null) {
+      throw new IllegalStateException("SCM does not serve (not the leader of its service): no " + what);
+    }
+    return get.apply(current);
   }
 
   public int datanodePort() {
-    return datanodeServer.port();
+    return serving("datanode port", ScmServices::datanodePort);
   }
 
   public int clientPort() {
-    return clientServer.port();
+    return serving("client port", ScmServices::clientPort);
   }
 
   public int httpPort() {
@@ -156,23 +145,28 @@ public final class ScmServer implements AutoCloseable {
   }
 
   public int blockPort() {
-    return blockServer.port();
+    return serving("block port", ScmServices::blockPort);
   }
 
   public ContainerManager containerManager() {
-    return containerManager;
+    return serving("container manager", ScmServices::containerManager);
   }
 
   public ReplicationManager replicationManager() {
-    return replicationManager;
+    return serving("replication manager", ScmServices::replicationManager);
   }
 
   public DeletedBlockLog deletedBlockLog() {
-    return deletedBlocks;
+    return serving("deleted-block log", ScmServices::deletedBlockLog);
   }
 
   public ScmIdentity identity() {
-    return identity;
+    return serving("identity", ScmServices::identity);
+  }
+
+  /** The HA service's Raft member, or null for a single SCM. */
+  public ScmRaftServer raft() {
+    return raft;
   }
 
   @Override
@@ -180,11 +174,9 @@ public final class ScmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("SCM", http, blockServer, clientServer, datanodeServer,
-        scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
-        deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
-        replicationScheduler == null ? null : () -> Threads.shutdown(replicationScheduler, STOP_TIMEOUT),
-        pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT), db);
+    Closer.closeAll("SCM", leadership == null ? null : () -> Threads.shutdown(leadership, STOP_TIMEOUT),
+        services, raft, http, db);
+    services = null;
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");
   }

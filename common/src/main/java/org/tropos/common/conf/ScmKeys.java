@@ -6,13 +6,29 @@ import java.util.List;
 
 /** Keys of the Storage Container Manager, including the addresses its clients and datanodes use. */
 public final class ScmKeys {
+  public static final ConfigKey<List<String>> SERVICE_IDS = ConfigKey.of("ozone.scm.service.ids",
+      ConfigType.LIST, "", "The SCM HA service (one id; its SCMs in ozone.scm.nodes.<serviceId>); empty = a single"
+          + " SCM.");
+  public static final ConfigKey<List<String>> NODES = ConfigKey.of("ozone.scm.nodes", ConfigType.LIST, "",
+      "The node ids of an SCM HA service, set as ozone.scm.nodes.<serviceId>.").withSuffixes();
+  public static final ConfigKey<String> NODE_ID = ConfigKey.of("ozone.scm.node.id", ConfigType.STRING, "",
+      "This SCM's node id in its HA service; empty = the node whose ozone.scm.address is a host name of this"
+          + " host.");
+  public static final ConfigKey<String> ADDRESS = ConfigKey.of("ozone.scm.address", ConfigType.STRING, "",
+      "Host of an SCM of an HA service, set as ozone.scm.address.<serviceId>.<nodeId>.").withSuffixes();
+  public static final ConfigKey<Integer> RATIS_PORT = port("ozone.scm.ratis.port", 9894,
+      "Port of the SCMs' Raft group (SCM HA); per node as ozone.scm.ratis.port.<serviceId>.<nodeId>.")
+      .withSuffixes();
+  public static final ConfigKey<List<String>> RATIS_STORAGE_DIR = ConfigKey.of("ozone.scm.ha.ratis.storage.dir",
+      ConfigType.LIST, "", "Where the SCM keeps its Raft log (SCM HA); empty = scm-ratis beside SCM's database.");
   public static final ConfigKey<List<String>> NAMES = ConfigKey.of("ozone.scm.names", ConfigType.LIST, "",
       "Host names of the SCM; datanodes and clients use the first one unless a specific address is set.");
   public static final ConfigKey<String> CLIENT_ADDRESS = ConfigKey.of("ozone.scm.client.address",
       ConfigType.STRING, "", "host[:port] of SCM's client and admin service; empty = the first ozone.scm.names"
           + " entry (else localhost) with ozone.scm.client.port.");
   public static final ConfigKey<Integer> CLIENT_PORT = port("ozone.scm.client.port", 9860,
-      "Port of SCM's client and admin service.");
+      "Port of SCM's client and admin service; per node of an SCM HA service as"
+          + " ozone.scm.client.port.<serviceId>.<nodeId>.").withSuffixes();
   public static final ConfigKey<String> CLIENT_BIND_HOST = ConfigKey.of("ozone.scm.client.bind.host",
       ConfigType.STRING, "0.0.0.0", "Address SCM's client and admin service binds to.");
   public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.scm.http-address", ConfigType.STRING,
@@ -21,7 +37,8 @@ public final class ScmKeys {
       ConfigType.STRING, "", "host[:port] of SCM's datanode service; empty = the first ozone.scm.names entry"
           + " (else localhost) with ozone.scm.datanode.port.");
   public static final ConfigKey<Integer> BLOCK_PORT = port("ozone.scm.block.client.port", 9863,
-      "Port of SCM's block service (block allocation, container locations).");
+      "Port of SCM's block service (block allocation, container locations); per node of an SCM HA service as"
+          + " ozone.scm.block.client.port.<serviceId>.<nodeId>.").withSuffixes();
   public static final ConfigKey<String> BLOCK_ADDRESS = ConfigKey.of("ozone.scm.block.client.address",
       ConfigType.STRING, "", "host[:port] of SCM's block service; empty = the first ozone.scm.names entry (else"
           + " localhost) with ozone.scm.block.client.port.");
@@ -35,7 +52,8 @@ public final class ScmKeys {
       "A writer sends a block to its pipeline in chunks of this size (one Raft entry each).")
       .requiring(s -> s.bytes() >= (1 << 10) && s.bytes() <= (4 << 20), "between 1KB and 4MB");
   public static final ConfigKey<Integer> DATANODE_PORT = port("ozone.scm.datanode.port", 9861,
-      "Port of SCM's datanode service (register, heartbeat).");
+      "Port of SCM's datanode service (register, heartbeat); per node of an SCM HA service as"
+          + " ozone.scm.datanode.port.<serviceId>.<nodeId>.").withSuffixes();
   public static final ConfigKey<String> DATANODE_BIND_HOST = ConfigKey.of("ozone.scm.datanode.bind.host",
       ConfigType.STRING, "0.0.0.0", "Address SCM's datanode service binds to.");
   public static final ConfigKey<List<String>> DB_DIRS = ConfigKey.of("ozone.scm.db.dirs", ConfigType.LIST, "",

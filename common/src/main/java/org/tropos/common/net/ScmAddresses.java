@@ -14,6 +14,24 @@ public final class ScmAddresses {
   private ScmAddresses() {
   }
 
+  /** The datanode service of every SCM of the HA service, or the single SCM's. */
+  public static List<HostPort> datanodeServices(Configuration conf) {
+    return ScmService.from(conf).map(s -> s.nodes().stream().map(ScmService.Node::datanode).toList())
+        .orElseGet(() -> List.of(datanodeService(conf)));
+  }
+
+  /** The block service of every SCM of the HA service, or the single SCM's. */
+  public static List<HostPort> blockServices(Configuration conf) {
+    return ScmService.from(conf).map(s -> s.nodes().stream().map(ScmService.Node::block).toList())
+        .orElseGet(() -> List.of(blockService(conf)));
+  }
+
+  /** The client service of every SCM of the HA service, or the single SCM's. */
+  public static List<HostPort> clientServices(Configuration conf) {
+    return ScmService.from(conf).map(s -> s.nodes().stream().map(ScmService.Node::client).toList())
+        .orElseGet(() -> List.of(clientService(conf)));
+  }
+
   public static HostPort datanodeService(Configuration conf) {
     return resolve(conf, ScmKeys.DATANODE_ADDRESS, ScmKeys.DATANODE_PORT);
   }

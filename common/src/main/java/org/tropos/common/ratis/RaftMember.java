@@ -101,9 +101,26 @@ public final class RaftMember implements AutoCloseable {
     return server.getLifeCycleState().isRunning() && division().getInfo().isLeader();
   }
 
+  /** The term this member is in. */
+  public long currentTerm() throws IOException {
+    return division().getInfo().getCurrentTerm();
+  }
+
   /** Whether this member leads its group and has committed an entry of its term, so that it can take writes. */
   public boolean isReadyLeader() throws IOException {
     return isLeader() && division().getInfo().isLeaderReady();
+  }
+
+  /**
+   * Whether this member leads its group, ready, and has applied every entry committed before: its state is then
+   * the group's latest, and it may act on it.
+   */
+  public boolean isCaughtUpLeader() throws IOException {
+    if (!isReadyLeader()) {
+      return false;
+    }
+    RaftServer.Division division = division();
+    return division.getInfo().getLastAppliedIndex() >= division.getRaftLog().getLastCommittedIndex();
   }
 
   /** A client of the group, which finds its leader and retries while there is none for a bounded time; close it. */

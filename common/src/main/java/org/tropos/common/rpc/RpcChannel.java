@@ -46,9 +46,17 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     this.address = address;
     this.translator = translator;
     this.callTimeout = callTimeout;
-    this.channel = NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext()
-        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis())
-        .intercept(Callers.sending(user)).build();
+    this.channel = builder(address).intercept(Callers.sending(user)).build();
+  }
+
+  /** A plaintext channel to {@code address} that gives up opening a connection after the connect timeout. */
+  public static ManagedChannel open(HostPort address) {
+    return builder(address).build();
+  }
+
+  private static NettyChannelBuilder builder(HostPort address) {
+    return NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext()
+        .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis());
   }
 
   /** A stub for this channel with the call deadline set, e.g. {@code stub(OmServiceGrpc::newBlockingStub)}. */

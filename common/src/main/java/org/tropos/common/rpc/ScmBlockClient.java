@@ -26,7 +26,12 @@ public final class ScmBlockClient implements AutoCloseable {
   private final ScmChannel scm;
 
   public ScmBlockClient(HostPort address) {
-    this.scm = new ScmChannel(address);
+    this(List.of(address));
+  }
+
+  /** @param addresses the block service of each SCM of an HA service: calls follow the leader */
+  public ScmBlockClient(List<HostPort> addresses) {
+    this.scm = new ScmChannel(addresses);
   }
 
   public AllocateBlockResponse allocateBlock(long size, ReplicationFactor factor, ExcludeList exclude)

@@ -3,30 +3,86 @@ package org.tropos.common.rpc;
 import io.grpc.ManagedChannel;
 import io.grpc.stub.AbstractStub;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.SystemClock;
+import org.tropos.proto.scm.ScmResult;
 
-/** A channel to one of SCM's services: failed calls arrive as {@link ScmException}. */
+/**
+ * A channel to one of SCM's services: failed calls arrive as {@link ScmException}. Given the SCMs of an HA
+ * service, it follows the leader: only the leader serves (a follower does not even listen), so a call that finds
+ * its SCM unreachable or not ready goes to the next, pausing from {@link #FIRST_PAUSE} (doubling up to
+ * {@link #LONGEST_PAUSE}) each time every SCM was tried, for at most {@link #FAILOVER_BUDGET}. A call retried
+ * this way may have been carried out by a leader that died before answering: SCM's calls are safe to repeat (a
+ * block allocated twice is one unused block; deleted blocks recorded twice are deleted once).
+ */
 public final class ScmChannel implements AutoCloseable {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
+  private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
+  private static final Duration FAILOVER_BUDGET = Duration.ofSeconds(30);
 
-  private final RpcChannel<ScmException> channel;
+  private final List<RpcChannel<ScmException>> channels;
+  private final Clock clock = SystemClock.INSTANCE;
+  /** The SCM calls go to first: the last one that answered. */
+  private volatile int current;
 
   public ScmChannel(HostPort address) {
-    this.channel = new RpcChannel<>(address, ScmException::fromRpc, CALL_TIMEOUT);
+    this(List.of(address));
   }
 
+  /** @param addresses the service on each SCM of an HA service (one for a single SCM) */
+  public ScmChannel(List<HostPort> addresses) {
+    if (addresses.isEmpty()) {
+      throw new IllegalArgumentException("no SCM address");
+    }
+    this.channels = addresses.stream().map(a -> new RpcChannel<>(a, ScmException::fromRpc, CALL_TIMEOUT)).toList();
+  }
+
+  /** A stub of the SCM the call in progress goes to. */
   public <S extends AbstractStub<S>> S stub(Function<ManagedChannel, S> newStub) {
-    return channel.stub(newStub);
+    return channels.get(current).stub(newStub);
   }
 
   public <T> T call(Supplier<T> rpc) throws ScmException {
-    return channel.call(rpc);
+    if (channels.size() == 1) {
+      return channels.get(0).call(rpc);
+    }
+    long giveUpAt = clock.monotonicMillis() + FAILOVER_BUDGET.toMillis();
+    Duration pause = FIRST_PAUSE;
+    for (int attempt = 1; ; attempt++) {
+      int tried = current;
+      try {
+        return channels.get(tried).call(rpc);
+      } catch (ScmException e) {
+        if (e.result() != ScmResult.SCM_NOT_READY || clock.monotonicMillis() >= giveUpAt) {
+          throw e;
+        }
+        if (current == tried) {
+          current = (tried + 1) % channels.size();
+        }
+        if (attempt % channels.size() == 0) {
+          pauseFor(pause, e);
+          pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
+        }
+      }
+    }
+  }
+
+  private void pauseFor(Duration pause, ScmException failure) throws ScmException {
+    try {
+      clock.pause(pause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw failure;
+    }
   }
 
   @Override
   public void close() {
-    channel.close();
+    channels.forEach(RpcChannel::close);
   }
 }

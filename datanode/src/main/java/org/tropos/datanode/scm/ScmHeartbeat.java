@@ -2,8 +2,8 @@ package org.tropos.datanode.scm;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.RpcChannel;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
@@ -21,11 +22,15 @@ import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.RegisterResponse;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+import org.tropos.proto.scm.ScmResult;
 
 /**
  * The datanode's link to SCM: registers, then heartbeats every interval with the node report, and acts on the
  * commands in the responses. When SCM cannot be reached it keeps trying at the same interval, logging once
- * when the link is lost and once when it is back.
+ * when the link is lost and once when it is back. Given the SCMs of an HA service it follows the leader: only the
+ * leader serves, so a beat that finds its SCM unreachable or not ready tries the next ones at once, and sticks to
+ * the one that answers; commands therefore come from the leader only. A new leader asks the datanode to register
+ * again (it starts from the database, not from heartbeats it never saw).
  *
  * <p>Thread-safety: every call runs on its own single scheduler thread, which owns {@code registered}.
  */
@@ -40,14 +45,16 @@ public final class ScmHeartbeat implements AutoCloseable {
   }
 
   private final String nodeName;
-  private final HostPort scm;
+  private final List<HostPort> scms;
   private final Duration interval;
   private final Supplier<DatanodeDetails> details;
   private final HeartbeatReports reports;
   private final RegistrationListener listener;
   private final Consumer<ScmCommand> commands;
   private final LifeCycle lifeCycle;
-  private ManagedChannel channel;
+  private List<ManagedChannel> channels;
+  /** The SCM beats go to: the last one that answered. */
+  private int current;
   private ScheduledExecutorService scheduler;
   private boolean registered;
   private DatanodeDetails registeredAs;
@@ -57,10 +64,10 @@ public final class ScmHeartbeat implements AutoCloseable {
    * @param reports what each heartbeat reports
    * @param commands receives SCM's commands other than re-register; must return at once
    */
-  public ScmHeartbeat(String nodeName, HostPort scm, Duration interval, Supplier<DatanodeDetails> details,
+  public ScmHeartbeat(String nodeName, List<HostPort> scms, Duration interval, Supplier<DatanodeDetails> details,
       HeartbeatReports reports, RegistrationListener listener, Consumer<ScmCommand> commands) {
     this.nodeName = nodeName;
-    this.scm = scm;
+    this.scms = List.copyOf(scms);
     this.interval = interval;
     this.details = details;
     this.reports = reports;
@@ -71,28 +78,52 @@ public final class ScmHeartbeat implements AutoCloseable {
 
   public void start() {
     lifeCycle.startBegins();
-    channel = NettyChannelBuilder.forAddress(scm.host(), scm.port()).usePlaintext().build();
+    channels = scms.stream().map(RpcChannel::open).toList();
     scheduler = Threads.scheduler(nodeName + "-scm-heartbeat");
     Threads.everyPeriod(scheduler, nodeName + ": heartbeat", Duration.ZERO, interval, this::beat);
     lifeCycle.startEnds();
   }
 
   private void beat() {
-    try {
-      if (!registered) {
-        register();
-      } else {
-        heartbeat();
+    // Built once: the deletions it acknowledges are taken from the node as it is built.
+    HeartbeatRequest heartbeat = registered ? heartbeatRequest() : null;
+    ScmException failure = null;
+    for (int tries = 0; tries < scms.size(); tries++) {
+      try {
+        if (!registered) {
+          register();
+        } else {
+          heartbeat(heartbeat == null ? heartbeatRequest() : heartbeat);
+        }
+        if (!lastFailure.isEmpty()) {
+          LOG.info("{}: SCM at {} is reachable again", nodeName, scm());
+          lastFailure = "";
+        }
+        return;
+      } catch (StatusRuntimeException e) {
+        failure = ScmException.fromRpc(e, scm().toString());
+      } catch (ScmException e) {
+        failure = e;
       }
-      if (!lastFailure.isEmpty()) {
-        LOG.info("{}: SCM at {} is reachable again", nodeName, scm);
-        lastFailure = "";
+      if (failure.result() != ScmResult.SCM_NOT_READY) {
+        break;
       }
-    } catch (StatusRuntimeException e) {
-      failed(ScmException.fromRpc(e, scm.toString()));
-    } catch (ScmException e) {
-      failed(e);
+      // Not this SCM (down, or a follower that does not serve): the next one of the service.
+      current = (current + 1) % scms.size();
+      registered = false;
+      heartbeat = null;
     }
+    failed(failure);
+  }
+
+  private HostPort scm() {
+    return scms.get(current);
+  }
+
+  private HeartbeatRequest heartbeatRequest() {
+    return HeartbeatRequest.newBuilder().setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.node().get())
+        .addAllPipelineReports(reports.pipelines().get()).addAllContainerReports(reports.containers().get())
+        .addAllDeleteBlocksAcks(reports.deletions().get()).build();
   }
 
   private void register() throws ScmException {
@@ -102,23 +133,20 @@ public final class ScmHeartbeat implements AutoCloseable {
     listener.registered(response);
     registered = true;
     registeredAs = me;
-    LOG.info("{}: registered with SCM at {} as {} on rack {} (cluster {})", nodeName, scm, me.getHostName(),
+    LOG.info("{}: registered with SCM at {} as {} on rack {} (cluster {})", nodeName, scm(), me.getHostName(),
         response.getNetworkLocation(), response.getClusterId());
   }
 
   /** Registers again when the node's details changed (e.g. its ports became known); else heartbeats. */
-  private void heartbeat() throws ScmException {
+  private void heartbeat(HeartbeatRequest request) throws ScmException {
     if (!details.get().equals(registeredAs)) {
       register();
       return;
     }
-    HeartbeatResponse response = stub().heartbeat(HeartbeatRequest.newBuilder()
-        .setDatanodeUuid(details.get().getUuid()).setNodeReport(reports.node().get())
-        .addAllPipelineReports(reports.pipelines().get()).addAllContainerReports(reports.containers().get())
-        .addAllDeleteBlocksAcks(reports.deletions().get()).build());
+    HeartbeatResponse response = stub().heartbeat(request);
     for (ScmCommand command : response.getCommandsList()) {
       if (command.hasReregister()) {
-        LOG.info("{}: SCM at {} asked this datanode to register again", nodeName, scm);
+        LOG.info("{}: SCM at {} asked this datanode to register again", nodeName, scm());
         registered = false;
       } else {
         commands.accept(command);
@@ -130,7 +158,7 @@ public final class ScmHeartbeat implements AutoCloseable {
   }
 
   private ScmDatanodeServiceGrpc.ScmDatanodeServiceBlockingStub stub() {
-    return ScmDatanodeServiceGrpc.newBlockingStub(channel).withDeadlineAfter(CALL_TIMEOUT.toMillis(),
+    return ScmDatanodeServiceGrpc.newBlockingStub(channels.get(current)).withDeadlineAfter(CALL_TIMEOUT.toMillis(),
         TimeUnit.MILLISECONDS);
   }
 
@@ -138,7 +166,7 @@ public final class ScmHeartbeat implements AutoCloseable {
     String failure = e.result() + ": " + e.getMessage();
     if (!failure.equals(lastFailure)) {
       LOG.warn("{}: {} with SCM at {} failed, retrying every {}: {}", nodeName, registered ? "heartbeat"
-          : "registration", scm, interval, failure);
+          : "registration", scms.size() == 1 ? scm() : scms, interval, failure);
       lastFailure = failure;
     }
   }
@@ -151,8 +179,8 @@ public final class ScmHeartbeat implements AutoCloseable {
     if (scheduler != null) {
       Threads.shutdown(scheduler, Duration.ofSeconds(5));
     }
-    if (channel != null) {
-      channel.shutdownNow();
+    if (channels != null) {
+      channels.forEach(ManagedChannel::shutdownNow);
     }
     lifeCycle.closeEnds();
   }

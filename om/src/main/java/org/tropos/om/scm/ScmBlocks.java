@@ -1,11 +1,13 @@
 package org.tropos.om.scm;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Clock;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.scm.AllocateBlockResponse;
@@ -19,18 +21,44 @@ import org.tropos.proto.scm.KeyBlocks;
  * SCM_UNAVAILABLE, or the reason).
  */
 public final class ScmBlocks implements AutoCloseable {
-  private final ScmBlockClient scm;
+  /**
+   * How long an allocation waits for SCM to have somewhere to put the block. A new SCM leader, or an SCM just
+   * started, has pipelines only once the datanodes have registered with it (a heartbeat or two); a write should
+   * wait that out rather than fail.
+   */
+  private static final Duration ALLOCATION_WAIT = Duration.ofSeconds(20);
+  private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
+  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
 
-  public ScmBlocks(HostPort address) {
-    this.scm = new ScmBlockClient(address);
+  private final ScmBlockClient scm;
+  private final Clock clock;
+
+  /** @param addresses SCM's block service, on each SCM of an HA service */
+  public ScmBlocks(List<HostPort> addresses, Clock clock) {
+    this.scm = new ScmBlockClient(addresses);
+    this.clock = clock;
   }
 
+  /** A new block; while SCM has nowhere to put it (a retriable failure), tries again for a bounded time. */
   public AllocateBlockResponse allocate(long size, ReplicationFactor factor, ExcludeList exclude)
       throws OmException {
-    try {
-      return scm.allocateBlock(size, factor, exclude);
-    } catch (ScmException e) {
-      throw translate("allocate a block", e);
+    long giveUpAt = clock.monotonicMillis() + ALLOCATION_WAIT.toMillis();
+    Duration pause = FIRST_PAUSE;
+    while (true) {
+      try {
+        return scm.allocateBlock(size, factor, exclude);
+      } catch (ScmException e) {
+        if (!e.isRetriable() || clock.monotonicMillis() + pause.toMillis() > giveUpAt) {
+          throw translate("allocate a block", e);
+        }
+      }
+      try {
+        clock.pause(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new OmException(OmResult.SCM_UNAVAILABLE, "interrupted while waiting for SCM to allocate a block");
+      }
+      pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
     }
   }
 

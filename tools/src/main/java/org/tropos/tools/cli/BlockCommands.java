@@ -57,7 +57,7 @@ public final class BlockCommands {
       Configuration conf = config.loadForClient();
       BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf, factor);
       List<BlockLocation> blocks;
-      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockService(conf));
+      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
           PipelineClients pipelines = new PipelineClients();
           BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, settings);
           InputStream in = Files.newInputStream(file)) {
@@ -88,7 +88,7 @@ public final class BlockCommands {
     public Integer call() throws IOException {
       Configuration conf = config.loadForClient();
       List<BlockLocation> locations = Arrays.stream(blocks.split(",")).map(BlockLocation::parse).toList();
-      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockService(conf));
+      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
           OutputStream file = Files.newOutputStream(out)) {
         WritableByteChannel sink = Channels.newChannel(file);
         new BlockStreamReader(scm, InetAddress.getLocalHost().getHostAddress()).read(locations, verified -> {

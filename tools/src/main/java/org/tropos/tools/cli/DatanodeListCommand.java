@@ -34,7 +34,7 @@ public final class DatanodeListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientService(config.loadForClient()))) {
+    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientServices(config.loadForClient()))) {
       List<DatanodeStatus> nodes = scm.listDatanodes(state == null ? NodeState.NODE_STATE_UNSPECIFIED : state);
       PrintWriter out = spec.commandLine().getOut();
       out.printf(FORMAT, "ID", "HOST", "RACK", "STATE", "OPERATIONAL STATE", "VOLUMES", "PIPELINES", "LEADERS",

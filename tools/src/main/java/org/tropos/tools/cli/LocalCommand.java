@@ -56,7 +56,7 @@ public final class LocalCommand implements Callable<Integer> {
     if (!conf.isSet(ScmKeys.PIPELINE_CREATION_INTERVAL)) {
       conf = conf.with(ScmKeys.PIPELINE_CREATION_INTERVAL.name(), "10s");
     }
-    LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, ha ? 3 : 1, conf);
+    LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, ha, conf);
     cluster.start();
     System.out.print(cluster.describe());
     S3Secret secret = s3Secret(conf, cluster);
@@ -78,7 +78,7 @@ public final class LocalCommand implements Callable<Integer> {
     Path file = dataDir.toAbsolutePath().resolve("client-conf").resolve("ozone-site.xml");
     if (!Files.exists(file)) {
       StringBuilder xml = new StringBuilder("<configuration>\n");
-      new TreeMap<>(cluster.omServiceKeys()).forEach((key, value) -> xml.append("  <property><name>").append(key)
+      new TreeMap<>(cluster.serviceKeys()).forEach((key, value) -> xml.append("  <property><name>").append(key)
           .append("</name><value>").append(value).append("</value></property>\n"));
       Files.createDirectories(file.getParent());
       Files.writeString(file, xml.append("</configuration>\n"));

@@ -27,7 +27,7 @@ public final class PrintTopologyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientService(config.loadForClient()))) {
+    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientServices(config.loadForClient()))) {
       Map<NodeState, List<DatanodeStatus>> byState = scm.listDatanodes(NodeState.NODE_STATE_UNSPECIFIED).stream()
           .collect(Collectors.groupingBy(DatanodeStatus::getState, TreeMap::new, Collectors.toList()));
       PrintWriter out = spec.commandLine().getOut();

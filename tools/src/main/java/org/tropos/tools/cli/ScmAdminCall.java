@@ -22,7 +22,7 @@ abstract class ScmAdminCall implements Callable<Integer> {
 
   @Override
   public Integer call() throws ScmException {
-    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientService(config.loadForClient()))) {
+    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientServices(config.loadForClient()))) {
       PrintWriter out = spec.commandLine().getOut();
       int code = run(scm, out);
       out.flush();

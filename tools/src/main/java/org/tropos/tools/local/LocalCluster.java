@@ -6,7 +6,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,7 +23,9 @@ import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.RackResolvers;
+import org.tropos.common.net.ScmService;
 import org.tropos.common.util.SystemClock;
+import org.tropos.common.util.Threads;
 import org.tropos.datanode.DatanodeConfig;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.om.OmConfig;
@@ -49,15 +53,19 @@ public final class LocalCluster implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
   private static final String LOOPBACK = "127.0.0.1";
   private static final int FIRST_DATANODE_OCTET = 11;
+  private static final Duration SCM_LEADER_WAIT = Duration.ofSeconds(60);
 
   private final Path dataDir;
   private final int datanodeCount;
   private final int volumesPerNode;
   private final int raftDirsPerNode;
-  private final int omCount;
+  private final boolean ha;
   private final Map<String, Integer> pinnedPorts = new HashMap<>();
   private Configuration base;
-  private ScmServer scm;
+  /** The SCMs: one, or the nodes of an HA service. */
+  private final List<ScmServer> scms = new ArrayList<>();
+  /** Ozone's keys of the HA services (empty without), for clients. */
+  private final Map<String, String> serviceKeys = new LinkedHashMap<>();
   /** The OMs: one, or the nodes of an HA service. */
   private final List<OmServer> oms = new ArrayList<>();
   private S3Gateway s3;
@@ -70,17 +78,16 @@ public final class LocalCluster implements AutoCloseable {
    *     of 0 pick free ports once, kept across restarts
    */
   public LocalCluster(Path dataDir, int datanodeCount, int volumesPerNode, int raftDirsPerNode, Configuration base) {
-    this(dataDir, datanodeCount, volumesPerNode, raftDirsPerNode, 1, base);
+    this(dataDir, datanodeCount, volumesPerNode, raftDirsPerNode, false, base);
   }
 
-  /** As above, with {@code omCount} OMs: 1, or an HA service of 3 ({@link LocalOmService}). */
-  public LocalCluster(Path dataDir, int datanodeCount, int volumesPerNode, int raftDirsPerNode, int omCount,
+  /**
+   * As above; with {@code ha}, an HA service of three SCMs ({@link LocalScmService}) and one of three OMs
+   * ({@link LocalOmService}).
+   */
+  public LocalCluster(Path dataDir, int datanodeCount, int volumesPerNode, int raftDirsPerNode, boolean ha,
       Configuration base) {
-    if (omCount != 1 && omCount != LocalOmService.NODES) {
-      throw new IllegalArgumentException("a local cluster has 1 OM or an HA service of " + LocalOmService.NODES
-          + ", not " + omCount);
-    }
-    this.omCount = omCount;
+    this.ha = ha;
     if (datanodeCount < 1 || datanodeCount > 200) {
       throw new IllegalArgumentException("datanodes must be between 1 and 200, not " + datanodeCount);
     }
@@ -98,7 +105,6 @@ public final class LocalCluster implements AutoCloseable {
     Files.createDirectories(dataDir);
     try {
       startScm();
-      pinScmPorts();
       startOm();
       for (int i = 1; i <= datanodeCount; i++) {
         datanodes.add(null);
@@ -119,25 +125,45 @@ public final class LocalCluster implements AutoCloseable {
     }
     Files.writeString(table, racks);
     Configuration conf = base.with(Map.of(
-        CommonKeys.METADATA_DIRS.name(), dataDir.resolve("scm").toString(),
-        ScmKeys.DB_DIRS.name(), dataDir.resolve("scm").toString(),
         ScmKeys.CLIENT_BIND_HOST.name(), LOOPBACK,
         ScmKeys.DATANODE_BIND_HOST.name(), LOOPBACK,
         ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(base.get(ScmKeys.HTTP_ADDRESS), 0,
             ScmKeys.HTTP_ADDRESS.name()).port(),
         ScmKeys.TOPOLOGY_MAPPING_IMPL.name(), RackResolvers.TABLE_MAPPING,
         ScmKeys.TOPOLOGY_TABLE_FILE.name(), table.toString()));
-    scm = new ScmServer(ScmConfig.from(conf), RackResolvers.fromConfig(conf), SystemClock.INSTANCE);
+    if (!ha) {
+      scms.add(startScm(conf, dataDir.resolve("scm")));
+      pinScmPorts();
+      return;
+    }
+    LocalScmService local = LocalScmService.load(dataDir, conf.get(ScmKeys.CLIENT_PORT),
+        conf.get(ScmKeys.DATANODE_PORT), conf.get(ScmKeys.BLOCK_PORT), conf.get(ScmKeys.RATIS_PORT));
+    Map<String, String> keys = local.service().toKeys();
+    serviceKeys.putAll(keys);
+    base = base.with(keys);
+    for (int i = 0; i < LocalScmService.NODES; i++) {
+      String node = LocalScmService.nodeId(i);
+      scms.add(startScm(conf.with(keys).with(Map.of(ScmKeys.NODE_ID.name(), node,
+          ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0")), dataDir.resolve(node)));
+    }
+    scm();
+  }
+
+  private static ScmServer startScm(Configuration conf, Path dir) throws IOException {
+    Configuration own = conf.with(Map.of(CommonKeys.METADATA_DIRS.name(), dir.toString(),
+        ScmKeys.DB_DIRS.name(), dir.toString()));
+    ScmServer scm = new ScmServer(ScmConfig.from(own), RackResolvers.fromConfig(own), SystemClock.INSTANCE);
     scm.start();
+    return scm;
   }
 
   private void startOm() throws IOException {
     Configuration conf = base.with(Map.of(
         OmKeys.BIND_HOST.name(), LOOPBACK,
         OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(base.get(OmKeys.HTTP_ADDRESS), 0,
-            OmKeys.HTTP_ADDRESS.name()).port(),
-        ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm.blockPort()));
-    if (omCount == 1) {
+            OmKeys.HTTP_ADDRESS.name()).port()));
+    if (!ha) {
+      conf = conf.with(ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm().blockPort());
       OmServer om = new OmServer(OmConfig.from(conf.with(Map.of(
           CommonKeys.METADATA_DIRS.name(), dataDir.resolve("om").toString(),
           OmKeys.DB_DIRS.name(), dataDir.resolve("om").toString()))), SystemClock.INSTANCE);
@@ -150,6 +176,7 @@ public final class LocalCluster implements AutoCloseable {
     LocalOmService service = LocalOmService.load(dataDir, conf.get(OmKeys.PORT), conf.get(OmKeys.RATIS_PORT));
     // The cluster's clients (the S3 gateway, tools) call the service; ozone.om.address names the first OM for
     // those given one address, which follow NOT_LEADER to the leader.
+    serviceKeys.putAll(service.keys());
     base = base.with(service.keys()).with(OmKeys.ADDRESS.name(), service.address(0).toString());
     for (int i = 0; i < LocalOmService.NODES; i++) {
       Path dir = dataDir.resolve(LocalOmService.nodeId(i));
@@ -187,17 +214,9 @@ public final class LocalCluster implements AutoCloseable {
     return oms.stream().filter(OmServer::serving).findFirst().orElse(oms.get(0));
   }
 
-  /** Ozone's keys of the OM HA service (empty with one OM), for clients' configuration. */
-  public Map<String, String> omServiceKeys() {
-    return omCount == 1 ? Map.of() : Map.of(OmKeys.SERVICE_IDS.name(), base.raw(OmKeys.SERVICE_IDS.name()),
-        OmKeys.NODES.name() + "." + LocalOmService.SERVICE, base.raw(OmKeys.NODES.name() + "."
-            + LocalOmService.SERVICE),
-        addressKey(0), base.raw(addressKey(0)), addressKey(1), base.raw(addressKey(1)), addressKey(2),
-        base.raw(addressKey(2)));
-  }
-
-  private static String addressKey(int i) {
-    return OmKeys.ADDRESS.name() + "." + LocalOmService.SERVICE + "." + LocalOmService.nodeId(i);
+  /** Ozone's keys of the OM and SCM HA services (empty without HA), for clients' configuration. */
+  public Map<String, String> serviceKeys() {
+    return Map.copyOf(serviceKeys);
   }
 
   /** Every OM (one, or the HA service's). */
@@ -205,8 +224,9 @@ public final class LocalCluster implements AutoCloseable {
     return List.copyOf(oms);
   }
 
-  /** Keeps the ports SCM bound (free ones, when configured as 0) for its restarts and for the datanodes. */
+  /** Keeps the ports a single SCM bound (free ones, when configured as 0) for its restarts and the datanodes. */
   private void pinScmPorts() {
+    ScmServer scm = scms.get(0);
     base = base.with(Map.of(ScmKeys.DATANODE_PORT.name(), Integer.toString(scm.datanodePort()),
         ScmKeys.CLIENT_PORT.name(), Integer.toString(scm.clientPort()),
         ScmKeys.BLOCK_PORT.name(), Integer.toString(scm.blockPort())));
@@ -222,7 +242,9 @@ public final class LocalCluster implements AutoCloseable {
     own.put(DatanodeKeys.HOSTNAME.name(), datanodeAddress(i));
     own.put(DatanodeKeys.RATIS_PORT.name(), Integer.toString(pinnedPort(i, DatanodeKeys.RATIS_PORT)));
     own.put(DatanodeKeys.READ_PORT.name(), Integer.toString(pinnedPort(i, DatanodeKeys.READ_PORT)));
-    own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm.datanodePort());
+    if (!ha) {
+      own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm().datanodePort());
+    }
     DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(base.with(own)));
     datanode.start();
     datanodes.set(i - 1, datanode);
@@ -285,16 +307,54 @@ public final class LocalCluster implements AutoCloseable {
     restartScm(Map.of());
   }
 
-  /** Stops SCM and starts it again on the same ports and database, with {@code settings} changed from now on. */
+  /**
+   * Stops SCM (every SCM of an HA service) and starts it again on the same ports and databases, with
+   * {@code settings} changed from now on.
+   */
   public void restartScm(Map<String, String> settings) throws IOException {
-    pinScmPorts();
+    if (!ha) {
+      pinScmPorts();
+    }
     base = base.with(settings);
-    scm.close();
+    closeScms();
     startScm();
   }
 
+  /** The SCM, or with an HA service the one that serves (its leader), waiting for one while there is none. */
   public ScmServer scm() {
-    return scm;
+    ScmServer[] serving = {null};
+    try {
+      Threads.awaitCondition("an SCM that serves", SCM_LEADER_WAIT, Duration.ofMillis(50), () -> {
+        serving[0] = scms.stream().filter(s -> s != null && s.serving()).findFirst().orElse(null);
+        return serving[0] != null;
+      });
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IllegalStateException("no SCM of the local cluster serves: " + e.getMessage(), e);
+    }
+    return serving[0];
+  }
+
+  /** Every SCM (one, or the HA service's); a stopped one is null. */
+  public List<ScmServer> scms() {
+    return new ArrayList<>(scms);
+  }
+
+  /** Stops SCM {@code i} (0-based) of the HA service, as a crash would stop its services. */
+  public void stopScm(int i) {
+    ScmServer stopped = scms.set(i, null);
+    if (stopped != null) {
+      stopped.close();
+    }
+  }
+
+  private void closeScms() {
+    for (int i = scms.size() - 1; i >= 0; i--) {
+      stopScm(i);
+    }
+    scms.clear();
   }
 
   /** Datanode {@code i} (1-based), or null while it is stopped. */
@@ -317,9 +377,17 @@ public final class LocalCluster implements AutoCloseable {
   /** What runs where, for people. */
   public String describe() {
     StringBuilder out = new StringBuilder();
-    out.append(String.format("Tropos local cluster %s, data in %s%n", scm.identity().clusterId(), dataDir));
-    out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
-        LOOPBACK, scm.clientPort(), LOOPBACK, scm.blockPort(), LOOPBACK, scm.datanodePort(), dataDir.resolve("scm")));
+    ScmServer serving = scm();
+    out.append(String.format("Tropos local cluster %s, data in %s%n", serving.identity().clusterId(), dataDir));
+    if (!ha) {
+      out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
+          LOOPBACK, serving.clientPort(), LOOPBACK, serving.blockPort(), LOOPBACK, serving.datanodePort(),
+          dataDir.resolve("scm")));
+    }
+    for (ScmService.Node node : ha ? ScmService.from(base).orElseThrow().nodes() : List.<ScmService.Node>of()) {
+      out.append(String.format("  SCM %-8s client/admin %s   blocks %s   datanodes %s   Raft %s   db %s%n", node.id(),
+          node.client(), node.block(), node.datanode(), node.ratis(), dataDir.resolve(node.id())));
+    }
     for (int i = 0; i < oms.size(); i++) {
       OmServer om = oms.get(i);
       String name = oms.size() == 1 ? "OM" : "OM " + LocalOmService.nodeId(i);
@@ -352,8 +420,6 @@ public final class LocalCluster implements AutoCloseable {
     for (int i = oms.size() - 1; i >= 0; i--) {
       oms.get(i).close();
     }
-    if (scm != null) {
-      scm.close();
-    }
+    closeScms();
   }
 }

@@ -1,0 +1,77 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.ScmAdminClient;
+import org.tropos.client.TroposClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.ScmAddresses;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.scm.ScmServer;
+import org.tropos.tools.local.LocalCluster;
+
+/**
+ * An SCM HA service of three SCMs (and an OM service, three datanodes) in this JVM: keys are written while the
+ * SCM leader is stopped; another SCM takes over from the state the group replicated (containers, pipelines,
+ * block-id ranges), the datanodes register with it, the OM's block allocations follow it, and no write fails.
+ */
+@Timeout(300)
+class ScmHaIT {
+  @TempDir
+  Path dir;
+
+  @Test
+  void writesGoOnWhileTheScmLeaderIsStoppedAndTheNextOneServesTheSameCluster() throws Exception {
+    Configuration base = MiniCluster.testConfig();
+    try (LocalCluster cluster = new LocalCluster(dir, 3, 1, 1, true, base)) {
+      cluster.start();
+      Configuration clients = base.with(cluster.serviceKeys());
+      try (ScmAdminClient admin = new ScmAdminClient(ScmAddresses.clientServices(clients));
+          TroposClient client = TroposClient.create(clients)) {
+        Await.until("an OPEN pipeline", MiniCluster.WAIT,
+            () -> admin.listPipelines(PipelineState.OPEN).size(), n -> n > 0);
+        client.createVolume(VolumeInfo.newBuilder().setName("vol").setOwner("it").build());
+        client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("bucket").build());
+        KeyLoad load = new KeyLoad(client, "vol", "bucket");
+        load.write(5);
+        ScmServer first = cluster.scm();
+        String clusterId = first.identity().clusterId();
+        long containers = first.containerManager().replicationViews().size();
+
+        AtomicBoolean stop = new AtomicBoolean();
+        Thread writer = load.writeUntil(stop);
+        Thread.sleep(1000);
+        List<ScmServer> scms = cluster.scms();
+        cluster.stopScm(scms.indexOf(first));
+        ScmServer next = cluster.scm();
+        assertNotEquals(first, next, "another SCM serves");
+        Thread.sleep(3000);
+        stop.set(true);
+        writer.join();
+        load.write(5);
+
+        assertEquals(List.of(), load.writeFailures(), "no write failed while the SCM leader was stopped");
+        assertEquals(0, load.failedWrites());
+        assertEquals(List.of(), load.readAll(), "every acknowledged key reads back");
+        assertTrue(load.acknowledgedCount() >= 10, load.acknowledgedCount() + " keys");
+        assertEquals(clusterId, next.identity().clusterId(), "the same cluster");
+        assertTrue(next.containerManager().replicationViews().size() >= containers,
+            "the new leader knows the containers the first one made");
+        Await.until("the datanodes registered with the new leader", MiniCluster.WAIT,
+            () -> admin.listDatanodes(NodeState.HEALTHY).size(), n -> n == 3);
+      }
+    }
+  }
+}

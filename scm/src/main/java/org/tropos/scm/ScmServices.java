@@ -1,0 +1,190 @@
+package org.tropos.scm;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.util.Clock;
+import org.tropos.common.util.Closer;
+import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Threads;
+import org.tropos.common.util.VersionInfo;
+import org.tropos.scm.block.BlockDeletingService;
+import org.tropos.scm.block.DeletedBlockLog;
+import org.tropos.scm.container.ContainerManager;
+import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.CommandQueue;
+import org.tropos.scm.node.DatanodeAdmin;
+import org.tropos.scm.node.NodeManager;
+import org.tropos.scm.pipeline.PipelineManager;
+import org.tropos.scm.pipeline.PipelineRenewer;
+import org.tropos.scm.replication.ReplicationManager;
+import org.tropos.scm.rpc.ScmAdminRpc;
+import org.tropos.scm.rpc.ScmBlockRpc;
+import org.tropos.scm.rpc.ScmDatanodeRpc;
+
+/**
+ * What an SCM runs while it serves: the node, pipeline and container managers loaded from the database, their
+ * background rounds (pipeline creation, replication, block deletion) and the gRPC services. A single SCM runs
+ * them for its whole life; an SCM of an HA service only while it leads (ScmServer), so that exactly one SCM
+ * decides, and a new leader starts them afresh from the database its Raft group kept.
+ */
+final class ScmServices implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ScmServices.class);
+  private static final int HANDLER_THREADS = 8;
+  private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+  /** How long a pipeline being replaced waits for its containers to close through Raft before it is closed. */
+  private static final Duration PIPELINE_DRAIN_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration CONTAINER_CLOSE_ROUND = Duration.ofSeconds(10);
+
+  private final ScmConfig config;
+  private final RackResolver racks;
+  private final Clock clock;
+  private final ScmDb db;
+  private final LifeCycle lifeCycle = new LifeCycle("SCM services");
+  private ScmIdentity identity;
+  private NodeManager nodeManager;
+  private PipelineManager pipelineManager;
+  private ScheduledExecutorService scheduler;
+  private ScheduledExecutorService pipelineScheduler;
+  private ScheduledExecutorService deletionScheduler;
+  private ScheduledExecutorService replicationScheduler;
+  private ReplicationManager replicationManager;
+  private GrpcServer datanodeServer;
+  private GrpcServer clientServer;
+  private GrpcServer blockServer;
+  private ContainerManager containerManager;
+  private DeletedBlockLog deletedBlocks;
+  private BlockDeletingService blockDeleting;
+  private ScmMetrics metrics;
+
+  ScmServices(ScmConfig config, RackResolver racks, Clock clock, ScmDb db) {
+    this.config = config;
+    this.racks = racks;
+    this.clock = clock;
+    this.db = db;
+  }
+
+  void start() throws IOException {
+    lifeCycle.startBegins();
+    try {
+      identity = ScmIdentity.loadOrCreate(db);
+      CommandQueue commands = new CommandQueue();
+      nodeManager = new NodeManager(db, racks, clock, config.staleNodeInterval(), config.deadNodeInterval(),
+          identity.clusterId(), commands);
+      nodeManager.load();
+      pipelineScheduler = Threads.scheduler("scm-pipeline-manager");
+      pipelineManager = new PipelineManager(db, nodeManager, commands, config.pipelineLimits(), clock,
+          config.heartbeatInterval(), pipelineScheduler);
+      pipelineManager.load();
+      nodeManager.listen(pipelineManager);
+      containerManager = new ContainerManager(db, pipelineManager, nodeManager, commands, racks,
+          config.containerSize(), config.blockSize());
+      containerManager.load();
+      nodeManager.listen(containerManager);
+      pipelineManager.onClosed(containerManager::pipelineClosed);
+      scheduler = Threads.scheduler("scm-node-checker");
+      Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
+          config.nodeCheckInterval(), nodeManager::checkNodes);
+      PipelineRenewer renewer = new PipelineRenewer(pipelineManager, containerManager, clock,
+          PIPELINE_DRAIN_TIMEOUT);
+      Threads.everyPeriod(pipelineScheduler, "Pipeline fill and leader balancing", config.pipelineCreationInterval(),
+          config.pipelineCreationInterval(), () -> {
+            pipelineManager.fillToLimits();
+            renewer.run();
+            pipelineManager.balanceLeaders();
+          });
+      // Full containers are closed within seconds, not at the next pipeline round (two minutes by default): until
+      // then they are neither copied nor scrubbed.
+      Duration closeRound = config.pipelineCreationInterval().compareTo(CONTAINER_CLOSE_ROUND) < 0
+          ? config.pipelineCreationInterval() : CONTAINER_CLOSE_ROUND;
+      Threads.everyPeriod(pipelineScheduler, "Closing full containers", closeRound, closeRound,
+          containerManager::closeFullContainers);
+      startBlockDeletion(commands);
+      replicationManager = new ReplicationManager(containerManager, nodeManager, commands, clock,
+          config.replication());
+      replicationScheduler = Threads.scheduler("scm-replication-manager");
+      Threads.everyPeriod(replicationScheduler, "Replication", config.replication().interval(),
+          config.replication().interval(), replicationManager::run);
+      datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
+          List.of(new ScmDatanodeRpc(nodeManager, identity, blockDeleting)));
+      datanodeServer.start();
+      clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
+          List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
+              containerManager, replicationManager)));
+      clientServer.start();
+      blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
+          List.of(new ScmBlockRpc(containerManager, deletedBlocks)));
+      blockServer.start();
+      metrics = new ScmMetrics(nodeManager, containerManager, replicationManager);
+    } catch (IOException | RuntimeException e) {
+      close();
+      throw e;
+    }
+    lifeCycle.startEnds();
+    LOG.info("SCM {} of cluster {} serves (version {}): datanode service on port {}, client service on port {},"
+        + " block service on port {}, database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(),
+        datanodePort(), clientPort(), blockPort(), config.dbDir());
+  }
+
+  String prometheus() {
+    return metrics.prometheus();
+  }
+
+  /** The deleted-block log and the component that sends it to the datanodes, on a scheduler of its own. */
+  private void startBlockDeletion(CommandQueue commands) throws IOException {
+    deletedBlocks = new DeletedBlockLog(db);
+    deletedBlocks.load();
+    blockDeleting = new BlockDeletingService(deletedBlocks, containerManager::replicaHolders, nodeManager, commands,
+        clock, config.blockDeletion());
+    deletionScheduler = Threads.scheduler("scm-block-deleting");
+    Threads.everyPeriod(deletionScheduler, "Block deletion", config.blockDeletion().interval(),
+        config.blockDeletion().interval(), blockDeleting::run);
+  }
+
+  int datanodePort() {
+    return datanodeServer.port();
+  }
+
+  int clientPort() {
+    return clientServer.port();
+  }
+
+  int blockPort() {
+    return blockServer.port();
+  }
+
+  ContainerManager containerManager() {
+    return containerManager;
+  }
+
+  ReplicationManager replicationManager() {
+    return replicationManager;
+  }
+
+  DeletedBlockLog deletedBlockLog() {
+    return deletedBlocks;
+  }
+
+  ScmIdentity identity() {
+    return identity;
+  }
+
+  @Override
+  public void close() {
+    if (!lifeCycle.closeBegins()) {
+      return;
+    }
+    Closer.closeAll("SCM services", blockServer, clientServer, datanodeServer,
+        scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
+        deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
+        replicationScheduler == null ? null : () -> Threads.shutdown(replicationScheduler, STOP_TIMEOUT),
+        pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT));
+    lifeCycle.closeEnds();
+    LOG.info("SCM services stopped");
+  }
+}
