@@ -24,9 +24,10 @@ import org.testcontainers.images.builder.ImageFromDockerfile;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
+import org.tropos.common.net.ScmService;
 
 /**
- * SCM, the OM and datanodes as real {@code tropos} processes, each in its own container on one bridge network with
+ * SCMs, OMs and datanodes as real {@code tropos} processes, each in its own container on one bridge network with
  * fixed addresses (a partitioned node comes back with its address, as a host would). The image is built from
  * {@code docker/Dockerfile} on the base that {@code .ci/docker-engine start} makes; nothing is pulled. The test
  * process is the client: it reaches every container by address, as the containers reach each other.
@@ -34,13 +35,20 @@ import org.tropos.common.net.OmService;
 public final class DockerCluster implements AutoCloseable {
   /** Made by {@code .ci/docker-engine start}: Debian minbase with a JRE, so no registry is needed. */
   public static final String BASE_IMAGE = "tropos-base:bookworm";
-  private static final String NETWORK_ALIAS_SCM = "scm";
+  /** The SCMs of the cluster's SCM HA service, at host addresses 5, 6, 7 of the subnet, on SCM's usual ports. */
+  public static final List<String> SCMS = List.of("scm1", "scm2", "scm3");
+  private static final String SCM_SERVICE = "scmservice";
+  private static final int FIRST_SCM_HOST = 5;
   /** The OMs of the cluster's OM HA service, at host addresses 11, 12, 13 of the subnet. */
   public static final List<String> OMS = List.of("om1", "om2", "om3");
   private static final String OM_SERVICE = "omservice";
   private static final int FIRST_OM_HOST = 11;
   private static final int OM_PORT = 9862;
   private static final int OM_RATIS_PORT = 9872;
+  private static final int SCM_CLIENT_PORT = 9860;
+  private static final int SCM_DATANODE_PORT = 9861;
+  private static final int SCM_BLOCK_PORT = 9863;
+  private static final int SCM_RATIS_PORT = 9894;
 
   private final Path repository;
   private final Path logs;
@@ -50,8 +58,8 @@ public final class DockerCluster implements AutoCloseable {
   private final Map<String, String> addresses = new LinkedHashMap<>();
 
   /**
-   * Starts SCM, an OM HA service of three OMs ({@link #OMS}) and {@code racks.size()} datanodes named dn1, dn2, ...
-   * on the given racks.
+   * Starts an SCM HA service of three SCMs ({@link #SCMS}), an OM HA service of three OMs ({@link #OMS}) and
+   * {@code racks.size()} datanodes named dn1, dn2, ... on the given racks.
    *
    * @param conf the directory to write the cluster's ozone-site.xml and topology table into
    * @param settings ozone-site.xml settings on top of the suite's (heartbeats, addresses, directories)
@@ -68,7 +76,10 @@ public final class DockerCluster implements AutoCloseable {
     try {
       writeConf(conf, racks, settings);
       ImageFromDockerfile image = image();
-      start(image, conf, NETWORK_ALIAS_SCM, 10, List.of("scm"));
+      for (int i = 0; i < SCMS.size(); i++) {
+        start(image, conf, SCMS.get(i), FIRST_SCM_HOST + i, List.of("scm", "--set",
+            "ozone.scm.node.id=" + SCMS.get(i)));
+      }
       for (int i = 0; i < OMS.size(); i++) {
         start(image, conf, OMS.get(i), FIRST_OM_HOST + i, List.of("om", "--set", "ozone.om.node.id=" + OMS.get(i)));
       }
@@ -99,9 +110,19 @@ public final class DockerCluster implements AutoCloseable {
     return "dn" + i;
   }
 
-  /** A client configuration pointing at this cluster's OM service and SCM by address. */
+  /** A client configuration pointing at this cluster's OM and SCM services by address. */
   public Configuration clientConfig() {
-    return Configuration.defaults().with(omServiceKeys()).with("ozone.scm.names", addresses.get(NETWORK_ALIAS_SCM));
+    return Configuration.defaults().with(omServiceKeys()).with(scmService().toKeys());
+  }
+
+  /** The SCM service, by address (as the containers and the test process reach its SCMs). */
+  public ScmService scmService() {
+    List<ScmService.Node> nodes = new ArrayList<>();
+    for (int i = 0; i < SCMS.size(); i++) {
+      nodes.add(new ScmService.Node(SCMS.get(i), subnetPrefix + (FIRST_SCM_HOST + i), SCM_CLIENT_PORT,
+          SCM_DATANODE_PORT, SCM_BLOCK_PORT, SCM_RATIS_PORT));
+    }
+    return new ScmService(SCM_SERVICE, nodes);
   }
 
   /** Ozone's keys of the OM service, by address (as the OMs themselves and the test process reach them). */
@@ -114,8 +135,9 @@ public final class DockerCluster implements AutoCloseable {
     return new OmService(OM_SERVICE, nodes).toKeys();
   }
 
-  public HostPort scmClientAddress() {
-    return new HostPort(addresses.get(NETWORK_ALIAS_SCM), 9860);
+  /** The client service of every SCM (only the leader's answers). */
+  public List<HostPort> scmClientAddresses() {
+    return scmService().nodes().stream().map(ScmService.Node::client).toList();
   }
 
   public String address(String name) {
@@ -218,7 +240,7 @@ public final class DockerCluster implements AutoCloseable {
   private void writeConf(Path conf, List<String> racks, Map<String, String> settings) {
     Map<String, String> all = new LinkedHashMap<>();
     all.put("ozone.metadata.dirs", "/data/meta");
-    all.put("ozone.scm.names", NETWORK_ALIAS_SCM);
+    all.putAll(scmService().toKeys());
     all.putAll(omServiceKeys());
     all.put("hdds.datanode.dir", "/data/disk1");
     all.put("hdds.container.ratis.datanode.storage.dir", "/data/ratis1");

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.TroposClient;
+import org.tropos.common.ratis.GroupRoles;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.proto.hdds.ContainerState;
@@ -31,6 +33,7 @@ import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.ContainerDetails;
 import org.tropos.proto.scm.ContainerHealth;
 import org.tropos.proto.scm.ContainerSummary;
+import org.tropos.scm.ratis.ScmRaftServer;
 import org.tropos.tools.bench.ReplicationHealth;
 import org.tropos.proto.scm.DatanodeStatus;
 
@@ -75,7 +78,7 @@ class FaultSuiteDockerIT {
     Path conf = Files.createTempDirectory(target, "docker-conf");
     cluster = new DockerCluster(target.getParent().getParent(), conf, target.resolve("docker-logs"), RACKS,
         SETTINGS);
-    admin = new ScmAdminClient(cluster.scmClientAddress());
+    admin = new ScmAdminClient(cluster.scmClientAddresses());
     Await.until("five HEALTHY datanodes and two OPEN pipelines", Duration.ofSeconds(120), () -> {
       try {
         long healthy = admin.listDatanodes(NodeState.HEALTHY).size();
@@ -205,21 +208,51 @@ class FaultSuiteDockerIT {
   @Test
   @Order(6)
   void theOmLeaderKilledDuringWritesFailsNoWriteAndLosesNothing() throws Exception {
-    String leader = omLeader();
+    killLeaderDuringWrites("OM", FaultSuiteDockerIT::omLeader);
+  }
+
+  /**
+   * The SCM leader killed (-9) while keys are written: another SCM takes over from the replicated database, the
+   * datanodes and the OMs follow it, no write fails to the caller and every acknowledged key reads back.
+   */
+  @Test
+  @Order(7)
+  void theScmLeaderKilledDuringWritesFailsNoWriteAndLosesNothing() throws Exception {
+    int healthy = admin.listDatanodes(NodeState.HEALTHY).size();
+    killLeaderDuringWrites("SCM", FaultSuiteDockerIT::scmLeader);
+    Await.until("the " + healthy + " live datanodes registered and HEALTHY with the new SCM leader",
+        Duration.ofSeconds(60), () -> admin.listDatanodes(NodeState.HEALTHY).size(), n -> n == healthy);
+  }
+
+  /** A service's leader (found by {@code leader}) killed during writes: another leads, nothing fails or is lost. */
+  private static void killLeaderDuringWrites(String service, Callable<String> leader) throws Exception {
+    String killed = leader.call();
     int before = keys.acknowledgedCount();
     long failedBefore = keys.failedWrites();
     AtomicBoolean stop = new AtomicBoolean();
     Thread writer = keys.writeUntil(stop);
     Thread.sleep(5_000);
-    cluster.kill(leader);
+    cluster.kill(killed);
     Thread.sleep(15_000);
     stop.set(true);
     writer.join();
-    report("kill -9 of the OM leader " + leader);
-    assertNotEquals(leader, omLeader(), "another OM leads");
+    report("kill -9 of the " + service + " leader " + killed);
+    assertNotEquals(killed, leader.call(), "another " + service + " leads");
     assertTrue(keys.acknowledgedCount() > before, "writes were acknowledged around the kill");
     assertEquals(failedBefore, keys.failedWrites(), "no write failed to the caller");
     assertEquals(List.of(), keys.readAll(), "every acknowledged key reads back bit-exact");
+  }
+
+  /** The node id of the SCM that leads, as the SCMs' Raft members report it. */
+  private static String scmLeader() throws Exception {
+    String[] leader = {null};
+    Await.until("an SCM leader", Duration.ofSeconds(60), () -> {
+      leader[0] = GroupRoles.of(ScmRaftServer.KIND, cluster.scmService().id(), cluster.scmService().raftPeers())
+          .stream().filter(r -> r.role().equals("LEADER")).map(GroupRoles.MemberRole::node).findFirst()
+          .orElse(null);
+      return leader[0];
+    }, java.util.Objects::nonNull);
+    return leader[0];
   }
 
   /** The node id of the OM that leads, as the OMs themselves report it. */

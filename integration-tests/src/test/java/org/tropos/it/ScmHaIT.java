@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -20,6 +23,7 @@ import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.scm.ScmServer;
+import org.tropos.tools.Tropos;
 import org.tropos.tools.local.LocalCluster;
 
 /**
@@ -46,6 +50,10 @@ class ScmHaIT {
         client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("bucket").build());
         KeyLoad load = new KeyLoad(client, "vol", "bucket");
         load.write(5);
+        String conf = siteWith(cluster.serviceKeys());
+        String roles = tropos(0, "admin", "scm", "roles", "--conf", conf);
+        assertEquals(1, nodesIn(roles, "LEADER").size(), roles);
+        assertEquals(2, nodesIn(roles, "FOLLOWER").size(), roles);
         ScmServer first = cluster.scm();
         String clusterId = first.identity().clusterId();
         long containers = first.containerManager().replicationViews().size();
@@ -71,7 +79,33 @@ class ScmHaIT {
             "the new leader knows the containers the first one made");
         Await.until("the datanodes registered with the new leader", MiniCluster.WAIT,
             () -> admin.listDatanodes(NodeState.HEALTHY).size(), n -> n == 3);
+        String after = tropos(4, "admin", "scm", "roles", "--conf", conf);
+        assertEquals(1, nodesIn(after, "LEADER").size(), after);
+        assertEquals(1, nodesIn(after, "UNREACHABLE").size(), after);
       }
     }
+  }
+
+  /** A configuration directory whose ozone-site.xml holds {@code keys}; its path. */
+  private String siteWith(Map<String, String> keys) throws java.io.IOException {
+    StringBuilder site = new StringBuilder("<configuration>\n");
+    keys.forEach((key, value) -> site.append("<property><name>").append(key).append("</name><value>").append(value)
+        .append("</value></property>\n"));
+    Path conf = Files.createDirectories(dir.resolve("conf"));
+    Files.writeString(conf.resolve("ozone-site.xml"), site.append("</configuration>\n"));
+    return conf.toString();
+  }
+
+  private static String tropos(int expectedExit, String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), args);
+    assertEquals(expectedExit, code, String.join(" ", args) + ": " + out + err);
+    return out.toString();
+  }
+
+  /** The nodes whose row of {@code tropos admin scm roles} says {@code role}. */
+  private static List<String> nodesIn(String roles, String role) {
+    return roles.lines().skip(1).map(l -> l.split("\\s+")).filter(f -> f[2].equals(role)).map(f -> f[0]).toList();
   }
 }

@@ -2,6 +2,7 @@ package org.tropos.om.ratis;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,8 +13,11 @@ import org.apache.ratis.client.RaftClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.OmService;
 import org.tropos.common.util.Threads;
+import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.om.OmConfig;
 import org.tropos.om.db.OmDb;
+import org.tropos.om.db.OmTable;
+import org.tropos.om.db.RowCodec;
 
 /**
  * OMs' databases behind a real Raft group on loopback, each OM's member an {@link OmRaftServer} built from Ozone's
@@ -132,6 +136,29 @@ final class OmRaftGroup implements AutoCloseable {
     clients.clear();
     servers.clear();
     dbs.clear();
+  }
+
+  /** The leader's database. */
+  OmDb leaderDb() throws IOException {
+    return dbs.get(leaderIndex());
+  }
+
+  /** A change that puts {@code value} as the row of file {@code key}. */
+  static OmDb.Change put(String key, String value) {
+    return new OmDb.Change(OmTable.FILES, key.getBytes(StandardCharsets.UTF_8),
+        RowCodec.encode(1, value.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  /** The row of file {@code key} in {@code db}, or null. */
+  static byte[] row(OmDb db, String key) throws IOException {
+    try (ManagedRocksDb.ReadView view = db.latest()) {
+      return view.get(OmTable.FILES.family(), key.getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  /** What {@link #put} stored in a row. */
+  static String text(byte[] row) {
+    return new String(RowCodec.payload(row), StandardCharsets.UTF_8);
   }
 
   private static int freePort() throws IOException {

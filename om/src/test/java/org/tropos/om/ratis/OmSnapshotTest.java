@@ -1,11 +1,13 @@
 package org.tropos.om.ratis;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.tropos.om.ratis.OmRaftGroup.put;
+import static org.tropos.om.ratis.OmRaftGroup.row;
+import static org.tropos.om.ratis.OmRaftGroup.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,11 +17,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.util.Threads;
 import org.tropos.om.db.OmDb;
-import org.tropos.om.db.OmTable;
-import org.tropos.om.db.RowCodec;
 
 /**
  * Snapshots over a real Raft group: with snapshots every few entries and the log purged behind them, an OM that
@@ -27,7 +26,7 @@ import org.tropos.om.db.RowCodec;
  * leader's RocksDB checkpoint, loads it and then follows the log; every OM ends with the same rows, also after
  * all three restart (each from its own snapshot and the log after it).
  */
-@Timeout(120)
+@Timeout(180)
 class OmSnapshotTest {
   private static final int WRITES = 400;
 
@@ -40,13 +39,13 @@ class OmSnapshotTest {
         "ozone.om.ratis.log.purge.gap", "20", "ozone.om.ratis.segment.size", "8KB");
     try (OmRaftGroup group = new OmRaftGroup(dir, 3, frequentSnapshots)) {
       RatisBatchLog log = new RatisBatchLog(group.client());
-      log.append(leaderDb(group).entry(List.of(put("before", "the stop")), 1));
+      log.append(group.leaderDb().entry(List.of(put("before", "the stop")), 1));
       group.awaitAll(1);
       int lagging = (group.leaderIndex() + 1) % 3;
       group.stop(lagging);
 
       for (int tx = 2; tx <= WRITES; tx++) {
-        log.append(leaderDb(group).entry(List.of(put("key-" + tx, "row " + tx)), tx));
+        log.append(group.leaderDb().entry(List.of(put("key-" + tx, "row " + tx)), tx));
       }
       int leader = group.leaderIndex();
       long purgedBefore = raftLogStart(group.servers.get(leader));
@@ -55,7 +54,7 @@ class OmSnapshotTest {
       assertTrue(snapshotsIn(group.ratisDir(leader)) > 0, "the leader took snapshots");
 
       group.start(lagging);
-      Threads.awaitCondition("the stopped OM caught up", Duration.ofSeconds(60), Duration.ofMillis(50),
+      Threads.awaitCondition("the stopped OM caught up", Duration.ofSeconds(90), Duration.ofMillis(50),
           () -> group.dbs.get(lagging).lastTxId() == WRITES);
       OmDb caughtUp = group.dbs.get(lagging);
       assertTrue(snapshotsIn(group.ratisDir(lagging)) > 0, "the stopped OM was sent a snapshot");
@@ -65,11 +64,11 @@ class OmSnapshotTest {
       }
 
       // It follows the log again, and everything survives a restart of all three.
-      log.append(leaderDb(group).entry(List.of(put("after", "the install")), WRITES + 1));
+      log.append(group.leaderDb().entry(List.of(put("after", "the install")), WRITES + 1));
       group.awaitAll(WRITES + 1);
       group.close();
       group.start();
-      new RatisBatchLog(group.client()).append(leaderDb(group).entry(List.of(put("after", "restart")),
+      new RatisBatchLog(group.client()).append(group.leaderDb().entry(List.of(put("after", "restart")),
           WRITES + 2));
       group.awaitAll(WRITES + 2);
       for (OmDb db : group.dbs) {
@@ -93,24 +92,5 @@ class OmSnapshotTest {
     try (Stream<Path> files = Files.walk(ratisDir)) {
       return files.filter(p -> p.getFileName().toString().matches("snapshot\\.\\d+_\\d+")).count();
     }
-  }
-
-  private static OmDb leaderDb(OmRaftGroup group) throws IOException {
-    return group.dbs.get(group.leaderIndex());
-  }
-
-  private static OmDb.Change put(String key, String value) {
-    return new OmDb.Change(OmTable.FILES, key.getBytes(StandardCharsets.UTF_8),
-        RowCodec.encode(1, value.getBytes(StandardCharsets.UTF_8)));
-  }
-
-  private static byte[] row(OmDb db, String key) throws IOException {
-    try (ManagedRocksDb.ReadView view = db.latest()) {
-      return view.get(OmTable.FILES.family(), key.getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  private static String text(byte[] row) {
-    return new String(RowCodec.payload(row), StandardCharsets.UTF_8);
   }
 }

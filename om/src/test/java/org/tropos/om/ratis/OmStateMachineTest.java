@@ -1,23 +1,21 @@
 package org.tropos.om.ratis;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.tropos.om.ratis.OmRaftGroup.put;
+import static org.tropos.om.ratis.OmRaftGroup.row;
+import static org.tropos.om.ratis.OmRaftGroup.text;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.util.Threads;
 import org.tropos.om.db.OmDb;
-import org.tropos.om.db.OmTable;
-import org.tropos.om.db.RowCodec;
 import org.tropos.om.db.StaleWriteSetException;
 import org.tropos.proto.om.db.JournalEntry;
 
@@ -36,15 +34,15 @@ class OmStateMachineTest {
     try (OmRaftGroup group = new OmRaftGroup(dir, 3)) {
       RatisBatchLog log = new RatisBatchLog(group.client());
       for (int tx = 1; tx <= 20; tx++) {
-        log.append(leaderDb(group).entry(List.of(put("key-" + tx, "row " + tx)), tx));
+        log.append(group.leaderDb().entry(List.of(put("key-" + tx, "row " + tx)), tx));
       }
       group.awaitAll(20);
       for (OmDb db : group.dbs) {
         assertArrayEquals(row(group.dbs.get(0), "key-7"), row(db, "key-7"));
       }
 
-      JournalEntry first = leaderDb(group).entry(List.of(put("race", "first")), 21);
-      JournalEntry second = leaderDb(group).entry(List.of(put("race", "second")), 21);
+      JournalEntry first = group.leaderDb().entry(List.of(put("race", "first")), 21);
+      JournalEntry second = group.leaderDb().entry(List.of(put("race", "second")), 21);
       log.append(first);
       StaleWriteSetException refused = assertThrows(StaleWriteSetException.class, () -> log.append(second));
       assertTrue(refused.getMessage().contains("refused: it follows transaction 20, the namespace is at 21"),
@@ -69,7 +67,7 @@ class OmStateMachineTest {
       // Everything restarts: each OM replays the Raft log over a database that already holds most of it.
       group.close();
       group.start();
-      new RatisBatchLog(group.client()).append(leaderDb(group).entry(List.of(put("after", "restart")), 23));
+      new RatisBatchLog(group.client()).append(group.leaderDb().entry(List.of(put("after", "restart")), 23));
       group.awaitAll(23);
       for (OmDb db : group.dbs) {
         assertEquals("restart", text(row(db, "after")),
@@ -78,24 +76,5 @@ class OmStateMachineTest {
         assertArrayEquals(row(group.dbs.get(0), "key-20"), row(db, "key-20"));
       }
     }
-  }
-
-  private static OmDb leaderDb(OmRaftGroup group) throws IOException {
-    return group.dbs.get(group.leaderIndex());
-  }
-
-  private static OmDb.Change put(String key, String value) {
-    return new OmDb.Change(OmTable.FILES, key.getBytes(StandardCharsets.UTF_8),
-        RowCodec.encode(1, value.getBytes(StandardCharsets.UTF_8)));
-  }
-
-  private static byte[] row(OmDb db, String key) throws IOException {
-    try (ManagedRocksDb.ReadView view = db.latest()) {
-      return view.get(OmTable.FILES.family(), key.getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  private static String text(byte[] row) {
-    return new String(RowCodec.payload(row), StandardCharsets.UTF_8);
   }
 }

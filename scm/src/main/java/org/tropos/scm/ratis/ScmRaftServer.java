@@ -21,7 +21,8 @@ import org.tropos.scm.db.ScmDb;
  * goes through the group and returns once it is applied here.
  */
 public final class ScmRaftServer implements AutoCloseable {
-  private static final String KIND = "scm";
+  /** The kind of service in its Raft group's id ({@link RaftMember#group}). */
+  public static final String KIND = "scm";
   /** How long a change may wait to be committed: a few elections' worth. */
   private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(15);
 
