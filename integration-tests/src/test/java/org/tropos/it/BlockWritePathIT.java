@@ -187,7 +187,7 @@ class BlockWritePathIT {
   }
 
   private static long bytesUnder(Path root) throws java.io.IOException {
-    return ClusterFiles.sizes(root).values().stream().mapToLong(Long::longValue).sum();
+    return org.tropos.common.io.FileTrees.regularFileSizes(root).values().stream().mapToLong(Long::longValue).sum();
   }
 
   private static DatanodeServer datanode(MiniCluster mini, UUID id) {

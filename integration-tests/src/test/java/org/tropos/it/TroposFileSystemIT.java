@@ -383,7 +383,7 @@ class TroposFileSystemIT {
 
   /** Every block file on the datanodes. */
   private java.util.Set<Path> blockFiles() throws IOException {
-    return ClusterFiles.sizes(dir.resolve("cluster")).keySet().stream()
+    return org.tropos.common.io.FileTrees.regularFileSizes(dir.resolve("cluster")).keySet().stream()
         .filter(p -> p.getFileName().toString().endsWith(".block")).collect(java.util.stream.Collectors.toSet());
   }
 }

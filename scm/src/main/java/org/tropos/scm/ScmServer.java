@@ -124,7 +124,7 @@ public final class ScmServer implements AutoCloseable {
     return current == null ? "# SCM not serving: a follower of its HA service\n" : current.prometheus();
   }
 
-  private <T> T serving(String what, Function<ScmServices, T> get) {
+  private <T> T fromServices(String what, Function<ScmServices, T> get) {
     ScmServices current = services;
     if (current == null) {
       throw new IllegalStateException("SCM does not serve (not the leader of its service): no " + what);
@@ -133,11 +133,11 @@ public final class ScmServer implements AutoCloseable {
   }
 
   public int datanodePort() {
-    return serving("datanode port", ScmServices::datanodePort);
+    return fromServices("datanode port", ScmServices::datanodePort);
   }
 
   public int clientPort() {
-    return serving("client port", ScmServices::clientPort);
+    return fromServices("client port", ScmServices::clientPort);
   }
 
   public int httpPort() {
@@ -145,23 +145,23 @@ public final class ScmServer implements AutoCloseable {
   }
 
   public int blockPort() {
-    return serving("block port", ScmServices::blockPort);
+    return fromServices("block port", ScmServices::blockPort);
   }
 
   public ContainerManager containerManager() {
-    return serving("container manager", ScmServices::containerManager);
+    return fromServices("container manager", ScmServices::containerManager);
   }
 
   public ReplicationManager replicationManager() {
-    return serving("replication manager", ScmServices::replicationManager);
+    return fromServices("replication manager", ScmServices::replicationManager);
   }
 
   public DeletedBlockLog deletedBlockLog() {
-    return serving("deleted-block log", ScmServices::deletedBlockLog);
+    return fromServices("deleted-block log", ScmServices::deletedBlockLog);
   }
 
   public ScmIdentity identity() {
-    return serving("identity", ScmServices::identity);
+    return fromServices("identity", ScmServices::identity);
   }
 
   /** The HA service's Raft member, or null for a single SCM. */

@@ -7,8 +7,10 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.HashMap;
+import java.util.Map;
 
-/** Whole directory trees. */
+/** Whole directory trees, which may change while they are walked. */
 public final class FileTrees {
   private FileTrees() {
   }
@@ -42,5 +44,42 @@ public final class FileTrees {
         return FileVisitResult.CONTINUE;
       }
     });
+  }
+
+  /**
+   * The regular files under {@code root} with their sizes (none if it does not exist). Files come and go while
+   * they are walked (RocksDB's temporary files, a datanode's disk probe): one gone before it was read is skipped.
+   */
+  public static Map<Path, Long> regularFileSizes(Path root) throws IOException {
+    Map<Path, Long> sizes = new HashMap<>();
+    if (!Files.exists(root)) {
+      return sizes;
+    }
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
+      @Override
+      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+        if (attributes.isRegularFile()) {
+          sizes.put(file, attributes.size());
+        }
+        return FileVisitResult.CONTINUE;
+      }
+
+      @Override
+      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+        if (e instanceof NoSuchFileException) {
+          return FileVisitResult.CONTINUE;
+        }
+        throw e;
+      }
+
+      @Override
+      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+        if (e != null && !(e instanceof NoSuchFileException)) {
+          throw e;
+        }
+        return FileVisitResult.CONTINUE;
+      }
+    });
+    return sizes;
   }
 }

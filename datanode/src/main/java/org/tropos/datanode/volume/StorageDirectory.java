@@ -2,12 +2,8 @@ package org.tropos.datanode.volume;
 
 import java.io.File;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
+import org.tropos.common.io.FileTrees;
 import org.tropos.proto.hdds.RaftLogDirReport;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
@@ -48,37 +44,7 @@ public final class StorageDirectory {
 
   /** Bytes in the files under {@code root} (a du); 0 if it does not exist. */
   static long bytesUnder(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return 0;
-    }
-    long[] bytes = {0};
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-        if (attributes.isRegularFile()) {
-          bytes[0] += attributes.size();
-        }
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        // A file deleted while it is counted (RocksDB's temporary files come and go) is no disk failure.
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-        if (e != null && !(e instanceof NoSuchFileException)) {
-          throw e;
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
-    return bytes[0];
+    return FileTrees.regularFileSizes(root).values().stream().mapToLong(Long::longValue).sum();
   }
 
   synchronized VolumeReport volumeReport() {
