@@ -221,7 +221,13 @@ class FaultSuiteDockerIT {
     int healthy = admin.listDatanodes(NodeState.HEALTHY).size();
     killLeaderDuringWrites("SCM", FaultSuiteDockerIT::scmLeader);
     Await.until("the " + healthy + " live datanodes registered and HEALTHY with the new SCM leader",
-        Duration.ofSeconds(60), () -> admin.listDatanodes(NodeState.HEALTHY).size(), n -> n == healthy);
+        Duration.ofSeconds(60), () -> {
+          try {
+            return admin.listDatanodes(NodeState.HEALTHY).size();
+          } catch (ScmException e) {
+            return -1;
+          }
+        }, n -> n == healthy);
   }
 
   /** A service's leader (found by {@code leader}) killed during writes: another leads, nothing fails or is lost. */

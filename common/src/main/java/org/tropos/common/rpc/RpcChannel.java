@@ -73,6 +73,14 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     }
   }
 
+  /**
+   * Connects again at once if the channel is waiting out gRPC's reconnect back-off (up to two minutes after a
+   * failed connection): a server that did not listen a moment ago (an HA follower that now leads) may now.
+   */
+  public void reconnectNow() {
+    channel.resetConnectBackoff();
+  }
+
   public HostPort address() {
     return address;
   }

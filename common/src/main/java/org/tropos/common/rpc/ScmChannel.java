@@ -56,6 +56,8 @@ public final class ScmChannel implements AutoCloseable {
     for (int attempt = 1; ; attempt++) {
       int tried = current;
       try {
+        // A follower's port was closed when last tried; it may lead and listen now.
+        channels.get(tried).reconnectNow();
         return channels.get(tried).call(rpc);
       } catch (ScmException e) {
         if (e.result() != ScmResult.SCM_NOT_READY || clock.monotonicMillis() >= giveUpAt) {

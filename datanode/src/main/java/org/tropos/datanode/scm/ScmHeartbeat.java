@@ -89,6 +89,10 @@ public final class ScmHeartbeat implements AutoCloseable {
     HeartbeatRequest heartbeat = registered ? heartbeatRequest() : null;
     ScmException failure = null;
     for (int tries = 0; tries < scms.size(); tries++) {
+      if (scms.size() > 1) {
+        // A follower's port was closed when last tried; it may lead and listen now (skip gRPC's back-off).
+        channels.get(current).resetConnectBackoff();
+      }
       try {
         if (!registered) {
           register();
