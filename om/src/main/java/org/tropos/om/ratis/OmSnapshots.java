@@ -2,13 +2,16 @@ package org.tropos.om.ratis;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -37,11 +40,27 @@ final class OmSnapshots implements StateMachineStorage {
   }
 
   private volatile Path dir;
+  /**
+   * The latest snapshot's description: Ratis asks for it on every append to a follower, so it is listed once per
+   * change of the directory (ours invalidate it; a snapshot Ratis installs shows in the directory's modification time).
+   */
+  private volatile Listed listed;
+  private final AtomicLong changes = new AtomicLong();
+
+  private record Listed(long change, FileTime modified, SnapshotInfo info) {
+  }
 
   @Override
   public void init(RaftStorage raftStorage) throws IOException {
     dir = raftStorage.getStorageDir().getStateMachineDir().toPath();
     Files.createDirectories(dir);
+    changed();
+  }
+
+  /** Forgets the listed latest snapshot: the directory changed (a snapshot taken, removed or installed). */
+  void changed() {
+    changes.incrementAndGet();
+    listed = null;
   }
 
   @Override
@@ -65,6 +84,7 @@ final class OmSnapshots implements StateMachineStorage {
     FileTrees.delete(partial);
     db.checkpoint(partial);
     Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
+    changed();
     removeAllBut(KEEP);
     return new Snapshot(target, at);
   }
@@ -72,22 +92,36 @@ final class OmSnapshots implements StateMachineStorage {
   @Override
   public SnapshotInfo getLatestSnapshot() {
     try {
-      Optional<Snapshot> latest = latest();
-      if (latest.isEmpty()) {
-        return null;
+      long change = changes.get();
+      FileTime modified = Files.getLastModifiedTime(dir);
+      Listed known = listed;
+      if (known != null && known.change() == change && known.modified().equals(modified)) {
+        return known.info();
       }
-      List<FileInfo> files = new ArrayList<>();
-      try (Stream<Path> listed = Files.list(latest.get().dir())) {
-        for (Path file : listed.sorted().toList()) {
-          if (Files.isRegularFile(file) && !file.getFileName().toString().endsWith(".md5")) {
-            files.add(new FileInfo(file, null));
-          }
+      SnapshotInfo info = list();
+      if (changes.get() == change) {
+        listed = new Listed(change, modified, info);
+      }
+      return info;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the OM's snapshots in " + dir, e);
+    }
+  }
+
+  private SnapshotInfo list() throws IOException {
+    Optional<Snapshot> latest = latest();
+    if (latest.isEmpty()) {
+      return null;
+    }
+    List<FileInfo> files = new ArrayList<>();
+    try (Stream<Path> listed = Files.list(latest.get().dir())) {
+      for (Path file : listed.sorted().toList()) {
+        if (Files.isRegularFile(file) && !file.getFileName().toString().endsWith(".md5")) {
+          files.add(new FileInfo(file, null));
         }
       }
-      return new FileListSnapshotInfo(files, latest.get().termIndex());
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException("cannot list the OM's snapshots in " + dir, e);
     }
+    return new FileListSnapshotInfo(files, latest.get().termIndex());
   }
 
   @Override
@@ -105,6 +139,7 @@ final class OmSnapshots implements StateMachineStorage {
     all.sort(Comparator.comparing(Snapshot::termIndex).reversed());
     for (Snapshot old : all.subList(Math.min(keep, all.size()), all.size())) {
       FileTrees.delete(old.dir());
+      changed();
     }
   }
 

@@ -84,6 +84,7 @@ public final class OmStateMachine extends BaseStateMachine {
   @Override
   public void reinitialize() throws IOException {
     getLifeCycle().transition(LifeCycle.State.STARTING);
+    snapshots.changed();
     loadLatestSnapshotIfBehind();
     getLifeCycle().transition(LifeCycle.State.RUNNING);
   }
