@@ -27,18 +27,40 @@ final class ConcurrentOps {
   }
 
   static Result run(Clock clock, String name, int threads, long n, Op op) throws Exception {
+    return run(clock, name, threads, op, next -> next < n);
+  }
+
+  /**
+   * Runs operations {@code first}, {@code first + 1}, ... on {@code threads} threads for {@code duration}: none
+   * starts after it (time-bound runs compare systems that need different times to warm up, at equal length).
+   */
+  static Result runFor(Clock clock, String name, int threads, long first, Duration duration, Op op)
+      throws Exception {
+    long end = clock.monotonicNanos() + duration.toNanos();
+    return run(clock, name, threads, i -> op.run(first + i), next -> clock.monotonicNanos() < end);
+  }
+
+  /** Whether operation number {@code next} is to run. */
+  @FunctionalInterface
+  private interface Continue {
+    boolean test(long next);
+  }
+
+  private static Result run(Clock clock, String name, int threads, Op op, Continue more) throws Exception {
     Recorder latencies = new Recorder(3);
     AtomicLong next = new AtomicLong();
+    AtomicLong ran = new AtomicLong();
     ExecutorService pool = Threads.boundedPool(name, threads, threads);
     long start = clock.monotonicNanos();
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < threads; t++) {
         done.add(pool.submit(() -> {
-          for (long i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+          for (long i = next.getAndIncrement(); more.test(i); i = next.getAndIncrement()) {
             long t0 = clock.monotonicNanos();
             op.run(i);
             latencies.recordValue(Math.max(1, clock.monotonicNanos() - t0));
+            ran.incrementAndGet();
           }
           return null;
         }));
@@ -51,6 +73,7 @@ final class ConcurrentOps {
     }
     double seconds = (clock.monotonicNanos() - start) / 1e9;
     Histogram h = latencies.getIntervalHistogram();
+    long n = ran.get();
     return new Result(n, seconds, n / seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6,
         h.getMaxValue() / 1e6);
   }

@@ -1,5 +1,6 @@
 package org.tropos.tools.bench;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,14 +24,16 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
 
 /**
- * OM HA under a leader crash: three OMs of one service, clients creating files at a steady rate through the
- * service (they follow the leader), the leader stopped midway. Reports the longest time with no completed write,
- * the writes acknowledged, failed to the caller and lost (acknowledged, then not found on the new leader); and,
- * in the same run, in-process creates/s of the HA service against a single OM (bench om's workload).
+ * OM and SCM HA under a leader crash. Writes at a steady rate through a service of three, its leader stopped
+ * midway: empty files through an OM service (in-process, no SCM), then small keys through a local cluster whose SCM
+ * leader is stopped. Reports for each the longest time with no completed write, the writes acknowledged, failed to
+ * the caller and lost (acknowledged, then not found afterwards); and, in the same run, creates/s of the OM HA
+ * service against a single OM, next to the HDFS NameNode's HA (QJM) against a single NameNode, measured alike.
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
-    description = {"OM HA: steady creates through a 3-OM service while its leader is stopped; the longest gap",
-        "with no completed create, creates acknowledged / failed / lost, and HA vs single-OM creates/s."})
+    description = {"OM and SCM HA: steady writes while the OM leader, then the SCM leader, is stopped; the longest",
+        "gap with no completed write, writes acknowledged / failed / lost; HA vs single creates/s of the OM and of",
+        "the HDFS NameNode (HA on three JournalNodes) in the same run."})
 public final class FailoverBenchmark implements Callable<Integer> {
   private static final int OMS = 3;
   /** The OMs' longest election timeout: the bar is twice this. */
@@ -39,15 +42,23 @@ public final class FailoverBenchmark implements Callable<Integer> {
   @Option(names = "--rate", defaultValue = "200", description = "Creates per second, all writers (default 200).")
   private int rate;
 
+  @Option(names = "--scm-rate", defaultValue = "40",
+      description = "Keys per second written while the SCM leader is stopped, all writers (default 40).")
+  private int scmRate;
+
   @Option(names = "--writers", defaultValue = "4", description = "Writer threads (default 4).")
   private int writers;
 
   @Option(names = "--seconds", defaultValue = "20", description = "Length of the steady phase (default 20).")
   private int seconds;
 
-  @Option(names = "--throughput-files", defaultValue = "20000",
-      description = "Creates of the HA vs single-OM throughput runs (default 20000).")
-  private int throughputFiles;
+  @Option(names = "--warmup-seconds", defaultValue = "20",
+      description = "Creates before each throughput run is measured, for the JIT (default 20 s).")
+  private int warmupSeconds;
+
+  @Option(names = "--measure-seconds", defaultValue = "15",
+      description = "Length of each measured throughput run, HA and single OM (default 15 s).")
+  private int measureSeconds;
 
   @Option(names = "--threads", defaultValue = "8", description = "Threads of the throughput runs (default 8).")
   private int threads;
@@ -63,6 +74,16 @@ public final class FailoverBenchmark implements Callable<Integer> {
 
   private final Clock clock = SystemClock.INSTANCE;
 
+  /** Creates a file at an absolute path. */
+  @FunctionalInterface
+  private interface Create {
+    void run(String path) throws Exception;
+  }
+
+  /** Creates/s of each system, measured alike. */
+  record Throughput(double single, double ha, double nameNode, double nameNodeHa) {
+  }
+
   /** What the steady phase saw. */
   record Steady(long acknowledged, long failed, long lost, double maxGapMs, double stoppedAtS, List<String> errors) {
   }
@@ -72,10 +93,17 @@ public final class FailoverBenchmark implements Callable<Integer> {
     Path root = BenchDirs.open(dir, "tropos-bench-failover");
     PrintWriter out = spec.commandLine().getOut();
     try {
-      Steady steady = steady(root.resolve("failover"));
-      double single = throughput(root.resolve("single"), 1);
-      double ha = throughput(root.resolve("ha"), OMS);
-      out.print(json ? json(steady, ha, single) : text(steady, ha, single));
+      Steady om;
+      try (Target target = omService(OmTarget.start(root.resolve("failover"), true, OMS, List.of("dir")))) {
+        om = steady(target, rate);
+      }
+      Steady scm;
+      try (Target target = ScmFailoverTarget.start(root.resolve("scm-failover"))) {
+        scm = steady(target, scmRate);
+      }
+      Throughput t = new Throughput(omCreates(root.resolve("single"), 1), omCreates(root.resolve("ha"), OMS),
+          nameNodeCreates(root.resolve("nn"), false), nameNodeCreates(root.resolve("nn-ha"), true));
+      out.print(json ? json(om, scm, t) : text(om, scm, t));
       out.flush();
       return 0;
     } finally {
@@ -83,57 +111,100 @@ public final class FailoverBenchmark implements Callable<Integer> {
     }
   }
 
-  /** The steady phase: creates at {@link #rate} per second, the leader stopped halfway. */
-  private Steady steady(Path at) throws Exception {
-    try (OmTarget om = OmTarget.start(at, true, OMS, List.of("dir"))) {
-      Queue<Long> completions = new ConcurrentLinkedQueue<>();
-      Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
-      Queue<String> errors = new ConcurrentLinkedQueue<>();
-      AtomicBoolean running = new AtomicBoolean(true);
-      ExecutorService pool = Threads.boundedPool("bench-failover", writers, writers);
-      long start = clock.monotonicNanos();
-      long intervalNanos = 1_000_000_000L * writers / rate;
-      List<Future<?>> done = new ArrayList<>();
-      for (int w = 0; w < writers; w++) {
-        int writer = w;
-        done.add(pool.submit(() -> {
-          for (long n = 0; running.get(); n++) {
-            long due = start + n * intervalNanos + writer * intervalNanos / writers;
-            long wait = due - clock.monotonicNanos();
-            if (wait > 0) {
-              clock.pause(Duration.ofNanos(wait));
-            }
-            String path = "dir/f-" + writer + "-" + n;
-            try {
-              om.create(path);
-              acknowledged.add(path);
-              completions.add(clock.monotonicNanos());
-            } catch (OmException e) {
-              errors.add(path + ": " + e);
-            }
+  /** A service whose leader the steady phase stops: writes go through it and must all be found afterwards. */
+  interface Target extends AutoCloseable {
+    /** Writes something named {@code name}; returns once it is acknowledged. */
+    void write(String name) throws Exception;
+
+    /** Stops the service's leader as a crash would. */
+    void stopLeader() throws Exception;
+
+    /** Waits until a leader serves again. */
+    void awaitServing() throws Exception;
+
+    /** Whether what was written as {@code name} is there, as written. */
+    boolean holds(String name) throws Exception;
+  }
+
+  /** The OM service's side: empty files created (OpenKey + CommitKey over gRPC, no block), the OM leader stopped. */
+  private static Target omService(OmTarget om) {
+    return new Target() {
+      @Override
+      public void write(String name) throws OmException {
+        om.create("dir/" + name);
+      }
+
+      @Override
+      public void stopLeader() {
+        om.stopServing();
+      }
+
+      @Override
+      public void awaitServing() throws IOException {
+        om.awaitServing();
+      }
+
+      @Override
+      public boolean holds(String name) throws OmException {
+        return om.exists("dir/" + name);
+      }
+
+      @Override
+      public void close() {
+        om.close();
+      }
+    };
+  }
+
+  /** The steady phase: writes at {@code perSecond}, the leader stopped halfway. */
+  private Steady steady(Target target, int perSecond) throws Exception {
+    Queue<Long> completions = new ConcurrentLinkedQueue<>();
+    Queue<String> acknowledged = new ConcurrentLinkedQueue<>();
+    Queue<String> errors = new ConcurrentLinkedQueue<>();
+    AtomicBoolean running = new AtomicBoolean(true);
+    ExecutorService pool = Threads.boundedPool("bench-failover", writers, writers);
+    long start = clock.monotonicNanos();
+    long intervalNanos = 1_000_000_000L * writers / perSecond;
+    List<Future<?>> done = new ArrayList<>();
+    for (int w = 0; w < writers; w++) {
+      int writer = w;
+      done.add(pool.submit(() -> {
+        for (long n = 0; running.get(); n++) {
+          long due = start + n * intervalNanos + writer * intervalNanos / writers;
+          long wait = due - clock.monotonicNanos();
+          if (wait > 0) {
+            clock.pause(Duration.ofNanos(wait));
           }
-          return null;
-        }));
-      }
-      clock.pause(Duration.ofSeconds(seconds).dividedBy(2));
-      double stoppedAt = (clock.monotonicNanos() - start) / 1e9;
-      om.stopServing();
-      clock.pause(Duration.ofSeconds(seconds).dividedBy(2));
-      running.set(false);
-      for (Future<?> f : done) {
-        f.get();
-      }
-      Threads.shutdown(pool, Duration.ofSeconds(10));
-      om.awaitServing();
-      long lost = 0;
-      for (String path : acknowledged) {
-        if (!om.exists(path)) {
-          lost++;
+          String name = "f-" + writer + "-" + n;
+          try {
+            target.write(name);
+            acknowledged.add(name);
+            completions.add(clock.monotonicNanos());
+          } catch (Exception e) {
+            errors.add(name + ": " + e);
+          }
         }
-      }
-      return new Steady(acknowledged.size(), errors.size(), lost, maxGapMs(new ArrayList<>(completions)),
-          stoppedAt, errors.stream().limit(5).toList());
+        return null;
+      }));
     }
+    clock.pause(Duration.ofSeconds(seconds).dividedBy(2));
+    double stoppedAt = (clock.monotonicNanos() - start) / 1e9;
+    target.stopLeader();
+    clock.pause(Duration.ofSeconds(seconds).dividedBy(2));
+    running.set(false);
+    for (Future<?> f : done) {
+      f.get();
+    }
+    Threads.shutdown(pool, Duration.ofSeconds(10));
+    target.awaitServing();
+    long lost = 0;
+    for (String name : acknowledged) {
+      if (!target.holds(name)) {
+        lost++;
+      }
+    }
+    return new Steady(acknowledged.size(), errors.size(), lost, maxGapMs(new ArrayList<>(completions)),
+        stoppedAt, errors.stream().limit(5).toList());
   }
 
   private static double maxGapMs(List<Long> completions) {
@@ -146,31 +217,65 @@ public final class FailoverBenchmark implements Callable<Integer> {
   }
 
   /** In-process creates/s of {@code count} OMs (the serving one's request path), after a warm-up. */
-  private double throughput(Path at, int count) throws Exception {
+  private double omCreates(Path at, int count) throws Exception {
     try (OmTarget om = OmTarget.start(at, false, count, List.of("warm", "dir"))) {
-      ConcurrentOps.run(clock, "bench-failover-warm", threads, throughputFiles / 2, i -> om.create("warm/f" + i));
-      return ConcurrentOps.run(clock, "bench-failover", threads, throughputFiles, i -> om.create("dir/f" + i))
-          .opsPerSec();
+      return measure(path -> om.create(path.substring(1)));
     }
   }
 
-  private String text(Steady s, double ha, double single) {
+  /** The same of the NameNode: alone, or the active of an HA pair on three JournalNodes ({@link NameNodePeer}). */
+  private double nameNodeCreates(Path at, boolean ha) throws Exception {
+    try (NameNodePeer nn = ha ? NameNodePeer.ha(at) : NameNodePeer.single(at)) {
+      return measure(nn::create);
+    }
+  }
+
+  /** Creates of files {@code /warm/f<i>} for the warm-up, then of {@code /dir/f<i>}, measured; creates/s. */
+  private double measure(Create create) throws Exception {
+    ConcurrentOps.runFor(clock, "bench-failover-warm", threads, 0, Duration.ofSeconds(warmupSeconds),
+        i -> create.run("/warm/f" + i));
+    return ConcurrentOps.runFor(clock, "bench-failover", threads, 0, Duration.ofSeconds(measureSeconds),
+        i -> create.run("/dir/f" + i)).opsPerSec();
+  }
+
+  private String text(Steady om, Steady scm, Throughput t) {
     StringBuilder out = new StringBuilder();
-    out.append(String.format(Locale.ROOT, "steady creates at %d/s through %d OMs, leader stopped at %.1f s:%n",
-        rate, OMS, s.stoppedAtS()));
+    steadyText(out, om, String.format(Locale.ROOT, "empty files created at %d/s through %d OMs, the OM leader", rate,
+        OMS));
+    steadyText(out, scm, String.format(Locale.ROOT, "4 KB keys written at %d/s (3 SCMs, 3 OMs, 3 datanodes), the SCM"
+        + " leader", scmRate));
+    out.append(String.format(Locale.ROOT, "creates/s in-process, %d threads, %d s after %d s of warm-up:%n",
+        threads, measureSeconds, warmupSeconds));
+    out.append(String.format(Locale.ROOT, "  OM:       HA %.0f   single %.0f   ratio %.2f%n", t.ha(), t.single(),
+        t.ha() / t.single()));
+    out.append(String.format(Locale.ROOT, "  NameNode: HA (QJM) %.0f   single %.0f   ratio %.2f%n", t.nameNodeHa(),
+        t.nameNode(), t.nameNodeHa() / t.nameNode()));
+    out.append(String.format(Locale.ROOT, "  OM HA / NameNode HA %.2f%n", t.ha() / t.nameNodeHa()));
+    return out.toString();
+  }
+
+  private static void steadyText(StringBuilder out, Steady s, String what) {
+    out.append(String.format(Locale.ROOT, "%s stopped at %.1f s:%n", what, s.stoppedAtS()));
     out.append(String.format(Locale.ROOT, "  acknowledged %d   failed %d   lost %d   longest gap %.0f ms"
         + " (bar: %d ms, twice the election timeout)%n", s.acknowledged(), s.failed(), s.lost(), s.maxGapMs(),
         2 * ELECTION_TIMEOUT_MS));
     s.errors().forEach(e -> out.append("  error: ").append(e).append('\n'));
-    out.append(String.format(Locale.ROOT, "creates/s in-process (%d threads, %d files): HA %.0f   single OM %.0f"
-        + "   ratio %.2f%n", threads, throughputFiles, ha, single, ha / single));
-    return out.toString();
   }
 
-  private String json(Steady s, double ha, double single) {
-    return String.format(Locale.ROOT, "{\"oms\": %d, \"rate\": %d, \"seconds\": %d, \"acknowledged\": %d,"
-        + " \"failed\": %d, \"lost\": %d, \"maxGapMs\": %.1f, \"electionTimeoutMs\": %d, \"haOpsPerSec\": %.1f,"
-        + " \"singleOpsPerSec\": %.1f, \"ratio\": %.3f}%n", OMS, rate, seconds, s.acknowledged(), s.failed(),
-        s.lost(), s.maxGapMs(), ELECTION_TIMEOUT_MS, ha, single, ha / single);
+  /** Totals over both leader kills at the top (the worst gap), then each kill and the throughput. */
+  private String json(Steady om, Steady scm, Throughput t) {
+    return String.format(Locale.ROOT, "{\"acknowledged\": %d, \"failed\": %d, \"lost\": %d, \"maxGapMs\": %.1f,"
+        + " \"electionTimeoutMs\": %d, \"omLeaderKill\": %s, \"scmLeaderKill\": %s, \"threads\": %d,"
+        + " \"haOpsPerSec\": %.1f, \"singleOpsPerSec\": %.1f, \"ratio\": %.3f, \"nameNodeHaOpsPerSec\": %.1f,"
+        + " \"nameNodeOpsPerSec\": %.1f, \"nameNodeRatio\": %.3f}%n", om.acknowledged() + scm.acknowledged(),
+        om.failed() + scm.failed(), om.lost() + scm.lost(), Math.max(om.maxGapMs(), scm.maxGapMs()),
+        ELECTION_TIMEOUT_MS, steadyJson(om, rate), steadyJson(scm, scmRate), threads, t.ha(), t.single(),
+        t.ha() / t.single(), t.nameNodeHa(), t.nameNode(), t.nameNodeHa() / t.nameNode());
+  }
+
+  private String steadyJson(Steady s, int perSecond) {
+    return String.format(Locale.ROOT, "{\"rate\": %d, \"seconds\": %d, \"acknowledged\": %d, \"failed\": %d,"
+        + " \"lost\": %d, \"maxGapMs\": %.1f}", perSecond, seconds, s.acknowledged(), s.failed(), s.lost(),
+        s.maxGapMs());
   }
 }

@@ -12,6 +12,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DFSConfigKeys;
 import org.apache.hadoop.hdfs.HdfsConfiguration;
+import org.apache.hadoop.hdfs.protocol.ClientProtocol;
 import org.apache.hadoop.hdfs.protocol.HdfsConstants;
 import org.apache.hadoop.hdfs.server.protocol.NamenodeProtocols;
 import org.apache.hadoop.io.EnumSetWritable;
@@ -77,9 +78,15 @@ public final class TroposNameNodeBench implements AutoCloseable {
 
   /** Creates and closes a file (what NNThroughputBenchmark's create does with -close). */
   public void create(String path, String client) throws IOException {
-    NNThroughputBenchmark.clientProto.create(path, FsPermission.getDefault(), client, OVERWRITE, true, (short) 3,
-        16, CryptoProtocolVersion.supported(), null, null);
-    while (!NNThroughputBenchmark.clientProto.complete(path, client, null, HdfsConstants.GRANDFATHER_INODE_ID)) {
+    createAndClose(NNThroughputBenchmark.clientProto, path, client, 16);
+  }
+
+  /** Creates and closes an empty file through {@code nameNode}'s RPC server, as a client's create and close do. */
+  public static void createAndClose(ClientProtocol nameNode, String path, String client, long blockSize)
+      throws IOException {
+    nameNode.create(path, FsPermission.getDefault(), client, OVERWRITE, true, (short) 3, blockSize,
+        CryptoProtocolVersion.supported(), null, null);
+    while (!nameNode.complete(path, client, null, HdfsConstants.GRANDFATHER_INODE_ID)) {
       Thread.onSpinWait();
     }
   }
