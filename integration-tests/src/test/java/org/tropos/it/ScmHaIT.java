@@ -86,6 +86,33 @@ class ScmHaIT {
     }
   }
 
+  /**
+   * With heartbeats 20 s apart, the datanodes register with the next SCM leader within seconds of the first one
+   * stopping (their connection to it drops, so they beat at once and then every half second until one serves),
+   * not at their next heartbeat: until they do, the new leader has no node to allocate blocks on.
+   */
+  @Test
+  void datanodesRegisterWithTheNextLeaderLongBeforeTheirNextHeartbeat() throws Exception {
+    Configuration base = MiniCluster.testConfig().with(Map.of("hdds.heartbeat.interval", "20s",
+        "ozone.scm.stale.node.interval", "90s", "ozone.scm.dead.node.interval", "180s"));
+    try (LocalCluster cluster = new LocalCluster(dir, 3, 1, 1, true, base)) {
+      cluster.start();
+      Configuration clients = base.with(cluster.serviceKeys());
+      try (ScmAdminClient admin = new ScmAdminClient(ScmAddresses.clientServices(clients))) {
+        Await.until("the datanodes registered", MiniCluster.WAIT,
+            () -> admin.listDatanodes(NodeState.HEALTHY).size(), n -> n == 3);
+        ScmServer first = cluster.scm();
+        long stoppedAt = System.nanoTime();
+        cluster.stopScm(cluster.scms().indexOf(first));
+        assertNotEquals(first, cluster.scm(), "another SCM serves");
+        Await.until("the datanodes registered with the new leader", MiniCluster.WAIT,
+            () -> admin.listDatanodes(NodeState.HEALTHY).size(), n -> n == 3);
+        long seconds = (System.nanoTime() - stoppedAt) / 1_000_000_000L;
+        assertTrue(seconds < 10, "registered with the new leader " + seconds + " s after the first one stopped");
+      }
+    }
+  }
+
   /** A configuration directory whose ozone-site.xml holds {@code keys}; its path. */
   private String siteWith(Map<String, String> keys) throws java.io.IOException {
     StringBuilder site = new StringBuilder("<configuration>\n");

@@ -31,7 +31,8 @@ import org.tropos.proto.om.OmResult;
  */
 final class OmFailover implements AutoCloseable {
   static final Duration FIRST_PAUSE = Duration.ofMillis(100);
-  static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
+  /** Short: an election takes 1-2 s, and a longer pause would be waited out after the next leader serves. */
+  static final Duration LONGEST_PAUSE = Duration.ofMillis(500);
   /** For this long after an OM could not be reached, a NOT_LEADER naming it is not followed. */
   static final Duration STALE_HINT_WINDOW = Duration.ofSeconds(5);
 

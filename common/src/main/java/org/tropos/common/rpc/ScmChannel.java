@@ -22,7 +22,8 @@ import org.tropos.proto.scm.ScmResult;
 public final class ScmChannel implements AutoCloseable {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
   private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
-  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(2);
+  /** Short: an election takes 1-2 s, and a longer pause would be waited out after the next leader serves. */
+  private static final Duration LONGEST_PAUSE = Duration.ofMillis(500);
   private static final Duration FAILOVER_BUDGET = Duration.ofSeconds(30);
 
   private final List<RpcChannel<ScmException>> channels;

@@ -1,11 +1,14 @@
 package org.tropos.datanode.scm;
 
+import io.grpc.ConnectivityState;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -30,13 +33,18 @@ import org.tropos.proto.scm.ScmResult;
  * when the link is lost and once when it is back. Given the SCMs of an HA service it follows the leader: only the
  * leader serves, so a beat that finds its SCM unreachable or not ready tries the next ones at once, and sticks to
  * the one that answers; commands therefore come from the leader only. A new leader asks the datanode to register
- * again (it starts from the database, not from heartbeats it never saw).
+ * again (it starts from the database, not from heartbeats it never saw). So that it hears from every datanode
+ * within moments of taking over rather than a heartbeat interval (30 s by default) later, a beat goes at once
+ * when a connection to an SCM drops (its process stopped), and a beat that found no SCM serving is tried again
+ * every {@link #RETRY_PAUSE} until one does.
  *
  * <p>Thread-safety: every call runs on its own single scheduler thread, which owns {@code registered}.
  */
 public final class ScmHeartbeat implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmHeartbeat.class);
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+  /** With an HA service, how soon a beat that found no SCM serving is tried again (an election takes 1-2 s). */
+  static final Duration RETRY_PAUSE = Duration.ofMillis(500);
 
   /** Told of each successful registration, before any heartbeat follows it. */
   @FunctionalInterface
@@ -59,6 +67,7 @@ public final class ScmHeartbeat implements AutoCloseable {
   private boolean registered;
   private DatanodeDetails registeredAs;
   private String lastFailure = "";
+  private final AtomicBoolean extraBeatDue = new AtomicBoolean();
 
   /**
    * @param reports what each heartbeat reports
@@ -81,7 +90,42 @@ public final class ScmHeartbeat implements AutoCloseable {
     channels = scms.stream().map(RpcChannel::open).toList();
     scheduler = Threads.scheduler(nodeName + "-scm-heartbeat");
     Threads.everyPeriod(scheduler, nodeName + ": heartbeat", Duration.ZERO, interval, this::beat);
+    if (scms.size() > 1) {
+      channels.forEach(channel -> beatWhenDropped(channel, channel.getState(false)));
+    }
     lifeCycle.startEnds();
+  }
+
+  /** Beats at once when {@code channel} leaves READY: the SCM it led to stopped, another may lead now. */
+  private void beatWhenDropped(ManagedChannel channel, ConnectivityState was) {
+    channel.notifyWhenStateChanged(was, () -> {
+      ConnectivityState now = channel.getState(false);
+      if (was == ConnectivityState.READY && now != ConnectivityState.READY) {
+        beatSoon(Duration.ZERO);
+      }
+      if (now != ConnectivityState.SHUTDOWN) {
+        beatWhenDropped(channel, now);
+      }
+    });
+  }
+
+  /** An extra beat after {@code delay}, unless one is due already; it runs on the scheduler thread like every beat. */
+  private void beatSoon(Duration delay) {
+    if (!extraBeatDue.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      scheduler.schedule(() -> {
+        extraBeatDue.set(false);
+        try {
+          beat();
+        } catch (RuntimeException e) {
+          LOG.error("{}: heartbeat failed", nodeName, e);
+        }
+      }, delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      // Closing: no more beats.
+    }
   }
 
   private void beat() {
@@ -118,6 +162,9 @@ public final class ScmHeartbeat implements AutoCloseable {
       heartbeat = null;
     }
     failed(failure);
+    if (scms.size() > 1 && RETRY_PAUSE.compareTo(interval) < 0) {
+      beatSoon(RETRY_PAUSE);
+    }
   }
 
   private HostPort scm() {

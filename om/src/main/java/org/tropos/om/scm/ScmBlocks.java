@@ -28,7 +28,8 @@ public final class ScmBlocks implements AutoCloseable {
    */
   private static final Duration ALLOCATION_WAIT = Duration.ofSeconds(20);
   private static final Duration FIRST_PAUSE = Duration.ofMillis(100);
-  private static final Duration LONGEST_PAUSE = Duration.ofSeconds(1);
+  /** Short: after an SCM failover the datanodes register within moments, and a write waits for them. */
+  private static final Duration LONGEST_PAUSE = Duration.ofMillis(500);
 
   private final ScmBlockClient scm;
   private final Clock clock;
