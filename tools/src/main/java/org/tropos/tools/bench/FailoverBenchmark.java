@@ -53,11 +53,11 @@ public final class FailoverBenchmark implements Callable<Integer> {
   private int seconds;
 
   @Option(names = "--warmup-seconds", defaultValue = "20",
-      description = "Creates before each throughput run is measured, for the JIT (default 20 s).")
+      description = "Seconds of creates before each throughput run is measured, for the JIT (default 20).")
   private int warmupSeconds;
 
   @Option(names = "--measure-seconds", defaultValue = "15",
-      description = "Length of each measured throughput run, HA and single OM (default 15 s).")
+      description = "Seconds each throughput run is measured: OM and NameNode, HA and single (default 15).")
   private int measureSeconds;
 
   @Option(names = "--threads", defaultValue = "8", description = "Threads of the throughput runs (default 8).")
