@@ -15,15 +15,46 @@ public final class FileTrees {
   private FileTrees() {
   }
 
+  /** What the walk does with a file it visits. */
+  @FunctionalInterface
+  private interface FileVisit {
+    void visit(Path file, BasicFileAttributes attributes) throws IOException;
+  }
+
+  /** What the walk does with a directory once its contents were visited. */
+  @FunctionalInterface
+  private interface DirectoryDone {
+    void done(Path directory) throws IOException;
+  }
+
   /** Deletes a directory and everything in it; what is already gone counts as deleted. */
   public static void delete(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
+    walk(dir, (file, attributes) -> Files.deleteIfExists(file), Files::deleteIfExists);
+  }
+
+  /**
+   * The regular files under {@code root} with their sizes (none if it does not exist). Files come and go while
+   * they are walked (RocksDB's temporary files, a datanode's disk probe): one gone before it was read is skipped.
+   */
+  public static Map<Path, Long> regularFileSizes(Path root) throws IOException {
+    Map<Path, Long> sizes = new HashMap<>();
+    walk(root, (file, attributes) -> {
+      if (attributes.isRegularFile()) {
+        sizes.put(file, attributes.size());
+      }
+    }, directory -> { });
+    return sizes;
+  }
+
+  /** Walks {@code root} if it exists; a file or directory gone before it was visited is skipped. */
+  private static void walk(Path root, FileVisit onFile, DirectoryDone onDirectory) throws IOException {
+    if (!Files.exists(root)) {
       return;
     }
-    Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+    Files.walkFileTree(root, new SimpleFileVisitor<>() {
       @Override
       public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-        Files.deleteIfExists(file);
+        onFile.visit(file, attributes);
         return FileVisitResult.CONTINUE;
       }
 
@@ -40,46 +71,9 @@ public final class FileTrees {
         if (e != null && !(e instanceof NoSuchFileException)) {
           throw e;
         }
-        Files.deleteIfExists(directory);
+        onDirectory.done(directory);
         return FileVisitResult.CONTINUE;
       }
     });
-  }
-
-  /**
-   * The regular files under {@code root} with their sizes (none if it does not exist). Files come and go while
-   * they are walked (RocksDB's temporary files, a datanode's disk probe): one gone before it was read is skipped.
-   */
-  public static Map<Path, Long> regularFileSizes(Path root) throws IOException {
-    Map<Path, Long> sizes = new HashMap<>();
-    if (!Files.exists(root)) {
-      return sizes;
-    }
-    Files.walkFileTree(root, new SimpleFileVisitor<>() {
-      @Override
-      public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
-        if (attributes.isRegularFile()) {
-          sizes.put(file, attributes.size());
-        }
-        return FileVisitResult.CONTINUE;
-      }
-
-      @Override
-      public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-        if (e instanceof NoSuchFileException) {
-          return FileVisitResult.CONTINUE;
-        }
-        throw e;
-      }
-
-      @Override
-      public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-        if (e != null && !(e instanceof NoSuchFileException)) {
-          throw e;
-        }
-        return FileVisitResult.CONTINUE;
-      }
-    });
-    return sizes;
   }
 }
