@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.ScmAdminClient;
+import org.tropos.common.io.FileTrees;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.common.checksum.Checksums;
@@ -136,7 +137,7 @@ class BlockWritePathIT {
       long written = small.length + overChunk.length + larger.length + committedByItsLastChunk.length;
       for (int i = 1; i <= 3; i++) {
         // Ratis preallocates log segments (4 MB): a log carrying the chunks would hold all 25 MB written.
-        long raftLogBytes = bytesUnder(dir.resolve("dn" + i).resolve("ratis1"));
+        long raftLogBytes = FileTrees.regularFileBytes(dir.resolve("dn" + i).resolve("ratis1"));
         assertTrue(raftLogBytes < 6 << 20, "chunk data stays out of dn" + i + "'s RaftLog: it holds " + raftLogBytes
             + " bytes after " + written + " bytes were written");
       }
@@ -184,10 +185,6 @@ class BlockWritePathIT {
       assertArrayEquals(data, read(members(info).get(1), block(7), data.length));
       assertArrayEquals(data, read(members(info).get(2), block(7), data.length));
     }
-  }
-
-  private static long bytesUnder(Path root) throws java.io.IOException {
-    return org.tropos.common.io.FileTrees.regularFileSizes(root).values().stream().mapToLong(Long::longValue).sum();
   }
 
   private static DatanodeServer datanode(MiniCluster mini, UUID id) {

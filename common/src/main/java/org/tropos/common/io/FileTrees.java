@@ -46,6 +46,17 @@ public final class FileTrees {
     return sizes;
   }
 
+  /** Bytes in the regular files under {@code root} (a du; 0 if it does not exist), counted as regularFileSizes. */
+  public static long regularFileBytes(Path root) throws IOException {
+    long[] bytes = {0};
+    walk(root, (file, attributes) -> {
+      if (attributes.isRegularFile()) {
+        bytes[0] += attributes.size();
+      }
+    }, directory -> { });
+    return bytes[0];
+  }
+
   /** Walks {@code root} if it exists; a file or directory gone before it was visited is skipped. */
   private static void walk(Path root, FileVisit onFile, DirectoryDone onDirectory) throws IOException {
     if (!Files.exists(root)) {

@@ -7,12 +7,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
-import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcFactory;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
-import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.GroupInfoReply;
 import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftPeerId;
@@ -46,9 +43,7 @@ public final class GroupRoles {
     RaftProperties properties = new RaftProperties();
     RaftClientConfigKeys.Rpc.setRequestTimeout(properties, TIMEOUT);
     List<MemberRole> roles = new ArrayList<>();
-    try (RaftClient client = RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
-        .setRetryPolicy(RetryPolicies.noRetry())
-        .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build()) {
+    try (RaftClient client = RaftMember.client(group, properties, RetryPolicies.noRetry())) {
       for (Map.Entry<String, HostPort> peer : peers.entrySet()) {
         roles.add(ask(client, group, peer.getKey(), peer.getValue()));
       }

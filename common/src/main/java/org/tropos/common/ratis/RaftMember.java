@@ -26,6 +26,7 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
@@ -125,9 +126,13 @@ public final class RaftMember implements AutoCloseable {
 
   /** A client of the group, which finds its leader and retries while there is none for a bounded time; close it. */
   public RaftClient newClient() {
-    RaftProperties properties = new RaftProperties();
-    return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
-        .setRetryPolicy(RetryPolicies.retryUpToMaximumCountWithFixedSleep(CLIENT_ATTEMPTS, CLIENT_RETRY_SLEEP))
+    return client(group, new RaftProperties(),
+        RetryPolicies.retryUpToMaximumCountWithFixedSleep(CLIENT_ATTEMPTS, CLIENT_RETRY_SLEEP));
+  }
+
+  /** A gRPC client of {@code group} with {@code properties} and {@code retry}; the caller closes it. */
+  public static RaftClient client(RaftGroup group, RaftProperties properties, RetryPolicy retry) {
+    return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group).setRetryPolicy(retry)
         .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build();
   }
 

@@ -23,6 +23,7 @@ class FileTreesTest {
     Files.write(tree.resolve("a/b/deep"), new byte[7]);
 
     assertEquals(Map.of(tree.resolve("top"), 3L, tree.resolve("a/b/deep"), 7L), FileTrees.regularFileSizes(tree));
+    assertEquals(10, FileTrees.regularFileBytes(tree));
     FileTrees.delete(tree);
     assertFalse(Files.exists(tree));
     assertTrue(Files.isDirectory(dir), "only the tree given is deleted");
@@ -32,6 +33,7 @@ class FileTreesTest {
   void aTreeThatIsNotThereIsEmptyAndAlreadyDeleted() throws Exception {
     Path missing = dir.resolve("missing");
     assertEquals(Map.of(), FileTrees.regularFileSizes(missing));
+    assertEquals(0, FileTrees.regularFileBytes(missing));
     FileTrees.delete(missing);
     assertFalse(Files.exists(missing));
   }

@@ -1,9 +1,7 @@
 package org.tropos.datanode.volume;
 
 import java.io.File;
-import java.io.IOException;
 import java.nio.file.Path;
-import org.tropos.common.io.FileTrees;
 import org.tropos.proto.hdds.RaftLogDirReport;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
@@ -40,11 +38,6 @@ public final class StorageDirectory {
 
   synchronized void setUsedBytes(long used) {
     usedBytes = used;
-  }
-
-  /** Bytes in the files under {@code root} (a du); 0 if it does not exist. */
-  static long bytesUnder(Path root) throws IOException {
-    return FileTrees.regularFileSizes(root).values().stream().mapToLong(Long::longValue).sum();
   }
 
   synchronized VolumeReport volumeReport() {

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.io.FileTrees;
 import org.tropos.common.io.VersionedProperties;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.VolumeReport;
@@ -102,7 +103,7 @@ public final class VolumeSet {
       try {
         probe = probes.submit(() -> {
           DiskProbe.check(dir.path());
-          return dataVolumes.contains(dir) ? StorageDirectory.bytesUnder(dir.path().resolve("tropos")) : 0L;
+          return dataVolumes.contains(dir) ? FileTrees.regularFileBytes(dir.path().resolve("tropos")) : 0L;
         });
       } catch (RejectedExecutionException e) {
         fail(dir, "no thread left to check it: earlier disk checks still hang");
