@@ -13,6 +13,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.ratis.RaftSnapshotPolicy;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
 
@@ -47,17 +48,14 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
    * @param self this OM among them
    * @param ratisDir where this OM's Raft log is kept ({@code ozone.om.ratis.storage.dir}, else {@code om-ratis}
    *     beside the database)
-   * @param snapshotThreshold log entries applied between two snapshots
-   * @param purgeGap log entries a snapshot must cover beyond the last purge before the log is purged up to it
-   * @param segmentBytes size of a Raft log segment
+   * @param snapshots when this OM snapshots its database and purges its Raft log
    */
-  public record Ha(OmService service, OmService.Node self, Path ratisDir, long snapshotThreshold, int purgeGap,
-      long segmentBytes) {
+  public record Ha(OmService service, OmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots) {
 
     /** OM {@code self} of {@code service}, its Raft log in {@code ratisDir} and set up as {@code conf} says. */
     public static Ha from(Configuration conf, OmService service, OmService.Node self, Path ratisDir) {
-      return new Ha(service, self, ratisDir, conf.get(OmKeys.RATIS_SNAPSHOT_THRESHOLD),
-          conf.get(OmKeys.RATIS_LOG_PURGE_GAP), conf.get(OmKeys.RATIS_SEGMENT_SIZE).bytes());
+      return new Ha(service, self, ratisDir, new RaftSnapshotPolicy(conf.get(OmKeys.RATIS_SNAPSHOT_THRESHOLD),
+          conf.get(OmKeys.RATIS_LOG_PURGE_GAP), conf.get(OmKeys.RATIS_SEGMENT_SIZE).bytes()));
     }
   }
 

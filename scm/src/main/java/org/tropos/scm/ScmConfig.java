@@ -13,6 +13,7 @@ import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmService;
+import org.tropos.common.ratis.RaftSnapshotPolicy;
 import org.tropos.scm.block.BlockDeletionConfig;
 import org.tropos.scm.pipeline.PipelineLimits;
 import org.tropos.scm.replication.ReplicationConfig;
@@ -51,8 +52,9 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
    * @param self this SCM among them
    * @param ratisDir where this SCM's Raft log is kept ({@code ozone.scm.ha.ratis.storage.dir}, else
    *     {@code scm-ratis} beside the database)
+   * @param snapshots when this SCM snapshots its database and purges its Raft log
    */
-  public record Ha(ScmService service, ScmService.Node self, Path ratisDir) {
+  public record Ha(ScmService service, ScmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots) {
   }
 
   public ScmConfig {
@@ -71,7 +73,9 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
     }
     Path dbDir = dbDir(conf);
     Optional<Ha> ha = ScmService.from(conf).map(service -> new Ha(service,
-        service.local(conf, LocalHosts::isLocal), ratisDir(conf, dbDir)));
+        service.local(conf, LocalHosts::isLocal), ratisDir(conf, dbDir), new RaftSnapshotPolicy(
+            conf.get(ScmKeys.RATIS_SNAPSHOT_THRESHOLD), conf.get(ScmKeys.RATIS_LOG_PURGE_GAP),
+            conf.get(ScmKeys.RATIS_SEGMENT_SIZE).bytes())));
     int clientPort = ha.map(h -> h.self().clientPort()).orElse(conf.get(ScmKeys.CLIENT_PORT));
     int datanodePort = ha.map(h -> h.self().datanodePort()).orElse(conf.get(ScmKeys.DATANODE_PORT));
     int blockPort = ha.map(h -> h.self().blockPort()).orElse(conf.get(ScmKeys.BLOCK_PORT));

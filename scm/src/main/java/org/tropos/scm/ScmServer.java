@@ -57,7 +57,8 @@ public final class ScmServer implements AutoCloseable {
         serve();
       } else {
         ScmConfig.Ha ha = config.ha().get();
-        raft = new ScmRaftServer(ha.service().id(), ha.service().raftPeers(), ha.self().id(), ha.ratisDir(), db);
+        raft = new ScmRaftServer(ha.service().id(), ha.service().raftPeers(), ha.self().id(), ha.ratisDir(), db,
+            ha.snapshots());
         raft.start();
         db.writeThrough(raft.rowLog());
         leadership = Threads.scheduler("scm-leadership");

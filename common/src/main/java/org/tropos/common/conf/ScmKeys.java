@@ -21,6 +21,17 @@ public final class ScmKeys {
       .withSuffixes();
   public static final ConfigKey<List<String>> RATIS_STORAGE_DIR = ConfigKey.of("ozone.scm.ha.ratis.storage.dir",
       ConfigType.LIST, "", "Where the SCM keeps its Raft log (SCM HA); empty = scm-ratis beside SCM's database.");
+  public static final ConfigKey<Long> RATIS_SNAPSHOT_THRESHOLD = ConfigKey.of(
+      "ozone.scm.ha.ratis.snapshot.threshold", ConfigType.LONG, "1000", "Raft log entries applied between two"
+          + " snapshots of SCM's database (SCM HA; a RocksDB checkpoint each).")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<Integer> RATIS_LOG_PURGE_GAP = ConfigKey.of("ozone.scm.ha.ratis.log.purge.gap",
+      ConfigType.INT, "1000000", "Raft log entries a snapshot must cover beyond the last purge before the log"
+          + " before it is purged (SCM HA; a follower missing purged entries installs the snapshot).")
+      .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<DataSize> RATIS_SEGMENT_SIZE = ConfigKey.of("ozone.scm.ha.ratis.segment.size",
+      ConfigType.SIZE, "4MB", "Size of a Raft log segment of the SCMs' group (SCM HA); purges drop whole"
+          + " segments.");
   public static final ConfigKey<List<String>> NAMES = ConfigKey.of("ozone.scm.names", ConfigType.LIST, "",
       "Host names of the SCM; datanodes and clients use the first one unless a specific address is set.");
   public static final ConfigKey<String> CLIENT_ADDRESS = ConfigKey.of("ozone.scm.client.address",

@@ -40,6 +40,8 @@ public final class ManagedRocksDb implements AutoCloseable {
   }
 
   private static final Map<ManagedRocksDb, Throwable> OPEN = new ConcurrentHashMap<>();
+  /** Rows per batch when a checkpoint's rows are loaded: bounds the memory a batch holds. */
+  private static final int COPY_BATCH_ROWS = 4096;
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -150,6 +152,59 @@ public final class ManagedRocksDb implements AutoCloseable {
       batch.deleteRange(family, first, last);
       batch.delete(family, last);
     });
+  }
+
+  /**
+   * Replaces this database's rows with those of {@code source} (a replica's checkpoint, opened read-only), for a
+   * replica that installs a snapshot: every family but {@code metaFamily} is cleared and refilled; the rows of
+   * {@code metaFamily} are overwritten, last. The row {@code marker} of {@code metaFamily} is set to
+   * {@code markerValue} first and deleted in the final batch, together with what {@code last} writes, so a crash
+   * part-way leaves it set and the caller knows to load the checkpoint again. Written without the WAL, flushed at
+   * the end; only while nothing else writes.
+   */
+  public void loadRowsFrom(ManagedRocksDb source, String metaFamily, byte[] marker, byte[] markerValue,
+      BatchWriter last) throws IOException {
+    put(metaFamily, marker, markerValue);
+    for (String family : families.keySet()) {
+      if (!family.equals(metaFamily)) {
+        clearUnlogged(family);
+        if (source.hasFamily(family)) {
+          copyRows(source, family, null);
+        }
+      }
+    }
+    copyRows(source, metaFamily, marker);
+    writeBatchUnlogged(batch -> {
+      last.fill(batch);
+      batch.delete(metaFamily, marker);
+    });
+    flush();
+  }
+
+  /** Copies every row of {@code family} from {@code source} but {@code skipped}, in batches of bounded size. */
+  private void copyRows(ManagedRocksDb source, String family, byte[] skipped) throws IOException {
+    List<byte[][]> rows = new ArrayList<>(COPY_BATCH_ROWS);
+    try (RocksIterator it = source.db.newIterator(source.family(family))) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        byte[] key = it.key();
+        if (skipped == null || !java.util.Arrays.equals(key, skipped)) {
+          rows.add(new byte[][] {key, it.value()});
+        }
+        if (rows.size() == COPY_BATCH_ROWS) {
+          putUnlogged(family, rows);
+        }
+      }
+    }
+    putUnlogged(family, rows);
+  }
+
+  private void putUnlogged(String family, List<byte[][]> rows) throws IOException {
+    writeBatchUnlogged(batch -> {
+      for (byte[][] row : rows) {
+        batch.put(family, row[0], row[1]);
+      }
+    });
+    rows.clear();
   }
 
   /** Databases opened and not closed, with where each was opened: tests assert this is empty. */

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.ratis.CheckpointedState;
 import org.tropos.common.util.Closer;
 import org.tropos.proto.om.db.JournalChange;
 import org.tropos.proto.om.db.JournalEntry;
@@ -22,7 +23,7 @@ import org.tropos.proto.om.db.JournalEntry;
  * every batch in RocksDB's WAL and are upgraded on open). Layout 3 adds {@code keyVersions}: a layout-2 database
  * has none, and its keys read as the "null" versions they are; older OMs refuse layout 3.
  */
-public final class OmDb implements AutoCloseable {
+public final class OmDb implements CheckpointedState, AutoCloseable {
   public static final int LAYOUT_VERSION = 4;
   private static final byte[] LAYOUT = utf8("layoutVersion");
   private static final byte[] LAST_TX = utf8("lastTxId");
@@ -30,7 +31,6 @@ public final class OmDb implements AutoCloseable {
   private static final byte[] OBJECT_ID_HIGH_WATER = utf8("objectIdHighWater");
   /** Set (to the snapshot's log index) while a snapshot is being installed: the rows are then incomplete. */
   private static final byte[] INSTALLING = utf8("installingSnapshot");
-  private static final int INSTALL_BATCH_ROWS = 4096;
   private static final List<String> FAMILIES = Arrays.stream(OmTable.values()).map(OmTable::family).toList();
 
   private final ManagedRocksDb db;
@@ -125,6 +125,7 @@ public final class OmDb implements AutoCloseable {
   }
 
   /** With OM HA, the Raft log index of the last entry applied (0 for a single OM). */
+  @Override
   public long lastLogIndex() {
     return lastLogIndex;
   }
@@ -231,6 +232,7 @@ public final class OmDb implements AutoCloseable {
    * Writes a RocksDB checkpoint of this database to {@code target} (OM HA's snapshot of the state at the log index
    * it records): everything applied so far, flushed first.
    */
+  @Override
   public void checkpoint(Path target) throws IOException {
     db.checkpoint(target);
   }
@@ -239,6 +241,7 @@ public final class OmDb implements AutoCloseable {
    * Records that the database holds the state at Raft log index {@code logIndex} (OM HA: entries that are not
    * write sets advance the log without changing a row). Durable with the next flush.
    */
+  @Override
   public void recordLogIndex(long logIndex) throws IOException {
     if (logIndex > lastLogIndex) {
       db.writeBatchUnlogged(batch -> batch.put(OmTable.META.family(), LAST_LOG_INDEX, longBytes(logIndex)));
@@ -247,6 +250,7 @@ public final class OmDb implements AutoCloseable {
   }
 
   /** Whether a snapshot's installation was interrupted (a crash): the rows are incomplete until it is redone. */
+  @Override
   public boolean installing() throws IOException {
     return metaLong(INSTALLING) != 0;
   }
@@ -257,64 +261,17 @@ public final class OmDb implements AutoCloseable {
    * state machine is paused. A crash part-way leaves {@link #installing} set, and the installation is redone from
    * the same checkpoint on the next start.
    */
+  @Override
   public void install(Path checkpoint, long logIndex) throws IOException {
     try (ManagedRocksDb source = ManagedRocksDb.openReadOnly(checkpoint, FAMILIES)) {
       readableLayout(source, checkpoint);
-      db.put(OmTable.META.family(), INSTALLING, longBytes(logIndex));
-      for (String family : FAMILIES) {
-        if (!family.equals(OmTable.META.family())) {
-          db.clearUnlogged(family);
-          if (source.hasFamily(family)) {
-            copyRows(source, family);
-          }
-        }
-      }
-      // Meta last, row by row, so that the marker stays until the final batch.
-      copyRows(source, OmTable.META.family());
-      db.writeBatchUnlogged(batch -> {
+      db.loadRowsFrom(source, OmTable.META.family(), INSTALLING, longBytes(logIndex), batch -> {
         batch.put(OmTable.META.family(), LAYOUT, utf8(Integer.toString(LAYOUT_VERSION)));
         batch.put(OmTable.META.family(), LAST_LOG_INDEX, longBytes(logIndex));
-        batch.delete(OmTable.META.family(), INSTALLING);
       });
-      db.flush();
     }
     lastTxId = metaLong(LAST_TX);
     lastLogIndex = logIndex;
-  }
-
-  private void copyRows(ManagedRocksDb source, String family) throws IOException {
-    List<byte[][]> rows = new java.util.ArrayList<>(INSTALL_BATCH_ROWS);
-    IOException[] failed = {null};
-    source.scan(family, new byte[0], (key, value) -> {
-      if (family.equals(OmTable.META.family()) && Arrays.equals(key, INSTALLING)) {
-        return true;
-      }
-      rows.add(new byte[][] {key, value});
-      if (rows.size() == INSTALL_BATCH_ROWS) {
-        failed[0] = writeRows(family, rows);
-      }
-      return failed[0] == null;
-    });
-    if (failed[0] == null) {
-      failed[0] = writeRows(family, rows);
-    }
-    if (failed[0] != null) {
-      throw failed[0];
-    }
-  }
-
-  private IOException writeRows(String family, List<byte[][]> rows) {
-    try {
-      db.writeBatchUnlogged(batch -> {
-        for (byte[][] row : rows) {
-          batch.put(family, row[0], row[1]);
-        }
-      });
-      rows.clear();
-      return null;
-    } catch (IOException e) {
-      return e;
-    }
   }
 
   /** Flushes RocksDB (so the next open replays nothing) and closes. */

@@ -1,14 +1,9 @@
 package org.tropos.om.ratis;
 
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.ratis.client.RaftClient;
-import org.apache.ratis.grpc.GrpcConfigKeys;
-import org.apache.ratis.server.RaftServerConfigKeys;
-import org.apache.ratis.util.SizeInBytes;
-import org.apache.ratis.util.TimeDuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.ratis.RaftMember;
@@ -23,8 +18,6 @@ import org.tropos.om.rpc.Leadership;
  */
 public final class OmRaftServer implements AutoCloseable {
   private static final String KIND = "om";
-  private static final SizeInBytes SNAPSHOT_CHUNK = SizeInBytes.valueOf("4MB");
-  private static final TimeDuration SNAPSHOT_CHUNK_TIMEOUT = TimeDuration.valueOf(1500, TimeUnit.MILLISECONDS);
 
   private final RaftMember member;
   private final OmService service;
@@ -34,19 +27,7 @@ public final class OmRaftServer implements AutoCloseable {
     this.service = ha.service();
     this.self = ha.self().id();
     this.member = new RaftMember(KIND, service.id(), peers(service), self, ha.ratisDir(), new OmStateMachine(db),
-        properties -> {
-          RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(ha.segmentBytes()));
-          // Snapshots (RocksDB checkpoints) let the log be purged; a follower that needs purged entries installs one.
-          RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
-          RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, ha.snapshotThreshold());
-          RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
-          RaftServerConfigKeys.Log.setPurgeGap(properties, ha.purgeGap());
-          // A snapshot stream that failed (the follower was down) holds the leader's sender for 8 request
-          // timeouts before it tries again: smaller chunks allow a shorter timeout, so a follower that comes back
-          // waits about 12 s rather than 24 s.
-          RaftServerConfigKeys.Log.Appender.setSnapshotChunkSizeMax(properties, SNAPSHOT_CHUNK);
-          GrpcConfigKeys.Server.setInstallSnapshotRequestTimeout(properties, SNAPSHOT_CHUNK_TIMEOUT);
-        });
+        ha.snapshots()::apply);
   }
 
   private static Map<String, HostPort> peers(OmService service) {

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.UUID;
 import org.rocksdb.RocksDBException;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.ratis.CheckpointedState;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.db.ContainerRecord;
@@ -38,7 +39,7 @@ import org.tropos.proto.scm.db.ScmWriteSet;
  * gains them, empty (the layout version stays 1). An older SCM cannot open a database with column families it
  * does not know: RocksDB refuses to open without them.
  */
-public final class ScmDb implements AutoCloseable {
+public final class ScmDb implements CheckpointedState, AutoCloseable {
   public static final int LAYOUT_VERSION = 1;
   private static final String META = "meta";
   private static final String NODES = "nodes";
@@ -50,6 +51,10 @@ public final class ScmDb implements AutoCloseable {
   private static final String LAYOUT_KEY = "layoutVersion";
 
   private static final String LAST_LOG_INDEX = "lastLogIndex";
+  /** Set (to the snapshot's log index) while a snapshot is being installed: the rows are then incomplete. */
+  private static final String INSTALLING = "installingSnapshot";
+  private static final List<String> FAMILIES = List.of(META, NODES, PIPELINES, CONTAINERS, DELETED_BLOCKS,
+      NODE_STATES);
 
   private final ManagedRocksDb db;
   /** Where changes go: this database (a single SCM), or the SCMs' Raft group (SCM HA), which applies them here. */
@@ -122,8 +127,47 @@ public final class ScmDb implements AutoCloseable {
   }
 
   /** The Raft log index of the last change applied (SCM HA; 0 for a single SCM). */
+  @Override
   public long lastLogIndex() {
     return lastLogIndex;
+  }
+
+  /** Records that the database holds the state at Raft log index {@code logIndex} (entries that change no row). */
+  @Override
+  public void recordLogIndex(long logIndex) throws IOException {
+    if (logIndex > lastLogIndex) {
+      db.writeBatch(batch -> batch.put(META, utf8(LAST_LOG_INDEX), utf8(Long.toString(logIndex))));
+      lastLogIndex = logIndex;
+    }
+  }
+
+  /** Writes a RocksDB checkpoint of this database to {@code target} (SCM HA's snapshot). */
+  @Override
+  public void checkpoint(Path target) throws IOException {
+    db.checkpoint(target);
+  }
+
+  @Override
+  public boolean installing() throws IOException {
+    return meta(INSTALLING) != null;
+  }
+
+  /**
+   * Replaces every row with those of {@code checkpoint}, the leader's {@link #checkpoint} at Raft log index
+   * {@code logIndex} (SCM HA: a follower that fell behind the leader's log). Only while nothing else writes: the
+   * state machine is paused, and a follower's managers do not run. A crash part-way leaves {@link #installing}
+   * set, and the installation is redone from the same checkpoint on the next start.
+   */
+  @Override
+  public void install(Path checkpoint, long logIndex) throws IOException {
+    try (ManagedRocksDb source = ManagedRocksDb.openReadOnly(checkpoint, FAMILIES)) {
+      storedLayout(source, checkpoint);
+      db.loadRowsFrom(source, META, utf8(INSTALLING), utf8(Long.toString(logIndex)), batch -> {
+        batch.put(META, utf8(LAYOUT_KEY), utf8(Integer.toString(LAYOUT_VERSION)));
+        batch.put(META, utf8(LAST_LOG_INDEX), utf8(Long.toString(logIndex)));
+      });
+    }
+    lastLogIndex = logIndex;
   }
 
   private static void fill(ManagedRocksDb.Batch batch, ScmWriteSet changes) throws RocksDBException {
@@ -137,8 +181,7 @@ public final class ScmDb implements AutoCloseable {
   }
 
   public static ScmDb open(Path dir) throws IOException {
-    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(META, NODES, PIPELINES, CONTAINERS, DELETED_BLOCKS,
-        NODE_STATES));
+    ManagedRocksDb db = ManagedRocksDb.open(dir, FAMILIES);
     try {
       checkLayout(db, dir);
       return new ScmDb(db);
@@ -149,16 +192,20 @@ public final class ScmDb implements AutoCloseable {
   }
 
   private static void checkLayout(ManagedRocksDb db, Path dir) throws IOException {
-    byte[] stored = db.get(META, utf8(LAYOUT_KEY));
-    if (stored == null) {
+    if (storedLayout(db, dir) == 0) {
       db.put(META, utf8(LAYOUT_KEY), utf8(Integer.toString(LAYOUT_VERSION)));
-      return;
     }
-    int layout = Integer.parseInt(new String(stored, StandardCharsets.UTF_8));
+  }
+
+  /** The database's layout version (0: none recorded yet); refused if newer than this version reads. */
+  private static int storedLayout(ManagedRocksDb db, Path dir) throws IOException {
+    byte[] stored = db.get(META, utf8(LAYOUT_KEY));
+    int layout = stored == null ? 0 : Integer.parseInt(new String(stored, StandardCharsets.UTF_8));
     if (layout > LAYOUT_VERSION) {
       throw new IOException("SCM database " + dir + " has layout " + layout + "; this version reads up to "
           + LAYOUT_VERSION);
     }
+    return layout;
   }
 
   /** A meta value, or null. */

@@ -13,6 +13,7 @@ import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.ratis.RaftMember;
+import org.tropos.common.ratis.RaftSnapshotPolicy;
 import org.tropos.scm.db.ScmDb;
 
 /**
@@ -31,10 +32,12 @@ public final class ScmRaftServer implements AutoCloseable {
   /**
    * @param peers the service's SCMs: node id to Raft address
    * @param self this SCM's node id
+   * @param snapshots when this SCM snapshots its database and purges its Raft log
    */
-  public ScmRaftServer(String serviceId, Map<String, HostPort> peers, String self, Path storageDir, ScmDb db)
-      throws IOException {
-    this.member = new RaftMember(KIND, serviceId, peers, self, storageDir, new ScmStateMachine(db), p -> { });
+  public ScmRaftServer(String serviceId, Map<String, HostPort> peers, String self, Path storageDir, ScmDb db,
+      RaftSnapshotPolicy snapshots) throws IOException {
+    this.member = new RaftMember(KIND, serviceId, peers, self, storageDir, new ScmStateMachine(db),
+        snapshots::apply);
   }
 
   public void start() throws IOException {

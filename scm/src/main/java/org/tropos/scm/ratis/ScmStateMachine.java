@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.statemachine.TransactionContext;
-import org.apache.ratis.statemachine.impl.BaseStateMachine;
+import org.tropos.common.ratis.CheckpointStateMachine;
 import org.tropos.proto.scm.db.ScmWriteSet;
 import org.tropos.scm.db.ScmDb;
 
@@ -15,12 +15,13 @@ import org.tropos.scm.db.ScmDb;
  * leader wrote ({@link ScmWriteSet}), applied to this SCM's database as it is. Deterministic: the rows do not
  * depend on anything but the entry. An entry this database already holds (the log replayed after a restart) is
  * skipped; an I/O error while applying stops this member without advancing its applied index (fail-stop): it
- * must not diverge.
+ * must not diverge. Snapshots are RocksDB checkpoints of the database ({@link CheckpointStateMachine}).
  */
-public final class ScmStateMachine extends BaseStateMachine {
+public final class ScmStateMachine extends CheckpointStateMachine {
   private final ScmDb db;
 
   public ScmStateMachine(ScmDb db) {
+    super("the SCM database", db);
     this.db = db;
   }
 

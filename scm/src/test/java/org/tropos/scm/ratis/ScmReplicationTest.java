@@ -1,6 +1,7 @@
 package org.tropos.scm.ratis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
@@ -17,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.ratis.RaftMember;
+import org.tropos.common.ratis.RaftSnapshotPolicy;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.scm.db.ContainerRecord;
@@ -26,7 +29,8 @@ import org.tropos.scm.db.ScmDb;
 /**
  * Three SCMs' databases behind a real Raft group on loopback: what the leader writes through the group is on
  * every SCM, a follower cannot write, the group goes on after its leader stops, and everything survives a restart
- * of all three (each replaying its own log).
+ * of all three (each replaying its own log); an SCM that missed entries the leader purged behind a snapshot loads
+ * the snapshot.
  */
 @Timeout(120)
 class ScmReplicationTest {
@@ -38,6 +42,8 @@ class ScmReplicationTest {
   private final Map<String, HostPort> peers = new LinkedHashMap<>();
   private final List<ScmDb> dbs = new ArrayList<>();
   private final List<ScmRaftServer> servers = new ArrayList<>();
+  /** Ozone's defaults would snapshot every 1,000 entries and keep a million: the first test never snapshots. */
+  private RaftSnapshotPolicy snapshots = new RaftSnapshotPolicy(1000, 1_000_000, 4 << 20);
 
   @Test
   void whatTheLeaderWritesIsOnEveryScmThroughAFailoverAndARestart() throws Exception {
@@ -88,18 +94,72 @@ class ScmReplicationTest {
     }
   }
 
+  @Test
+  void anScmBehindThePurgedLogInstallsTheLeadersSnapshotAndKeepsItAcrossARestart() throws Exception {
+    snapshots = new RaftSnapshotPolicy(20, 10, 8 << 10);
+    for (int i = 0; i < 3; i++) {
+      peers.put("scm" + i, new HostPort("127.0.0.1", freePort()));
+    }
+    startAll();
+    ScmDb leader = leaderDb();
+    leader.putMeta("clusterId", "CID-snapshotted");
+    awaitAllAt(lastIndex());
+    int behind = (leaderIndex() + 1) % 3;
+    stop(behind);
+    long missedFrom = lastIndex() + 1;
+    for (long id = 1; id <= 300; id++) {
+      leader.putContainer(container(id, ContainerState.CONTAINER_OPEN));
+    }
+    RaftMember leaderMember = servers.get(leaderIndex()).member();
+    Threads.awaitCondition("the leader's log purged behind a snapshot", Duration.ofSeconds(20),
+        Duration.ofMillis(50), () -> leaderMember.logStartIndex() > missedFrom);
+
+    start(behind);
+    // Ratis holds a snapshot stream that failed (the SCM was down) for 8 request timeouts (12 s) before a retry.
+    awaitAllAt(lastIndex(), Duration.ofSeconds(40));
+    assertEquals(leader.containers(), dbs.get(behind).containers(), "the SCM that missed purged entries has every"
+        + " container from the leader's snapshot");
+    assertEquals("CID-snapshotted", dbs.get(behind).meta("clusterId"));
+    assertFalse(dbs.get(behind).installing());
+
+    List<ContainerRecord> expected = leader.containers();
+    closeAll();
+    startAll();
+    leaderDb().putContainer(container(301, ContainerState.CONTAINER_OPEN));
+    awaitAllAt(lastIndex());
+    for (ScmDb db : dbs) {
+      assertEquals(expected.size() + 1, db.containers().size(), "every SCM restarts from its snapshot and log");
+    }
+  }
+
   private static ContainerRecord container(long id, ContainerState state) {
     return ContainerRecord.newBuilder().setContainerId(id).setState(state).setNextLocalId(1).build();
   }
 
   private void startAll() throws IOException {
     for (String node : peers.keySet()) {
-      ScmDb db = ScmDb.open(dir.resolve(node).resolve("scm.db"));
-      ScmRaftServer server = new ScmRaftServer(SERVICE, peers, node, dir.resolve(node).resolve("scm-ratis"), db);
-      server.start();
-      dbs.add(db);
-      servers.add(server);
+      dbs.add(null);
+      servers.add(null);
+      start(servers.size() - 1);
     }
+  }
+
+  /** Starts SCM {@code i} on its database and Raft storage (kept from an earlier start, if any). */
+  private void start(int i) throws IOException {
+    String node = List.copyOf(peers.keySet()).get(i);
+    ScmDb db = ScmDb.open(dir.resolve(node).resolve("scm.db"));
+    ScmRaftServer server = new ScmRaftServer(SERVICE, peers, node, dir.resolve(node).resolve("scm-ratis"), db,
+        snapshots);
+    server.start();
+    dbs.set(i, db);
+    servers.set(i, server);
+  }
+
+  private void stop(int i) throws IOException {
+    servers.get(i).close();
+    servers.set(i, null);
+    dbs.get(i).close();
+    dbs.set(i, null);
   }
 
   private int leaderIndex() throws IOException {
@@ -140,7 +200,11 @@ class ScmReplicationTest {
   }
 
   private void awaitAllAt(long index) throws Exception {
-    Threads.awaitCondition("every SCM at log index " + index, Duration.ofSeconds(10), Duration.ofMillis(20),
+    awaitAllAt(index, Duration.ofSeconds(10));
+  }
+
+  private void awaitAllAt(long index, Duration timeout) throws Exception {
+    Threads.awaitCondition("every SCM at log index " + index, timeout, Duration.ofMillis(20),
         () -> dbs.stream().allMatch(db -> db.lastLogIndex() >= index));
   }
 
@@ -151,7 +215,7 @@ class ScmReplicationTest {
         s.close();
       }
     }
-    dbs.forEach(ScmDb::close);
+    dbs.stream().filter(java.util.Objects::nonNull).forEach(ScmDb::close);
     servers.clear();
     dbs.clear();
   }

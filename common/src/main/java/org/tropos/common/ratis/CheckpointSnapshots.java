@@ -1,4 +1,4 @@
-package org.tropos.om.ratis;
+package org.tropos.common.ratis;
 
 import java.io.File;
 import java.io.IOException;
@@ -23,15 +23,15 @@ import org.apache.ratis.statemachine.SnapshotRetentionPolicy;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.impl.FileListSnapshotInfo;
 import org.tropos.common.io.FileTrees;
-import org.tropos.om.db.OmDb;
 
 /**
- * An OM's Raft snapshots: RocksDB checkpoints of its database, one directory {@code snapshot.<term>_<index>} each
- * in the group's state-machine directory. Ratis sends the latest one's files to a follower whose next entry the
- * leader's log no longer holds, and replaces that follower's state-machine directory with them; the follower then
- * loads the checkpoint into its database ({@link OmDb#install}). Only the newest {@value #KEEP} are kept.
+ * A Raft member's snapshots: checkpoints of its {@link CheckpointedState}, one directory
+ * {@code snapshot.<term>_<index>} each in the group's state-machine directory. Ratis sends the latest one's files to
+ * a follower whose next entry the leader's log no longer holds, and replaces that follower's state-machine
+ * directory with them; the follower then loads the checkpoint ({@link CheckpointedState#install}). Only the newest
+ * {@value #KEEP} are kept.
  */
-final class OmSnapshots implements StateMachineStorage {
+final class CheckpointSnapshots implements StateMachineStorage {
   private static final Pattern NAME = Pattern.compile("snapshot\\.(\\d+)_(\\d+)");
   private static final int KEEP = 2;
 
@@ -73,8 +73,8 @@ final class OmSnapshots implements StateMachineStorage {
     return all().stream().max(Comparator.comparing(Snapshot::termIndex));
   }
 
-  /** Checkpoints {@code db}, which holds the state at {@code at}; returns the new snapshot. */
-  Snapshot take(OmDb db, TermIndex at) throws IOException {
+  /** Checkpoints {@code state}, which holds everything up to {@code at}; returns the new snapshot. */
+  Snapshot take(CheckpointedState state, TermIndex at) throws IOException {
     Path target = dir.resolve("snapshot." + at.getTerm() + "_" + at.getIndex());
     if (Files.isDirectory(target)) {
       return new Snapshot(target, at);
@@ -82,7 +82,7 @@ final class OmSnapshots implements StateMachineStorage {
     // Checkpointed beside, then renamed: a crash never leaves a partial directory under a snapshot's name.
     Path partial = dir.resolve("partial." + target.getFileName());
     FileTrees.delete(partial);
-    db.checkpoint(partial);
+    state.checkpoint(partial);
     Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE);
     changed();
     removeAllBut(KEEP);
@@ -104,7 +104,7 @@ final class OmSnapshots implements StateMachineStorage {
       }
       return info;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the OM's snapshots in " + dir, e);
+      throw new UncheckedIOException("cannot list the snapshots in " + dir, e);
     }
   }
 
