@@ -17,6 +17,8 @@ import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
+import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -49,6 +51,8 @@ public final class RaftMember implements AutoCloseable {
   private static final TimeDuration CLIENT_RETRY_SLEEP = TimeDuration.valueOf(300, TimeUnit.MILLISECONDS);
   /** How long this member waits for an entry it submitted to commit: beyond it the caller is told to retry. */
   private static final Duration SUBMIT_TIMEOUT = Duration.ofSeconds(10);
+  /** How long after a majority answered the leader it may take itself to lead: 90 % of the shortest timeout. */
+  public static final Duration LEASE = ELECTION_TIMEOUT_MIN.multipliedBy(9).dividedBy(10);
 
   private final RaftGroup group;
   private final RaftServer server;
@@ -159,6 +163,28 @@ public final class RaftMember implements AutoCloseable {
         return CompletableFuture.failedFuture(e);
       }
     };
+  }
+
+  /**
+   * Whether this member leads its group and holds its leader lease: a majority of the group (this member
+   * included) answered it within the last {@link #LEASE}. No member can start an election sooner than
+   * {@link #ELECTION_TIMEOUT_MIN} after it last heard from the leader, so while the lease holds no other leader
+   * can have been elected. A leader cut off from its followers believes it leads until Ratis steps it down (up to
+   * {@link #ELECTION_TIMEOUT_MAX} later); the lease ends before any other member may take over.
+   */
+  public boolean holdsLease() throws IOException {
+    if (!isLeader()) {
+      return false;
+    }
+    int needed = group.getPeers().size() / 2;
+    if (needed == 0) {
+      return true;
+    }
+    RoleInfoProto role = division().getInfo().getRoleInfoProto();
+    long[] elapsed = role.getLeaderInfo().getFollowerInfoList().stream()
+        .mapToLong(ServerRpcProto::getLastRpcElapsedTimeMs).sorted().toArray();
+    // The lease runs from the moment the needed-th quickest follower last answered.
+    return elapsed.length >= needed && elapsed[needed - 1] < LEASE.toMillis();
   }
 
   /** The first index this member's log still holds (entries before it were purged behind a snapshot). */

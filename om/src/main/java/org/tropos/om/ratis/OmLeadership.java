@@ -21,7 +21,10 @@ import org.tropos.proto.om.OmResult;
  * An HA OM's leadership, read from its Raft member. It serves only as leader, and in a new term only once its
  * database holds every entry committed before (it then took its first request of the term): from that moment
  * its reads are current and it takes the term's own range of object ids. A follower answers NOT_LEADER with the
- * leader's client address, so that the client goes there next.
+ * leader's client address, so that the client goes there next. Every call first checks that this OM holds its
+ * leader lease ({@link RaftMember#holdsLease}): a leader cut off from its followers believes it leads until Ratis
+ * steps it down (up to the longest election timeout), and meanwhile another OM may have been elected and taken
+ * writes, so without the lease it could answer reads from an old state.
  *
  * <p>Thread-safe.
  */
@@ -58,23 +61,40 @@ final class OmLeadership implements Leadership {
       throw OmException.notLeader("OM " + self + " is not the leader" + (hint.isEmpty() ? " (none known yet)"
           : "; the leader is " + leader + " at " + hint), hint);
     }
-    long term = info.getCurrentTerm();
-    synchronized (this) {
-      if (term == servingTerm) {
-        return;
-      }
-      long committed = division.getRaftLog().getLastCommittedIndex();
-      if (!info.isLeaderReady() || info.getLastAppliedIndex() < committed) {
-        throw OmException.notLeader("OM " + self + " has just become the leader and is applying the entries of"
-            + " earlier terms: retry", "");
-      }
-      try {
-        ids.startTerm(term);
-      } catch (IOException e) {
-        throw new OmException(OmResult.INTERNAL_ERROR, "cannot take the object ids of term " + term + ": "
-            + e.getMessage());
-      }
-      servingTerm = term;
+    startServing(division, info.getCurrentTerm());
+    confirmLeads();
+  }
+
+  /** Starts serving in {@code term} once everything committed before is applied: takes the term's object ids. */
+  private synchronized void startServing(RaftServer.Division division, long term) throws OmException {
+    if (term == servingTerm) {
+      return;
+    }
+    DivisionInfo info = division.getInfo();
+    long committed = division.getRaftLog().getLastCommittedIndex();
+    if (!info.isLeaderReady() || info.getLastAppliedIndex() < committed) {
+      throw OmException.notLeader("OM " + self + " has just become the leader and is applying the entries of"
+          + " earlier terms: retry", "");
+    }
+    try {
+      ids.startTerm(term);
+    } catch (IOException e) {
+      throw new OmException(OmResult.INTERNAL_ERROR, "cannot take the object ids of term " + term + ": "
+          + e.getMessage());
+    }
+    servingTerm = term;
+  }
+
+  private void confirmLeads() throws OmException {
+    boolean holds;
+    try {
+      holds = member.holdsLease();
+    } catch (IOException e) {
+      throw new OmException(OmResult.OM_NOT_READY, "OM " + self + " has no Raft member running: " + e.getMessage());
+    }
+    if (!holds) {
+      throw OmException.notLeader("OM " + self + " has not heard from a majority of its group for "
+          + RaftMember.LEASE.toMillis() + " ms and may no longer lead: try another OM", "");
     }
   }
 
