@@ -33,7 +33,7 @@ class BenchFailoverIT {
     assertEquals(0, code, err.toString());
     String json = out.toString();
     for (String field : List.of("acknowledged", "failed", "lost", "maxGapMs", "haOpsPerSec", "singleOpsPerSec",
-        "nameNodeHaOpsPerSec", "nameNodeOpsPerSec", "omLeaderKill", "scmLeaderKill")) {
+        "nameNodeHaOpsPerSec", "nameNodeOpsPerSec", "raftFloorCommitsPerSec", "omLeaderKill", "scmLeaderKill")) {
       assertTrue(json.contains("\"" + field + "\":"), field + " missing in " + json);
     }
     List<Long> acknowledged = numbers(json, "acknowledged");

@@ -28,12 +28,13 @@ import picocli.CommandLine.Model.CommandSpec;
  * midway: empty files through an OM service (in-process, no SCM), then small keys through a local cluster whose SCM
  * leader is stopped. Reports for each the longest time with no completed write, the writes acknowledged, failed to
  * the caller and lost (acknowledged, then not found afterwards); and, in the same run, creates/s of the OM HA
- * service against a single OM, next to the HDFS NameNode's HA (QJM) against a single NameNode, measured alike.
+ * service against a single OM, next to the HDFS NameNode's HA (QJM) against a single NameNode, measured alike,
+ * and the commits/s of a Ratis group alone ({@link RaftFloor}): the floor under OM HA.
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
     description = {"OM and SCM HA: steady writes while the OM leader, then the SCM leader, is stopped; the longest",
         "gap with no completed write, writes acknowledged / failed / lost; HA vs single creates/s of the OM and of",
-        "the HDFS NameNode (HA on three JournalNodes) in the same run."})
+        "the HDFS NameNode (HA on three JournalNodes) and the commits/s of Ratis alone in the same run."})
 public final class FailoverBenchmark implements Callable<Integer> {
   private static final int OMS = 3;
   /** The OMs' longest election timeout: the bar is twice this. */
@@ -80,8 +81,8 @@ public final class FailoverBenchmark implements Callable<Integer> {
     void run(String path) throws Exception;
   }
 
-  /** Creates/s of each system, measured alike. */
-  record Throughput(double single, double ha, double nameNode, double nameNodeHa) {
+  /** Creates/s of each system, measured alike, and the commits/s of Ratis alone ({@link RaftFloor}). */
+  record Throughput(double single, double ha, double nameNode, double nameNodeHa, double raftFloor) {
   }
 
   /** What the steady phase saw. */
@@ -102,7 +103,8 @@ public final class FailoverBenchmark implements Callable<Integer> {
         scm = steady(target, scmRate);
       }
       Throughput t = new Throughput(omCreates(root.resolve("single"), 1), omCreates(root.resolve("ha"), OMS),
-          nameNodeCreates(root.resolve("nn"), false), nameNodeCreates(root.resolve("nn-ha"), true));
+          nameNodeCreates(root.resolve("nn"), false), nameNodeCreates(root.resolve("nn-ha"), true),
+          raftCommits(root.resolve("raft")));
       out.print(json ? json(om, scm, t) : text(om, scm, t));
       out.flush();
       return 0;
@@ -230,6 +232,13 @@ public final class FailoverBenchmark implements Callable<Integer> {
     }
   }
 
+  /** Entries committed through a Raft group whose state machine does nothing ({@link RaftFloor}). */
+  private double raftCommits(Path at) throws Exception {
+    try (RaftFloor raft = RaftFloor.start(at)) {
+      return measure(path -> raft.commit());
+    }
+  }
+
   /** Creates of files {@code /warm/f<i>} for the warm-up, then of {@code /dir/f<i>}, measured; creates/s. */
   private double measure(Create create) throws Exception {
     ConcurrentOps.runFor(clock, "bench-failover-warm", threads, 0, Duration.ofSeconds(warmupSeconds),
@@ -251,6 +260,8 @@ public final class FailoverBenchmark implements Callable<Integer> {
     out.append(String.format(Locale.ROOT, "  NameNode: HA (QJM) %.0f   single %.0f   ratio %.2f%n", t.nameNodeHa(),
         t.nameNode(), t.nameNodeHa() / t.nameNode()));
     out.append(String.format(Locale.ROOT, "  OM HA / NameNode HA %.2f%n", t.ha() / t.nameNodeHa()));
+    out.append(String.format(Locale.ROOT, "  Ratis alone (3 members, a state machine that does nothing): %.0f"
+        + " commits/s; OM HA creates / Ratis commits %.2f%n", t.raftFloor(), t.ha() / t.raftFloor()));
     return out.toString();
   }
 
@@ -267,10 +278,11 @@ public final class FailoverBenchmark implements Callable<Integer> {
     return String.format(Locale.ROOT, "{\"acknowledged\": %d, \"failed\": %d, \"lost\": %d, \"maxGapMs\": %.1f,"
         + " \"electionTimeoutMs\": %d, \"omLeaderKill\": %s, \"scmLeaderKill\": %s, \"threads\": %d,"
         + " \"haOpsPerSec\": %.1f, \"singleOpsPerSec\": %.1f, \"ratio\": %.3f, \"nameNodeHaOpsPerSec\": %.1f,"
-        + " \"nameNodeOpsPerSec\": %.1f, \"nameNodeRatio\": %.3f}%n", om.acknowledged() + scm.acknowledged(),
+        + " \"nameNodeOpsPerSec\": %.1f, \"nameNodeRatio\": %.3f, \"raftFloorCommitsPerSec\": %.1f}%n",
+        om.acknowledged() + scm.acknowledged(),
         om.failed() + scm.failed(), om.lost() + scm.lost(), Math.max(om.maxGapMs(), scm.maxGapMs()),
         ELECTION_TIMEOUT_MS, steadyJson(om, rate), steadyJson(scm, scmRate), threads, t.ha(), t.single(),
-        t.ha() / t.single(), t.nameNodeHa(), t.nameNode(), t.nameNodeHa() / t.nameNode());
+        t.ha() / t.single(), t.nameNodeHa(), t.nameNode(), t.nameNodeHa() / t.nameNode(), t.raftFloor());
   }
 
   private String steadyJson(Steady s, int perSecond) {

@@ -81,7 +81,8 @@ final class OmTarget implements AutoCloseable {
     client = grpc ? new OmClient(addresses, Callers.localUser()) : null;
   }
 
-  private static int freePort() throws IOException {
+  /** A port free on loopback now. */
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
     }
