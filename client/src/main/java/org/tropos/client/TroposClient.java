@@ -12,6 +12,7 @@ import org.tropos.client.internal.KeyInputStream;
 import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
@@ -77,7 +78,7 @@ public final class TroposClient implements AutoCloseable {
     this.user = user;
     this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
         .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
-    this.om = new OmClient(omAddresses, user);
+    this.om = new OmClient(omAddresses, user, conf.get(ClientKeys.FOLLOWER_READ_ENABLED));
     this.scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
   }

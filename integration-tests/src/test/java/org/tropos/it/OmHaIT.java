@@ -217,6 +217,34 @@ class OmHaIT {
     }
   }
 
+  @Test
+  void followersAnswerTheReadsOfAClientThatAsksAndEachSeesTheWriteBeforeIt() throws Exception {
+    haConf = haConf.with(Map.of("ozone.om.follower.read.enabled", "true"));
+    for (int i = 0; i < OMS; i++) {
+      oms.get(i).close();
+      oms.set(i, startOm(i));
+    }
+    try (TroposClient client = TroposClient.create(haConf.with(Map.of("ozone.client.follower.read.enabled",
+        "true")))) {
+      client.createVolume(VolumeInfo.newBuilder().setName("vol").setOwner("it").build());
+      client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("fso")
+          .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build());
+      for (int n = 0; n < 60; n++) {
+        client.createDirectory("vol", "fso", "d" + n);
+        // KEY_NOT_FOUND if the OM that answers had not applied the write acknowledged just before.
+        client.getFileStatus("vol", "fso", "d" + n);
+      }
+      int leader = leader();
+      long followerReads = 0;
+      for (int i = 0; i < OMS; i++) {
+        long served = oms.get(i).metrics().followerReads();
+        assertTrue(i != leader || served == 0, "the leader answers reads as leader");
+        followerReads += served;
+      }
+      assertTrue(followerReads >= 30, "the followers answered most of the 60 reads: " + followerReads);
+    }
+  }
+
   private static String tropos(int expectedExit, String... args) {
     java.io.StringWriter out = new java.io.StringWriter();
     java.io.StringWriter err = new java.io.StringWriter();

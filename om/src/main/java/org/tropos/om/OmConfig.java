@@ -49,13 +49,17 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
    * @param ratisDir where this OM's Raft log is kept ({@code ozone.om.ratis.storage.dir}, else {@code om-ratis}
    *     beside the database)
    * @param snapshots when this OM snapshots its database and purges its Raft log
+   * @param followerReads whether this OM answers read calls as a follower (linearizable: after the leader's
+   *     commit index is applied here)
    */
-  public record Ha(OmService service, OmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots) {
+  public record Ha(OmService service, OmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots,
+      boolean followerReads) {
 
     /** OM {@code self} of {@code service}, its Raft log in {@code ratisDir} and set up as {@code conf} says. */
     public static Ha from(Configuration conf, OmService service, OmService.Node self, Path ratisDir) {
       return new Ha(service, self, ratisDir, new RaftSnapshotPolicy(conf.get(OmKeys.RATIS_SNAPSHOT_THRESHOLD),
-          conf.get(OmKeys.RATIS_LOG_PURGE_GAP), conf.get(OmKeys.RATIS_SEGMENT_SIZE).bytes()));
+          conf.get(OmKeys.RATIS_LOG_PURGE_GAP), conf.get(OmKeys.RATIS_SEGMENT_SIZE).bytes()),
+          conf.get(OmKeys.FOLLOWER_READ_ENABLED));
     }
   }
 

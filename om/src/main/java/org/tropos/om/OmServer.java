@@ -71,7 +71,7 @@ public final class OmServer implements AutoCloseable {
         raft = new OmRaftServer(ha, db);
         raft.start();
         committer = new Committer("om", db, new RatisBatchLog(raft.submitter()), config.commitBatchMax(), metrics);
-        leadership = raft.leadership(ids);
+        leadership = raft.leadership(ids, metrics::followerRead);
       } else {
         ids = new ObjectIds(db);
         committer = new Committer("om", db, config.commitBatchMax(), metrics);

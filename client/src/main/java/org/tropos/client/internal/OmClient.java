@@ -80,7 +80,12 @@ public final class OmClient implements AutoCloseable {
 
   /** A client calling the OMs at {@code addresses} (an HA service's, in order) as {@code user}. */
   public OmClient(List<HostPort> addresses, String user) {
-    this.om = new OmFailover(addresses, CALL_TIMEOUT, user, SystemClock.INSTANCE, FAILOVER_BUDGET);
+    this(addresses, user, false);
+  }
+
+  /** The same, read calls sent to the OMs in turn when {@code followerReads} (the OMs must serve them). */
+  public OmClient(List<HostPort> addresses, String user, boolean followerReads) {
+    this.om = new OmFailover(addresses, CALL_TIMEOUT, user, SystemClock.INSTANCE, FAILOVER_BUDGET, followerReads);
   }
 
   private OmServiceGrpc.OmServiceBlockingStub stub() {
@@ -92,11 +97,11 @@ public final class OmClient implements AutoCloseable {
   }
 
   public VolumeInfo getVolume(String name) throws OmException {
-    return om.call(() -> stub().getVolume(GetVolumeRequest.newBuilder().setName(name).build()).getVolume());
+    return om.read(() -> stub().getVolume(GetVolumeRequest.newBuilder().setName(name).build()).getVolume());
   }
 
   public ListVolumesResponse listVolumes(String prefix, String startAfter, int max) throws OmException {
-    return om.call(() -> stub().listVolumes(ListVolumesRequest.newBuilder().setPrefix(prefix)
+    return om.read(() -> stub().listVolumes(ListVolumesRequest.newBuilder().setPrefix(prefix)
         .setStartAfter(startAfter).setMaxResults(max).build()));
   }
 
@@ -109,13 +114,13 @@ public final class OmClient implements AutoCloseable {
   }
 
   public BucketInfo getBucket(String volume, String name) throws OmException {
-    return om.call(() -> stub().getBucket(GetBucketRequest.newBuilder().setVolume(volume).setName(name).build())
+    return om.read(() -> stub().getBucket(GetBucketRequest.newBuilder().setVolume(volume).setName(name).build())
         .getBucket());
   }
 
   public ListBucketsResponse listBuckets(String volume, String prefix, String startAfter, int max)
       throws OmException {
-    return om.call(() -> stub().listBuckets(ListBucketsRequest.newBuilder().setVolume(volume).setPrefix(prefix)
+    return om.read(() -> stub().listBuckets(ListBucketsRequest.newBuilder().setVolume(volume).setPrefix(prefix)
         .setStartAfter(startAfter).setMaxResults(max).build()));
   }
 
@@ -151,16 +156,16 @@ public final class OmClient implements AutoCloseable {
   }
 
   public LookupKeyResponse lookupKey(LookupKeyRequest request) throws OmException {
-    return om.call(() -> stub().lookupKey(request));
+    return om.read(() -> stub().lookupKey(request));
   }
 
   public ListKeyVersionsResponse listKeyVersions(ListKeyVersionsRequest request) throws OmException {
-    return om.call(() -> stub().listKeyVersions(request));
+    return om.read(() -> stub().listKeyVersions(request));
   }
 
   public ListKeysResponse listKeys(String volume, String bucket, String prefix, String startAfter, int max)
       throws OmException {
-    return om.call(() -> stub().listKeys(ListKeysRequest.newBuilder().setVolume(volume).setBucket(bucket)
+    return om.read(() -> stub().listKeys(ListKeysRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setPrefix(prefix).setStartAfter(startAfter).setMaxResults(max).build()));
   }
 
@@ -179,13 +184,13 @@ public final class OmClient implements AutoCloseable {
   }
 
   public KeyInfo getFileStatus(String volume, String bucket, String path) throws OmException {
-    return om.call(() -> stub().getFileStatus(GetFileStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
+    return om.read(() -> stub().getFileStatus(GetFileStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setPath(path).build()).getStatus());
   }
 
   public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
       throws OmException {
-    return om.call(() -> stub().listStatus(ListStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
+    return om.read(() -> stub().listStatus(ListStatusRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setPath(path).setStartAfter(startAfter).setMaxResults(max).build()));
   }
 
@@ -227,11 +232,11 @@ public final class OmClient implements AutoCloseable {
   }
 
   public ListPartsResponse listParts(ListPartsRequest request) throws OmException {
-    return om.call(() -> stub().listParts(request));
+    return om.read(() -> stub().listParts(request));
   }
 
   public ListMultipartUploadsResponse listMultipartUploads(ListMultipartUploadsRequest request) throws OmException {
-    return om.call(() -> stub().listMultipartUploads(request));
+    return om.read(() -> stub().listMultipartUploads(request));
   }
 
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {

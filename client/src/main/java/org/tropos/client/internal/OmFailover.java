@@ -52,17 +52,27 @@ final class OmFailover implements AutoCloseable {
   /** When each OM (by address) last could not be reached: a leader named by an OM that has not noticed yet. */
   private final Map<HostPort, Long> unreachableAt = new ConcurrentHashMap<>();
   private volatile int current;
+  /** Whether read calls go to the OMs in turn (the OMs serve reads as followers too). */
+  private final boolean followerReads;
+  private final AtomicLong reads = new AtomicLong();
 
   private record Attempt(RpcChannel<OmException> channel, String callId) {
   }
 
   OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget) {
+    this(addresses, callTimeout, user, clock, budget, false);
+  }
+
+  /** @param followerReads whether read calls ({@link #read}) go to the OMs in turn rather than to the leader */
+  OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget,
+      boolean followerReads) {
     this.channels = new CopyOnWriteArrayList<>(addresses.stream().map(a -> new RpcChannel<>(a, OmException::fromRpc,
         callTimeout, user)).toList());
     this.callTimeout = callTimeout;
     this.user = user;
     this.clock = clock;
     this.budget = budget;
+    this.followerReads = followerReads;
   }
 
   /** A stub of the OM a call made inside {@link #call} is trying, carrying the call's id. */
@@ -80,6 +90,33 @@ final class OmFailover implements AutoCloseable {
     } finally {
       attempt.remove();
     }
+  }
+
+  /**
+   * Runs a call that only reads. With follower reads it goes to the OMs in turn, skipping one found unreachable
+   * lately: a follower serving reads answers it once it has applied what the leader had committed. An OM that does
+   * not serve it (NOT_LEADER, not ready, unreachable) hands it to {@link #call}, which finds the leader.
+   */
+  <T> T read(Supplier<T> rpc) throws OmException {
+    int tried = Math.floorMod(reads.getAndIncrement(), channels.size());
+    if (!followerReads || channels.size() == 1 || recentlyUnreachable(channels.get(tried).address().toString())) {
+      return call(rpc);
+    }
+    attempt.set(new Attempt(channels.get(tried), clientId + ":" + clock.wallTime().toEpochMilli() + ":"
+        + calls.incrementAndGet()));
+    try {
+      return channels.get(tried).call(rpc);
+    } catch (OmException e) {
+      if (e.result() != OmResult.NOT_LEADER && e.result() != OmResult.OM_NOT_READY) {
+        throw e;
+      }
+      if (e.result() == OmResult.OM_NOT_READY) {
+        unreachableAt.put(channels.get(tried).address(), clock.monotonicMillis());
+      }
+    } finally {
+      attempt.remove();
+    }
+    return call(rpc);
   }
 
   private <T> T callOnLeader(Supplier<T> rpc, String callId) throws OmException {

@@ -30,6 +30,10 @@ public final class OmKeys {
       .requiring(v -> v >= 1, ">= 1");
   public static final ConfigKey<DataSize> RATIS_SEGMENT_SIZE = ConfigKey.of("ozone.om.ratis.segment.size",
       ConfigType.SIZE, "4MB", "Size of a Raft log segment of the OMs' group (OM HA); purges drop whole segments.");
+  public static final ConfigKey<Boolean> FOLLOWER_READ_ENABLED = ConfigKey.of("ozone.om.follower.read.enabled",
+      ConfigType.BOOLEAN, "false", "Whether the followers of an OM HA service answer read calls (from clients with"
+          + " ozone.client.follower.read.enabled): each read first asks the leader for its commit index and waits"
+          + " until this OM has applied it, so it sees every write acknowledged before it (linearizable).");
   public static final ConfigKey<Integer> PORT = ScmKeys.port("ozone.om.port", 9862,
       "Port of the OM's client service.");
   public static final ConfigKey<String> BIND_HOST = ConfigKey.of("ozone.om.address.bind.host", ConfigType.STRING,

@@ -56,6 +56,8 @@ public final class RaftMember implements AutoCloseable {
 
   private final RaftGroup group;
   private final RaftServer server;
+  private final ClientId readClientId = ClientId.randomId();
+  private final AtomicLong readCallIds = new AtomicLong();
 
   /**
    * @param peers the group's members: node id to Raft address
@@ -185,6 +187,29 @@ public final class RaftMember implements AutoCloseable {
         .mapToLong(ServerRpcProto::getLastRpcElapsedTimeMs).sorted().toArray();
     // The lease runs from the moment the needed-th quickest follower last answered.
     return elapsed.length >= needed && elapsed[needed - 1] < LEASE.toMillis();
+  }
+
+  /**
+   * A linearizable read of nothing, in-process: completes once this member has applied everything the group had
+   * committed when the read arrived (a follower asks the leader for its commit index). A member with no leader to
+   * ask gets no answer. Needs read option LINEARIZABLE ({@link #linearizableReads}) and a state machine that
+   * answers queries.
+   */
+  public CompletableFuture<RaftClientReply> readBarrier() {
+    RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(readClientId).setServerId(server.getId())
+        .setGroupId(group.getGroupId()).setCallId(readCallIds.incrementAndGet()).setMessage(Message.EMPTY)
+        .setType(RaftClientRequest.readRequestType()).build();
+    try {
+      return server.submitClientRequestAsync(request);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Makes read requests linearizable ({@link #readBarrier}); a leader holding its lease answers them at once. */
+  public static void linearizableReads(RaftProperties properties) {
+    RaftServerConfigKeys.Read.setOption(properties, RaftServerConfigKeys.Read.Option.LINEARIZABLE);
+    RaftServerConfigKeys.Read.setLeaderLeaseEnabled(properties, true);
   }
 
   /** The first index this member's log still holds (entries before it were purged behind a snapshot). */

@@ -21,6 +21,7 @@ public final class OccMetrics {
   private final LongAdder gaveUp = new LongAdder();
   private final LongAdder answeredFromRecord = new LongAdder();
   private final LongAdder batches = new LongAdder();
+  private final LongAdder followerReads = new LongAdder();
   private final Recorder batchSizes = new Recorder(3);
   private final Recorder latencyMicros = new Recorder(3);
   private final Histogram totalBatchSizes = new Histogram(3);
@@ -53,6 +54,16 @@ public final class OccMetrics {
   /** Calls sent again (after an OM failover) that were answered from the retry cache, applied once. */
   public long answeredFromRecord() {
     return answeredFromRecord.sum();
+  }
+
+  /** A read call this OM answered as a follower of its HA service. */
+  public void followerRead() {
+    followerReads.increment();
+  }
+
+  /** Read calls answered as a follower so far. */
+  public long followerReads() {
+    return followerReads.sum();
   }
 
   void batch(int size) {
@@ -88,6 +99,8 @@ public final class OccMetrics {
         .counter("om_calls_answered_from_record_total", "Client calls sent again after a failover and answered"
             + " from the retry cache (applied once).", answeredFromRecord.sum())
         .counter("om_occ_batches_total", "Group commits (one WAL sync each).", batches.sum())
+        .counter("om_follower_reads_total", "Read calls answered as a follower (OM HA, follower reads on).",
+            followerReads.sum())
         .raw(summaries.toString()).toString();
   }
 

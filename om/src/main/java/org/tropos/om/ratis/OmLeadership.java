@@ -3,6 +3,9 @@ package org.tropos.om.ratis;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.RaftClientReply;
@@ -30,20 +33,31 @@ import org.tropos.proto.om.OmResult;
  */
 final class OmLeadership implements Leadership {
   private static final Duration TRANSFER_TIMEOUT = Duration.ofSeconds(20);
+  /** How long a follower's read waits for the leader's commit index and its own apply up to it. */
+  private static final Duration FOLLOWER_READ_TIMEOUT = Duration.ofSeconds(3);
 
   private final RaftMember member;
   private final String self;
   private final Map<String, String> clientAddresses;
   private final ObjectIds ids;
+  private final boolean followerReads;
+  private final Runnable followerRead;
   /** The term this OM has started serving in (its object ids taken), 0 for none yet. */
   private long servingTerm;
 
-  OmLeadership(RaftMember member, OmService service, String self, ObjectIds ids) {
+  /**
+   * @param followerReads whether this OM answers read calls as a follower too
+   * @param followerRead told of each read call answered as a follower
+   */
+  OmLeadership(RaftMember member, OmService service, String self, ObjectIds ids, boolean followerReads,
+      Runnable followerRead) {
     this.member = member;
     this.self = self;
     this.clientAddresses = service.nodes().stream().collect(Collectors.toMap(OmService.Node::id,
         n -> n.rpc().toString()));
     this.ids = ids;
+    this.followerReads = followerReads;
+    this.followerRead = followerRead;
   }
 
   @Override
@@ -83,6 +97,35 @@ final class OmLeadership implements Leadership {
           + e.getMessage());
     }
     servingTerm = term;
+  }
+
+  /**
+   * A follower serving reads waits for Ratis's read index: the leader's commit index when the call arrived, applied
+   * here. A leader serves as for any call.
+   */
+  @Override
+  public void requireForRead() throws OmException {
+    if (!followerReads || leads()) {
+      require();
+      return;
+    }
+    RaftClientReply reply;
+    try {
+      reply = member.readBarrier().get(FOLLOWER_READ_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new OmException(OmResult.OM_NOT_READY, "interrupted while OM " + self + " caught up for a read");
+    } catch (ExecutionException | TimeoutException e) {
+      require();
+      throw OmException.notLeader("OM " + self + " could not catch up with the leader for a read within "
+          + FOLLOWER_READ_TIMEOUT.toMillis() + " ms: " + e, "");
+    }
+    if (!reply.isSuccess()) {
+      require();
+      throw OmException.notLeader("OM " + self + " could not catch up with the leader for a read: "
+          + reply.getException(), "");
+    }
+    followerRead.run();
   }
 
   private void confirmLeads() throws OmException {

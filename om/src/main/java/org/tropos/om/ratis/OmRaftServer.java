@@ -22,12 +22,19 @@ public final class OmRaftServer implements AutoCloseable {
   private final RaftMember member;
   private final OmService service;
   private final String self;
+  private final boolean followerReads;
 
   public OmRaftServer(OmConfig.Ha ha, OmDb db) throws IOException {
     this.service = ha.service();
     this.self = ha.self().id();
+    this.followerReads = ha.followerReads();
     this.member = new RaftMember(KIND, service.id(), peers(service), self, ha.ratisDir(), new OmStateMachine(db),
-        ha.snapshots()::apply);
+        properties -> {
+          ha.snapshots().apply(properties);
+          if (ha.followerReads()) {
+            RaftMember.linearizableReads(properties);
+          }
+        });
   }
 
   private static Map<String, HostPort> peers(OmService service) {
@@ -50,9 +57,12 @@ public final class OmRaftServer implements AutoCloseable {
     return member.submitter();
   }
 
-  /** When this OM may serve clients: as its group's leader, caught up; {@code ids} are started in its terms. */
-  public Leadership leadership(ObjectIds ids) {
-    return new OmLeadership(member, service, self, ids);
+  /**
+   * When this OM may serve clients: as its group's leader, caught up; {@code ids} are started in its terms. With
+   * follower reads on it answers read calls as a follower too, telling {@code followerRead} of each.
+   */
+  public Leadership leadership(ObjectIds ids, Runnable followerRead) {
+    return new OmLeadership(member, service, self, ids, followerReads, followerRead);
   }
 
   /** Whether this OM leads its group now. */

@@ -68,6 +68,12 @@ public final class OmStateMachine extends CheckpointStateMachine {
     return APPLIED;
   }
 
+  /** A read barrier's query ({@code RaftMember.readBarrier}): the OM then reads its database itself. */
+  @Override
+  public CompletableFuture<Message> query(Message request) {
+    return CompletableFuture.completedFuture(Message.EMPTY);
+  }
+
   static boolean applied(Message reply) {
     return reply.getContent().toString(StandardCharsets.UTF_8).equals(APPLIED);
   }

@@ -36,6 +36,14 @@ public interface Leadership {
   /** Returns if this OM may serve; NOT_LEADER (with the leader's address when known) if not. */
   void require() throws OmException;
 
+  /**
+   * Returns if this OM may serve a read call: as {@link #require}, or as a follower that serves reads once it has
+   * applied everything committed when the call arrived.
+   */
+  default void requireForRead() throws OmException {
+    require();
+  }
+
   /** Whether this OM leads now (for background work only the leader does). */
   boolean leads();
 

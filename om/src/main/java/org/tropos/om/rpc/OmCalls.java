@@ -27,8 +27,22 @@ final class OmCalls {
   }
 
   <T> void respond(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body) {
+    respond(method, observer, body, false);
+  }
+
+  /** A call that only reads: a follower that serves reads may answer it ({@link Leadership#requireForRead}). */
+  <T> void respondRead(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body) {
+    respond(method, observer, body, true);
+  }
+
+  private <T> void respond(String method, StreamObserver<T> observer, UnaryCalls.Body<T, OmException> body,
+      boolean read) {
     CALLS.respond(method, observer, () -> {
-      leadership.require();
+      if (read) {
+        leadership.requireForRead();
+      } else {
+        leadership.require();
+      }
       // With a call id (clients of an HA service send one), the call's transactions use the retry cache.
       try (CallScope scope = CallScope.open(CallIds.current())) {
         return body.call();

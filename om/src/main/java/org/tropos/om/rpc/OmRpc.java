@@ -113,13 +113,13 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void getVolume(GetVolumeRequest r, StreamObserver<GetVolumeResponse> o) {
-    calls.respond("GetVolume", o, () -> GetVolumeResponse.newBuilder().setVolume(namespace.getVolume(r.getName()))
+    calls.respondRead("GetVolume", o, () -> GetVolumeResponse.newBuilder().setVolume(namespace.getVolume(r.getName()))
         .build());
   }
 
   @Override
   public void listVolumes(ListVolumesRequest r, StreamObserver<ListVolumesResponse> o) {
-    calls.respond("ListVolumes", o, () -> namespace.listVolumes(r.getPrefix(), r.getStartAfter(),
+    calls.respondRead("ListVolumes", o, () -> namespace.listVolumes(r.getPrefix(), r.getStartAfter(),
         r.getMaxResults()));
   }
 
@@ -139,13 +139,13 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void getBucket(GetBucketRequest r, StreamObserver<GetBucketResponse> o) {
-    calls.respond("GetBucket", o, () -> GetBucketResponse.newBuilder()
+    calls.respondRead("GetBucket", o, () -> GetBucketResponse.newBuilder()
         .setBucket(namespace.getBucket(r.getVolume(), r.getName())).build());
   }
 
   @Override
   public void listBuckets(ListBucketsRequest r, StreamObserver<ListBucketsResponse> o) {
-    calls.respond("ListBuckets", o, () -> namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(),
+    calls.respondRead("ListBuckets", o, () -> namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(),
         r.getMaxResults()));
   }
 
@@ -189,7 +189,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   /** The key and, from SCM, where its containers' replicas are, nearest to the reader first. */
   @Override
   public void lookupKey(LookupKeyRequest r, StreamObserver<LookupKeyResponse> o) {
-    calls.respond("LookupKey", o, () -> {
+    calls.respondRead("LookupKey", o, () -> {
       KeyInfo key = namespace.lookupKey(r);
       List<Long> containers = key.getBlocksList().stream().map(b -> b.getBlockId().getContainerId()).distinct()
           .toList();
@@ -203,7 +203,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listKeys(ListKeysRequest r, StreamObserver<ListKeysResponse> o) {
-    calls.respond("ListKeys", o, () -> namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(),
+    calls.respondRead("ListKeys", o, () -> namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(),
         r.getStartAfter(), r.getMaxResults()));
   }
 
@@ -228,7 +228,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void getFileStatus(GetFileStatusRequest r, StreamObserver<GetFileStatusResponse> o) {
-    calls.respond("GetFileStatus", o, () -> GetFileStatusResponse.newBuilder()
+    calls.respondRead("GetFileStatus", o, () -> GetFileStatusResponse.newBuilder()
         .setStatus(namespace.getFileStatus(r.getVolume(), r.getBucket(), r.getPath())).build());
   }
 
@@ -240,7 +240,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listStatus(ListStatusRequest r, StreamObserver<ListStatusResponse> o) {
-    calls.respond("ListStatus", o, () -> namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(),
+    calls.respondRead("ListStatus", o, () -> namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(),
         r.getStartAfter(), r.getMaxResults()));
   }
 
@@ -304,12 +304,12 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listParts(ListPartsRequest r, StreamObserver<ListPartsResponse> o) {
-    calls.respond("ListParts", o, () -> namespace.listParts(r));
+    calls.respondRead("ListParts", o, () -> namespace.listParts(r));
   }
 
   @Override
   public void listMultipartUploads(ListMultipartUploadsRequest r, StreamObserver<ListMultipartUploadsResponse> o) {
-    calls.respond("ListMultipartUploads", o, () -> namespace.listMultipartUploads(r));
+    calls.respondRead("ListMultipartUploads", o, () -> namespace.listMultipartUploads(r));
   }
 
   @Override
@@ -335,7 +335,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listKeyVersions(ListKeyVersionsRequest r, StreamObserver<ListKeyVersionsResponse> o) {
-    calls.respond("ListKeyVersions", o, () -> namespace.listKeyVersions(r));
+    calls.respondRead("ListKeyVersions", o, () -> namespace.listKeyVersions(r));
   }
 
   @Override
