@@ -84,9 +84,8 @@ final class OmFailover implements AutoCloseable {
 
   /** Runs {@code rpc} (which takes its stub from {@link #stub}), on the next OM while the OMs fail over. */
   <T> T call(Supplier<T> rpc) throws OmException {
-    String callId = clientId + ":" + clock.wallTime().toEpochMilli() + ":" + calls.incrementAndGet();
     try {
-      return callOnLeader(rpc, callId);
+      return callOnLeader(rpc, newCallId());
     } finally {
       attempt.remove();
     }
@@ -102,8 +101,7 @@ final class OmFailover implements AutoCloseable {
     if (!followerReads || channels.size() == 1 || recentlyUnreachable(channels.get(tried).address().toString())) {
       return call(rpc);
     }
-    attempt.set(new Attempt(channels.get(tried), clientId + ":" + clock.wallTime().toEpochMilli() + ":"
-        + calls.incrementAndGet()));
+    attempt.set(new Attempt(channels.get(tried), newCallId()));
     try {
       return channels.get(tried).call(rpc);
     } catch (OmException e) {
@@ -117,6 +115,11 @@ final class OmFailover implements AutoCloseable {
       attempt.remove();
     }
     return call(rpc);
+  }
+
+  /** An id for a new call: this client, when, and a sequence number. */
+  private String newCallId() {
+    return clientId + ":" + clock.wallTime().toEpochMilli() + ":" + calls.incrementAndGet();
   }
 
   private <T> T callOnLeader(Supplier<T> rpc, String callId) throws OmException {
