@@ -155,17 +155,22 @@ public final class RaftMember implements AutoCloseable {
   public Submitter submitter() {
     ClientId clientId = ClientId.randomId();
     AtomicLong callIds = new AtomicLong();
-    return entry -> {
-      RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(server.getId())
-          .setGroupId(group.getGroupId()).setCallId(callIds.incrementAndGet()).setMessage(entry)
-          .setType(RaftClientRequest.writeRequestType()).build();
-      try {
-        return server.submitClientRequestAsync(request).orTimeout(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-      } catch (IOException e) {
-        return CompletableFuture.failedFuture(e);
-      }
-    };
+    return entry -> submitLocally(clientId, callIds.incrementAndGet(), entry, RaftClientRequest.writeRequestType())
+        .orTimeout(SUBMIT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
   }
+
+  /** Hands a request to this member's own Raft server, in-process, as a client with {@code clientId} would. */
+  private CompletableFuture<RaftClientReply> submitLocally(ClientId clientId, long callId, Message message,
+      RaftClientRequest.Type type) {
+    RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(server.getId())
+        .setGroupId(group.getGroupId()).setCallId(callId).setMessage(message).setType(type).build();
+    try {
+      return server.submitClientRequestAsync(request);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
 
   /**
    * Whether this member leads its group and holds its leader lease: a majority of the group (this member
@@ -196,14 +201,8 @@ public final class RaftMember implements AutoCloseable {
    * answers queries.
    */
   public CompletableFuture<RaftClientReply> readBarrier() {
-    RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(readClientId).setServerId(server.getId())
-        .setGroupId(group.getGroupId()).setCallId(readCallIds.incrementAndGet()).setMessage(Message.EMPTY)
-        .setType(RaftClientRequest.readRequestType()).build();
-    try {
-      return server.submitClientRequestAsync(request);
-    } catch (IOException e) {
-      return CompletableFuture.failedFuture(e);
-    }
+    return submitLocally(readClientId, readCallIds.incrementAndGet(), Message.EMPTY,
+        RaftClientRequest.readRequestType());
   }
 
   /** Makes read requests linearizable ({@link #readBarrier}); a leader holding its lease answers them at once. */

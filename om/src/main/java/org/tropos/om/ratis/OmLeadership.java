@@ -116,12 +116,12 @@ final class OmLeadership implements Leadership {
       Thread.currentThread().interrupt();
       throw new OmException(OmResult.OM_NOT_READY, "interrupted while OM " + self + " caught up for a read");
     } catch (ExecutionException | TimeoutException e) {
-      require();
+      require(); // throws NOT_LEADER naming the leader, if one is known
       throw OmException.notLeader("OM " + self + " could not catch up with the leader for a read within "
           + FOLLOWER_READ_TIMEOUT.toMillis() + " ms: " + e, "");
     }
     if (!reply.isSuccess()) {
-      require();
+      require(); // as above
       throw OmException.notLeader("OM " + self + " could not catch up with the leader for a read: "
           + reply.getException(), "");
     }
