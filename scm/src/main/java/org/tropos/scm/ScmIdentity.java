@@ -1,6 +1,7 @@
 package org.tropos.scm;
 
 import java.io.IOException;
+import java.util.Optional;
 import java.util.UUID;
 import org.tropos.scm.db.ScmDb;
 
@@ -11,6 +12,12 @@ import org.tropos.scm.db.ScmDb;
 public record ScmIdentity(String clusterId, String scmId) {
   private static final String CLUSTER_ID = "clusterId";
   private static final String SCM_ID = "scmId";
+
+  /** The identity the database holds: none before the first (leading) SCM created it. */
+  public static Optional<ScmIdentity> load(ScmDb db) throws IOException {
+    String clusterId = db.meta(CLUSTER_ID);
+    return clusterId == null ? Optional.empty() : Optional.of(new ScmIdentity(clusterId, db.meta(SCM_ID)));
+  }
 
   static ScmIdentity loadOrCreate(ScmDb db) throws IOException {
     String clusterId = db.meta(CLUSTER_ID);

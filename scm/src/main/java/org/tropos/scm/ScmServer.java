@@ -2,12 +2,14 @@ package org.tropos.scm;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
@@ -15,18 +17,22 @@ import org.tropos.common.util.Threads;
 import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.ratis.ScmRaftServer;
 import org.tropos.scm.replication.ReplicationManager;
+import org.tropos.scm.rpc.ScmDatanodeRpc;
 
 /**
- * The Storage Container Manager process: its database, its status port and, with SCM HA, its member of the SCMs'
- * Raft group; and the {@link ScmServices} that decide and serve, which a single SCM runs all along and an HA SCM
- * only while it leads its group, caught up (checked every {@value #LEADERSHIP_CHECK_MS} ms). A follower serves
- * nothing but its status port: clients and datanodes find the leader by trying each SCM of the service.
+ * The Storage Container Manager process: its database, its status port, its datanode service and, with SCM HA,
+ * its member of the SCMs' Raft group; and the {@link ScmServices} that decide and serve, which a single SCM runs
+ * all along and an HA SCM only while it leads its group, caught up (checked every {@value #LEADERSHIP_CHECK_MS}
+ * ms). Datanodes heartbeat to every SCM of a service: a follower records what they report and answers with no
+ * command, and hands what it heard to its services when it takes over. Clients find the leader by trying each SCM.
  */
 public final class ScmServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmServer.class);
   private static final long LEADERSHIP_CHECK_MS = 200;
+  private static final int DATANODE_HANDLER_THREADS = 8;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
   private final ScmConfig config;
@@ -36,6 +42,9 @@ public final class ScmServer implements AutoCloseable {
   private ScmDb db;
   private ScmRaftServer raft;
   private StatusServer http;
+  private GrpcServer datanodeServer;
+  /** What the datanodes told this SCM (HA; null for a single SCM). */
+  private HeardDatanodes heard;
   private ScheduledExecutorService leadership;
   private volatile ScmServices services;
   /** The Raft term this SCM serves in (HA). */
@@ -53,6 +62,10 @@ public final class ScmServer implements AutoCloseable {
       db = ScmDb.open(config.dbDir());
       http = new StatusServer("scm-http", config.httpBind(), this::prometheus);
       http.start();
+      heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
+      datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
+          List.of(new ScmDatanodeRpc(this::datanodeServing, heard, db, racks)));
+      datanodeServer.start();
       if (config.ha().isEmpty()) {
         serve();
       } else {
@@ -109,8 +122,13 @@ public final class ScmServer implements AutoCloseable {
     }
   }
 
+  private ScmDatanodeRpc.Serving datanodeServing() {
+    ScmServices current = services;
+    return current == null ? null : current.datanodeServing();
+  }
+
   private void serve() throws IOException {
-    ScmServices starting = new ScmServices(config, racks, clock, db);
+    ScmServices starting = new ScmServices(config, racks, clock, db, heard);
     starting.start();
     services = starting;
   }
@@ -133,8 +151,9 @@ public final class ScmServer implements AutoCloseable {
     return get.apply(current);
   }
 
+  /** The datanode service's port, open on every SCM of an HA service. */
   public int datanodePort() {
-    return fromServices("datanode port", ScmServices::datanodePort);
+    return datanodeServer.port();
   }
 
   public int clientPort() {
@@ -165,6 +184,11 @@ public final class ScmServer implements AutoCloseable {
     return fromServices("identity", ScmServices::identity);
   }
 
+  /** How many datanodes registered with this SCM of an HA service since it started, leading or following. */
+  public int datanodesHeard() {
+    return heard == null ? 0 : heard.size();
+  }
+
   /** The HA service's Raft member, or null for a single SCM. */
   public ScmRaftServer raft() {
     return raft;
@@ -176,7 +200,7 @@ public final class ScmServer implements AutoCloseable {
       return;
     }
     Closer.closeAll("SCM", leadership == null ? null : () -> Threads.shutdown(leadership, STOP_TIMEOUT),
-        services, raft, http, db);
+        services, datanodeServer, raft, http, db);
     services = null;
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");

@@ -19,6 +19,7 @@ import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.DatanodeAdmin;
+import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineRenewer;
@@ -28,10 +29,11 @@ import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
 
 /**
- * What an SCM runs while it serves: the node, pipeline and container managers loaded from the database, their
- * background rounds (pipeline creation, replication, block deletion) and the gRPC services. A single SCM runs
- * them for its whole life; an SCM of an HA service only while it leads (ScmServer), so that exactly one SCM
- * decides, and a new leader starts them afresh from the database its Raft group kept.
+ * What an SCM runs while it serves: the node, pipeline and container managers loaded from the database (and, for
+ * an HA service, the datanodes it heard while it followed), their background rounds (pipeline creation,
+ * replication, block deletion), the client and block gRPC services, and what the datanode service answers
+ * from. A single SCM runs them for its whole life; an SCM of an HA service only while it leads (ScmServer), so
+ * that exactly one SCM decides, and a new leader starts them afresh from the database its Raft group kept.
  */
 final class ScmServices implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmServices.class);
@@ -54,19 +56,22 @@ final class ScmServices implements AutoCloseable {
   private ScheduledExecutorService deletionScheduler;
   private ScheduledExecutorService replicationScheduler;
   private ReplicationManager replicationManager;
-  private GrpcServer datanodeServer;
+  private ScmDatanodeRpc.Serving datanodeServing;
   private GrpcServer clientServer;
   private GrpcServer blockServer;
   private ContainerManager containerManager;
   private DeletedBlockLog deletedBlocks;
   private BlockDeletingService blockDeleting;
   private ScmMetrics metrics;
+  private final HeardDatanodes heard;
 
-  ScmServices(ScmConfig config, RackResolver racks, Clock clock, ScmDb db) {
+  /** @param heard what this SCM heard from the datanodes before it served (HA); null for a single SCM */
+  ScmServices(ScmConfig config, RackResolver racks, Clock clock, ScmDb db, HeardDatanodes heard) {
     this.config = config;
     this.racks = racks;
     this.clock = clock;
     this.db = db;
+    this.heard = heard;
   }
 
   void start() throws IOException {
@@ -87,6 +92,10 @@ final class ScmServices implements AutoCloseable {
       containerManager.load();
       nodeManager.listen(containerManager);
       pipelineManager.onClosed(containerManager::pipelineClosed);
+      if (heard != null) {
+        // Before any round runs: the replication manager must see the replicas the datanodes report.
+        heard.handTo(nodeManager, config.staleNodeInterval());
+      }
       scheduler = Threads.scheduler("scm-node-checker");
       Threads.everyPeriod(scheduler, "Datanode state check", config.nodeCheckInterval(),
           config.nodeCheckInterval(), nodeManager::checkNodes);
@@ -110,9 +119,7 @@ final class ScmServices implements AutoCloseable {
       replicationScheduler = Threads.scheduler("scm-replication-manager");
       Threads.everyPeriod(replicationScheduler, "Replication", config.replication().interval(),
           config.replication().interval(), replicationManager::run);
-      datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), HANDLER_THREADS,
-          List.of(new ScmDatanodeRpc(nodeManager, identity, blockDeleting)));
-      datanodeServer.start();
+      datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
               containerManager, replicationManager)));
@@ -126,9 +133,9 @@ final class ScmServices implements AutoCloseable {
       throw e;
     }
     lifeCycle.startEnds();
-    LOG.info("SCM {} of cluster {} serves (version {}): datanode service on port {}, client service on port {},"
-        + " block service on port {}, database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(),
-        datanodePort(), clientPort(), blockPort(), config.dbDir());
+    LOG.info("SCM {} of cluster {} serves (version {}): client service on port {}, block service on port {},"
+        + " database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(), clientPort(), blockPort(),
+        config.dbDir());
   }
 
   String prometheus() {
@@ -146,8 +153,9 @@ final class ScmServices implements AutoCloseable {
         config.blockDeletion().interval(), blockDeleting::run);
   }
 
-  int datanodePort() {
-    return datanodeServer.port();
+  /** What the datanode service answers from while this SCM serves. */
+  ScmDatanodeRpc.Serving datanodeServing() {
+    return datanodeServing;
   }
 
   int clientPort() {
@@ -179,7 +187,7 @@ final class ScmServices implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("SCM services", blockServer, clientServer, datanodeServer,
+    Closer.closeAll("SCM services", blockServer, clientServer,
         scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
         deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
         replicationScheduler == null ? null : () -> Threads.shutdown(replicationScheduler, STOP_TIMEOUT),

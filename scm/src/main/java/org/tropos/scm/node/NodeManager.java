@@ -22,6 +22,8 @@ import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineReport;
+import org.tropos.proto.scm.HeartbeatRequest;
+import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.ReregisterCommand;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmResult;
@@ -88,6 +90,28 @@ public final class NodeManager {
   /** Registers (or re-registers) a datanode and returns it with the rack SCM placed it on. */
   public DatanodeDetails register(DatanodeDetails offered, NodeReport report, String nodeClusterId)
       throws ScmException {
+    return register(offered, report, nodeClusterId, clock.monotonicMillis());
+  }
+
+  /**
+   * Takes over a datanode another SCM of the service served while this one followed: registered as this SCM heard
+   * it (every SCM of an HA service hears every datanode), with the reports of its last heartbeat if one came, as
+   * last heard from at {@code heardAtMillis} (monotonic). No command is taken for it: they wait for its next
+   * heartbeat.
+   */
+  public void takeOver(RegisterRequest registration, Optional<HeartbeatRequest> lastHeartbeat, long heardAtMillis)
+      throws ScmException {
+    UUID id = Uuids.fromProto(register(registration.getDatanode(), registration.getNodeReport(),
+        registration.getClusterId(), heardAtMillis).getUuid());
+    if (lastHeartbeat.isPresent()) {
+      HeartbeatRequest last = lastHeartbeat.get();
+      recordHeartbeat(id, last.getNodeReport(), last.getPipelineReportsList(), last.getContainerReportsList(),
+          heardAtMillis);
+    }
+  }
+
+  private DatanodeDetails register(DatanodeDetails offered, NodeReport report, String nodeClusterId,
+      long heardAtMillis) throws ScmException {
     if (!nodeClusterId.isEmpty() && !nodeClusterId.equals(clusterId)) {
       throw new ScmException(ScmResult.CLUSTER_ID_MISMATCH, "datanode " + Uuids.fromProto(offered.getUuid())
           + " belongs to cluster " + nodeClusterId + ", this SCM to " + clusterId);
@@ -100,7 +124,7 @@ public final class NodeManager {
       if (previous == null || !previous.details.equals(details)) {
         persist(id, details);
       }
-      TrackedNode node = new TrackedNode(details, NodeState.HEALTHY, clock.monotonicMillis(), true);
+      TrackedNode node = new TrackedNode(details, NodeState.HEALTHY, heardAtMillis, true);
       node.report = report;
       if (previous != null) {
         node.operational = previous.operational;
@@ -116,13 +140,22 @@ public final class NodeManager {
   /** Records a heartbeat and the pipelines and containers it reports; returns the commands waiting for it. */
   public List<ScmCommand> heartbeat(UUID id, NodeReport report, List<PipelineReport> pipelines,
       List<ContainerReport> containers) {
+    if (!recordHeartbeat(id, report, pipelines, containers, clock.monotonicMillis())) {
+      return List.of(ScmCommand.newBuilder().setReregister(ReregisterCommand.getDefaultInstance()).build());
+    }
+    return commands.drain(id);
+  }
+
+  /** Records a heartbeat heard at {@code heardAtMillis}; false if the node must register first. */
+  private boolean recordHeartbeat(UUID id, NodeReport report, List<PipelineReport> pipelines,
+      List<ContainerReport> containers, long heardAtMillis) {
     NodeState before;
     synchronized (lock) {
       TrackedNode node = nodes.get(id);
       if (node == null || !node.registeredSinceStart) {
-        return List.of(ScmCommand.newBuilder().setReregister(ReregisterCommand.getDefaultInstance()).build());
+        return false;
       }
-      node.lastContactMillis = clock.monotonicMillis();
+      node.lastContactMillis = heardAtMillis;
       node.report = report;
       before = node.state;
       if (before != NodeState.HEALTHY) {
@@ -135,7 +168,7 @@ public final class NodeManager {
     }
     listeners.forEach(l -> l.pipelinesReported(id, pipelines));
     listeners.forEach(l -> l.containersReported(id, containers));
-    return commands.drain(id);
+    return true;
   }
 
   /** Ages every node by the time since it was last heard from. */

@@ -1,30 +1,53 @@
 package org.tropos.scm.rpc;
 
 import io.grpc.stub.StreamObserver;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.HeartbeatRequest;
 import org.tropos.proto.scm.HeartbeatResponse;
 import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.RegisterResponse;
+import org.tropos.proto.scm.ReregisterCommand;
+import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+import org.tropos.proto.scm.ScmResult;
 import org.tropos.scm.ScmIdentity;
 import org.tropos.scm.block.BlockDeletingService;
+import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.node.NodeManager;
 
 /**
- * SCM's datanode service: validates register and heartbeat requests and hands them to the node manager; a
- * heartbeat's acknowledged deletions go to the block deleting service.
+ * SCM's datanode service, open on every SCM of an HA service: validates register and heartbeat requests; the
+ * serving SCM hands them to its node manager (a heartbeat's acknowledged deletions to the block deleting service)
+ * and answers with commands. A follower records them ({@link HeardDatanodes}, so that it knows the datanodes if it
+ * takes over) and answers with the cluster's identity and no command, so commands come from the leader only.
  */
 public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServiceImplBase {
-  private final NodeManager nodes;
-  private final ScmIdentity identity;
-  private final BlockDeletingService deletions;
+  /** What the serving SCM answers from. */
+  public record Serving(NodeManager nodes, ScmIdentity identity, BlockDeletingService deletions) {
+  }
 
-  public ScmDatanodeRpc(NodeManager nodes, ScmIdentity identity, BlockDeletingService deletions) {
-    this.nodes = nodes;
-    this.identity = identity;
-    this.deletions = deletions;
+  private final Supplier<Serving> serving;
+  /** Null for a single SCM, which always serves. */
+  private final HeardDatanodes heard;
+  private final ScmDb db;
+  private final RackResolver racks;
+
+  /**
+   * @param serving what the SCM serves with now; null while it follows
+   * @param heard where an SCM of an HA service records what it hears; null for a single SCM
+   */
+  public ScmDatanodeRpc(Supplier<Serving> serving, HeardDatanodes heard, ScmDb db, RackResolver racks) {
+    this.serving = serving;
+    this.heard = heard;
+    this.db = db;
+    this.racks = racks;
   }
 
   @Override
@@ -34,10 +57,40 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       if (!offered.hasUuid() || offered.getHostName().isBlank()) {
         throw ScmCalls.invalid("Register needs the datanode's uuid and host name");
       }
-      DatanodeDetails registered = nodes.register(offered, request.getNodeReport(), request.getClusterId());
-      return RegisterResponse.newBuilder().setClusterId(identity.clusterId()).setScmId(identity.scmId())
-          .setNetworkLocation(registered.getNetworkLocation()).build();
+      Serving now = serving.get();
+      if (now == null) {
+        return followerRegistration(request);
+      }
+      DatanodeDetails registered = now.nodes().register(offered, request.getNodeReport(), request.getClusterId());
+      if (heard != null) {
+        heard.registered(request);
+      }
+      return RegisterResponse.newBuilder().setClusterId(now.identity().clusterId())
+          .setScmId(now.identity().scmId()).setNetworkLocation(registered.getNetworkLocation()).build();
     });
+  }
+
+  /** A follower accepts a datanode of its cluster (the identity its leader replicated) and records it. */
+  private RegisterResponse followerRegistration(RegisterRequest request) throws ScmException {
+    Optional<ScmIdentity> identity;
+    try {
+      identity = ScmIdentity.load(db);
+    } catch (IOException e) {
+      throw new ScmException(ScmResult.INTERNAL_ERROR, "cannot read the cluster id: " + e.getMessage());
+    }
+    if (identity.isEmpty()) {
+      throw new ScmException(ScmResult.SCM_NOT_READY, "this SCM follows and has no cluster id from its leader yet");
+    }
+    String clusterId = identity.get().clusterId();
+    if (!request.getClusterId().isEmpty() && !request.getClusterId().equals(clusterId)) {
+      throw new ScmException(ScmResult.CLUSTER_ID_MISMATCH, "datanode " + Uuids.fromProto(
+          request.getDatanode().getUuid()) + " belongs to cluster " + request.getClusterId() + ", this SCM to "
+          + clusterId);
+    }
+    heard.registered(request);
+    DatanodeDetails offered = request.getDatanode();
+    return RegisterResponse.newBuilder().setClusterId(clusterId).setScmId(identity.get().scmId())
+        .setNetworkLocation(racks.resolve(offered.getHostName(), offered.getIpAddress())).build();
   }
 
   @Override
@@ -46,10 +99,17 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       if (!request.hasDatanodeUuid()) {
         throw ScmCalls.invalid("Heartbeat needs the datanode's uuid");
       }
+      boolean known = heard == null || heard.heartbeat(request);
+      Serving now = serving.get();
+      if (now == null) {
+        // A follower that has not heard the node register (it started later) asks it to, to know it on takeover.
+        return known ? HeartbeatResponse.getDefaultInstance() : HeartbeatResponse.newBuilder()
+            .addCommands(ScmCommand.newBuilder().setReregister(ReregisterCommand.getDefaultInstance())).build();
+      }
       // Acknowledged deletions are facts even from a node that must register again: record them first.
-      deletions.acknowledged(Uuids.fromProto(request.getDatanodeUuid()), request.getDeleteBlocksAcksList());
+      now.deletions().acknowledged(Uuids.fromProto(request.getDatanodeUuid()), request.getDeleteBlocksAcksList());
       return HeartbeatResponse.newBuilder()
-          .addAllCommands(nodes.heartbeat(Uuids.fromProto(request.getDatanodeUuid()), request.getNodeReport(),
+          .addAllCommands(now.nodes().heartbeat(Uuids.fromProto(request.getDatanodeUuid()), request.getNodeReport(),
               request.getPipelineReportsList(), request.getContainerReportsList()))
           .build();
     });
