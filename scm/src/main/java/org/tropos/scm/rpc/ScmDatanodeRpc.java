@@ -57,7 +57,7 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       if (!offered.hasUuid() || offered.getHostName().isBlank()) {
         throw ScmCalls.invalid("Register needs the datanode's uuid and host name");
       }
-      Serving now = serving.get();
+      Serving now = servingOrFollowing();
       if (now == null) {
         return followerRegistration(request);
       }
@@ -68,6 +68,15 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       return RegisterResponse.newBuilder().setClusterId(now.identity().clusterId())
           .setScmId(now.identity().scmId()).setNetworkLocation(registered.getNetworkLocation()).build();
     });
+  }
+
+  /** What this SCM serves with; null if it follows an HA service's leader; SCM_NOT_READY if a single SCM starts. */
+  private Serving servingOrFollowing() throws ScmException {
+    Serving now = serving.get();
+    if (now == null && heard == null) {
+      throw new ScmException(ScmResult.SCM_NOT_READY, "SCM is starting");
+    }
+    return now;
   }
 
   /** A follower accepts a datanode of its cluster (the identity its leader replicated) and records it. */
@@ -99,8 +108,8 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       if (!request.hasDatanodeUuid()) {
         throw ScmCalls.invalid("Heartbeat needs the datanode's uuid");
       }
+      Serving now = servingOrFollowing();
       boolean known = heard == null || heard.heartbeat(request);
-      Serving now = serving.get();
       if (now == null) {
         // A follower that has not heard the node register (it started later) asks it to, to know it on takeover.
         return known ? HeartbeatResponse.getDefaultInstance() : HeartbeatResponse.newBuilder()
