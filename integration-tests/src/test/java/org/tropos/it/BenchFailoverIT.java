@@ -28,12 +28,12 @@ class BenchFailoverIT {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), "bench", "failover", "--seconds", "6",
-        "--rate", "50", "--scm-rate", "20", "--threads", "2", "--warmup-seconds", "1", "--measure-seconds", "1",
-        "--json", "--dir", dir.toString());
+        "--rate", "50", "--scm-rate", "20", "--threads", "2", "--warmup-seconds", "1", "--warmup-max-seconds", "1",
+        "--measure-seconds", "1", "--json", "--dir", dir.toString());
     assertEquals(0, code, err.toString());
     String json = out.toString();
     for (String field : List.of("acknowledged", "failed", "lost", "maxGapMs", "haOpsPerSec", "singleOpsPerSec",
-        "nameNodeHaOpsPerSec", "nameNodeOpsPerSec", "raftFloorCommitsPerSec", "omLeaderKill", "scmLeaderKill")) {
+        "nameNodeHaOpsPerSec", "nameNodeOpsPerSec", "raftFloorWritesPerSec", "omLeaderKill", "scmLeaderKill")) {
       assertTrue(json.contains("\"" + field + "\":"), field + " missing in " + json);
     }
     List<Long> acknowledged = numbers(json, "acknowledged");

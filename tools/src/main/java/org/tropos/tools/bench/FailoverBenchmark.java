@@ -29,12 +29,12 @@ import picocli.CommandLine.Model.CommandSpec;
  * leader is stopped. Reports for each the longest time with no completed write, the writes acknowledged, failed to
  * the caller and lost (acknowledged, then not found afterwards); and, in the same run, creates/s of the OM HA
  * service against a single OM, next to the HDFS NameNode's HA (QJM) against a single NameNode, measured alike,
- * and the commits/s of a Ratis group alone ({@link RaftFloor}): the floor under OM HA.
+ * and the writes/s of a Ratis group alone, group-committed as the OM's ({@link RaftFloor}): the floor under OM HA.
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
     description = {"OM and SCM HA: steady writes while the OM leader, then the SCM leader, is stopped; the longest",
         "gap with no completed write, writes acknowledged / failed / lost; HA vs single creates/s of the OM and of",
-        "the HDFS NameNode (HA on three JournalNodes) and the commits/s of Ratis alone in the same run."})
+        "the HDFS NameNode (HA on three JournalNodes) and the writes/s of Ratis alone in the same run."})
 public final class FailoverBenchmark implements Callable<Integer> {
   private static final int OMS = 3;
   /** The OMs' longest election timeout: the bar is twice this. */
@@ -54,8 +54,13 @@ public final class FailoverBenchmark implements Callable<Integer> {
   private int seconds;
 
   @Option(names = "--warmup-seconds", defaultValue = "20",
-      description = "Seconds of creates before each throughput run is measured, for the JIT (default 20).")
+      description = "Seconds of creates at least before each throughput run is measured, for the JIT (default 20).")
   private int warmupSeconds;
+
+  @Option(names = "--warmup-max-seconds", defaultValue = "90",
+      description = "Longest warm-up: after --warmup-seconds it goes on in 5 s rounds while the JIT compiler still"
+          + " works (more than 2 % of a round), up to this (default 90).")
+  private int warmupMaxSeconds;
 
   @Option(names = "--measure-seconds", defaultValue = "15",
       description = "Seconds each throughput run is measured: OM and NameNode, HA and single (default 15).")
@@ -81,7 +86,7 @@ public final class FailoverBenchmark implements Callable<Integer> {
     void run(String path) throws Exception;
   }
 
-  /** Creates/s of each system, measured alike, and the commits/s of Ratis alone ({@link RaftFloor}). */
+  /** Creates/s of each system, measured alike, and the writes/s of Ratis alone ({@link RaftFloor}). */
   record Throughput(double single, double ha, double nameNode, double nameNodeHa, double raftFloor) {
   }
 
@@ -232,17 +237,21 @@ public final class FailoverBenchmark implements Callable<Integer> {
     }
   }
 
-  /** Entries committed through a Raft group whose state machine does nothing ({@link RaftFloor}). */
+  /** Writes group-committed through a Raft group whose state machine does nothing ({@link RaftFloor}). */
   private double raftCommits(Path at) throws Exception {
     try (RaftFloor raft = RaftFloor.start(at)) {
       return measure(path -> raft.commit());
     }
   }
 
-  /** Creates of files {@code /warm/f<i>} for the warm-up, then of {@code /dir/f<i>}, measured; creates/s. */
+  /**
+   * Creates of files {@code /warm/f<i>} until the JIT compiler has settled ({@link JitWarmup}), then of
+   * {@code /dir/f<i>}, measured; creates/s.
+   */
   private double measure(Create create) throws Exception {
-    ConcurrentOps.runFor(clock, "bench-failover-warm", threads, 0, Duration.ofSeconds(warmupSeconds),
-        i -> create.run("/warm/f" + i));
+    JitWarmup.run(Duration.ofSeconds(warmupSeconds), Duration.ofSeconds(Math.max(warmupSeconds, warmupMaxSeconds)),
+        (first, round) -> ConcurrentOps.runFor(clock, "bench-failover-warm", threads, first, round,
+            i -> create.run("/warm/f" + i)).ops());
     return ConcurrentOps.runFor(clock, "bench-failover", threads, 0, Duration.ofSeconds(measureSeconds),
         i -> create.run("/dir/f" + i)).opsPerSec();
   }
@@ -253,15 +262,17 @@ public final class FailoverBenchmark implements Callable<Integer> {
         OMS));
     steadyText(out, scm, String.format(Locale.ROOT, "4 KB keys written at %d/s (3 SCMs, 3 OMs, 3 datanodes), the SCM"
         + " leader", scmRate));
-    out.append(String.format(Locale.ROOT, "creates/s in-process, %d threads, %d s after %d s of warm-up:%n",
-        threads, measureSeconds, warmupSeconds));
+    out.append(String.format(Locale.ROOT, "creates/s in-process, %d threads, %d s after %d-%d s of warm-up (until"
+        + " the JIT compiler settles):%n", threads, measureSeconds, warmupSeconds, Math.max(warmupSeconds,
+        warmupMaxSeconds)));
     out.append(String.format(Locale.ROOT, "  OM:       HA %.0f   single %.0f   ratio %.2f%n", t.ha(), t.single(),
         t.ha() / t.single()));
     out.append(String.format(Locale.ROOT, "  NameNode: HA (QJM) %.0f   single %.0f   ratio %.2f%n", t.nameNodeHa(),
         t.nameNode(), t.nameNodeHa() / t.nameNode()));
     out.append(String.format(Locale.ROOT, "  OM HA / NameNode HA %.2f%n", t.ha() / t.nameNodeHa()));
-    out.append(String.format(Locale.ROOT, "  Ratis alone (3 members, a state machine that does nothing): %.0f"
-        + " commits/s; OM HA creates / Ratis commits %.2f%n", t.raftFloor(), t.ha() / t.raftFloor()));
+    out.append(String.format(Locale.ROOT, "  Ratis alone (3 members, a state machine that does nothing, writes of %d"
+        + " bytes group-committed as the OM's): %.0f writes/s, %.2f of the single OM; OM HA creates / Ratis writes"
+        + " %.2f%n", RaftFloor.WRITE_BYTES, t.raftFloor(), t.raftFloor() / t.single(), t.ha() / t.raftFloor()));
     return out.toString();
   }
 
@@ -278,7 +289,7 @@ public final class FailoverBenchmark implements Callable<Integer> {
     return String.format(Locale.ROOT, "{\"acknowledged\": %d, \"failed\": %d, \"lost\": %d, \"maxGapMs\": %.1f,"
         + " \"electionTimeoutMs\": %d, \"omLeaderKill\": %s, \"scmLeaderKill\": %s, \"threads\": %d,"
         + " \"haOpsPerSec\": %.1f, \"singleOpsPerSec\": %.1f, \"ratio\": %.3f, \"nameNodeHaOpsPerSec\": %.1f,"
-        + " \"nameNodeOpsPerSec\": %.1f, \"nameNodeRatio\": %.3f, \"raftFloorCommitsPerSec\": %.1f}%n",
+        + " \"nameNodeOpsPerSec\": %.1f, \"nameNodeRatio\": %.3f, \"raftFloorWritesPerSec\": %.1f}%n",
         om.acknowledged() + scm.acknowledged(),
         om.failed() + scm.failed(), om.lost() + scm.lost(), Math.max(om.maxGapMs(), scm.maxGapMs()),
         ELECTION_TIMEOUT_MS, steadyJson(om, rate), steadyJson(scm, scmRate), threads, t.ha(), t.single(),
