@@ -16,6 +16,7 @@ import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.tools.local.LocalCluster;
 
@@ -55,6 +56,8 @@ final class MiniCluster implements AutoCloseable {
         Map.entry("hdds.container.ratis.ipc.port", "0"),
         Map.entry("hdds.container.ipc.port", "0"),
         Map.entry("ozone.scm.pipeline.creation.interval", "500ms"),
+        // The cluster tests count, place and close RATIS/THREE pipelines; SingleReplicaIT turns RATIS/ONE on.
+        Map.entry("ozone.scm.pipeline.creation.auto.factor.one", "false"),
         Map.entry("hdds.heartbeat.interval", "100ms"),
         Map.entry("ozone.scm.stale.node.interval", Long.toString(STALE.toMillis()) + "ms"),
         Map.entry("ozone.scm.dead.node.interval", Long.toString(DEAD.toMillis()) + "ms"),
@@ -115,9 +118,10 @@ final class MiniCluster implements AutoCloseable {
     return dir;
   }
 
-  /** Waits until at least {@code count} pipelines are OPEN with a leader. */
+  /** Waits until at least {@code count} RATIS/THREE pipelines are OPEN with a leader. */
   void awaitOpenPipelines(int count) throws Exception {
-    Await.until(count + " OPEN pipelines", WAIT, () -> admin.listPipelines(PipelineState.OPEN),
+    Await.until(count + " OPEN RATIS/THREE pipelines", WAIT, () -> admin.listPipelines(PipelineState.OPEN).stream()
+        .filter(p -> p.getFactor() == ReplicationFactor.THREE).toList(),
         ps -> ps.size() >= count && ps.stream().allMatch(p -> p.hasLeader()));
   }
 

@@ -3,6 +3,7 @@ package org.tropos.it;
 import java.net.URI;
 import java.time.Duration;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
@@ -27,13 +28,20 @@ final class S3Cluster implements AutoCloseable {
   private final TroposClient tropos;
 
   S3Cluster(Path dir) throws Exception {
-    mini = new MiniCluster(dir, 3, 1, SETTINGS);
+    this(dir, Map.of());
+  }
+
+  /** @param settings the test's own configuration over {@link #SETTINGS} */
+  S3Cluster(Path dir, Map<String, String> settings) throws Exception {
+    Map<String, String> all = new HashMap<>(SETTINGS);
+    all.putAll(settings);
+    mini = new MiniCluster(dir, 3, 1, all);
     S3Gateway started = null;
     TroposClient client = null;
     try {
       mini.awaitAllHealthy();
       mini.awaitOpenPipelines(1);
-      started = new S3Gateway(mini.clientConfig().with(SETTINGS).with("ozone.s3g.http-address", "127.0.0.1:0"),
+      started = new S3Gateway(mini.clientConfig().with(all).with("ozone.s3g.http-address", "127.0.0.1:0"),
           SystemClock.INSTANCE);
       started.start();
       client = TroposClient.create(mini.clientConfig());
@@ -46,6 +54,10 @@ final class S3Cluster implements AutoCloseable {
     }
     gateway = started;
     tropos = client;
+  }
+
+  MiniCluster mini() {
+    return mini;
   }
 
   URI endpoint() {

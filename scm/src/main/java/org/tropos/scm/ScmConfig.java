@@ -29,6 +29,7 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param nodeCheckInterval how often node states are re-evaluated
  * @param heartbeatInterval the datanodes' heartbeat interval
  * @param pipelineLimits per-node and cluster-wide pipeline limits
+ * @param singleReplicaPipelines whether every usable datanode gets a RATIS/ONE pipeline
  * @param pipelineCreationInterval how often pipelines are filled up and leaders rebalanced
  * @param blockBind where the block service listens
  * @param containerSize bytes a container takes before it is full
@@ -40,8 +41,9 @@ import org.tropos.scm.replication.ReplicationConfig;
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
-    Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize, DataSize blockSize,
-    BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind, Optional<Ha> ha) {
+    boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
+    DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind,
+    Optional<Ha> ha) {
 
   private static final int HTTP_PORT = 9876;
 
@@ -83,7 +85,8 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), clientPort),
         new HostPort(conf.get(ScmKeys.DATANODE_BIND_HOST), datanodePort),
         dbDir, stale, conf.get(ScmKeys.DEAD_NODE_INTERVAL), conf.get(ScmKeys.NODE_CHECK_INTERVAL), heartbeat,
-        PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL),
+        PipelineLimits.from(conf), conf.get(ScmKeys.PIPELINE_AUTO_FACTOR_ONE),
+        conf.get(ScmKeys.PIPELINE_CREATION_INTERVAL),
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), blockPort),
         conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat),
         ReplicationConfig.from(conf),

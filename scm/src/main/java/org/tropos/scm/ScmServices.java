@@ -83,8 +83,8 @@ final class ScmServices implements AutoCloseable {
           identity.clusterId(), commands);
       nodeManager.load();
       pipelineScheduler = Threads.scheduler("scm-pipeline-manager");
-      pipelineManager = new PipelineManager(db, nodeManager, commands, config.pipelineLimits(), clock,
-          config.heartbeatInterval(), pipelineScheduler);
+      pipelineManager = new PipelineManager(db, nodeManager, commands, config.pipelineLimits(),
+          config.singleReplicaPipelines(), clock, config.heartbeatInterval(), pipelineScheduler);
       pipelineManager.load();
       nodeManager.listen(pipelineManager);
       containerManager = new ContainerManager(db, pipelineManager, nodeManager, commands, racks,

@@ -89,6 +89,10 @@ public final class ScmKeys {
   public static final ConfigKey<Integer> RATIS_PIPELINE_LIMIT = ConfigKey.of("ozone.scm.ratis.pipeline.limit",
       ConfigType.INT, "0", "Most open RATIS/THREE pipelines in the cluster; 0 = no cluster-wide limit.")
       .requiring(v -> v >= 0, ">= 0");
+  public static final ConfigKey<Boolean> PIPELINE_AUTO_FACTOR_ONE = ConfigKey.of(
+      "ozone.scm.pipeline.creation.auto.factor.one", ConfigType.BOOLEAN, "true",
+      "Whether SCM gives every usable datanode a RATIS/ONE pipeline of its own, for keys with one replica"
+          + " (ozone.replication=1, buckets with replication ONE); these count toward no pipeline limit.");
   public static final ConfigKey<Duration> PIPELINE_CREATION_INTERVAL = positive(ConfigKey.of(
       "ozone.scm.pipeline.creation.interval", ConfigType.duration(ChronoUnit.MILLIS), "120s",
       "How often SCM fills pipelines up to the limits and rebalances their leaders (also right after a datanode"

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -65,19 +66,25 @@ public final class PipelineManager implements NodeEvents {
   private final ScheduledExecutorService background;
   private ScheduledFuture<?> pendingFill;
   private final List<BiConsumer<UUID, List<UUID>>> closedListeners = new CopyOnWriteArrayList<>();
-  private String lastFillOutcome = "";
+  /** What stopped the last fill of each factor, so an unchanged outcome is not logged again. */
+  private final Map<ReplicationFactor, String> lastFillOutcome = new ConcurrentHashMap<>();
+  /** The factors {@link #fillToLimits} fills: RATIS/THREE, and RATIS/ONE if enabled. */
+  private final List<ReplicationFactor> filledFactors;
 
   /**
+   * @param singleReplicaPipelines whether every usable datanode gets a RATIS/ONE pipeline of its own
    * @param heartbeatInterval the datanodes' heartbeat interval: a create command is re-sent to a member that has
    *     not reported the group after three of them
    * @param background runs a fill after datanodes register or leave (SCM's pipeline scheduler)
    */
-  public PipelineManager(ScmDb db, NodeManager nodes, CommandQueue commands, PipelineLimits limits, Clock clock,
-      Duration heartbeatInterval, ScheduledExecutorService background) {
+  public PipelineManager(ScmDb db, NodeManager nodes, CommandQueue commands, PipelineLimits limits,
+      boolean singleReplicaPipelines, Clock clock, Duration heartbeatInterval, ScheduledExecutorService background) {
     this.db = db;
     this.nodes = nodes;
     this.commands = commands;
     this.limits = limits;
+    this.filledFactors = singleReplicaPipelines ? List.of(ReplicationFactor.THREE, ReplicationFactor.ONE)
+        : List.of(ReplicationFactor.THREE);
     this.policy = new PipelinePlacementPolicy(limits);
     this.renewal = new PipelineRenewalPolicy(policy);
     this.clock = clock;
@@ -120,24 +127,35 @@ public final class PipelineManager implements NodeEvents {
     }
   }
 
-  /** Creates RATIS/THREE pipelines until a limit or the cluster stops it; returns how many were created. */
+  /**
+   * Creates RATIS/THREE pipelines until a limit or the cluster stops it, then (if enabled) a RATIS/ONE pipeline
+   * on every usable datanode without one; returns how many were created.
+   */
   public int fillToLimits() {
+    int created = 0;
+    for (ReplicationFactor factor : filledFactors) {
+      created += fill(factor);
+    }
+    return created;
+  }
+
+  private int fill(ReplicationFactor factor) {
     int created = 0;
     String outcome;
     while (true) {
       try {
-        create(ReplicationFactor.THREE);
+        create(factor);
         created++;
       } catch (ScmException e) {
         outcome = e.result() + ": " + e.getMessage();
         break;
       }
     }
-    if (created > 0 || !outcome.equals(lastFillOutcome)) {
-      LOG.info("Pipeline fill created {}; {} RATIS/THREE pipelines now; stopped by {}", created,
-          countLive(ReplicationFactor.THREE), outcome);
+    if (created > 0 || !outcome.equals(lastFillOutcome.get(factor))) {
+      LOG.info("Pipeline fill created {}; {} RATIS/{} pipelines now; stopped by {}", created, countLive(factor),
+          factor, outcome);
     }
-    lastFillOutcome = outcome;
+    lastFillOutcome.put(factor, outcome);
     return created;
   }
 
@@ -328,7 +346,8 @@ public final class PipelineManager implements NodeEvents {
         return 0;
       }
       List<LeaderBalancer.Leadership> open = new ArrayList<>();
-      for (TrackedPipeline p : pipelines.values()) {
+      // A RATIS/ONE pipeline's only member leads it: nothing to move, and on every node alike.
+      for (TrackedPipeline p : live(ReplicationFactor.THREE)) {
         if (p.state() != PipelineState.ALLOCATED && p.isFormed()) {
           open.add(new LeaderBalancer.Leadership(p.id, p.members, p.leader()));
         }

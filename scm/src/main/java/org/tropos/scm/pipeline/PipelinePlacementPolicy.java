@@ -22,7 +22,7 @@ import org.tropos.proto.scm.ScmResult;
  * limit a node would use, so nodes with more RaftLog disks (a higher auto limit) take proportionally more.
  * Among near-equal choices, nodes that share fewer pipelines are preferred, and a set of nodes already
  * used together is reused only when nothing else fits. The suggested leader is the member leading the fewest
- * pipelines for its limit.
+ * pipelines for its limit. RATIS/ONE: a usable node that has no RATIS/ONE pipeline yet.
  *
  * <p>Pure and deterministic: it reads a snapshot and returns a decision, or a typed error, never a partial
  * pipeline. Not thread-safe to share snapshots; the policy itself holds no mutable state.
@@ -50,19 +50,34 @@ public final class PipelinePlacementPolicy {
       throws ScmException {
     List<PlacementNode> usable = nodes.stream().filter(n -> n.usable() && n.raftLogDisks() > 0).toList();
     int needed = factor == ReplicationFactor.ONE ? 1 : 3;
-    List<PlacementNode> free = usable.stream().filter(n -> n.pipelines() < limits.limitOf(n))
-        .sorted(byLoad()).toList();
     if (usable.size() < needed) {
       throw new ScmException(ScmResult.NOT_ENOUGH_HEALTHY_NODES, "a " + factor + " pipeline needs " + needed
           + " usable datanodes (HEALTHY, with a healthy RaftLog disk and space); " + usable.size() + " are");
     }
+    if (factor == ReplicationFactor.ONE) {
+      return placeOne(usable, usedSets);
+    }
+    List<PlacementNode> free = usable.stream().filter(n -> n.pipelines() < limits.limitOf(n))
+        .sorted(byLoad()).toList();
     if (free.size() < needed) {
       throw new ScmException(ScmResult.PIPELINE_LIMIT_REACHED, (usable.size() - free.size()) + " of "
           + usable.size() + " usable datanodes are at their pipeline limit; " + free.size() + " have room, "
           + needed + " needed");
     }
-    List<PlacementNode> chosen = needed == 1 ? List.of(free.get(0)) : chooseThree(free, usable, usedSets);
+    List<PlacementNode> chosen = chooseThree(free, usable, usedSets);
     return new Placement(chosen.stream().map(PlacementNode::id).toList(), leaderOf(chosen).id());
+  }
+
+  /**
+   * A RATIS/ONE pipeline goes to a usable datanode that has none yet: one each, as in Ozone, outside the limits of
+   * RATIS/THREE pipelines (a single-member group costs its node one small Raft log and no traffic to others).
+   */
+  private static Placement placeOne(List<PlacementNode> usable, Set<Set<UUID>> usedSets) throws ScmException {
+    PlacementNode chosen = usable.stream().filter(n -> !usedSets.contains(Set.of(n.id())))
+        .min(Comparator.comparing(PlacementNode::id)).orElseThrow(() -> new ScmException(
+            ScmResult.PIPELINE_LIMIT_REACHED, "each of the " + usable.size() + " usable datanodes has its RATIS/ONE"
+            + " pipeline"));
+    return new Placement(List.of(chosen.id()), chosen.id());
   }
 
   private List<PlacementNode> chooseThree(List<PlacementNode> free, List<PlacementNode> usable,

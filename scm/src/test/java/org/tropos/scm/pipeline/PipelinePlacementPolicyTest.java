@@ -158,13 +158,22 @@ class PipelinePlacementPolicyTest {
   }
 
   @Test
-  void onePipelineGoesToTheLeastLoadedNode() throws ScmException {
+  void everyUsableNodeGetsOneSingleReplicaPipeline() throws ScmException {
     UUID a = node("/rack1", 1);
     UUID b = node("/rack2", 1);
-    cluster.put(a, cluster.get(a).withPipeline(false));
-    Placement p = new PipelinePlacementPolicy(new PipelineLimits(2, 2, 0))
-        .place(ReplicationFactor.ONE, cluster.values(), used);
-    assertEquals(List.of(b), p.members());
-    assertEquals(b, p.leader());
+    node("/rack2", 1, false);
+    PipelinePlacementPolicy policy = new PipelinePlacementPolicy(new PipelineLimits(1, 2, 0));
+    List<UUID> placed = new ArrayList<>();
+    for (int i = 0; i < 2; i++) {
+      Placement p = policy.place(ReplicationFactor.ONE, cluster.values(), used);
+      assertEquals(1, p.members().size());
+      assertEquals(p.members().get(0), p.leader());
+      used.add(Set.copyOf(p.members()));
+      placed.add(p.leader());
+    }
+    assertEquals(Set.of(a, b), Set.copyOf(placed), "one each, the unusable node none");
+    ScmException full = assertThrows(ScmException.class,
+        () -> policy.place(ReplicationFactor.ONE, cluster.values(), used));
+    assertEquals(ScmResult.PIPELINE_LIMIT_REACHED, full.result());
   }
 }

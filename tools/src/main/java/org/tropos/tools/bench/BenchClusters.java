@@ -7,6 +7,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.ReplicationFactor;
 
 /** Local clusters for benchmarks: every port free (so they run beside tropos local), quick heartbeats. */
 final class BenchClusters {
@@ -22,11 +23,13 @@ final class BenchClusters {
         Map.entry("hdds.heartbeat.interval", "500ms"), Map.entry("ozone.scm.pipeline.creation.interval", "1s")));
   }
 
-  /** Waits until {@code expected} pipelines are open with a leader. */
+  /** Waits until {@code expected} RATIS/THREE pipelines (what the benches write through) are open with a leader. */
   static void awaitPipelines(HostPort scmAdmin, int expected) throws Exception {
     try (ScmAdminClient admin = new ScmAdminClient(scmAdmin)) {
-      Threads.awaitCondition(expected + " open pipelines", Duration.ofSeconds(60), Duration.ofMillis(200),
-          () -> admin.listPipelines(PipelineState.OPEN).stream().filter(p -> p.hasLeader()).count() >= expected);
+      Threads.awaitCondition(expected + " open RATIS/THREE pipelines", Duration.ofSeconds(60),
+          Duration.ofMillis(200),
+          () -> admin.listPipelines(PipelineState.OPEN).stream()
+              .filter(p -> p.getFactor() == ReplicationFactor.THREE && p.hasLeader()).count() >= expected);
     }
   }
 }

@@ -14,6 +14,7 @@ import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.OmResult;
@@ -46,8 +47,9 @@ final class ScmFailoverTarget implements FailoverBenchmark.Target {
       cluster.start();
       Configuration clients = base.with(cluster.serviceKeys());
       try (ScmAdminClient admin = new ScmAdminClient(ScmAddresses.clientServices(clients))) {
-        Threads.awaitCondition("an open pipeline", Duration.ofSeconds(60),
-            Duration.ofMillis(200), () -> !admin.listPipelines(PipelineState.OPEN).isEmpty());
+        Threads.awaitCondition("an open RATIS/THREE pipeline", Duration.ofSeconds(60), Duration.ofMillis(200),
+            () -> admin.listPipelines(PipelineState.OPEN).stream().anyMatch(p -> p.getFactor()
+                == ReplicationFactor.THREE));
       }
       client = TroposClient.create(clients);
       client.createVolume(VolumeInfo.newBuilder().setName(VOLUME).setOwner("bench").build());

@@ -38,8 +38,9 @@ public final class LocalCommand implements Callable<Integer> {
       description = "RaftLog directories per datanode, standing in for disks (default: 1).")
   private int raftDirs;
 
-  @Option(names = "--ha", description = "Three OMs in one HA service (Ozone's ozone.om.service.ids keys; the"
-      + " ports are kept in DATA_DIR/om-service.properties). SCM HA is not there yet.")
+  @Option(names = "--ha", description = "Three OMs and three SCMs, each trio one HA service (Ozone's"
+      + " ozone.om.service.ids and ozone.scm.service.ids keys; the ports are kept in DATA_DIR/om-service.properties"
+      + " and DATA_DIR/scm-service.properties).")
   private boolean ha;
 
   @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = ".tropos-local",

@@ -1,0 +1,116 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.ScmAdminClient;
+import org.tropos.client.TroposClient;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.scm.PipelineInfo;
+import org.tropos.proto.scm.db.ContainerRecord;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * Keys with one replica end to end (Ozone's {@code ozone.replication=1}): SCM gives every datanode a RATIS/ONE
+ * pipeline of its own, an S3 PUT and a Java client write go through them and read back; a bucket that asks for
+ * three replicas still writes through RATIS/THREE pipelines in the same cluster.
+ */
+@Timeout(300)
+class SingleReplicaIT {
+  private static final int MB = 1 << 20;
+  private static final Map<String, String> ONE_REPLICA = Map.of("ozone.replication", "1",
+      "ozone.scm.pipeline.creation.auto.factor.one", "true");
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void oneReplicaKeysGoThroughSingleNodePipelinesAndReadBack() throws Exception {
+    try (S3Cluster cluster = new S3Cluster(dir, ONE_REPLICA)) {
+      MiniCluster mini = cluster.mini();
+      Set<UUID> singles = awaitSingleReplicaPipelines(mini);
+      byte[] object = random(9 * MB + 123, 1);
+      try (S3Client s3 = cluster.client("it")) {
+        s3.createBucket(b -> b.bucket("single"));
+        s3.putObject(b -> b.bucket("single").key("dir/object"), RequestBody.fromBytes(object));
+        assertArrayEquals(object, s3.getObjectAsBytes(b -> b.bucket("single").key("dir/object")).asByteArray());
+      }
+      TroposClient tropos = cluster.tropos();
+      assertThrough(mini, tropos.getKey("s3v", "single", "dir/object"), ReplicationFactor.ONE, singles);
+
+      tropos.createVolume(VolumeInfo.newBuilder().setName("vol1").setOwner("it").build());
+      tropos.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("default").build());
+      tropos.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("three")
+          .setFactor(ReplicationFactor.THREE).build());
+      byte[] key = random(5 * MB, 2);
+      for (String bucket : List.of("default", "three")) {
+        try (OutputStream out = tropos.createKey("vol1", bucket, "key", key.length)) {
+          out.write(key);
+        }
+        try (InputStream in = tropos.readKey("vol1", bucket, "key")) {
+          assertArrayEquals(key, in.readAllBytes(), bucket);
+        }
+      }
+      assertThrough(mini, tropos.getKey("vol1", "default", "key"), ReplicationFactor.ONE, singles);
+      assertThrough(mini, tropos.getKey("vol1", "three", "key"), ReplicationFactor.THREE, singles);
+    }
+  }
+
+  /** Waits until every datanode is the one member of an OPEN RATIS/ONE pipeline; returns their ids. */
+  private static Set<UUID> awaitSingleReplicaPipelines(MiniCluster mini) throws Exception {
+    try (ScmAdminClient admin = new ScmAdminClient(mini.scmClientAddress())) {
+      Await.until("a RATIS/ONE pipeline with a leader on each of the 3 datanodes", MiniCluster.WAIT,
+          () -> singles(admin), ps -> ps.size() == 3 && ps.stream().allMatch(PipelineInfo::hasLeader));
+      List<PipelineInfo> singles = singles(admin);
+      singles.forEach(p -> assertEquals(1, p.getMembersCount()));
+      assertEquals(3, singles.stream().map(p -> p.getMembers(0).getDatanode().getUuid()).distinct().count(),
+          "one on each datanode");
+      return singles.stream().map(p -> Uuids.fromProto(p.getId().getId())).collect(Collectors.toSet());
+    }
+  }
+
+  private static List<PipelineInfo> singles(ScmAdminClient admin) throws Exception {
+    return admin.listPipelines(PipelineState.OPEN).stream().filter(p -> p.getFactor() == ReplicationFactor.ONE)
+        .toList();
+  }
+
+  /** The key has {@code factor} and each of its blocks is in a container of a pipeline of that size. */
+  private static void assertThrough(MiniCluster mini, KeyInfo key, ReplicationFactor factor, Set<UUID> singles) {
+    assertEquals(factor, key.getFactor(), key.getName());
+    assertTrue(key.getBlocksCount() > 0, key.getName());
+    for (KeyBlock block : key.getBlocksList()) {
+      ContainerRecord container = mini.cluster().scm().containerManager()
+          .container(block.getBlockId().getContainerId());
+      boolean single = singles.contains(Uuids.fromProto(container.getPipelineId().getId()));
+      assertEquals(factor == ReplicationFactor.ONE, single, key.getName() + " block in container "
+          + container.getContainerId());
+      assertEquals(factor == ReplicationFactor.ONE ? 1 : 3, container.getMembersCount());
+    }
+  }
+
+  private static byte[] random(int size, long seed) {
+    byte[] bytes = new byte[size];
+    new Random(seed).nextBytes(bytes);
+    return bytes;
+  }
+}
