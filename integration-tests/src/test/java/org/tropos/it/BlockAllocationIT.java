@@ -37,6 +37,20 @@ class BlockAllocationIT {
     }
   }
 
+  /** What tropos local waits for before it prints its endpoints: from then on a block is allocated at once. */
+  @Test
+  void aClusterThatSaysItIsWritableAllocatesBlocksAtTheFirstTry(@TempDir Path dir) throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, Map.of("ozone.scm.pipeline.creation.auto.factor.one",
+        "true"));
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress())) {
+      for (ReplicationFactor factor : List.of(ReplicationFactor.THREE, ReplicationFactor.ONE)) {
+        mini.cluster().awaitWritable(factor, MiniCluster.WAIT);
+        assertEquals(factor == ReplicationFactor.ONE ? 1 : 3, scm.allocateBlock(1 << 20, factor,
+            ExcludeList.getDefaultInstance()).getPipeline().getMembersCount(), factor.toString());
+      }
+    }
+  }
+
   private static List<BlockId> allocate(MiniCluster mini, int count) throws Exception {
     try (ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress())) {
       List<BlockId> ids = new java.util.ArrayList<>();

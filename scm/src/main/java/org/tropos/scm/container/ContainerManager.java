@@ -148,6 +148,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public record Allocation(BlockId block, PipelineView pipeline) {
   }
 
+  /** Whether a block of replication {@code factor} would be allocated now: an OPEN pipeline of that size exists. */
+  public boolean canAllocate(ReplicationFactor factor) {
+    return !eligiblePipelines(factor, ExcludeList.getDefaultInstance()).isEmpty();
+  }
+
   private List<PipelineView> eligiblePipelines(ReplicationFactor factor, ExcludeList exclude) {
     Set<UUID> badNodes = exclude.getDatanodesList().stream().map(Uuids::fromProto).collect(Collectors.toSet());
     Set<UUID> badPipelines = exclude.getPipelinesList().stream().map(p -> Uuids.fromProto(p.getId()))

@@ -3,8 +3,10 @@ package org.tropos.tools.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeoutException;
 import org.tropos.common.rpc.Callers;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
@@ -12,6 +14,7 @@ import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.rpc.OmException;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.S3Secret;
 import org.tropos.tools.local.LocalCluster;
 import picocli.CommandLine.Command;
@@ -22,8 +25,12 @@ import picocli.CommandLine.Option;
 @Command(name = "local", mixinStandardHelpOptions = true,
     description = {"Start SCM, OM, N datanodes (racks /rack1, /rack2 alternating) and the S3 gateway on loopback in"
         + " this process.",
+        "Prints its endpoints once keys of the default replication (ozone.replication) can be written.",
         "Stops cleanly on Ctrl-C; started again on the same --data-dir it brings back the same cluster."})
 public final class LocalCommand implements Callable<Integer> {
+  /** How long the start waits for the cluster to take writes before it says why it does not. */
+  private static final Duration WRITABLE_WAIT = Duration.ofSeconds(120);
+
   @Mixin
   private ConfigOptions config;
 
@@ -60,6 +67,7 @@ public final class LocalCommand implements Callable<Integer> {
     LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, ha, conf);
     cluster.start();
     System.out.print(cluster.describe());
+    awaitWritable(cluster, conf);
     S3Secret secret = s3Secret(conf, cluster);
     System.out.printf("  S3 credentials   awsAccessKey=%s awsSecret=%s%n", secret.getAccessId(), secret.getSecret());
     System.out.println("Try: tropos sh volume create /vol1, tropos sh bucket create /vol1/bucket1,"
@@ -72,6 +80,26 @@ public final class LocalCommand implements Callable<Integer> {
     }
     System.out.flush();
     return Daemons.runUntilStopped(cluster);
+  }
+
+  /**
+   * Returns once a key of the default replication ({@code ozone.replication}) can be written, so nobody is handed
+   * the endpoints of a cluster that cannot take a write yet (SCM places pipelines once the datanodes' registrations
+   * settle, and they form within seconds); past {@link #WRITABLE_WAIT} it says why not and lets the cluster run.
+   */
+  private static void awaitWritable(LocalCluster cluster, Configuration conf) throws Exception {
+    ReplicationFactor factor = conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE
+        : ReplicationFactor.THREE;
+    System.out.printf("Waiting until keys with %s can be written ...%n", factor == ReplicationFactor.ONE
+        ? "one replica" : "three replicas");
+    System.out.flush();
+    try {
+      cluster.awaitWritable(factor, WRITABLE_WAIT);
+    } catch (TimeoutException e) {
+      System.err.printf("tropos local: no OPEN RATIS/%s pipeline after %d s, so writes wait for one (RATIS/THREE"
+          + " needs 3 HEALTHY datanodes; RATIS/ONE needs %s); see tropos admin pipeline list%n", factor,
+          WRITABLE_WAIT.toSeconds(), ScmKeys.PIPELINE_AUTO_FACTOR_ONE.name() + "=true");
+    }
   }
 
   /** Writes an ozone-site.xml naming the OM service's nodes, for clients that should know them all. */

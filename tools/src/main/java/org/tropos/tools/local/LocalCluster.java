@@ -30,6 +30,7 @@ import org.tropos.datanode.DatanodeConfig;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.om.OmConfig;
 import org.tropos.om.OmServer;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.s3.S3Gateway;
 import org.tropos.s3.S3GatewayConfig;
 import org.tropos.scm.ScmConfig;
@@ -335,6 +336,17 @@ public final class LocalCluster implements AutoCloseable {
       throw new IllegalStateException("no SCM of the local cluster serves: " + e.getMessage(), e);
     }
     return serving[0];
+  }
+
+  /**
+   * Waits until a write of keys with replication {@code factor} would succeed: the serving SCM has an OPEN
+   * pipeline of that size (every member reported the group with its leader), so a block is allocated at once.
+   *
+   * @throws java.util.concurrent.TimeoutException if none is there within {@code timeout}
+   */
+  public void awaitWritable(ReplicationFactor factor, Duration timeout) throws Exception {
+    Threads.awaitCondition("OPEN RATIS/" + factor + " pipeline", timeout, Duration.ofMillis(100),
+        () -> scm().containerManager().canAllocate(factor));
   }
 
   /** Every SCM (one, or the HA service's); a stopped one is null. */
