@@ -7,13 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import org.tropos.client.ScmAdminClient;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
-import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.OmException;
-import org.tropos.common.util.Threads;
-import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.VolumeInfo;
@@ -46,11 +42,7 @@ final class ScmFailoverTarget implements FailoverBenchmark.Target {
     try {
       cluster.start();
       Configuration clients = base.with(cluster.serviceKeys());
-      try (ScmAdminClient admin = new ScmAdminClient(ScmAddresses.clientServices(clients))) {
-        Threads.awaitCondition("an open RATIS/THREE pipeline", Duration.ofSeconds(60), Duration.ofMillis(200),
-            () -> admin.listPipelines(PipelineState.OPEN).stream().anyMatch(p -> p.getFactor()
-                == ReplicationFactor.THREE));
-      }
+      cluster.awaitWritable(ReplicationFactor.THREE, Duration.ofSeconds(60));
       client = TroposClient.create(clients);
       client.createVolume(VolumeInfo.newBuilder().setName(VOLUME).setOwner("bench").build());
       client.createBucket(BucketInfo.newBuilder().setVolume(VOLUME).setName(BUCKET).build());
