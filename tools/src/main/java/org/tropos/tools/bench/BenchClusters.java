@@ -11,16 +11,19 @@ import org.tropos.proto.hdds.ReplicationFactor;
 
 /** Local clusters for benchmarks: every port free (so they run beside tropos local), quick heartbeats. */
 final class BenchClusters {
+  /** Every port free, quick heartbeats and pipeline creation. */
+  static final Map<String, String> FREE_PORTS = Map.ofEntries(Map.entry("ozone.scm.client.port", "0"),
+      Map.entry("ozone.scm.datanode.port", "0"), Map.entry("ozone.scm.block.client.port", "0"),
+      Map.entry("ozone.scm.http-address", "127.0.0.1:0"), Map.entry("hdds.container.ratis.ipc.port", "0"),
+      Map.entry("hdds.container.ipc.port", "0"), Map.entry("ozone.om.port", "0"),
+      Map.entry("ozone.om.http-address", "127.0.0.1:0"), Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
+      Map.entry("hdds.heartbeat.interval", "500ms"), Map.entry("ozone.scm.pipeline.creation.interval", "1s"));
+
   private BenchClusters() {
   }
 
   static Configuration config() {
-    return Configuration.defaults().with(Map.ofEntries(Map.entry("ozone.scm.client.port", "0"),
-        Map.entry("ozone.scm.datanode.port", "0"), Map.entry("ozone.scm.block.client.port", "0"),
-        Map.entry("ozone.scm.http-address", "127.0.0.1:0"), Map.entry("hdds.container.ratis.ipc.port", "0"),
-        Map.entry("hdds.container.ipc.port", "0"), Map.entry("ozone.om.port", "0"),
-        Map.entry("ozone.om.http-address", "127.0.0.1:0"), Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
-        Map.entry("hdds.heartbeat.interval", "500ms"), Map.entry("ozone.scm.pipeline.creation.interval", "1s")));
+    return Configuration.defaults().with(FREE_PORTS);
   }
 
   /** Waits until {@code expected} RATIS/THREE pipelines (what the benches write through) are open with a leader. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.tropos.common.util.Clock;
@@ -19,15 +20,25 @@ final class ConcurrentOps {
     void run(long i) throws Exception;
   }
 
-  /** Throughput and latency of one run. */
-  record Result(long ops, double seconds, double opsPerSec, double p50Ms, double p99Ms, double maxMs) {
+  /**
+   * Throughput and latency of one run: {@code ops} succeeded (the rates and latencies are theirs), {@code errors}
+   * failed, the first of them described by {@code firstError} (empty without errors).
+   */
+  record Result(long ops, double seconds, double opsPerSec, double p50Ms, double p99Ms, double maxMs, long errors,
+      String firstError) {
   }
 
   private ConcurrentOps() {
   }
 
+  /** Runs operations 0..n-1; the first that fails ends the run with its exception. */
   static Result run(Clock clock, String name, int threads, long n, Op op) throws Exception {
-    return run(clock, name, threads, op, next -> next < n);
+    return run(clock, name, threads, op, next -> next < n, false);
+  }
+
+  /** Runs operations 0..n-1, every one even when some fail: those are counted in {@link Result#errors}. */
+  static Result runCountingErrors(Clock clock, String name, int threads, long n, Op op) throws Exception {
+    return run(clock, name, threads, op, next -> next < n, true);
   }
 
   /**
@@ -37,7 +48,7 @@ final class ConcurrentOps {
   static Result runFor(Clock clock, String name, int threads, long first, Duration duration, Op op)
       throws Exception {
     long end = clock.monotonicNanos() + duration.toNanos();
-    return run(clock, name, threads, i -> op.run(first + i), next -> clock.monotonicNanos() < end);
+    return run(clock, name, threads, i -> op.run(first + i), next -> clock.monotonicNanos() < end, false);
   }
 
   /** Whether operation number {@code next} is to run. */
@@ -46,10 +57,13 @@ final class ConcurrentOps {
     boolean test(long next);
   }
 
-  private static Result run(Clock clock, String name, int threads, Op op, Continue more) throws Exception {
+  private static Result run(Clock clock, String name, int threads, Op op, Continue more, boolean countErrors)
+      throws Exception {
     Recorder latencies = new Recorder(3);
     AtomicLong next = new AtomicLong();
     AtomicLong ran = new AtomicLong();
+    AtomicLong errors = new AtomicLong();
+    AtomicReference<String> firstError = new AtomicReference<>("");
     ExecutorService pool = Threads.boundedPool(name, threads, threads);
     long start = clock.monotonicNanos();
     try {
@@ -58,7 +72,17 @@ final class ConcurrentOps {
         done.add(pool.submit(() -> {
           for (long i = next.getAndIncrement(); more.test(i); i = next.getAndIncrement()) {
             long t0 = clock.monotonicNanos();
-            op.run(i);
+            try {
+              op.run(i);
+            } catch (Exception e) {
+              if (!countErrors) {
+                throw e;
+              }
+              if (errors.getAndIncrement() == 0) {
+                firstError.set("operation " + i + ": " + e);
+              }
+              continue;
+            }
             latencies.recordValue(Math.max(1, clock.monotonicNanos() - t0));
             ran.incrementAndGet();
           }
@@ -75,6 +99,6 @@ final class ConcurrentOps {
     Histogram h = latencies.getIntervalHistogram();
     long n = ran.get();
     return new Result(n, seconds, n / seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6,
-        h.getMaxValue() / 1e6);
+        h.getMaxValue() / 1e6, errors.get(), firstError.get());
   }
 }

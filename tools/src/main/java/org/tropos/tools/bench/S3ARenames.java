@@ -8,7 +8,6 @@ import java.util.Random;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.fs.FileSystem;
 import org.tropos.common.util.Clock;
-import org.tropos.proto.om.S3Secret;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
@@ -37,16 +36,16 @@ final class S3ARenames {
     this.diskBytes = diskBytes;
   }
 
-  static FileSystem fileSystem(String endpoint, S3Secret secret, Path tmp) throws java.io.IOException {
+  static FileSystem fileSystem(S3Side side, Path tmp) throws java.io.IOException {
     org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
     conf.set("fs.s3a.impl", "org.apache.hadoop.fs.s3a.S3AFileSystem");
     conf.set("hadoop.tmp.dir", tmp.toString());
-    conf.set("fs.s3a.endpoint", endpoint);
+    conf.set("fs.s3a.endpoint", side.endpoint());
     conf.set("fs.s3a.endpoint.region", "us-east-1");
     conf.setBoolean("fs.s3a.path.style.access", true);
     conf.setBoolean("fs.s3a.connection.ssl.enabled", false);
-    conf.set("fs.s3a.access.key", secret.getAccessId());
-    conf.set("fs.s3a.secret.key", secret.getSecret());
+    conf.set("fs.s3a.access.key", side.accessKey());
+    conf.set("fs.s3a.secret.key", side.secret());
     conf.set("fs.s3a.aws.credentials.provider", "org.apache.hadoop.fs.s3a.SimpleAWSCredentialsProvider");
     return FileSystem.newInstance(URI.create("s3a://bench/"), conf);
   }

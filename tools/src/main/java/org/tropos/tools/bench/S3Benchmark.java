@@ -3,53 +3,53 @@ package org.tropos.tools.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileSystem;
-import org.tropos.client.TroposClient;
-import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DataSize;
-import org.tropos.common.net.HostPort;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
-import org.tropos.proto.om.S3Secret;
 import org.tropos.tools.cli.ExitCodes;
-import org.tropos.tools.local.LocalCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
 
 /**
- * {@code tropos bench s3}: the S3 gateway on a local cluster, driven by the AWS SDK (PUT/GET of small and large
- * objects at a fixed concurrency) and by Hadoop's S3A (the Spark/Hive seed's job commit: a directory of 2,126
- * files renamed, for two file sizes, and one large object renamed alone). A rename must not grow with the
- * size: the bytes the datanodes' disks gain during it are measured.
+ * {@code tropos bench s3}: {@code tropos local} started in a JVM of its own and driven through its S3 gateway by
+ * the AWS SDK (PUT/GET of small, large and huge objects), optionally side by side with any other S3 service
+ * ({@code --peer}, MinIO say) taking turns with it, each side's server CPU per operation read from /proc; then
+ * Hadoop's S3A on Tropos alone (the Spark/Hive seed's job commit: a directory of 2,126 files renamed, for two file
+ * sizes, and one large object renamed alone). A rename must not grow with the size: the bytes the datanodes' disks
+ * gain during it are measured.
  */
 @Command(name = "s3", mixinStandardHelpOptions = true,
-    description = "S3 gateway: PUT/GET latency and throughput, and S3A renames of 2,126 files (seed's job commit).")
+    description = {"S3 gateway of tropos local (a JVM of its own): PUT/GET throughput, latency and server CPU per"
+        + " operation, optionally against another S3 service in the same run (--peer); S3A renames of 2,126 files"
+        + " (the seed's job commit).", "Exits with 1 when a request of any phase failed."})
 public final class S3Benchmark implements Callable<Integer> {
-  private static final int MB = 1 << 20;
-
   @Option(names = "--datanodes", defaultValue = "3", description = "Datanodes (default 3).")
   private int datanodes;
 
-  @Option(names = "--concurrency", defaultValue = "16", description = "Concurrent requests (default 16).")
+  @Option(names = "--heap", defaultValue = "1536m", description = "The cluster JVM's heap (default 1536m).")
+  private String heap;
+
+  @Option(names = {"-D", "--set"}, paramLabel = "KEY=VALUE",
+      description = "A configuration key of the cluster, e.g. ozone.replication=1 (repeatable).")
+  private Map<String, String> settings = new LinkedHashMap<>();
+
+  @Option(names = "--concurrency", defaultValue = "16",
+      description = "Concurrent requests for small and large objects (default 16).")
   private int concurrency;
 
   @Option(names = "--small", defaultValue = "100KB", description = "Small object size (default 100KB).")
@@ -59,8 +59,8 @@ public final class S3Benchmark implements Callable<Integer> {
   private int smallCount;
 
   @Option(names = "--warmup", defaultValue = "800",
-      description = "Small objects PUT and GET before anything is measured, so the JIT has compiled the paths"
-          + " (default 800).")
+      description = "Small objects PUT and GET on every service before anything is measured, so the JIT has"
+          + " compiled the paths (default 800; reported as warmup-put and warmup-get).")
   private int warmup;
 
   @Option(names = "--large", defaultValue = "64MB", description = "Large object size (default 64MB).")
@@ -69,26 +69,47 @@ public final class S3Benchmark implements Callable<Integer> {
   @Option(names = "--large-count", defaultValue = "16", description = "Large objects (default 16).")
   private int largeCount;
 
-  @Option(names = "--files", defaultValue = "2126", description = "Files in the renamed directory (default 2126).")
+  @Option(names = "--huge", defaultValue = "1GB",
+      description = "Huge object size: PUT and GET one at a time, and the object renamed alone, taking turns with a"
+          + " 1 KB one for comparison (default 1GB; 0 skips both).")
+  private String huge;
+
+  @Option(names = "--huge-count", defaultValue = "2", description = "Huge objects PUT and GET (default 2).")
+  private int hugeCount;
+
+  @Option(names = "--files", defaultValue = "2126",
+      description = "Files in the renamed directory (default 2126; 0 skips the directory renames).")
   private int files;
 
   @Option(names = "--file-sizes", split = ",", defaultValue = "1KB,1MB",
       description = "Sizes of the renamed files (default 1KB,1MB).")
   private List<String> fileSizes;
 
-  @Option(names = "--huge", defaultValue = "1GB",
-      description = "The object renamed alone, taking turns with a 1 KB one for comparison (default 1GB; 0 skips"
-          + " both).")
-  private String huge;
-
   @Option(names = "--single-renames", defaultValue = "5",
-      description = "Renames of each lone object; the median is reported (default 5).")
+      description = "Renames of each lone object; the median is reported (default 5; 0 skips them).")
   private int singleRenames;
+
+  @Option(names = "--peer", paramLabel = "URL", description = "Another S3 service to measure in the same run.")
+  private String peer;
+
+  @Option(names = "--peer-name", defaultValue = "peer", description = "The peer's name in the report (default"
+      + " peer).")
+  private String peerName;
+
+  @Option(names = "--peer-key", description = "The peer's access key.")
+  private String peerKey;
+
+  @Option(names = "--peer-secret", description = "The peer's secret key.")
+  private String peerSecret;
+
+  @Option(names = "--peer-pid", description = "The peer's server process (default: the local process listening on"
+      + " the URL's port; without one, its CPU is reported as null).")
+  private Long peerPid;
 
   @Option(names = "--dir", description = "Where the cluster lives (default: a temporary directory).")
   private Path dir;
 
-  @Option(names = "--json", description = "Print one JSON object per run.")
+  @Option(names = "--json", description = "Print one JSON object per measurement.")
   private boolean json;
 
   @Spec
@@ -98,68 +119,81 @@ public final class S3Benchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (peer != null && (peerKey == null || peerSecret == null)) {
+      throw new ParameterException(spec.commandLine(), "--peer needs --peer-key and --peer-secret");
+    }
     PrintWriter out = spec.commandLine().getOut();
     Path root = dir != null ? dir : Files.createTempDirectory("tropos-bench-s3");
-    Configuration conf = BenchClusters.config();
-    try (LocalCluster cluster = new LocalCluster(root.resolve("cluster"), datanodes, 1, 1, conf)) {
-      cluster.start();
-      BenchClusters.awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), 1);
-      S3Secret secret;
-      try (TroposClient om = TroposClient.create(conf.with("ozone.om.address", "127.0.0.1:" + cluster.om().port()))) {
-        secret = om.getS3Secret("bench", true);
+    Map<String, String> clusterSettings = new LinkedHashMap<>(BenchClusters.FREE_PORTS);
+    clusterSettings.putAll(settings);
+    long errors;
+    try (TroposLocalProcess local = new TroposLocalProcess(root.resolve("cluster"), datanodes, heap,
+        clusterSettings)) {
+      S3Side tropos = local.awaitReady();
+      List<S3Side> sides = new ArrayList<>(List.of(tropos));
+      if (peer != null) {
+        sides.add(new S3Side(peerName, peer, peerKey, peerSecret, S3Side.serverPid(peer, peerPid)));
       }
-      try (S3Client s3 = client(cluster.s3Endpoint(), secret)) {
-        s3.createBucket(b -> b.bucket("bench"));
-        warmUp(s3, DataSize.parse(small).bytes());
-        transfers(s3, out, DataSize.parse(small).bytes(), smallCount);
-        transfers(s3, out, DataSize.parse(large).bytes(), largeCount);
-        try (FileSystem fs = S3ARenames.fileSystem(cluster.s3Endpoint(), secret, root.resolve("hadoop-tmp"))) {
-          S3ARenames renames = new S3ARenames(s3, fs, clock, concurrency, () -> diskBytes(root.resolve("cluster")));
-          for (String size : fileSizes) {
-            print(out, renames.directory(files, DataSize.parse(size).bytes()));
-          }
-          long hugeBytes = DataSize.parse(huge).bytes();
-          if (hugeBytes > 0) {
-            for (S3ARenames.Renamed r : renames.singles(new long[] {1024, hugeBytes}, singleRenames)) {
-              print(out, r);
-            }
-          }
+      List<S3Transfers.Target> targets = new ArrayList<>();
+      try {
+        for (S3Side side : sides) {
+          targets.add(new S3Transfers.Target(side, side.client()));
+          createBucket(targets.get(targets.size() - 1).s3());
         }
+        errors = transfers(out, targets);
+        renames(out, targets.get(0), root);
+      } finally {
+        targets.forEach(t -> t.s3().close());
       }
     }
-    out.flush();
+    if (errors > 0) {
+      spec.commandLine().getErr().printf("tropos bench s3: %d requests failed (see errors in the report)%n", errors);
+      return ExitCodes.FAILED;
+    }
     return ExitCodes.OK;
   }
 
-  static S3Client client(String endpoint, S3Secret secret) {
-    return S3Client.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(secret.getAccessId(),
-            secret.getSecret())))
-        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-        .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64))
-        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofMinutes(10))).build();
+  private static void createBucket(S3Client s3) {
+    try {
+      s3.createBucket(b -> b.bucket(S3Transfers.BUCKET));
+    } catch (BucketAlreadyOwnedByYouException e) {
+      // a peer kept from an earlier run: its objects are overwritten
+    }
   }
 
-  private void warmUp(S3Client s3, long size) throws Exception {
-    byte[] content = new byte[(int) size];
-    ConcurrentOps.run(clock, "bench-s3", concurrency, warmup, i -> s3.putObject(p -> p.bucket("bench")
-        .key("warmup-" + i), RequestBody.fromBytes(content)));
-    ConcurrentOps.run(clock, "bench-s3", concurrency, warmup, i -> s3.getObjectAsBytes(g -> g.bucket("bench")
-        .key("warmup-" + i)));
+  /** The SDK's PUTs and GETs on every service; the requests that failed. */
+  private long transfers(PrintWriter out, List<S3Transfers.Target> targets) throws Exception {
+    S3Transfers transfers = new S3Transfers(clock, targets, out, json);
+    long smallBytes = DataSize.parse(small).bytes();
+    transfers.warmUp(smallBytes, warmup, concurrency);
+    transfers.compare(smallBytes, smallCount, concurrency);
+    transfers.compare(DataSize.parse(large).bytes(), largeCount, concurrency);
+    long hugeBytes = DataSize.parse(huge).bytes();
+    if (hugeBytes > 0 && hugeCount > 0) {
+      transfers.compare(hugeBytes, hugeCount, 1);
+    }
+    return transfers.errors();
   }
 
-  /** PUT then GET {@code count} objects of {@code size} bytes at the set concurrency. */
-  private void transfers(S3Client s3, PrintWriter out, long size, int count) throws Exception {
-    byte[] content = new byte[(int) Math.min(size, 8 * MB)];
-    new Random(size).nextBytes(content);
-    ConcurrentOps.Result put = ConcurrentOps.run(clock, "bench-s3", concurrency, count, i -> s3.putObject(
-        p -> p.bucket("bench").key("obj-" + size + "-" + i), RequestBody.fromContentProvider(
-            () -> repeat(content, size), size, "application/octet-stream")));
-    printTransfer(out, "put", size, put);
-    ConcurrentOps.Result get = ConcurrentOps.run(clock, "bench-s3", concurrency, count, i -> s3.getObject(
-        g -> g.bucket("bench").key("obj-" + size + "-" + i), ResponseTransformer.toInputStream()).transferTo(
-            java.io.OutputStream.nullOutputStream()));
-    printTransfer(out, "get", size, get);
+  /** S3A's renames on Tropos, the bytes its datanodes gain during each. */
+  private void renames(PrintWriter out, S3Transfers.Target tropos, Path root) throws Exception {
+    long hugeBytes = DataSize.parse(huge).bytes();
+    boolean singles = hugeBytes > 0 && singleRenames > 0;
+    if (files == 0 && !singles) {
+      return;
+    }
+    try (FileSystem fs = S3ARenames.fileSystem(tropos.side(), root.resolve("hadoop-tmp"))) {
+      S3ARenames renames = new S3ARenames(tropos.s3(), fs, clock, concurrency,
+          () -> diskBytes(root.resolve("cluster")));
+      for (String size : files == 0 ? List.<String>of() : fileSizes) {
+        print(out, renames.directory(files, DataSize.parse(size).bytes()));
+      }
+      if (singles) {
+        for (S3ARenames.Renamed r : renames.singles(new long[] {1024, hugeBytes}, singleRenames)) {
+          print(out, r);
+        }
+      }
+    }
   }
 
   /** {@code size} bytes: {@code content} over and over. */
@@ -186,28 +220,15 @@ public final class S3Benchmark implements Callable<Integer> {
     };
   }
 
-  private void printTransfer(PrintWriter out, String op, long size, ConcurrentOps.Result r) {
-    double mbPerSec = r.ops() * (double) size / MB / r.seconds();
-    if (json) {
-      out.printf(Locale.ROOT, "{\"op\":\"%s\",\"sizeBytes\":%d,\"concurrency\":%d,\"objects\":%d,\"opsPerSec\":%.1f,"
-          + "\"mbPerSec\":%.1f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"maxMs\":%.2f}%n", op, size, concurrency, r.ops(),
-          r.opsPerSec(), mbPerSec, r.p50Ms(), r.p99Ms(), r.maxMs());
-    } else {
-      out.printf(Locale.ROOT, "%-4s %9d B x%-5d concurrency %-3d %9.1f ops/s %8.1f MB/s   p50 %7.2f ms  p99 %7.2f ms"
-          + "  max %7.2f ms%n", op, size, r.ops(), concurrency, r.opsPerSec(), mbPerSec, r.p50Ms(), r.p99Ms(),
-          r.maxMs());
-    }
-    out.flush();
-  }
-
   /** As JSON, the transfers' fields too: rates over the (median) rename, p50 the median, p99 the slowest. */
   private void print(PrintWriter out, S3ARenames.Renamed r) {
     if (json) {
-      out.printf(Locale.ROOT, "{\"op\":\"rename\",\"files\":%d,\"sizeBytes\":%d,\"concurrency\":1,\"seconds\":%.3f,"
-          + "\"perFileMs\":%.2f,\"opsPerSec\":%.1f,\"mbPerSec\":%.1f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,"
+      out.printf(Locale.ROOT, "{\"system\":\"tropos\",\"op\":\"rename\",\"files\":%d,\"sizeBytes\":%d,"
+          + "\"concurrency\":1,\"seconds\":%.3f,\"perFileMs\":%.2f,\"opsPerSec\":%.1f,\"mbPerSec\":%.1f,"
+          + "\"p50Ms\":%.2f,\"p99Ms\":%.2f,"
           + "\"bytesWrittenToDatanodes\":%d,\"renames\":%d}%n", r.files(), r.sizeBytes(), r.seconds(),
           r.seconds() * 1000 / r.files(), r.files() / r.seconds(),
-          r.files() * (double) r.sizeBytes() / MB / r.seconds(), r.seconds() * 1000, r.maxSeconds() * 1000,
+          r.files() * (double) r.sizeBytes() / (1 << 20) / r.seconds(), r.seconds() * 1000, r.maxSeconds() * 1000,
           r.bytesWrittenToDatanodes(), r.renames());
     } else {
       out.printf(Locale.ROOT, "rename (S3A) %5d files of %10d B: %8.3f s, %.2f ms per file, bytes written to"

@@ -1,0 +1,164 @@
+package org.tropos.tools.bench;
+
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import org.tropos.common.util.Clock;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * PUT and GET of objects of one size on every S3 service in turn, with the same client, objects and concurrency,
+ * each phase timed and its server CPU read; a row per (service, operation, size) and, with a peer, a ratio row
+ * (the first service over the second). The services take turns opening the phases, so that neither always meets
+ * a warmer disk cache or a JIT compiler further along. Failed requests are counted and reported, never dropped.
+ */
+final class S3Transfers {
+  private static final int MB = 1 << 20;
+  static final String BUCKET = "bench";
+
+  /** One S3 service and the client that drives it. */
+  record Target(S3Side side, S3Client s3) {
+  }
+
+  /** A measured phase of one service. */
+  record Phase(String system, String op, long sizeBytes, int concurrency, ConcurrentOps.Result result,
+      double serverCpuMsPerOp) {
+    double mbPerSec() {
+      return result.ops() * (double) sizeBytes / MB / result.seconds();
+    }
+  }
+
+  private final Clock clock;
+  private final List<Target> targets;
+  private final PrintWriter out;
+  private final boolean json;
+  private int phases;
+  private long errors;
+
+  S3Transfers(Clock clock, List<Target> targets, PrintWriter out, boolean json) {
+    this.clock = clock;
+    this.targets = targets;
+    this.out = out;
+    this.json = json;
+  }
+
+  /** Failed requests over all phases so far, warm-up included. */
+  long errors() {
+    return errors;
+  }
+
+  /** PUTs then GETs {@code count} objects of {@code size} bytes on every service, reported as warm-up. */
+  void warmUp(long size, int count, int concurrency) throws Exception {
+    compare("warmup-", size, count, concurrency);
+  }
+
+  /** PUTs then GETs {@code count} objects of {@code size} bytes on every service. */
+  void compare(long size, int count, int concurrency) throws Exception {
+    compare("", size, count, concurrency);
+  }
+
+  private void compare(String prefix, long size, int count, int concurrency) throws Exception {
+    byte[] content = new byte[(int) Math.min(size, 8 * MB)];
+    new Random(size).nextBytes(content);
+    String key = prefix + "obj-" + size + "-";
+    phase(prefix + "put", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
+        count, i -> t.s3().putObject(p -> p.bucket(BUCKET).key(key + i), RequestBody.fromContentProvider(
+            () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"))));
+    phase(prefix + "get", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
+        count, i -> read(t.s3(), key + i, size)));
+  }
+
+  private static void read(S3Client s3, String key, long size) throws Exception {
+    long n = s3.getObject(g -> g.bucket(BUCKET).key(key), ResponseTransformer.toInputStream())
+        .transferTo(OutputStream.nullOutputStream());
+    if (n != size) {
+      throw new IllegalStateException("GET " + key + " returned " + n + " bytes, not " + size);
+    }
+  }
+
+  /** Runs one operation on a service. */
+  @FunctionalInterface
+  private interface Run {
+    ConcurrentOps.Result on(Target target) throws Exception;
+  }
+
+  private void phase(String op, long size, int concurrency, Run run) throws Exception {
+    List<Target> order = new ArrayList<>(targets);
+    if (phases++ % 2 == 1) {
+      Collections.reverse(order);
+    }
+    List<Phase> measured = new ArrayList<>();
+    for (Target t : order) {
+      long cpuBefore = t.side().serverCpuNanos();
+      ConcurrentOps.Result r = run.on(t);
+      long cpuAfter = t.side().serverCpuNanos();
+      double cpuMsPerOp = cpuBefore < 0 || r.ops() == 0 ? -1 : (cpuAfter - cpuBefore) / 1e6 / r.ops();
+      Phase p = new Phase(t.side().name(), op, size, concurrency, r, cpuMsPerOp);
+      print(p);
+      measured.add(p);
+      errors += r.errors();
+    }
+    if (measured.size() == 2) {
+      boolean firstIsFirst = order.get(0) == targets.get(0);
+      printRatio(measured.get(firstIsFirst ? 0 : 1), measured.get(firstIsFirst ? 1 : 0));
+    }
+  }
+
+  private void print(Phase p) {
+    ConcurrentOps.Result r = p.result();
+    if (json) {
+      out.printf(Locale.ROOT, "{\"system\":\"%s\",\"op\":\"%s\",\"sizeBytes\":%d,\"concurrency\":%d,\"objects\":%d,"
+          + "\"opsPerSec\":%.1f,\"mbPerSec\":%.1f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"maxMs\":%.2f,"
+          + "\"serverCpuMsPerOp\":%s,\"errors\":%d%s}%n", p.system(), p.op(), p.sizeBytes(), p.concurrency(),
+          r.ops(), r.opsPerSec(), p.mbPerSec(), r.p50Ms(), r.p99Ms(), r.maxMs(), number(p.serverCpuMsPerOp()),
+          r.errors(), r.errors() == 0 ? "" : ",\"firstError\":\"" + escape(r.firstError()) + "\"");
+    } else {
+      out.printf(Locale.ROOT, "%-8s %-10s %10d B x%-5d c%-3d %8.1f ops/s %8.1f MB/s  p50 %8.2f ms  p99 %8.2f ms"
+          + "  server CPU %s ms/op  errors %d%n", p.system(), p.op(), p.sizeBytes(), r.ops(), p.concurrency(),
+          r.opsPerSec(), p.mbPerSec(), r.p50Ms(), r.p99Ms(), number(p.serverCpuMsPerOp()), r.errors());
+      if (r.errors() > 0) {
+        out.println("         first error: " + r.firstError());
+      }
+    }
+    out.flush();
+  }
+
+  /** The first service's figures over the second's. */
+  private void printRatio(Phase a, Phase b) {
+    ConcurrentOps.Result ra = a.result();
+    ConcurrentOps.Result rb = b.result();
+    String system = a.system() + "/" + b.system();
+    String cpu = a.serverCpuMsPerOp() < 0 || b.serverCpuMsPerOp() < 0 ? number(-1)
+        : ratio(a.serverCpuMsPerOp(), b.serverCpuMsPerOp());
+    if (json) {
+      out.printf(Locale.ROOT, "{\"system\":\"%s\",\"op\":\"%s\",\"sizeBytes\":%d,\"concurrency\":%d,"
+          + "\"opsPerSec\":%s,\"mbPerSec\":%s,\"p50Ms\":%s,\"p99Ms\":%s,\"serverCpuMsPerOp\":%s,\"errors\":%d}%n",
+          system, a.op(), a.sizeBytes(), a.concurrency(), ratio(ra.opsPerSec(), rb.opsPerSec()),
+          ratio(a.mbPerSec(), b.mbPerSec()), ratio(ra.p50Ms(), rb.p50Ms()), ratio(ra.p99Ms(), rb.p99Ms()),
+          cpu, ra.errors() + rb.errors());
+    } else {
+      out.printf(Locale.ROOT, "%-19s %10d B: ops/s %sx, p99 %sx, server CPU per op %sx%n", system + " " + a.op(),
+          a.sizeBytes(), ratio(ra.opsPerSec(), rb.opsPerSec()), ratio(ra.p99Ms(), rb.p99Ms()), cpu);
+    }
+    out.flush();
+  }
+
+  private static String ratio(double a, double b) {
+    return number(b == 0 ? Double.NaN : a / b);
+  }
+
+  /** A figure, or null when unknown (a server whose process is not on this machine). */
+  private static String number(double value) {
+    return value < 0 || Double.isNaN(value) ? "null" : String.format(Locale.ROOT, "%.3f", value);
+  }
+
+  private static String escape(String s) {
+    return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", " ");
+  }
+}

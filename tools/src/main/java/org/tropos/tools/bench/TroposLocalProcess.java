@@ -1,0 +1,114 @@
+package org.tropos.tools.bench;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.tropos.common.util.NamedThreadFactory;
+
+/**
+ * {@code tropos local} in a JVM of its own, as a user runs it: its CPU time is then the whole cluster's, read
+ * from outside as for any other S3 server. Ready once it prints its S3 credentials, which it does only when a key
+ * of the default replication can be written; its output goes to a log file. Closing it stops it as Ctrl-C does.
+ */
+final class TroposLocalProcess implements AutoCloseable {
+  private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
+  private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
+  private static final Pattern ENDPOINT = Pattern.compile("^\\s*S3 gateway\\s+(\\S+)");
+  private static final Pattern CREDENTIALS = Pattern.compile("S3 credentials\\s+awsAccessKey=(\\S+) awsSecret=(\\S+)");
+
+  private final Process process;
+  private final Path log;
+  private final CompletableFuture<S3Side> ready = new CompletableFuture<>();
+  /** Stops the cluster when the benchmark's JVM ends before closing it (Ctrl-C): it would run on, orphaned. */
+  private final Thread stopOnExit;
+
+  /**
+   * Starts it with its data in {@code dataDir}, {@code datanodes} datanodes, a heap of {@code heap} (as
+   * TROPOS_HEAPSIZE) and {@code settings} over the configuration directory's.
+   */
+  TroposLocalProcess(Path dataDir, int datanodes, String heap, Map<String, String> settings) throws IOException {
+    List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx" + heap, "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"));
+    for (String property : List.of("log4j2.configurationFile", "java.util.logging.manager")) {
+      if (System.getProperty(property) != null) {
+        command.add("-D" + property + "=" + System.getProperty(property));
+      }
+    }
+    command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.tropos.tools.Tropos", "local",
+        "--data-dir", dataDir.toString(), "--datanodes", Integer.toString(datanodes)));
+    settings.forEach((key, value) -> command.addAll(List.of("-D", key + "=" + value)));
+    Files.createDirectories(dataDir);
+    log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
+    process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    stopOnExit = new NamedThreadFactory("tropos-local-stop", false).newThread(process::destroy);
+    Runtime.getRuntime().addShutdownHook(stopOnExit);
+    new NamedThreadFactory("tropos-local-output", true).newThread(this::copyOutput).start();
+  }
+
+  /** Waits until the cluster takes writes; its S3 service, or why it did not start (the log's last lines). */
+  S3Side awaitReady() throws IOException, InterruptedException {
+    try {
+      return ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("tropos local did not get ready (" + (e instanceof TimeoutException
+          ? "no credentials after " + START_TIMEOUT.toSeconds() + " s" : e.getCause().getMessage()) + "); the end of "
+          + log + ":\n" + tail(), e);
+    }
+  }
+
+  /** Copies the process's output to the log, watching for the lines that say where its S3 service is. */
+  private void copyOutput() {
+    String endpoint = null;
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
+        StandardCharsets.UTF_8)); PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
+      for (String line = in.readLine(); line != null; line = in.readLine()) {
+        out.println(line);
+        Matcher at = ENDPOINT.matcher(line);
+        Matcher keys = CREDENTIALS.matcher(line);
+        if (at.find()) {
+          endpoint = at.group(1);
+        } else if (keys.find() && endpoint != null) {
+          ready.complete(new S3Side("tropos", endpoint, keys.group(1), keys.group(2),
+              OptionalLong.of(process.pid())));
+        }
+      }
+    } catch (IOException e) {
+      ready.completeExceptionally(e);
+    }
+    ready.completeExceptionally(new IOException("it exited"));
+  }
+
+  private String tail() {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
+    }
+  }
+
+  /** Stops the cluster as Ctrl-C does and waits for it to end; past a minute, kills it. */
+  @Override
+  public void close() throws InterruptedException {
+    Runtime.getRuntime().removeShutdownHook(stopOnExit);
+    process.destroy();
+    if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+}
