@@ -1,6 +1,7 @@
 package org.tropos.client;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,9 +19,11 @@ import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.common.util.SystemClock;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.BucketInfo;
@@ -65,10 +68,17 @@ import org.tropos.proto.scm.ContainerInfo;
  * <p>Thread-safe: share one per process; each stream belongs to one thread.
  */
 public final class TroposClient implements AutoCloseable {
+  /** Idle read connections kept per datanode: as many as a gateway's concurrent GETs keep busy on one node. */
+  private static final int READ_CONNECTIONS_PER_NODE = 32;
+  private static final Duration IDLE_READ_CONNECTION = Duration.ofMinutes(1);
+
   private final Configuration conf;
   private final OmClient om;
   private final ScmBlockClient scm;
   private final PipelineClients pipelines = new PipelineClients();
+  /** Reads reuse connections to datanodes: a new one per block read cost small GETs most of their CPU. */
+  private final BlockReadPool reads = new BlockReadPool(BlockStreamReader.READ_TIMEOUT, READ_CONNECTIONS_PER_NODE,
+      IDLE_READ_CONNECTION, SystemClock.INSTANCE);
   private final String clientHost;
   private final String user;
   private final List<HostPort> omAddresses;
@@ -192,7 +202,7 @@ public final class TroposClient implements AutoCloseable {
 
   /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */
   public KeyInputStream readKey(LookupKeyResponse lookup) {
-    return new KeyInputStream(lookup, new BlockStreamReader(scm, clientHost));
+    return new KeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
   }
 
   /** The key with where its blocks' replicas are, nearest to this host first. */
@@ -344,6 +354,11 @@ public final class TroposClient implements AutoCloseable {
 
   @Override
   public void close() {
+    try {
+      reads.close();
+    } catch (IOException e) {
+      // closing idle sockets: nothing was pending on them
+    }
     pipelines.close();
     scm.close();
     om.close();

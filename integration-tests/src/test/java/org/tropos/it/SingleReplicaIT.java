@@ -33,7 +33,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * Keys with one replica end to end (Ozone's {@code ozone.replication=1}): SCM gives every datanode a RATIS/ONE
  * pipeline of its own, an S3 PUT and a Java client write go through them and read back; a bucket that asks for
- * three replicas still writes through RATIS/THREE pipelines in the same cluster.
+ * three replicas still writes through RATIS/THREE pipelines in the same cluster; a one-replica key reads again
+ * after its datanode restarted, through the same client.
  */
 @Timeout(300)
 class SingleReplicaIT {
@@ -73,6 +74,15 @@ class SingleReplicaIT {
       }
       assertThrough(mini, tropos.getKey("vol1", "default", "key"), ReplicationFactor.ONE, singles);
       assertThrough(mini, tropos.getKey("vol1", "three", "key"), ReplicationFactor.THREE, singles);
+
+      // The client kept its connection to the one replica's read server; once that closed, a read opens anew.
+      for (int i = 1; i <= 3; i++) {
+        mini.cluster().stopDatanode(i);
+        mini.cluster().startDatanode(i);
+      }
+      try (InputStream in = tropos.readKey("vol1", "default", "key")) {
+        assertArrayEquals(key, in.readAllBytes(), "read again after the datanodes restarted");
+      }
     }
   }
 

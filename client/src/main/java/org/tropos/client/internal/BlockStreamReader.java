@@ -1,6 +1,7 @@
 package org.tropos.client.internal;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -10,9 +11,11 @@ import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.client.BlockLocation;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.BlockReadClient;
+import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockResponse;
@@ -29,14 +32,22 @@ import org.tropos.proto.scm.ContainerInfo;
  */
 public final class BlockStreamReader {
   private static final Logger LOG = LoggerFactory.getLogger(BlockStreamReader.class);
-  private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+  public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
 
   private final ScmBlockClient scm;
   private final String clientHost;
+  private final BlockReadPool connections;
 
+  /** A reader for a few reads: every connection is closed after its read. */
   public BlockStreamReader(ScmBlockClient scm, String clientHost) {
+    this(scm, clientHost, new BlockReadPool(READ_TIMEOUT, 0, Duration.ZERO, SystemClock.INSTANCE));
+  }
+
+  /** @param connections the client's connections to read servers, reused across readers (owned by the caller) */
+  public BlockStreamReader(ScmBlockClient scm, String clientHost, BlockReadPool connections) {
     this.scm = scm;
     this.clientHost = clientHost;
+    this.connections = connections;
   }
 
   /** Reads every block in order into {@code sink}. */
@@ -59,11 +70,8 @@ public final class BlockStreamReader {
     long[] delivered = {0};
     IOException last = null;
     for (DatanodeDetails replica : replicas) {
-      try (BlockReadClient reader = new BlockReadClient(readAddress(replica), READ_TIMEOUT)) {
-        reader.read(location.block(), offset + delivered[0], length - delivered[0], verified -> {
-          delivered[0] += verified.remaining();
-          sink.accept(verified);
-        });
+      try {
+        readFrom(replica, location, offset, length, delivered, sink);
         return;
       } catch (DatanodeException e) {
         last = new IOException(e.getMessage(), e);
@@ -78,6 +86,47 @@ public final class BlockStreamReader {
     }
     throw new IOException("no replica of block " + location + " could be read; last error: "
         + (last == null ? "no replicas" : last.getMessage()), last);
+  }
+
+  /**
+   * Reads the rest of the range from one replica. A kept connection that fails before any byte came back may
+   * have gone stale while idle (its datanode restarted): the read is tried once more on a new one.
+   */
+  private void readFrom(DatanodeDetails replica, BlockLocation location, long offset, long length,
+      long[] delivered, BlockReadClient.ByteSink sink) throws IOException, DatanodeException {
+    HostPort address = readAddress(replica);
+    BlockReadClient reader = connections.borrow(address);
+    long before = delivered[0];
+    try {
+      read(reader, location, offset, length, delivered, sink);
+    } catch (IOException e) {
+      if (!reader.answeredBefore() || delivered[0] > before || e instanceof SocketTimeoutException) {
+        throw e;
+      }
+      LOG.debug("A kept connection to {} failed ({}); reading on a new one", address, e.getMessage());
+      try (BlockReadClient fresh = new BlockReadClient(address, READ_TIMEOUT)) {
+        read(fresh, location, offset, length, delivered, sink);
+      }
+    }
+  }
+
+  /** One read on {@code reader}, which goes back to the pool only when the read ended cleanly. */
+  private void read(BlockReadClient reader, BlockLocation location, long offset, long length, long[] delivered,
+      BlockReadClient.ByteSink sink) throws IOException, DatanodeException {
+    boolean clean = false;
+    try {
+      reader.read(location.block(), offset + delivered[0], length - delivered[0], verified -> {
+        delivered[0] += verified.remaining();
+        sink.accept(verified);
+      });
+      clean = true;
+    } finally {
+      if (clean) {
+        connections.release(reader);
+      } else {
+        reader.close();
+      }
+    }
   }
 
   /** The stored checksums of a block's range, from the first of {@code replicas} that answers. */

@@ -40,6 +40,8 @@ public final class BlockReadClient implements AutoCloseable {
   private final Selector selector;
   private final long timeoutMs;
   private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+  private final ByteBuffer probe = ByteBuffer.allocate(1);
+  private boolean answeredBefore;
 
   public BlockReadClient(HostPort address, Duration timeout) throws IOException {
     this.address = address;
@@ -58,6 +60,30 @@ public final class BlockReadClient implements AutoCloseable {
     }
   }
 
+  public HostPort address() {
+    return address;
+  }
+
+  /** Whether a read on this connection succeeded before: a failure now may be the connection's, gone stale. */
+  public boolean answeredBefore() {
+    return answeredBefore;
+  }
+
+  /**
+   * Whether the connection can take another request: still open, the server has not closed its end, and no byte
+   * is waiting that would belong to an earlier response.
+   */
+  public boolean isOpenWithNothingUnread() {
+    if (!channel.isOpen()) {
+      return false;
+    }
+    try {
+      return channel.read(probe.clear()) == 0;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /**
    * Reads bytes {@code offset} to {@code offset + length} of a block, verifying every checksum, into {@code sink}.
    * Returns the block's committed length.
@@ -71,6 +97,7 @@ public final class BlockReadClient implements AutoCloseable {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
     }
     receive(header, offset, length, sink);
+    answeredBefore = true;
     return header.getBlockLength();
   }
 
