@@ -31,11 +31,12 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param replicationStreams how many container copies run at once
  * @param replicationTimeout how long a container copy waits on its source
  * @param scrub how the container scrubber runs
+ * @param ratisSnapshotThreshold log entries between two snapshots of a pipeline's Raft group
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
     String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
     Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
-    ScrubConfig scrub) {
+    ScrubConfig scrub, long ratisSnapshotThreshold) {
 
   public DatanodeConfig {
     dataDirs = List.copyOf(dataDirs);
@@ -54,7 +55,7 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT), conf.get(DatanodeKeys.HTTP_PORT),
         conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
         conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),
-        ScrubConfig.from(conf));
+        ScrubConfig.from(conf), conf.get(DatanodeKeys.RATIS_SNAPSHOT_THRESHOLD));
   }
 
   /** The configured directories, else {@code <first metadata dir>/<fallback>}. */

@@ -129,7 +129,8 @@ public final class DatanodeServer implements AutoCloseable {
       LOG.error("{}: no healthy RaftLog directory: this datanode cannot join pipelines", name);
       return;
     }
-    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store);
+    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store,
+        config.ratisSnapshotThreshold());
     ratis.start();
     pipelineCommands = new PipelineCommandHandler(name, ratis, store);
   }

@@ -21,6 +21,9 @@ public final class DatanodeKeys {
       "How often a datanode heartbeats to SCM with its reports."));
   public static final ConfigKey<Integer> RATIS_PORT = ScmKeys.port("hdds.container.ratis.ipc.port", 9858,
       "Port of the datanode's Ratis server (writes).");
+  public static final ConfigKey<Long> RATIS_SNAPSHOT_THRESHOLD = ConfigKey.of("hdds.ratis.snapshot.threshold",
+      ConfigType.LONG, "10000", "Log entries between two snapshots of a pipeline's Raft group on a datanode; after"
+          + " one, the log is trimmed only up to what every member has.").requiring(v -> v >= 1, ">= 1");
   public static final ConfigKey<Integer> READ_PORT = ScmKeys.port("hdds.container.ipc.port", 9859,
       "Port of the datanode's block read server.");
   public static final ConfigKey<Integer> HTTP_PORT = ScmKeys.port("hdds.datanode.http.port", 9882,

@@ -17,7 +17,9 @@ import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.protocol.TermIndex;
+import org.apache.ratis.server.storage.FileInfo;
 import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.statemachine.SnapshotInfo;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
@@ -59,6 +61,11 @@ final class ContainerStateMachine extends BaseStateMachine {
   private final PipelineId pipeline;
   private final Executor chunkWriters;
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  /**
+   * The latest snapshot, kept here: the storage's own lookup races when two log appenders ask at the moment the
+   * group's first snapshot appears (Ratis 3.3 throws a NullPointerException that stopped an appender).
+   */
+  private volatile SnapshotInfo latestSnapshot;
   private final Set<BlockId> unsynced = ConcurrentHashMap.newKeySet();
   /** Chunk bytes by log index, from {@link #write} until the entry is applied or truncated. */
   private final ConcurrentNavigableMap<Long, ByteString> unapplied = new ConcurrentSkipListMap<>();
@@ -82,10 +89,16 @@ final class ContainerStateMachine extends BaseStateMachine {
   }
 
   private void loadSnapshot() {
-    SingleFileSnapshotInfo snapshot = storage.getLatestSnapshot();
+    SingleFileSnapshotInfo snapshot = storage.loadLatestSnapshot();
+    latestSnapshot = snapshot;
     if (snapshot != null) {
       updateLastAppliedTermIndex(snapshot.getTermIndex());
     }
+  }
+
+  @Override
+  public SnapshotInfo getLatestSnapshot() {
+    return latestSnapshot;
   }
 
   @Override
@@ -274,6 +287,7 @@ final class ContainerStateMachine extends BaseStateMachine {
     if (!marker.exists() && !marker.createNewFile()) {
       throw new IOException("cannot create snapshot file " + marker);
     }
+    latestSnapshot = new SingleFileSnapshotInfo(new FileInfo(marker.toPath(), null), last);
     return last.getIndex();
   }
 

@@ -64,7 +64,6 @@ import org.tropos.proto.hdds.RaftRole;
 public final class RatisPipelines implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RatisPipelines.class);
   private static final long TRANSFER_TIMEOUT_MS = 10_000;
-  private static final long SNAPSHOT_EVERY_ENTRIES = 10_000;
   /** The largest chunk (4 MB, ozone.scm.chunk.size) plus room for the command around it. */
   private static final long ENTRY_BUFFER_BYTES = 5L << 20;
   /** Uncommitted bytes a group's leader holds before writers must wait (Ratis's default is 64 MB). */
@@ -84,6 +83,7 @@ public final class RatisPipelines implements AutoCloseable {
   private final int port;
   private final List<Path> logDirs;
   private final ContainerStore store;
+  private final long snapshotEveryEntries;
   private final LifeCycle lifeCycle;
   private ExecutorService chunkWriters;
   private final ClientId clientId = ClientId.randomId();
@@ -94,14 +94,16 @@ public final class RatisPipelines implements AutoCloseable {
    * @param port the Ratis port; 0 picks a free one (see {@link #port()})
    * @param store where the pipelines' state machines keep containers and blocks
    */
+  /** @param snapshotEveryEntries log entries between two snapshots of a group (hdds.ratis.snapshot.threshold) */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
-      ContainerStore store) {
+      ContainerStore store, long snapshotEveryEntries) {
     this.nodeName = nodeName;
     this.me = RaftPeerId.valueOf(datanodeId.toString());
     this.host = host;
     this.port = port;
     this.logDirs = List.copyOf(logDirs);
     this.store = store;
+    this.snapshotEveryEntries = snapshotEveryEntries;
     this.lifeCycle = new LifeCycle(nodeName + "-ratis");
   }
 
@@ -129,8 +131,12 @@ public final class RatisPipelines implements AutoCloseable {
     // datanodes' groups exhausted a 2 GB heap (a heap dump of the write benchmark showed 1.27 GB there).
     RaftServerConfigKeys.Log.StateMachineData.setCachingEnabled(properties, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, SNAPSHOT_EVERY_ENTRIES);
-    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, snapshotEveryEntries);
+    // A snapshot here only marks block files synced: it cannot be installed on a member that lags behind. So the
+    // log is trimmed only up to what every member has committed, never past a lagging follower to the snapshot
+    // (purging up to the snapshot left a follower a few entries behind needing an install, which failed and
+    // stopped its group: writes then waited for it until they fell back to a majority, ~2 PUT/s).
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, false);
     chunkWriters = Threads.boundedPoolWithBackpressure(nodeName + "-chunk-writer", CHUNK_WRITERS,
         CHUNK_WRITE_QUEUE);
     server = RaftServer.newBuilder().setServerId(me).setProperties(properties)

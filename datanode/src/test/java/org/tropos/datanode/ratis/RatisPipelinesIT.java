@@ -27,6 +27,7 @@ import org.tropos.proto.hdds.RaftRole;
 /** Three real Ratis servers on loopback, each with two RaftLog directories, hosting several pipelines. */
 @Timeout(120)
 class RatisPipelinesIT {
+  private static final long SNAPSHOT_EVERY_ENTRIES = 10_000;
   @TempDir
   Path dir;
   private final List<UUID> ids = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
@@ -57,7 +58,7 @@ class RatisPipelinesIT {
     for (int i = 0; i < 3; i++) {
       RatisPipelines server = new RatisPipelines("dn" + i, ids.get(i), "127.0.0.1",
           ports.size() > i ? ports.get(i) : 0, List.of(dir.resolve("dn" + i + "/r1"), dir.resolve("dn" + i + "/r2")),
-          store(i));
+          store(i), SNAPSHOT_EVERY_ENTRIES);
       server.start();
       servers.add(server);
       if (ports.size() <= i) {
