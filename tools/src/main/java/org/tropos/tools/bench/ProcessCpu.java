@@ -1,6 +1,7 @@
 package org.tropos.tools.bench;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -19,15 +20,49 @@ final class ProcessCpu {
 
   /** Nanoseconds of CPU used by process {@code pid}, at the 10 ms resolution Linux accounts them in. */
   static long nanos(long pid) {
-    String stat;
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
     try {
-      stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+      return nanos(Files.readString(stat));
     } catch (IOException e) {
       throw new IllegalStateException("cannot read the CPU time of process " + pid + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Of those, the nanoseconds its JIT compiler threads used (a JVM's "C1/C2 CompilerThreadN"; 0 for a server
+   * compiled ahead of time): how far from warm a JVM server still is.
+   */
+  static long compilerNanos(long pid) {
+    long total = 0;
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path thread : threads) {
+        String name = readOrEmpty(thread.resolve("comm")).trim();
+        if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+          String stat = readOrEmpty(thread.resolve("stat"));
+          total += stat.isEmpty() ? 0 : nanos(stat); // empty: a thread that has just ended
+        }
+      }
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot list the threads of process " + pid + ": " + e.getMessage(), e);
+    }
+    return total;
+  }
+
+  /** The CPU time in a process's or thread's stat line. */
+  private static long nanos(String line) {
     // The name in parentheses may hold spaces and parentheses itself: the fields start after the last ')'.
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+    String[] fields = line.substring(line.lastIndexOf(')') + 2).trim().split(" ");
     long ticks = Long.parseLong(fields[UTIME_AFTER_NAME]) + Long.parseLong(fields[UTIME_AFTER_NAME + 1]);
     return ticks * NANOS_PER_TICK;
+  }
+
+  private static String readOrEmpty(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.nio.file.NoSuchFileException e) {
+      return "";
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + file + ": " + e.getMessage(), e);
+    }
   }
 }

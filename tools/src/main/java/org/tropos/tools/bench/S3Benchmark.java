@@ -38,6 +38,9 @@ import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException
         + " operation, optionally against another S3 service in the same run (--peer); S3A renames of 2,126 files"
         + " (the seed's job commit).", "Exits with 1 when a request of any phase failed."})
 public final class S3Benchmark implements Callable<Integer> {
+  /** The JIT compiler's share of a server's CPU below which it counts as warm. */
+  private static final double WARM_JIT_SHARE = 0.05;
+
   @Option(names = "--datanodes", defaultValue = "3", description = "Datanodes (default 3).")
   private int datanodes;
 
@@ -59,9 +62,14 @@ public final class S3Benchmark implements Callable<Integer> {
   private int smallCount;
 
   @Option(names = "--warmup", defaultValue = "800",
-      description = "Small objects PUT and GET on every service before anything is measured, so the JIT has"
-          + " compiled the paths (default 800; reported as warmup-put and warmup-get).")
+      description = "Small objects PUT and GET on every service in a round of warm-up before anything is measured"
+          + " (default 800; reported as warmup-put and warmup-get).")
   private int warmup;
+
+  @Option(names = "--warmup-max-seconds", defaultValue = "300",
+      description = "Warm-up rounds go on until no server spent more than 5 %% of its CPU on compiling code in the"
+          + " last one (a JVM's JIT compiler), for at most this long (default 300; 0: one round).")
+  private int warmupMaxSeconds;
 
   @Option(names = "--large", defaultValue = "64MB", description = "Large object size (default 64MB).")
   private String large;
@@ -165,7 +173,11 @@ public final class S3Benchmark implements Callable<Integer> {
   private long transfers(PrintWriter out, List<S3Transfers.Target> targets) throws Exception {
     S3Transfers transfers = new S3Transfers(clock, targets, out, json);
     long smallBytes = DataSize.parse(small).bytes();
-    transfers.warmUp(smallBytes, warmup, concurrency);
+    long warmupEnd = clock.monotonicNanos() + warmupMaxSeconds * 1_000_000_000L;
+    while (transfers.warmUp(smallBytes, warmup, concurrency) > WARM_JIT_SHARE
+        && clock.monotonicNanos() < warmupEnd) {
+      // another round: a server still compiling is not yet what it will be after minutes of service
+    }
     transfers.compare(smallBytes, smallCount, concurrency);
     transfers.compare(DataSize.parse(large).bytes(), largeCount, concurrency);
     long hugeBytes = DataSize.parse(huge).bytes();

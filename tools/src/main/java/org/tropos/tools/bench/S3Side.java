@@ -30,6 +30,11 @@ record S3Side(String name, String endpoint, String accessKey, String secret, Opt
     return pid.isPresent() ? ProcessCpu.nanos(pid.getAsLong()) : -1;
   }
 
+  /** CPU time the server's JIT compiler threads have used so far, or -1 when its process is not known. */
+  long serverCompilerNanos() {
+    return pid.isPresent() ? ProcessCpu.compilerNanos(pid.getAsLong()) : -1;
+  }
+
   /** An AWS SDK client with path-style addressing, enough connections for 64 concurrent requests. */
   S3Client client() {
     return S3Client.builder().endpointOverride(URI.create(endpoint)).region(Region.US_EAST_1)

@@ -26,9 +26,12 @@ final class S3Transfers {
   record Target(S3Side side, S3Client s3) {
   }
 
-  /** A measured phase of one service. */
+  /**
+   * A measured phase of one service; {@code serverJitShare} is the part of its server CPU that went to compiling
+   * code (a JVM still warming up), -1 when unknown.
+   */
   record Phase(String system, String op, long sizeBytes, int concurrency, ConcurrentOps.Result result,
-      double serverCpuMsPerOp) {
+      double serverCpuMsPerOp, double serverJitShare) {
     double mbPerSec() {
       return result.ops() * (double) sizeBytes / MB / result.seconds();
     }
@@ -40,6 +43,7 @@ final class S3Transfers {
   private final boolean json;
   private int phases;
   private long errors;
+  private double highestJitShare;
 
   S3Transfers(Clock clock, List<Target> targets, PrintWriter out, boolean json) {
     this.clock = clock;
@@ -53,9 +57,14 @@ final class S3Transfers {
     return errors;
   }
 
-  /** PUTs then GETs {@code count} objects of {@code size} bytes on every service, reported as warm-up. */
-  void warmUp(long size, int count, int concurrency) throws Exception {
+  /**
+   * PUTs then GETs {@code count} objects of {@code size} bytes on every service, reported as warm-up; returns the
+   * highest share of a server's CPU that went to its JIT compiler in those phases.
+   */
+  double warmUp(long size, int count, int concurrency) throws Exception {
+    highestJitShare = 0;
     compare("warmup-", size, count, concurrency);
+    return highestJitShare;
   }
 
   /** PUTs then GETs {@code count} objects of {@code size} bytes on every service. */
@@ -96,10 +105,15 @@ final class S3Transfers {
     List<Phase> measured = new ArrayList<>();
     for (Target t : order) {
       long cpuBefore = t.side().serverCpuNanos();
+      long jitBefore = t.side().serverCompilerNanos();
       ConcurrentOps.Result r = run.on(t);
-      long cpuAfter = t.side().serverCpuNanos();
-      double cpuMsPerOp = cpuBefore < 0 || r.ops() == 0 ? -1 : (cpuAfter - cpuBefore) / 1e6 / r.ops();
-      Phase p = new Phase(t.side().name(), op, size, concurrency, r, cpuMsPerOp);
+      long cpu = t.side().serverCpuNanos() - cpuBefore;
+      // Compiler threads that end take their time along: never below 0.
+      long jit = Math.max(0, t.side().serverCompilerNanos() - jitBefore);
+      double cpuMsPerOp = cpuBefore < 0 || r.ops() == 0 ? -1 : cpu / 1e6 / r.ops();
+      double jitShare = cpuBefore < 0 || cpu <= 0 ? -1 : Math.min(1, (double) jit / cpu);
+      highestJitShare = Math.max(highestJitShare, jitShare);
+      Phase p = new Phase(t.side().name(), op, size, concurrency, r, cpuMsPerOp, jitShare);
       print(p);
       measured.add(p);
       errors += r.errors();
@@ -115,13 +129,15 @@ final class S3Transfers {
     if (json) {
       out.printf(Locale.ROOT, "{\"system\":\"%s\",\"op\":\"%s\",\"sizeBytes\":%d,\"concurrency\":%d,\"objects\":%d,"
           + "\"opsPerSec\":%.1f,\"mbPerSec\":%.1f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"maxMs\":%.2f,"
-          + "\"serverCpuMsPerOp\":%s,\"errors\":%d%s}%n", p.system(), p.op(), p.sizeBytes(), p.concurrency(),
-          r.ops(), r.opsPerSec(), p.mbPerSec(), r.p50Ms(), r.p99Ms(), r.maxMs(), number(p.serverCpuMsPerOp()),
-          r.errors(), r.errors() == 0 ? "" : ",\"firstError\":\"" + escape(r.firstError()) + "\"");
+          + "\"serverCpuMsPerOp\":%s,\"serverJitPercent\":%s,\"errors\":%d%s}%n", p.system(), p.op(),
+          p.sizeBytes(), p.concurrency(), r.ops(), r.opsPerSec(), p.mbPerSec(), r.p50Ms(), r.p99Ms(), r.maxMs(),
+          number(p.serverCpuMsPerOp()), percent(p.serverJitShare()), r.errors(),
+          r.errors() == 0 ? "" : ",\"firstError\":\"" + escape(r.firstError()) + "\"");
     } else {
       out.printf(Locale.ROOT, "%-8s %-10s %10d B x%-5d c%-3d %8.1f ops/s %8.1f MB/s  p50 %8.2f ms  p99 %8.2f ms"
-          + "  server CPU %s ms/op  errors %d%n", p.system(), p.op(), p.sizeBytes(), r.ops(), p.concurrency(),
-          r.opsPerSec(), p.mbPerSec(), r.p50Ms(), r.p99Ms(), number(p.serverCpuMsPerOp()), r.errors());
+          + "  server CPU %s ms/op (JIT %s %%)  errors %d%n", p.system(), p.op(), p.sizeBytes(), r.ops(),
+          p.concurrency(), r.opsPerSec(), p.mbPerSec(), r.p50Ms(), r.p99Ms(), number(p.serverCpuMsPerOp()),
+          percent(p.serverJitShare()), r.errors());
       if (r.errors() > 0) {
         out.println("         first error: " + r.firstError());
       }
@@ -156,6 +172,10 @@ final class S3Transfers {
   /** A figure, or null when unknown (a server whose process is not on this machine). */
   private static String number(double value) {
     return value < 0 || Double.isNaN(value) ? "null" : String.format(Locale.ROOT, "%.3f", value);
+  }
+
+  private static String percent(double share) {
+    return share < 0 ? "null" : String.format(Locale.ROOT, "%.1f", 100 * share);
   }
 
   private static String escape(String s) {
