@@ -171,6 +171,20 @@ public final class ContainerStore implements AutoCloseable {
     }
   }
 
+  /**
+   * Makes every committed block's record durable on every volume: before a snapshot lets Ratis forget the log
+   * entries that carry them (VolumeDb#put).
+   */
+  public void flushBlockRecords() throws DatanodeException {
+    for (Map.Entry<Path, VolumeDb> db : dbs.entrySet()) {
+      try {
+        db.getValue().flush();
+      } catch (IOException e) {
+        throw ioError("flush the block records of volume " + db.getKey(), e);
+      }
+    }
+  }
+
   /** Forces a block file's written bytes to disk (before a snapshot lets Ratis forget their log entries). */
   public void sync(BlockId block) throws DatanodeException {
     Path file = container(block.getContainerId()).blockFile(block.getLocalId());
@@ -306,6 +320,11 @@ public final class ContainerStore implements AutoCloseable {
     try {
       synchronized (container.blockLock()) {
         boolean wasOpen = container.isOpen();
+        if (wasOpen && state != ContainerState.CONTAINER_OPEN) {
+          // Its block records must be durable before it takes no more commits: a replay of one after a crash
+          // would be refused by the no longer OPEN container (VolumeDb#put).
+          container.db().flush();
+        }
         container.save(updated);
         if (wasOpen && state != ContainerState.CONTAINER_OPEN) {
           container.db().forgetDeleted(containerId);

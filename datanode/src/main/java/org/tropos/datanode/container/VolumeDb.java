@@ -15,7 +15,8 @@ import org.tropos.proto.hdds.BlockId;
  * (layout 1). Column family {@code blocks}: key = containerId (8 bytes) + localId (8 bytes), big-endian, so a
  * container's blocks are contiguous; value = {@link BlockData}. Column family {@code deletedBlocks}: the same keys,
  * empty values: blocks deleted while their container was OPEN (see {@link ContainerStore#deleteBlocks}). A volume
- * of an older version gains the second family, empty. Writes are synced.
+ * of an older version gains the second family, empty. Deletions and copied containers are written synced; a
+ * committed block's record is not even logged (see {@link #put}).
  */
 final class VolumeDb implements AutoCloseable {
   private static final String BLOCKS = "blocks";
@@ -32,8 +33,18 @@ final class VolumeDb implements AutoCloseable {
     return new VolumeDb(ManagedRocksDb.open(dir, List.of(BLOCKS, DELETED_BLOCKS)));
   }
 
+  /**
+   * Records a committed block without RocksDB's WAL: durable only after the next {@link #flush} (or a clean
+   * close). Its Raft log entry is the record until then: a datanode that crashes applies again every entry since
+   * its group's last snapshot, and a snapshot, or a container leaving OPEN, flushes first.
+   */
   void put(BlockData block) throws IOException {
-    db.put(BLOCKS, key(block.getBlockId()), block.toByteArray());
+    db.writeBatchUnlogged(batch -> batch.put(BLOCKS, key(block.getBlockId()), block.toByteArray()));
+  }
+
+  /** Makes every record so far durable (memtables written to disk). */
+  void flush() throws IOException {
+    db.flush();
   }
 
   /** The block's committed metadata, or null. */

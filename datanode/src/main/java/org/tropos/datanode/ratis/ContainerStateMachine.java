@@ -50,7 +50,8 @@ import org.tropos.proto.hdds.PipelineId;
  * appenders from there, or from the block file for a follower that lags further. Applying a PutBlock, or a
  * WriteChunk that carries its block's commit, commits the block (bcsid = log index); applying a CloseContainer
  * closes the replica. A snapshot first forces the block files written since the last one, since their bytes are not
- * in the log to be replayed.
+ * in the log to be replayed, and flushes the block records, which are written without a WAL: until then the log
+ * entries are their record, applied again after a crash.
  *
  * <p>Thread-safety: Ratis applies entries on one thread per group, in log order; data writes run on the chunk
  * executor and complete before their entry is applied.
@@ -275,13 +276,14 @@ final class ContainerStateMachine extends BaseStateMachine {
   @Override
   public long takeSnapshot() throws IOException {
     TermIndex last = getLastAppliedTermIndex();
-    for (BlockId block : Set.copyOf(unsynced)) {
-      try {
+    try {
+      for (BlockId block : Set.copyOf(unsynced)) {
         store.sync(block);
         unsynced.remove(block);
-      } catch (DatanodeException e) {
-        throw new IOException("cannot snapshot before block data is on disk: " + e.getMessage(), e);
       }
+      store.flushBlockRecords();
+    } catch (DatanodeException e) {
+      throw new IOException("cannot snapshot before block data and records are on disk: " + e.getMessage(), e);
     }
     File marker = storage.getSnapshotFile(last.getTerm(), last.getIndex());
     if (!marker.exists() && !marker.createNewFile()) {
