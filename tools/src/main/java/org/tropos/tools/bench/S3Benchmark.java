@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileSystem;
 import org.tropos.common.conf.DataSize;
+import org.tropos.common.io.FileTrees;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
 import org.tropos.tools.cli.ExitCodes;
@@ -132,9 +133,25 @@ public final class S3Benchmark implements Callable<Integer> {
     }
     PrintWriter out = spec.commandLine().getOut();
     Path root = dir != null ? dir : Files.createTempDirectory("tropos-bench-s3");
+    long errors;
+    try {
+      errors = measure(out, root);
+    } finally {
+      if (dir == null) {
+        FileTrees.delete(root); // gigabytes of objects
+      }
+    }
+    if (errors > 0) {
+      spec.commandLine().getErr().printf("tropos bench s3: %d requests failed (see errors in the report)%n", errors);
+      return ExitCodes.FAILED;
+    }
+    return ExitCodes.OK;
+  }
+
+  /** Starts the cluster in {@code root}, runs every measurement; the requests that failed. */
+  private long measure(PrintWriter out, Path root) throws Exception {
     Map<String, String> clusterSettings = new LinkedHashMap<>(BenchClusters.FREE_PORTS);
     clusterSettings.putAll(settings);
-    long errors;
     try (TroposLocalProcess local = new TroposLocalProcess(root.resolve("cluster"), datanodes, heap,
         clusterSettings)) {
       S3Side tropos = local.awaitReady();
@@ -148,17 +165,13 @@ public final class S3Benchmark implements Callable<Integer> {
           targets.add(new S3Transfers.Target(side, side.client()));
           createBucket(targets.get(targets.size() - 1).s3());
         }
-        errors = transfers(out, targets);
+        long errors = transfers(out, targets);
         renames(out, targets.get(0), root);
+        return errors;
       } finally {
         targets.forEach(t -> t.s3().close());
       }
     }
-    if (errors > 0) {
-      spec.commandLine().getErr().printf("tropos bench s3: %d requests failed (see errors in the report)%n", errors);
-      return ExitCodes.FAILED;
-    }
-    return ExitCodes.OK;
   }
 
   private static void createBucket(S3Client s3) {
