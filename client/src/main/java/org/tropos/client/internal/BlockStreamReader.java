@@ -1,7 +1,6 @@
 package org.tropos.client.internal;
 
 import java.io.IOException;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -90,7 +89,8 @@ public final class BlockStreamReader {
 
   /**
    * Reads the rest of the range from one replica. A kept connection that fails before any byte came back may
-   * have gone stale while idle (its datanode restarted): the read is tried once more on a new one.
+   * have gone stale while idle (its datanode restarted, or a half-open connection that only times out): the
+   * read is tried once more on a new one.
    */
   private void readFrom(DatanodeDetails replica, BlockLocation location, long offset, long length,
       long[] delivered, BlockReadClient.ByteSink sink) throws IOException, DatanodeException {
@@ -100,7 +100,7 @@ public final class BlockStreamReader {
     try {
       read(reader, location, offset, length, delivered, sink);
     } catch (IOException e) {
-      if (!reader.answeredBefore() || delivered[0] > before || e instanceof SocketTimeoutException) {
+      if (!reader.answeredBefore() || delivered[0] > before) {
         throw e;
       }
       LOG.debug("A kept connection to {} failed ({}); reading on a new one", address, e.getMessage());

@@ -5,12 +5,15 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -45,6 +48,8 @@ public final class BlockReadServer implements AutoCloseable {
   private EventLoopGroup loops;
   private ExecutorService planners;
   private Channel listener;
+  /** Open client connections (a channel leaves the group when it closes). */
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
   /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}). */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
@@ -71,6 +76,7 @@ public final class BlockReadServer implements AutoCloseable {
               ch.pipeline().addLast(new ChunkedWriteHandler());
             }
             ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer));
+            connections.add(ch);
           }
         });
     try {
@@ -101,6 +107,8 @@ public final class BlockReadServer implements AutoCloseable {
     if (listener != null) {
       listener.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
+    // Clients keep idle connections for their next read: closing them tells those clients at once.
+    connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     if (loops != null) {
       loops.shutdownGracefully(0, 5, TimeUnit.SECONDS).awaitUninterruptibly(10, TimeUnit.SECONDS);
     }
