@@ -104,9 +104,7 @@ public final class BlockStreamReader {
         throw e;
       }
       LOG.debug("A kept connection to {} failed ({}); reading on a new one", address, e.getMessage());
-      try (BlockReadClient fresh = new BlockReadClient(address, READ_TIMEOUT)) {
-        read(fresh, location, offset, length, delivered, sink);
-      }
+      read(connections.open(address), location, offset, length, delivered, sink);
     }
   }
 
@@ -134,7 +132,7 @@ public final class BlockStreamReader {
       long length) throws IOException {
     IOException last = null;
     for (DatanodeDetails replica : replicas) {
-      try (BlockReadClient reader = new BlockReadClient(readAddress(replica), READ_TIMEOUT)) {
+      try (BlockReadClient reader = connections.open(readAddress(replica))) {
         return reader.checksums(location.block(), offset, length);
       } catch (DatanodeException e) {
         last = new IOException(e.getMessage(), e);

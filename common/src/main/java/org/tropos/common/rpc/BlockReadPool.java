@@ -49,13 +49,18 @@ public final class BlockReadPool implements AutoCloseable {
         kept = queue == null ? null : queue.pollLast();
       }
       if (kept == null) {
-        return new BlockReadClient(address, timeout);
+        return open(address);
       }
       if (clock.monotonicNanos() - kept.sinceNanos() < maxIdleNanos && kept.client().isOpenWithNothingUnread()) {
         return kept.client();
       }
       kept.client().close();
     }
+  }
+
+  /** A new connection to {@code address}, whatever is kept: for a retry after a kept one failed. */
+  public BlockReadClient open(HostPort address) throws IOException {
+    return new BlockReadClient(address, timeout);
   }
 
   /** Takes back a connection whose last read ended cleanly (after a failure, close it instead). */

@@ -319,14 +319,14 @@ public final class ContainerStore implements AutoCloseable {
         .build();
     try {
       synchronized (container.blockLock()) {
-        boolean wasOpen = container.isOpen();
-        if (wasOpen && state != ContainerState.CONTAINER_OPEN) {
+        boolean leavesOpen = container.isOpen() && state != ContainerState.CONTAINER_OPEN;
+        if (leavesOpen) {
           // Its block records must be durable before it takes no more commits: a replay of one after a crash
           // would be refused by the no longer OPEN container (VolumeDb#put).
           container.db().flush();
         }
         container.save(updated);
-        if (wasOpen && state != ContainerState.CONTAINER_OPEN) {
+        if (leavesOpen) {
           container.db().forgetDeleted(containerId);
         }
       }
