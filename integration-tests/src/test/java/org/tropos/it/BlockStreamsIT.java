@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.RandomAccessFile;
+import java.net.ServerSocket;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -22,7 +23,10 @@ import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.common.util.Uuids;
 import org.tropos.datanode.DatanodeServer;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
 
@@ -176,6 +180,34 @@ class BlockStreamsIT {
       assertArrayEquals(source.digest.digest(), readDigest(scm, blocks), "the right bytes from another replica");
       assertEquals(List.of(nearest), mini.cluster().scm().containerManager()
           .badReplicas(first.block().getContainerId()), "SCM recorded the corrupt replica");
+    }
+  }
+
+  /**
+   * The OM keeps container locations for a while, so a reader may be handed a list older than a re-replication:
+   * when every listed replica fails, the ones SCM knows now are read.
+   */
+  @Test
+  void aReplicaListOlderThanScmsIsReadAroundWithScmsReplicas() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, CLUSTER);
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress())) {
+      awaitPipelines(mini, 1);
+      Source source = new Source(11);
+      BlockLocation block = write(scm, source, MB + 5, () -> { }).get(0);
+      DatanodeDetails real = scm.containers(List.of(block.block().getContainerId()), "127.0.0.1").get(0)
+          .getReplicas(0);
+      int closedPort;
+      try (ServerSocket socket = new ServerSocket(0)) {
+        closedPort = socket.getLocalPort();
+      }
+      DatanodeDetails.Builder gone = real.toBuilder().setUuid(Uuids.toProto(UUID.randomUUID())).clearPorts();
+      for (Port port : real.getPortsList()) {
+        gone.addPorts(port.toBuilder().setValue(closedPort));
+      }
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      new BlockStreamReader(scm, "127.0.0.1").read(block, List.of(gone.build()), 0, block.length(),
+          digest::update);
+      assertArrayEquals(source.digest.digest(), digest.digest(), "read from a replica SCM knows now");
     }
   }
 }

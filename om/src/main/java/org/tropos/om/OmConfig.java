@@ -30,13 +30,16 @@ import org.tropos.proto.om.BucketLayout;
  * @param defaultFactor replication of buckets created without one
  * @param blockSize the largest block (SCM's setting, which clients also read)
  * @param directoryPurgeInterval how often the contents of deleted directories are purged
+ * @param containerLocationTtl how long a container's location from SCM answers lookups
+ * @param containerLocationsKept most container locations kept for lookups
  * @param httpBind where the status port (/prom, /health) listens
  * @param administrators users who administer the cluster besides the one running the OM
  * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
  */
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
-    long blockSize, Duration directoryPurgeInterval, HostPort httpBind, List<String> administrators,
+    long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
+    HostPort httpBind, List<String> administrators,
     Optional<Ha> ha) {
 
   private static final int HTTP_PORT = 9874;
@@ -73,6 +76,7 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
+        conf.get(OmKeys.CONTAINER_LOCATION_TTL), conf.get(OmKeys.CONTAINER_LOCATION_CACHE_SIZE),
         HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()),
         conf.get(CommonKeys.ADMINISTRATORS), ha);
   }

@@ -80,7 +80,8 @@ public final class OmServer implements AutoCloseable {
       committer.start();
       runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
-      scm = new ScmBlocks(config.scmBlockAddresses(), clock);
+      scm = new ScmBlocks(config.scmBlockAddresses(), clock, config.containerLocationTtl(),
+          config.containerLocationsKept());
       DirectoryPurger purger = new DirectoryPurger(runner);
       DeletedKeyHandoff handoff = new DeletedKeyHandoff(namespace, scm);
       background = Threads.scheduler("om-background");

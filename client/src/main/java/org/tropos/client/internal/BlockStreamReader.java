@@ -2,6 +2,7 @@ package org.tropos.client.internal;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
@@ -62,16 +63,43 @@ public final class BlockStreamReader {
 
   /**
    * Reads {@code length} bytes of a block from {@code offset}, trying {@code replicas} in order (nearest first)
-   * and resuming on the next one at the exact offset reached.
+   * and resuming on the next one at the exact offset reached. When all of them fail, the replicas SCM knows now
+   * that were not listed are tried too: the list may be older than the latest re-replication (the OM keeps
+   * locations for a while).
    */
   public void read(BlockLocation location, List<DatanodeDetails> replicas, long offset, long length,
       BlockReadClient.ByteSink sink) throws IOException {
     long[] delivered = {0};
-    IOException last = null;
+    IOException last = tryEach(replicas, location, offset, length, delivered, sink);
+    if (last == null) {
+      return;
+    }
+    List<DatanodeDetails> others = new ArrayList<>();
+    try {
+      others.addAll(replicasOf(location));
+    } catch (IOException e) {
+      last.addSuppressed(e);
+    }
+    others.removeIf(current -> replicas.stream().anyMatch(listed -> listed.getUuid().equals(current.getUuid())));
+    if (!others.isEmpty()) {
+      IOException again = tryEach(others, location, offset, length, delivered, sink);
+      if (again == null) {
+        return;
+      }
+      last = again;
+    }
+    throw new IOException("no replica of block " + location + " could be read; last error: " + last.getMessage(),
+        last);
+  }
+
+  /** Tries {@code replicas} in order until one serves the rest of the range; null if one did, else the last error. */
+  private IOException tryEach(List<DatanodeDetails> replicas, BlockLocation location, long offset, long length,
+      long[] delivered, BlockReadClient.ByteSink sink) {
+    IOException last = new IOException("no replicas");
     for (DatanodeDetails replica : replicas) {
       try {
         readFrom(replica, location, offset, length, delivered, sink);
-        return;
+        return null;
       } catch (DatanodeException e) {
         last = new IOException(e.getMessage(), e);
         if (e.result() == DatanodeResult.CHECKSUM_MISMATCH) {
@@ -83,8 +111,7 @@ public final class BlockStreamReader {
       LOG.warn("Block {} from {} failed after {} bytes ({}); trying the next replica", location,
           replica.getHostName(), delivered[0], last.getMessage());
     }
-    throw new IOException("no replica of block " + location + " could be read; last error: "
-        + (last == null ? "no replicas" : last.getMessage()), last);
+    return last;
   }
 
   /**

@@ -62,6 +62,15 @@ public final class OmKeys {
       "ozone.directory.deleting.service.interval", ConfigType.duration(ChronoUnit.MILLIS), "60s",
       "How often the OM purges the contents of deleted directories."));
 
+  public static final ConfigKey<Duration> CONTAINER_LOCATION_TTL = ConfigKey.of(
+      "ozone.om.container.location.cache.ttl", ConfigType.duration(ChronoUnit.MINUTES), "10s",
+      "How long the locations of a container, as SCM gave them, answer key lookups before SCM is asked again;"
+          + " 0 = ask SCM on every lookup. A reader whose listed replicas all fail asks SCM itself.")
+      .requiring(v -> !v.isNegative(), ">= 0");
+  public static final ConfigKey<Integer> CONTAINER_LOCATION_CACHE_SIZE = ConfigKey.of(
+      "ozone.om.container.location.cache.size", ConfigType.INT, "100000",
+      "Most container locations the OM keeps for key lookups.").requiring(v -> v >= 1, ">= 1");
+
   private OmKeys() {
   }
 }

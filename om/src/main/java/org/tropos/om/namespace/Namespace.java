@@ -133,6 +133,17 @@ public final class Namespace {
         r.getBucket()), r.getKey(), r.getVersionId(), r.getAllowDeleteMarker(), r.getWithParts()));
   }
 
+  /** A key's version as {@link #lookupKey(LookupKeyRequest)} finds it, and its bucket as {@link #getBucket}. */
+  public record KeyInBucket(KeyInfo key, BucketInfo bucket) {
+  }
+
+  /** {@link #lookupKey(LookupKeyRequest)} and {@link #getBucket} in one transaction. */
+  public KeyInBucket lookupKeyInBucket(LookupKeyRequest r) throws OmException {
+    return runner.run("look up " + r.getKey(), txn -> new KeyInBucket(Keys.lookup(txn, Buckets.require(txn,
+        r.getVolume(), r.getBucket()), r.getKey(), r.getVersionId(), r.getAllowDeleteMarker(), r.getWithParts()),
+        Buckets.get(txn, r.getVolume(), r.getBucket())));
+  }
+
   /** Every version of the keys under a prefix, by key then newest first. */
   public ListKeyVersionsResponse listKeyVersions(ListKeyVersionsRequest r) throws OmException {
     return runner.run("list versions of " + r.getVolume() + "/" + r.getBucket(), txn -> VersionListing.list(txn,

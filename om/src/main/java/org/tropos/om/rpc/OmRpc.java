@@ -41,7 +41,6 @@ import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.GetVolumeResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.InitiateMultipartUploadResponse;
-import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsRequest;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeyVersionsRequest;
@@ -190,10 +189,15 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void lookupKey(LookupKeyRequest r, StreamObserver<LookupKeyResponse> o) {
     calls.respondRead("LookupKey", o, () -> {
-      KeyInfo key = namespace.lookupKey(r);
-      List<Long> containers = key.getBlocksList().stream().map(b -> b.getBlockId().getContainerId()).distinct()
-          .toList();
-      LookupKeyResponse.Builder response = LookupKeyResponse.newBuilder().setKey(key);
+      LookupKeyResponse.Builder response = LookupKeyResponse.newBuilder();
+      if (r.getWithBucket()) {
+        Namespace.KeyInBucket found = namespace.lookupKeyInBucket(r);
+        response.setKey(found.key()).setBucket(found.bucket());
+      } else {
+        response.setKey(namespace.lookupKey(r));
+      }
+      List<Long> containers = response.getKey().getBlocksList().stream().map(b -> b.getBlockId().getContainerId())
+          .distinct().toList();
       if (!containers.isEmpty()) {
         response.addAllContainers(scm.containers(containers, r.getClientHost()));
       }

@@ -33,11 +33,17 @@ public final class ScmBlocks implements AutoCloseable {
 
   private final ScmBlockClient scm;
   private final Clock clock;
+  private final ContainerLocations locations;
 
-  /** @param addresses SCM's block service, on each SCM of an HA service */
-  public ScmBlocks(List<HostPort> addresses, Clock clock) {
+  /**
+   * @param addresses SCM's block service, on each SCM of an HA service
+   * @param locationTtl how long a container's location from SCM answers lookups (zero: never kept)
+   * @param locationsKept most container locations kept
+   */
+  public ScmBlocks(List<HostPort> addresses, Clock clock, Duration locationTtl, int locationsKept) {
     this.scm = new ScmBlockClient(addresses);
     this.clock = clock;
+    this.locations = new ContainerLocations(clock, locationTtl, locationsKept);
   }
 
   /** A new block; while SCM has nowhere to put it (a retriable failure), tries again for a bounded time. */
@@ -63,9 +69,10 @@ public final class ScmBlocks implements AutoCloseable {
     }
   }
 
+  /** Where containers are, replicas nearest to {@code clientHost} first (as SCM said at most the TTL ago). */
   public List<ContainerInfo> containers(List<Long> ids, String clientHost) throws OmException {
     try {
-      return scm.containers(ids, clientHost);
+      return locations.get(ids, clientHost, scm::containers);
     } catch (ScmException e) {
       throw translate("locate containers", e);
     }

@@ -47,11 +47,16 @@ final class BucketOps {
   /** A bucket, checked to belong to {@code expectedOwner} when that is not null. */
   BucketInfo find(String bucket, String expectedOwner) throws S3Error {
     BucketInfo info = OmCalls.call(bucket, "", () -> om.getBucket(volume, bucket));
-    if (expectedOwner != null && !expectedOwner.strip().equals(info.getOwner())) {
-      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + S3Error.quote(bucket) + " is not owned by"
-          + " the expected owner");
-    }
+    checkOwner(info, expectedOwner);
     return info;
+  }
+
+  /** AccessDenied unless the bucket belongs to {@code expectedOwner} (null: anyone). */
+  static void checkOwner(BucketInfo bucket, String expectedOwner) throws S3Error {
+    if (expectedOwner != null && !expectedOwner.strip().equals(bucket.getOwner())) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + S3Error.quote(bucket.getName())
+          + " is not owned by the expected owner");
+    }
   }
 
   /** The request's bucket, if {@code caller} may do what {@code permission} covers there. */

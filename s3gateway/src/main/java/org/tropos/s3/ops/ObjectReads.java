@@ -55,20 +55,59 @@ final class ObjectReads {
       Caller caller, boolean withParts) throws S3Error {
     LookupKeyResponse found;
     try {
-      found = om.lookupKey(LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket.getName()).setKey(key)
-          .setVersionId(versionId).setAllowDeleteMarker(true).setWithParts(withParts).build());
+      found = om.lookupKey(request(volume, bucket.getName(), key, versionId, withParts).build());
     } catch (OmException e) {
-      boolean missing = e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.VERSION_NOT_FOUND
-          || e.result() == OmResult.DIRECTORY_NOT_FOUND || e.result() == OmResult.NOT_A_FILE
-          || e.result() == OmResult.NOT_A_DIRECTORY;
-      if (missing && !Access.allows(bucket, caller, Access.Permission.READ)) {
-        throw S3ErrorCode.ACCESS_DENIED.error("Access Denied");
-      }
-      if (e.result() == OmResult.VERSION_NOT_FOUND) {
-        throw S3ErrorCode.NO_SUCH_VERSION.error("The specified version does not exist: " + S3Error.quote(versionId));
-      }
-      throw OmCalls.translate(e, bucket.getName(), key);
+      throw refusal(e, bucket, key, versionId, caller);
     }
+    return answerable(found, bucket, key, versionId, caller);
+  }
+
+  /** The bucket of a read and the version of its key it names. */
+  record Found(BucketInfo bucket, LookupKeyResponse key) {
+  }
+
+  /**
+   * The request's bucket and the version of its key it names, as {@link BucketOps#find} and {@link #lookup} find
+   * them, in one call to the OM while the key is there (most reads); only a refusal looks the bucket up again.
+   */
+  static Found lookupWithBucket(TroposClient om, BucketOps buckets, S3Request request, Caller caller,
+      boolean withParts) throws S3Error {
+    String versionId = Versions.requested(request);
+    LookupKeyResponse found;
+    try {
+      found = om.lookupKey(request(buckets.volume(), request.bucket(), request.key(), versionId, withParts)
+          .setWithBucket(true).build());
+    } catch (OmException e) {
+      throw refusal(e, buckets.find(request), request.key(), versionId, caller);
+    }
+    BucketInfo bucket = found.getBucket();
+    BucketOps.checkOwner(bucket, request.header("x-amz-expected-bucket-owner"));
+    return new Found(bucket, answerable(found, bucket, request.key(), versionId, caller));
+  }
+
+  private static LookupKeyRequest.Builder request(String volume, String bucket, String key, String versionId,
+      boolean withParts) {
+    return LookupKeyRequest.newBuilder().setVolume(volume).setBucket(bucket).setKey(key).setVersionId(versionId)
+        .setAllowDeleteMarker(true).setWithParts(withParts);
+  }
+
+  /** What a failed lookup answers {@code caller}. */
+  private static S3Error refusal(OmException e, BucketInfo bucket, String key, String versionId, Caller caller) {
+    boolean missing = e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.VERSION_NOT_FOUND
+        || e.result() == OmResult.DIRECTORY_NOT_FOUND || e.result() == OmResult.NOT_A_FILE
+        || e.result() == OmResult.NOT_A_DIRECTORY;
+    if (missing && !Access.allows(bucket, caller, Access.Permission.READ)) {
+      return S3ErrorCode.ACCESS_DENIED.error("Access Denied");
+    }
+    if (e.result() == OmResult.VERSION_NOT_FOUND) {
+      return S3ErrorCode.NO_SUCH_VERSION.error("The specified version does not exist: " + S3Error.quote(versionId));
+    }
+    return OmCalls.translate(e, bucket.getName(), key);
+  }
+
+  /** The version found, unless it is a delete marker (answered as S3 does). */
+  private static LookupKeyResponse answerable(LookupKeyResponse found, BucketInfo bucket, String key,
+      String versionId, Caller caller) throws S3Error {
     KeyInfo marker = found.getKey();
     if (marker.getDeleteMarker() && !Access.allows(bucket, caller, Access.Permission.READ)) {
       throw S3ErrorCode.ACCESS_DENIED.error("Access Denied");
@@ -96,8 +135,9 @@ final class ObjectReads {
 
   void get(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     Integer partNumber = partNumber(request);
-    BucketInfo bucket = buckets.find(request);
-    LookupKeyResponse found = lookup(om, buckets, bucket, request, caller, partNumber != null);
+    Found read = lookupWithBucket(om, buckets, request, caller, partNumber != null);
+    BucketInfo bucket = read.bucket();
+    LookupKeyResponse found = read.key();
     KeyInfo key = found.getKey();
     Access.checkRead(bucket, key, caller);
     if (!conditionsHold(request, key, out)) {
@@ -119,8 +159,9 @@ final class ObjectReads {
 
   void head(S3Request request, Caller caller, S3Response out) throws S3Error {
     Integer partNumber = partNumber(request);
-    BucketInfo bucket = buckets.find(request);
-    KeyInfo key = lookup(om, buckets, bucket, request, caller, partNumber != null).getKey();
+    Found read = lookupWithBucket(om, buckets, request, caller, partNumber != null);
+    BucketInfo bucket = read.bucket();
+    KeyInfo key = read.key().getKey();
     Access.checkRead(bucket, key, caller);
     if (!conditionsHold(request, key, out)) {
       return;

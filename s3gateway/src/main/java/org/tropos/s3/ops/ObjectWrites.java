@@ -130,13 +130,14 @@ final class ObjectWrites {
     InputStream body = chunked ? new AwsChunkedInputStream(request.body(), caller, payloadHash,
         request.header("x-amz-trailer")) : request.body();
     request.acceptBody();
-    return store(request.bucket(), request.key(), caller, bucket, open, body, length, digests -> {
+    // A signed aws-chunked body's chunks are verified as they stream; only a body signed whole is hashed here.
+    boolean signedWhole = !chunked && !payloadHash.equals(UNSIGNED_PAYLOAD);
+    return store(request.bucket(), request.key(), caller, bucket, open, body, length, signedWhole, digests -> {
       if (chunked && body.read() >= 0) {
         throw S3ErrorCode.INVALID_REQUEST.error("The aws-chunked body holds more than x-amz-decoded-content-length"
             + " bytes");
       }
-      if (!chunked && !payloadHash.equals(UNSIGNED_PAYLOAD)
-          && !payloadHash.equals(HexFormat.of().formatHex(digests.sha256()))) {
+      if (signedWhole && !payloadHash.equals(HexFormat.of().formatHex(digests.sha256()))) {
         throw S3ErrorCode.X_AMZ_CONTENT_SHA256_MISMATCH.error();
       }
       String contentMd5 = request.header("content-md5");
@@ -146,7 +147,7 @@ final class ObjectWrites {
     });
   }
 
-  /** The MD5 and SHA-256 of a body, computed as it streamed. */
+  /** The MD5 and (when asked for, else null) the SHA-256 of a body, computed as it streamed. */
   record Digests(byte[] md5, byte[] sha256) {
   }
 
@@ -158,17 +159,17 @@ final class ObjectWrites {
 
   /**
    * Streams {@code length} bytes of {@code body} (-1: all of it) into a new key opened with {@code open}'s
-   * settings, and commits it only once {@code check} accepts what arrived; otherwise nothing is stored. Returns
-   * the key committed (a part: its size and ETag).
+   * settings, and commits it only once {@code check} accepts what arrived (its SHA-256 too if {@code withSha256});
+   * otherwise nothing is stored. Returns the key committed (a part: its size and ETag).
    */
   KeyInfo store(String bucketName, String keyName, Caller caller, BucketInfo bucket, OpenKeyRequest.Builder open,
-      InputStream body, long length, BodyCheck check) throws S3Error, IOException {
+      InputStream body, long length, boolean withSha256, BodyCheck check) throws S3Error, IOException {
     KeyOutputStream key = OmCalls.call(bucketName, keyName, () -> om.createKey(open
         .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(keyName).setSize(Math.max(0, length))
         .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(caller.accessId()).build()));
     boolean committed = false;
     try {
-      Digests digests = copy(body, key, length);
+      Digests digests = copy(body, key, length, withSha256);
       check.check(digests);
       key.setCommitMetadata(Map.of(ObjectMetadata.ETAG, "\"" + HexFormat.of().formatHex(digests.md5()) + "\""));
       key.close();
@@ -242,10 +243,12 @@ final class ObjectWrites {
   }
 
   /** Copies {@code length} bytes (-1: to the end) of the body into the key, digesting them. */
-  private static Digests copy(InputStream body, KeyOutputStream key, long length) throws S3Error, IOException {
+  private static Digests copy(InputStream body, KeyOutputStream key, long length, boolean withSha256)
+      throws S3Error, IOException {
     MessageDigest md5 = md5();
-    MessageDigest sha256 = SigV4.sha256();
-    byte[] buffer = new byte[BUFFER];
+    MessageDigest sha256 = withSha256 ? SigV4.sha256() : null;
+    // No larger than the body: a small object's PUT need not allocate (and zero) a whole buffer.
+    byte[] buffer = new byte[(int) Math.max(1, length < 0 ? BUFFER : Math.min(BUFFER, length))];
     long left = length < 0 ? Long.MAX_VALUE : length;
     long copied = 0;
     while (left > 0) {
@@ -257,7 +260,9 @@ final class ObjectWrites {
         throw S3ErrorCode.INCOMPLETE_BODY.error();
       }
       md5.update(buffer, 0, n);
-      sha256.update(buffer, 0, n);
+      if (sha256 != null) {
+        sha256.update(buffer, 0, n);
+      }
       key.write(buffer, 0, n);
       left -= n;
       copied += n;
@@ -265,7 +270,7 @@ final class ObjectWrites {
         throw S3ErrorCode.ENTITY_TOO_LARGE.error();
       }
     }
-    return new Digests(md5.digest(), sha256.digest());
+    return new Digests(md5.digest(), sha256 == null ? null : sha256.digest());
   }
 
   private static MessageDigest md5() {

@@ -91,7 +91,8 @@ final class PostObjectOp {
     long max = Math.min(ObjectWrites.MAX_PUT_BYTES, policy == null ? Long.MAX_VALUE : policy.maxLength());
     CountingInputStream content = new CountingInputStream(form.content(), max);
     String sha256 = fields.get(SHA256_FIELD);
-    KeyInfo stored = writes.store(request.bucket(), key, caller, bucket, open, content, -1, digests -> {
+    boolean withSha256 = sha256 != null;
+    KeyInfo stored = writes.store(request.bucket(), key, caller, bucket, open, content, -1, withSha256, digests -> {
       if (content.count() < min) {
         throw S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum allowed size: "
             + content.count() + " bytes of at least " + min);
