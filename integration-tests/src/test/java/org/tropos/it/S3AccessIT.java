@@ -171,4 +171,21 @@ class S3AccessIT {
     }
     assertEquals("hello", read(owner, "inbox", "note"));
   }
+
+  /** A GET or HEAD finds its bucket with its key: the bucket's checks still hold, whether or not the key exists. */
+  @Test
+  void aReadNamingAnotherExpectedBucketOwnerIsDeniedAndAMissingBucketIsNoSuchBucket() {
+    owner.createBucket(b -> b.bucket("owned"));
+    owner.putObject(p -> p.bucket("owned").key("k"), RequestBody.fromString("v"));
+    assertEquals("v", owner.getObjectAsBytes(g -> g.bucket("owned").key("k").expectedBucketOwner("erin"))
+        .asUtf8String());
+    assertEquals("AccessDenied", code(() -> owner.getObjectAsBytes(g -> g.bucket("owned").key("k")
+        .expectedBucketOwner("frank"))));
+    assertEquals(403, status(() -> owner.headObject(h -> h.bucket("owned").key("missing")
+        .expectedBucketOwner("frank"))));
+    assertEquals("NoSuchKey", code(() -> owner.getObjectAsBytes(g -> g.bucket("owned").key("missing")
+        .expectedBucketOwner("erin"))));
+    assertEquals("NoSuchBucket", code(() -> owner.getObjectAsBytes(g -> g.bucket("nowhere").key("k"))));
+    assertEquals("NoSuchBucket", code(() -> anonymous.getObjectAsBytes(g -> g.bucket("nowhere").key("k"))));
+  }
 }
