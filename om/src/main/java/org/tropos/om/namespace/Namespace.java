@@ -129,8 +129,12 @@ public final class Namespace {
 
   /** A version of a key ("" = the latest), a delete marker too if {@code markers}, with its parts if asked. */
   public KeyInfo lookupKey(LookupKeyRequest r) throws OmException {
-    return runner.run("look up " + r.getKey(), txn -> Keys.lookup(txn, Buckets.require(txn, r.getVolume(),
-        r.getBucket()), r.getKey(), r.getVersionId(), r.getAllowDeleteMarker(), r.getWithParts()));
+    return runner.run("look up " + r.getKey(), txn -> lookup(txn, r));
+  }
+
+  private static KeyInfo lookup(Txn txn, LookupKeyRequest r) throws OmException {
+    return Keys.lookup(txn, Buckets.require(txn, r.getVolume(), r.getBucket()), r.getKey(), r.getVersionId(),
+        r.getAllowDeleteMarker(), r.getWithParts());
   }
 
   /** A key's version as {@link #lookupKey(LookupKeyRequest)} finds it, and its bucket as {@link #getBucket}. */
@@ -139,8 +143,7 @@ public final class Namespace {
 
   /** {@link #lookupKey(LookupKeyRequest)} and {@link #getBucket} in one transaction. */
   public KeyInBucket lookupKeyInBucket(LookupKeyRequest r) throws OmException {
-    return runner.run("look up " + r.getKey(), txn -> new KeyInBucket(Keys.lookup(txn, Buckets.require(txn,
-        r.getVolume(), r.getBucket()), r.getKey(), r.getVersionId(), r.getAllowDeleteMarker(), r.getWithParts()),
+    return runner.run("look up " + r.getKey(), txn -> new KeyInBucket(lookup(txn, r),
         Buckets.get(txn, r.getVolume(), r.getBucket())));
   }
 

@@ -44,6 +44,11 @@ final class TroposLocalProcess implements AutoCloseable {
   TroposLocalProcess(Path dataDir, int datanodes, String heap, Map<String, String> settings) throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"));
+    // The launcher's extra JVM options (bin/tropos), for the cluster as for any tropos command.
+    String opts = System.getenv("TROPOS_OPTS");
+    if (opts != null && !opts.isBlank()) {
+      command.addAll(List.of(opts.trim().split("\\s+")));
+    }
     for (String property : List.of("log4j2.configurationFile", "java.util.logging.manager")) {
       if (System.getProperty(property) != null) {
         command.add("-D" + property + "=" + System.getProperty(property));
