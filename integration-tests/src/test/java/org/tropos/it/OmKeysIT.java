@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -13,6 +14,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -108,6 +110,27 @@ class OmKeysIT {
       System.arraycopy(random(9 * MB, 9 * MB), 5 * MB - 3, expected, 0, 10);
       assertArrayEquals(expected, some, "a seek across a block boundary");
     }
+  }
+
+  @Test
+  void aTransferAfterReadsStreamsTheRestAcrossBlocks() throws Exception {
+    byte[] data = random(9 * MB, 7);
+    put("flat", "transfer", data);
+    ByteArrayOutputStream got = new ByteArrayOutputStream();
+    try (KeyInputStream in = client.readKey("vol1", "flat", "transfer")) {
+      in.seek(3 * MB);
+      got.write(in.readNBytes(10));
+      in.transferTo(5 * MB, piece -> {
+        byte[] bytes = new byte[piece.remaining()];
+        piece.get(bytes);
+        got.writeBytes(bytes);
+      });
+      assertEquals(8 * MB + 10, in.position(), "the position after the transfer");
+      assertThrows(IOException.class, () -> in.transferTo(MB, piece -> { }), "past the end");
+      got.write(in.readAllBytes());
+    }
+    assertArrayEquals(Arrays.copyOfRange(data, 3 * MB, 9 * MB), got.toByteArray(),
+        "read, streamed across a block boundary from the buffered window on, then read again");
   }
 
   @Test

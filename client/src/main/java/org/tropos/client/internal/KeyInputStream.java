@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.client.BlockLocation;
+import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -97,29 +98,70 @@ public final class KeyInputStream extends InputStream {
     window = NO_WINDOW;
   }
 
+  /**
+   * Hands the next {@code length} bytes, every one verified, to {@code sink} as they arrive, without buffering
+   * them here: each block's range is one read, streamed by its datanode. A buffer passed to the sink is valid only
+   * during the call.
+   */
+  public void transferTo(long length, BlockReadClient.ByteSink sink) throws IOException {
+    if (length < 0 || length > key.getSize() - position) {
+      throw new IOException("cannot read " + length + " bytes at " + position + " of " + key.getName() + " ("
+          + key.getSize() + " bytes)");
+    }
+    long end = position + length;
+    if (window.hasRemaining()) {
+      int n = (int) Math.min(window.remaining(), length);
+      ByteBuffer buffered = window.slice(window.position(), n);
+      window.position(window.position() + n);
+      position += n;
+      sink.accept(buffered);
+    }
+    while (position < end) {
+      BlockSpan span = spanAt(position);
+      readBlock(span, Math.min(end - position, span.left()), verified -> {
+        position += verified.remaining();
+        sink.accept(verified);
+      });
+    }
+  }
+
   /** Reads the next window from the block holding {@link #position}. */
   private void fill() throws IOException {
     if (window == NO_WINDOW) {
       window = ByteBuffer.allocate((int) Math.max(1, Math.min(WINDOW, key.getSize())));
     }
+    BlockSpan span = spanAt(position);
+    window.clear().limit((int) Math.min(window.capacity(), span.left()));
+    readBlock(span, window.limit(), window::put);
+    window.flip();
+  }
+
+  /** A position in a block of the key. */
+  private record BlockSpan(KeyBlock block, long offset) {
+    long left() {
+      return block.getLength() - offset;
+    }
+  }
+
+  private BlockSpan spanAt(long at) throws IOException {
     long start = 0;
     for (KeyBlock block : key.getBlocksList()) {
-      if (position < start + block.getLength()) {
-        long offset = position - start;
-        int n = (int) Math.min(window.capacity(), block.getLength() - offset);
-        List<DatanodeDetails> nodes = replicas.get(block.getBlockId().getContainerId());
-        if (nodes == null || nodes.isEmpty()) {
-          throw new IOException("no replica known for container " + block.getBlockId().getContainerId() + " of "
-              + key.getName());
-        }
-        window.clear().limit(n);
-        reader.read(new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength()), nodes,
-            block.getOffset() + offset, n, window::put);
-        window.flip();
-        return;
+      if (at < start + block.getLength()) {
+        return new BlockSpan(block, at - start);
       }
       start += block.getLength();
     }
-    throw new IOException(key.getName() + ": no block holds offset " + position);
+    throw new IOException(key.getName() + ": no block holds offset " + at);
+  }
+
+  private void readBlock(BlockSpan span, long length, BlockReadClient.ByteSink sink) throws IOException {
+    KeyBlock block = span.block();
+    List<DatanodeDetails> nodes = replicas.get(block.getBlockId().getContainerId());
+    if (nodes == null || nodes.isEmpty()) {
+      throw new IOException("no replica known for container " + block.getBlockId().getContainerId() + " of "
+          + key.getName());
+    }
+    reader.read(new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength()), nodes,
+        block.getOffset() + span.offset(), length, sink);
   }
 }

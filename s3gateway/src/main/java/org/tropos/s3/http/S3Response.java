@@ -16,11 +16,13 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 
 /**
  * The response to one request, written from the worker thread. A streamed body is sent in pieces, each only
@@ -30,7 +32,6 @@ import java.util.function.BooleanSupplier;
  * <p>Not thread-safe: the request's worker.
  */
 public final class S3Response {
-  private static final int PIECE = 256 * 1024;
   private static final long WRITE_TIMEOUT_SECONDS = 120;
 
   private final Channel channel;
@@ -88,28 +89,38 @@ public final class S3Response {
     finish(channel.writeAndFlush(response), keep);
   }
 
-  /** Streams {@code length} bytes of {@code source}. */
-  public void stream(int status, long length, InputStream source) throws IOException {
+  /** A response body that hands its bytes on as they arrive; a buffer is valid only during the call. */
+  @FunctionalInterface
+  public interface Body {
+    void writeTo(Consumer<ByteBuffer> out) throws IOException;
+  }
+
+  /**
+   * Streams a body of exactly {@code length} bytes, each piece copied once, into a pooled direct buffer that the
+   * connection sends as it is. A body that fails closes the connection: its length was promised.
+   */
+  public void stream(int status, long length, Body body) throws IOException {
     DefaultHttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
     response.headers().set(headers);
     response.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
     boolean keep = keepConnection(response);
     sent = true;
     channel.write(response);
-    long left = length;
-    while (left > 0) {
-      byte[] piece = new byte[(int) Math.min(PIECE, left)];
-      int filled = 0;
-      while (filled < piece.length) {
-        int n = source.read(piece, filled, piece.length - filled);
-        if (n < 0) {
-          channel.close();
-          throw new IOException("the object ended " + (left - filled) + " bytes early");
+    try {
+      body.writeTo(piece -> {
+        try {
+          awaitWritable(channel.writeAndFlush(new DefaultHttpContent(channel.alloc().directBuffer(piece.remaining())
+              .writeBytes(piece))));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
         }
-        filled += n;
-      }
-      left -= filled;
-      awaitWritable(channel.writeAndFlush(new DefaultHttpContent(Unpooled.wrappedBuffer(piece))));
+      });
+    } catch (UncheckedIOException e) {
+      channel.close();
+      throw e.getCause();
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
     }
     finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), keep);
   }
