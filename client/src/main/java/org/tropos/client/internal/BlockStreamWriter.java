@@ -33,13 +33,11 @@ import org.tropos.proto.scm.ExcludeList;
 /**
  * Writes a stream of bytes as blocks (ARCHITECTURE.md, "Write path"): chunks go to the block's pipeline
  * asynchronously; every {@code commitEveryChunks} chunks a PutBlock commits what was sent (at the end the last
- * chunk carries the commit itself, so a small object is one Raft entry), and the commit is confirmed once every
- * replica has it (falling back to a majority, with a warning naming the slow pipeline). The writer goes on sending
- * while one commit is being confirmed and waits for it only when the next is due, so a single stream keeps the
- * pipeline busy instead of stopping for a round of replication every few chunks; at most two commits' worth of
- * chunks stay buffered. On any failure the pipeline is excluded, a new block is allocated and the unconfirmed
- * chunks are sent again to it, so nothing acknowledged is lost and nothing unacknowledged is silently dropped:
- * after {@code maxRetries} failures the write fails.
+ * chunk carries the commit itself, so a small object is one Raft entry) and the writer waits until every replica
+ * has it (falling back to a majority, with a warning naming the slow
+ * pipeline). Only uncommitted chunks stay buffered. On any failure the pipeline is excluded, a new block is
+ * allocated and the uncommitted chunks are sent again to it, so nothing acknowledged is lost and nothing
+ * unacknowledged is silently dropped: after {@code maxRetries} failures the write fails.
  *
  * <p>Not thread-safe: one writer per stream.
  */
@@ -54,13 +52,13 @@ public final class BlockStreamWriter implements AutoCloseable {
    * @param blockSize the largest block
    * @param chunkSize bytes per WriteChunk
    * @param bytesPerChecksum bytes per CRC32C
-   * @param commitEveryChunks chunks between PutBlocks (twice this many chunks at most are buffered for a resend)
+   * @param commitEveryChunks chunks between PutBlocks (bounds the bytes buffered for a resend)
    * @param maxRetries failures tolerated before the write fails
    * @param allCommittedWait how long to wait for every replica before accepting a majority
    */
   public record Settings(long blockSize, int chunkSize, int bytesPerChecksum, int commitEveryChunks, int maxRetries,
       ReplicationFactor factor, Duration allCommittedWait) {
-    private static final int COMMIT_EVERY_CHUNKS = 2;
+    private static final int COMMIT_EVERY_CHUNKS = 4;
     private static final int MAX_RETRIES = 5;
     private static final Duration ALL_COMMITTED_WAIT = Duration.ofSeconds(10);
 
@@ -84,11 +82,8 @@ public final class BlockStreamWriter implements AutoCloseable {
   private final PipelineClients pipelines;
   private final ExcludeList.Builder exclude = ExcludeList.newBuilder();
   private final List<BlockLocation> written = new ArrayList<>();
-  /** Chunks sent since the last confirmed commit, oldest first. */
   private final List<ByteBuffer> uncommitted = new ArrayList<>();
   private final List<CompletableFuture<PipelineClient.Reply>> inFlight = new ArrayList<>();
-  /** The commit being confirmed, if any. */
-  private PendingCommit pending;
   /** The in-flight chunk that also commits its block, if the last one sent does. */
   private CompletableFuture<PipelineClient.Reply> carriedCommit;
   private ByteBuffer chunk;
@@ -137,7 +132,9 @@ public final class BlockStreamWriter implements AutoCloseable {
       sendBufferedChunk(true);
     }
     if (block != null) {
-      commitWithRetries();
+      if (committed < sent) {
+        commitWithRetries();
+      }
       written.add(new BlockLocation(block.getBlockId(), committed));
       block = null;
     }
@@ -159,13 +156,8 @@ public final class BlockStreamWriter implements AutoCloseable {
     }
     uncommitted.add(data);
     send(data, last);
-    if (last) {
+    if (last || uncommitted.size() >= settings.commitEveryChunks()) {
       commitWithRetries();
-    } else if (uncommitted.size() - (pending == null ? 0 : pending.chunks()) >= settings.commitEveryChunks()) {
-      withRetries(() -> {
-        awaitCommit();
-        requestCommit();
-      });
     }
   }
 
@@ -182,28 +174,11 @@ public final class BlockStreamWriter implements AutoCloseable {
     }
   }
 
-  /** Commits everything sent and waits until that is confirmed. */
+  /** Commits what was sent; on failure moves the uncommitted chunks to a new block and tries again. */
   private void commitWithRetries() throws IOException {
-    withRetries(() -> {
-      awaitCommit();
-      if (committed < sent) {
-        requestCommit();
-        awaitCommit();
-      }
-    });
-  }
-
-  /** A step of committing, which may fail. */
-  @FunctionalInterface
-  private interface CommitStep {
-    void run() throws IOException;
-  }
-
-  /** Runs {@code step}; on failure moves the unconfirmed chunks to a new block and runs it again. */
-  private void withRetries(CommitStep step) throws IOException {
     while (true) {
       try {
-        step.run();
+        commit();
         return;
       } catch (IOException e) {
         failures++;
@@ -219,57 +194,35 @@ public final class BlockStreamWriter implements AutoCloseable {
     }
   }
 
-  /**
-   * Commits everything sent so far without waiting: the commit is confirmed once the chunks before it are written
-   * and its entry is on the replicas.
-   */
-  private void requestCommit() {
-    CompletableFuture<PipelineClient.Reply> commit = carriedCommit != null ? carriedCommit
-        : client.putBlock(block.getBlockId(), sent, blockSums);
-    carriedCommit = null;
-    CompletableFuture<?> chunks = CompletableFuture.allOf(inFlight.toArray(CompletableFuture[]::new));
-    inFlight.clear();
-    PipelineClient pipeline = client;
-    UUID pipelineId = pipelineId();
-    pending = new PendingCommit(chunks.thenCompose(v -> commit)
-        .thenCompose(reply -> onReplicas(pipeline, pipelineId, reply.logIndex())), sent, uncommitted.size());
-  }
-
-  /** Waits for the pending commit, if any; the chunks it covers are then no longer kept. */
-  private void awaitCommit() throws IOException {
-    if (pending == null) {
-      return;
-    }
-    PendingCommit commit = pending;
+  private void commit() throws IOException {
     try {
-      commit.confirmed().get();
+      for (CompletableFuture<PipelineClient.Reply> f : inFlight) {
+        f.get();
+      }
+      inFlight.clear();
+      long index = carriedCommit != null ? carriedCommit.get().logIndex()
+          : client.putBlock(block.getBlockId(), sent, blockSums).get().logIndex();
+      carriedCommit = null;
+      waitForReplicas(index);
+      committed = sent;
+      uncommitted.clear();
     } catch (ExecutionException e) {
       throw new IOException(e.getCause().getMessage(), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while committing a block", e);
     }
-    pending = null;
-    committed = commit.length();
-    uncommitted.subList(0, commit.chunks()).clear();
   }
 
-  /** Completes when every replica has the entry, or a majority once the wait for every replica timed out. */
-  private CompletableFuture<Void> onReplicas(PipelineClient pipeline, UUID pipelineId, long index) {
-    return pipeline.watch(index, ReplicationLevel.ALL_COMMITTED)
-        .orTimeout(settings.allCommittedWait().toMillis(), TimeUnit.MILLISECONDS)
-        .exceptionallyCompose(e -> {
-          if (!(e instanceof TimeoutException || e.getCause() instanceof TimeoutException)) {
-            return CompletableFuture.failedFuture(e);
-          }
-          LOG.warn("Pipeline {}: not every replica committed entry {} within {}; accepting a majority (slow or lost"
-              + " member)", pipelineId, index, settings.allCommittedWait());
-          return pipeline.watch(index, ReplicationLevel.MAJORITY_COMMITTED);
-        });
-  }
-
-  /** A commit of the block's first {@code length} bytes, the first {@code chunks} unconfirmed chunks. */
-  private record PendingCommit(CompletableFuture<Void> confirmed, long length, int chunks) {
+  private void waitForReplicas(long index) throws InterruptedException, ExecutionException {
+    try {
+      client.watch(index, ReplicationLevel.ALL_COMMITTED).get(settings.allCommittedWait().toMillis(),
+          TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      LOG.warn("Pipeline {}: not every replica committed entry {} within {}; accepting a majority (slow or lost"
+          + " member)", pipelineId(), index, settings.allCommittedWait());
+      client.watch(index, ReplicationLevel.MAJORITY_COMMITTED).get();
+    }
   }
 
   /**
@@ -280,7 +233,6 @@ public final class BlockStreamWriter implements AutoCloseable {
     inFlight.forEach(f -> f.cancel(false));
     inFlight.clear();
     carriedCommit = null;
-    pending = null;
     if (containerClosed) {
       exclude.addContainers(block.getBlockId().getContainerId());
     } else {
