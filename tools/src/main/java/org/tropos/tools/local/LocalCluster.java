@@ -2,7 +2,6 @@ package org.tropos.tools.local;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,7 +10,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.CommonKeys;
@@ -48,9 +46,6 @@ import org.tropos.scm.ScmServer;
  * <p>Not thread-safe: one owner starts, stops and restarts nodes.
  */
 public final class LocalCluster implements AutoCloseable {
-  private static final int PINNED_PORTS_FROM = 20_000;
-  private static final int PINNED_PORTS_TO = 32_000;
-  private static final int PORT_PROBES = 200;
   private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
   private static final String LOOPBACK = "127.0.0.1";
   private static final int FIRST_DATANODE_OCTET = 11;
@@ -270,29 +265,10 @@ public final class LocalCluster implements AutoCloseable {
     }
     Integer pinned = pinnedPorts.get(key.name() + "#" + i);
     if (pinned == null) {
-      pinned = freePortBelowEphemeralRange(InetAddress.getByName(datanodeAddress(i)));
+      pinned = KeptPorts.pick(InetAddress.getByName(datanodeAddress(i)));
       pinnedPorts.put(key.name() + "#" + i, pinned);
     }
     return pinned;
-  }
-
-  /**
-   * A port free now and likely to stay free until the datanode binds it: taken below Linux's ephemeral range
-   * (from 32768), from which every outgoing connection draws its local port. A port the kernel handed out for
-   * the probe could meanwhile become a connection's (Ratis then fails to bind and exits the JVM).
-   */
-  private static int freePortBelowEphemeralRange(InetAddress address) throws IOException {
-    for (int attempt = 0; attempt < PORT_PROBES; attempt++) {
-      int candidate = ThreadLocalRandom.current().nextInt(PINNED_PORTS_FROM, PINNED_PORTS_TO);
-      try (ServerSocket probe = new ServerSocket(candidate, 1, address)) {
-        return candidate;
-      } catch (IOException busy) {
-        // taken: try another
-      }
-    }
-    try (ServerSocket probe = new ServerSocket(0, 1, address)) {
-      return probe.getLocalPort();
-    }
   }
 
   /** Stops datanode {@code i} (1-based) as a clean shutdown would. */

@@ -3,7 +3,6 @@ package org.tropos.tools.local;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -14,7 +13,7 @@ import java.util.Properties;
  * The ports of the nodes of a local HA service ({@code tropos local --ha}), chosen once and kept in a properties
  * file in the data directory (key {@code <node>.<port name>}), because a Raft group remembers its peers'
  * addresses: a restart must find the same ones. From a base port, node i takes the base plus 100 × i; from port
- * 0 (tests) each takes a free port.
+ * 0 (tests) each takes a free port ({@link KeptPorts}).
  */
 final class LocalServicePorts {
   private static final int STEP = 100;
@@ -41,7 +40,7 @@ final class LocalServicePorts {
     }
     for (int i = 0; i < nodes.size(); i++) {
       for (Map.Entry<String, Integer> base : basePorts.entrySet()) {
-        int port = base.getValue() == 0 ? freePort() : base.getValue() + i * STEP;
+        int port = base.getValue() == 0 ? KeptPorts.pick() : base.getValue() + i * STEP;
         stored.setProperty(nodes.get(i) + "." + base.getKey(), Integer.toString(port));
       }
     }
@@ -62,11 +61,5 @@ final class LocalServicePorts {
       throw new IllegalStateException("no port " + name + " of " + node + " stored for the local HA service");
     }
     return Integer.parseInt(value);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -1,0 +1,45 @@
+package org.tropos.tools.local;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Free ports for a local cluster's nodes that must keep their ports across restarts (a datanode's Ratis and read
+ * addresses, the nodes of a local HA service). They are taken below Linux's ephemeral range (from 32768), from
+ * which every outgoing connection draws its local port: a port the kernel handed out for a probe could later
+ * become a connection's, and the restarted node would then fail to bind it (seen in {@code LocalHaIT}: "Address
+ * already in use" for a kept OM port).
+ */
+final class KeptPorts {
+  private static final int FROM = 20_000;
+  private static final int TO = 32_000;
+  private static final int PROBES = 200;
+
+  private KeptPorts() {
+  }
+
+  /** A port free now on every address. */
+  static int pick() throws IOException {
+    return pick(null);
+  }
+
+  /**
+   * A port free now on {@code address} (null: every address); an ephemeral one only if {@value #PROBES} probes
+   * below the range found none.
+   */
+  static int pick(InetAddress address) throws IOException {
+    for (int attempt = 0; attempt < PROBES; attempt++) {
+      int candidate = ThreadLocalRandom.current().nextInt(FROM, TO);
+      try (ServerSocket probe = new ServerSocket(candidate, 1, address)) {
+        return candidate;
+      } catch (IOException busy) {
+        // taken: try another
+      }
+    }
+    try (ServerSocket probe = new ServerSocket(0, 1, address)) {
+      return probe.getLocalPort();
+    }
+  }
+}
