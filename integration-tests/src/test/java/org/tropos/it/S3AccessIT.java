@@ -134,6 +134,36 @@ class S3AccessIT {
         "the refused grant changed nothing: the owner's full control only");
   }
 
+  /**
+   * The gateway writes on a bucket it read moments before (RecentBuckets): a grant takes effect at once, and so do
+   * a revocation, a new owner under the same name, and a PUT naming another expected owner.
+   */
+  @Test
+  void aWriteSeesTheBucketAsItIsNowNotAsTheGatewayLastReadIt() {
+    owner.createBucket(b -> b.bucket("turnstile"));
+    owner.putObject(p -> p.bucket("turnstile").key("first"), RequestBody.fromString("x"));
+    assertEquals(403, status(() -> other.putObject(p -> p.bucket("turnstile").key("early"),
+        RequestBody.fromString("x"))));
+    owner.putBucketAcl(a -> a.bucket("turnstile").acl(BucketCannedACL.PUBLIC_READ_WRITE));
+    other.putObject(p -> p.bucket("turnstile").key("granted"), RequestBody.fromString("x"));
+    owner.putBucketAcl(a -> a.bucket("turnstile").acl(BucketCannedACL.PRIVATE));
+    assertEquals(403, status(() -> other.putObject(p -> p.bucket("turnstile").key("revoked"),
+        RequestBody.fromString("x"))));
+    assertEquals("AccessDenied", code(() -> owner.putObject(p -> p.bucket("turnstile").key("k")
+        .expectedBucketOwner("frank"), RequestBody.fromString("x"))));
+    assertEquals(List.of("first", "granted"), list(owner, "turnstile"));
+
+
+    owner.createBucket(b -> b.bucket("swap"));
+    owner.putObject(p -> p.bucket("swap").key("a"), RequestBody.fromString("x"));
+    owner.deleteObject(d -> d.bucket("swap").key("a"));
+    owner.deleteBucket(d -> d.bucket("swap"));
+    other.createBucket(b -> b.bucket("swap"));
+    assertEquals(403, status(() -> owner.putObject(p -> p.bucket("swap").key("b"), RequestBody.fromString("x"))),
+        "the bucket under that name is another user's now");
+    assertEquals(List.of(), list(other, "swap"));
+  }
+
   @Test
   void onlyTheBucketsOwnerDeletesVersionsAndMarkersStayHiddenFromStrangers() {
     owner.createBucket(b -> b.bucket("history").acl(BucketCannedACL.PUBLIC_READ_WRITE));

@@ -10,6 +10,7 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.BucketVersioning;
 import org.tropos.proto.om.CannedAcl;
+import org.tropos.proto.om.ExpectedBucket;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
@@ -33,6 +34,19 @@ final class Buckets {
   }
 
   private Buckets() {
+  }
+
+  /**
+   * BUCKET_CHANGED unless the bucket named (a link itself) still has the object id, owner and ACL a caller decided
+   * its access on.
+   */
+  static void checkExpected(Txn txn, String volume, String bucket, ExpectedBucket expected) throws OmException {
+    BucketRow row = requireRow(txn, volume, bucket);
+    if (row.getObjectId() != expected.getObjectId() || !row.getOwner().equals(expected.getOwner())
+        || row.getAcl() != expected.getAcl()) {
+      throw new OmException(OmResult.BUCKET_CHANGED, "bucket " + volume + "/" + bucket + " changed since it was"
+          + " read: its owner, ACL or identity differ");
+    }
   }
 
   /** The bucket holding the keys a request names: a link is followed to its source. */

@@ -97,10 +97,17 @@ public final class Namespace {
     });
   }
 
-  /** Opens a key for writing (a read-only check: nothing is stored); returns the open key the writer carries. */
+  /**
+   * Opens a key for writing (a read-only check: nothing is stored); returns the open key the writer carries. With
+   * an expected bucket, first checks the caller's view of the bucket still holds.
+   */
   public OpenKeyRow openKey(OpenKeyRequest request) throws OmException {
-    return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn,
-        Buckets.require(txn, request.getVolume(), request.getBucket()), request));
+    return runner.run("open key " + request.getKey(), txn -> {
+      if (request.hasExpectedBucket()) {
+        Buckets.checkExpected(txn, request.getVolume(), request.getBucket(), request.getExpectedBucket());
+      }
+      return OpenKeys.open(txn, Buckets.require(txn, request.getVolume(), request.getBucket()), request);
+    });
   }
 
   /** The open key a block is allocated for, checked to belong to the bucket. */

@@ -18,9 +18,11 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.ExpectedBucket;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -29,6 +31,7 @@ import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.OpenKeyRow;
@@ -77,6 +80,27 @@ class NamespaceTest {
   @FunctionalInterface
   interface Executable {
     void run() throws Exception;
+  }
+
+  @Test
+  void anOpenKeyExpectingAnotherBucketThanTheOneNamedIsRefused() throws Exception {
+    Namespace ns = om.namespace;
+    BucketInfo flat = ns.getBucket("vol1", "flat");
+    ExpectedBucket seen = ExpectedBucket.newBuilder().setObjectId(flat.getObjectId()).setOwner(flat.getOwner())
+        .setAcl(flat.getAcl()).build();
+    OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().setVolume("vol1").setBucket("flat").setKey("k")
+        .setExpectedBucket(seen);
+    assertEquals("k", ns.openKey(open.build()).getPath());
+    ns.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName("flat")
+        .setAcl(CannedAcl.ACL_PUBLIC_READ_WRITE).build());
+    assertEquals(OmResult.BUCKET_CHANGED, failure(() -> ns.openKey(open.build())));
+    assertEquals(OmResult.BUCKET_CHANGED, failure(() -> ns.openKey(open.setExpectedBucket(seen.toBuilder()
+        .setAcl(CannedAcl.ACL_PUBLIC_READ_WRITE).setOwner("mallory")).build())));
+    assertEquals(OmResult.BUCKET_CHANGED, failure(() -> ns.openKey(open.setExpectedBucket(seen.toBuilder()
+        .setAcl(CannedAcl.ACL_PUBLIC_READ_WRITE).setObjectId(flat.getObjectId() + 1)).build())));
+    assertEquals("k", ns.openKey(open.setExpectedBucket(seen.toBuilder().setAcl(CannedAcl.ACL_PUBLIC_READ_WRITE))
+        .build()).getPath());
+    assertEquals(OmResult.BUCKET_NOT_FOUND, failure(() -> ns.openKey(open.setBucket("gone").build())));
   }
 
   @Test

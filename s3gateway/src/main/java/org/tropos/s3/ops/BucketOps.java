@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.util.List;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.util.Clock;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
@@ -25,11 +26,13 @@ final class BucketOps {
   private final TroposClient om;
   private final String volume;
   private final BucketLayout layout;
+  private final RecentBuckets recentBuckets;
 
-  BucketOps(TroposClient om, String volume, BucketLayout layout) {
+  BucketOps(TroposClient om, String volume, BucketLayout layout, Clock clock) {
     this.om = om;
     this.volume = volume;
     this.layout = layout;
+    this.recentBuckets = new RecentBuckets(clock);
   }
 
   String volume() {
@@ -51,12 +54,38 @@ final class BucketOps {
     return info;
   }
 
+  /**
+   * The request's bucket if {@code caller} may write objects there: as read moments ago when that allows it (the
+   * OM checks at OpenKey that it has not changed since, see {@link RecentBuckets}), else, or when {@code fresh},
+   * as read now. A refusal is always decided on the bucket as it is now.
+   */
+  BucketInfo requireWrite(S3Request request, Caller caller, boolean fresh) throws S3Error {
+    BucketInfo recent = fresh ? null : recentBuckets.get(request.bucket());
+    if (recent != null && Access.allows(recent, caller, Access.Permission.WRITE)
+        && ownedBy(recent, request.header("x-amz-expected-bucket-owner"))) {
+      return recent;
+    }
+    BucketInfo info = find(request);
+    recentBuckets.remember(info);
+    Access.check(info, caller, Access.Permission.WRITE);
+    return info;
+  }
+
+  /** A write's bucket: {@code checked} (for a write), or read and checked again when OpenKey finds it changed. */
+  ObjectWrites.TargetBucket writeTarget(S3Request request, Caller caller, BucketInfo checked) {
+    return fresh -> fresh ? requireWrite(request, caller, true) : checked;
+  }
+
   /** AccessDenied unless the bucket belongs to {@code expectedOwner} (null: anyone). */
   static void checkOwner(BucketInfo bucket, String expectedOwner) throws S3Error {
-    if (expectedOwner != null && !expectedOwner.strip().equals(bucket.getOwner())) {
+    if (!ownedBy(bucket, expectedOwner)) {
       throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + S3Error.quote(bucket.getName())
           + " is not owned by the expected owner");
     }
+  }
+
+  private static boolean ownedBy(BucketInfo bucket, String expectedOwner) {
+    return expectedOwner == null || expectedOwner.strip().equals(bucket.getOwner());
   }
 
   /** The request's bucket, if {@code caller} may do what {@code permission} covers there. */

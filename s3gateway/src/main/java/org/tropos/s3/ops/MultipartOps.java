@@ -73,8 +73,8 @@ final class MultipartOps {
       copyPart(request, caller, bucket, number, out);
       return;
     }
-    KeyInfo part = objects.upload(request, caller, bucket, OpenKeyRequest.newBuilder()
-        .setUploadId(request.param("uploadId")).setPartNumber(number));
+    KeyInfo part = objects.upload(request, caller, buckets.writeTarget(request, caller, bucket),
+        OpenKeyRequest.newBuilder().setUploadId(request.param("uploadId")).setPartNumber(number));
     out.headers().set("ETag", ObjectMetadata.etag(part));
     out.send(200, new byte[0], null);
   }

@@ -58,7 +58,7 @@ final class ObjectWrites {
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     checkKey(request.key());
     checkHeaders(request);
-    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
+    TargetBucket bucket = buckets.writeTarget(request, caller, buckets.requireWrite(request, caller, false));
     OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(AclOps.fromHeaders(request));
@@ -122,7 +122,7 @@ final class ObjectWrites {
    * the length, the SHA-256 (when signed), the chunk signatures (aws-chunked) and the Content-MD5 (when sent)
    * check out; returns the key committed (a part: its size and ETag).
    */
-  KeyInfo upload(S3Request request, Caller caller, BucketInfo bucket, OpenKeyRequest.Builder open)
+  KeyInfo upload(S3Request request, Caller caller, TargetBucket bucket, OpenKeyRequest.Builder open)
       throws S3Error, IOException {
     String payloadHash = payloadHash(request, caller);
     boolean chunked = payloadHash.startsWith("STREAMING-");
@@ -151,6 +151,12 @@ final class ObjectWrites {
   record Digests(byte[] md5, byte[] sha256) {
   }
 
+  /** The bucket a write goes to; {@code fresh}: read from the OM now (OpenKey found it changed since). */
+  @FunctionalInterface
+  interface TargetBucket {
+    BucketInfo get(boolean fresh) throws S3Error;
+  }
+
   /** What must hold of a body once it has streamed, for it to be committed. */
   @FunctionalInterface
   interface BodyCheck {
@@ -162,11 +168,11 @@ final class ObjectWrites {
    * settings, and commits it only once {@code check} accepts what arrived (its SHA-256 too if {@code withSha256});
    * otherwise nothing is stored. Returns the key committed (a part: its size and ETag).
    */
-  KeyInfo store(String bucketName, String keyName, Caller caller, BucketInfo bucket, OpenKeyRequest.Builder open,
+  KeyInfo store(String bucketName, String keyName, Caller caller, TargetBucket bucket, OpenKeyRequest.Builder open,
       InputStream body, long length, boolean withSha256, BodyCheck check) throws S3Error, IOException {
-    KeyOutputStream key = OmCalls.call(bucketName, keyName, () -> om.createKey(open
-        .setVolume(buckets.volume()).setBucket(bucket.getName()).setKey(keyName).setSize(Math.max(0, length))
-        .setFactor(bucket.getFactor()).setCreateParents(true).setOwner(caller.accessId()).build()));
+    open.setVolume(buckets.volume()).setKey(keyName).setSize(Math.max(0, length)).setCreateParents(true)
+        .setOwner(caller.accessId());
+    KeyOutputStream key = open(bucketName, keyName, bucket, open);
     boolean committed = false;
     try {
       Digests digests = copy(body, key, length, withSha256);
@@ -185,6 +191,29 @@ final class ObjectWrites {
         key.abort();
       }
     }
+  }
+
+  /**
+   * Opens the key in the bucket as its access was decided on; when the OM finds the bucket changed since it was
+   * read (its ACL, owner, or a bucket recreated under the name), reads it again, decides again and opens once more.
+   */
+  private KeyOutputStream open(String bucketName, String keyName, TargetBucket target, OpenKeyRequest.Builder open)
+      throws S3Error {
+    BucketInfo bucket = target.get(false);
+    try {
+      return om.createKey(in(bucket, open));
+    } catch (OmException e) {
+      if (e.result() != OmResult.BUCKET_CHANGED) {
+        throw OmCalls.translate(e, bucketName, keyName);
+      }
+    }
+    BucketInfo now = target.get(true);
+    return OmCalls.call(bucketName, keyName, () -> om.createKey(in(now, open)));
+  }
+
+  private static OpenKeyRequest in(BucketInfo bucket, OpenKeyRequest.Builder open) {
+    return open.setBucket(bucket.getName()).setFactor(bucket.getFactor())
+        .setExpectedBucket(RecentBuckets.expectation(bucket)).build();
   }
 
   /**

@@ -83,7 +83,7 @@ final class OmCalls {
       case INVALID_PART -> S3ErrorCode.INVALID_PART.error(e.getMessage());
       case INVALID_PART_ORDER -> S3ErrorCode.INVALID_PART_ORDER.error(e.getMessage());
       case PRECONDITION_FAILED, FILE_ALREADY_EXISTS -> S3ErrorCode.PRECONDITION_FAILED.error();
-      case KEY_CHANGED -> S3ErrorCode.CONDITIONAL_REQUEST_CONFLICT.error(e.getMessage());
+      case KEY_CHANGED, BUCKET_CHANGED -> S3ErrorCode.CONDITIONAL_REQUEST_CONFLICT.error(e.getMessage());
       case VERSION_NOT_FOUND -> S3ErrorCode.NO_SUCH_VERSION.error();
       case DELETE_MARKER -> S3ErrorCode.METHOD_NOT_ALLOWED.error("The specified method is not allowed against a"
           + " delete marker");

@@ -35,7 +35,7 @@ public final class S3Dispatcher implements S3Handler {
       BucketLayout layout) {
     this.authenticator = authenticator;
     this.clock = clock;
-    this.routes = routes(om, new BucketOps(om, volume, layout), authenticator, clock);
+    this.routes = routes(om, new BucketOps(om, volume, layout, clock), authenticator, clock);
   }
 
   private static S3Routes routes(TroposClient om, BucketOps buckets, RequestAuthenticator authenticator,

@@ -1,0 +1,52 @@
+package org.tropos.s3.ops;
+
+import java.util.concurrent.ConcurrentHashMap;
+import org.tropos.common.util.Clock;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.ExpectedBucket;
+
+/**
+ * Buckets read from the OM in the last moments, so that a PUT need not read its bucket each time. Safe to act on
+ * only because the OM checks, when the key is opened, that the bucket still has the owner and ACL the access
+ * decision rested on ({@link #expectation}); a refusal is never decided on a remembered bucket.
+ *
+ * <p>Thread-safe.
+ */
+final class RecentBuckets {
+  private static final long KEPT_MILLIS = 5_000;
+  /** Beyond this many, all are forgotten at once: a gateway writes to few buckets at a time. */
+  private static final int MOST = 4_096;
+
+  private record Read(BucketInfo bucket, long atMillis) {
+  }
+
+  private final Clock clock;
+  private final ConcurrentHashMap<String, Read> reads = new ConcurrentHashMap<>();
+
+  RecentBuckets(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The bucket as read less than {@value #KEPT_MILLIS} ms ago, or null. */
+  BucketInfo get(String name) {
+    Read read = reads.get(name);
+    return read != null && clock.monotonicMillis() - read.atMillis() < KEPT_MILLIS ? read.bucket() : null;
+  }
+
+  void remember(BucketInfo bucket) {
+    if (reads.size() >= MOST) {
+      reads.clear();
+    }
+    reads.put(bucket.getName(), new Read(bucket, clock.monotonicMillis()));
+  }
+
+  void forget(String name) {
+    reads.remove(name);
+  }
+
+  /** What OpenKey is to find unchanged in {@code bucket} for an access decision made on it to stand. */
+  static ExpectedBucket expectation(BucketInfo bucket) {
+    return ExpectedBucket.newBuilder().setObjectId(bucket.getObjectId()).setOwner(bucket.getOwner())
+        .setAcl(bucket.getAcl()).build();
+  }
+}
