@@ -5,10 +5,12 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.datanode.container.ScrubConfig;
@@ -32,15 +34,17 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param replicationTimeout how long a container copy waits on its source
  * @param scrub how the container scrubber runs
  * @param ratisSnapshotThreshold log entries between two snapshots of a pipeline's Raft group
+ * @param ratisProperties Ratis keys set through {@code hdds.ratis.raft.*} ({@link RatisPassThrough})
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
     String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
     Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
-    ScrubConfig scrub, long ratisSnapshotThreshold) {
+    ScrubConfig scrub, long ratisSnapshotThreshold, Map<String, String> ratisProperties) {
 
   public DatanodeConfig {
     dataDirs = List.copyOf(dataDirs);
     raftLogDirs = List.copyOf(raftLogDirs);
+    ratisProperties = Map.copyOf(ratisProperties);
   }
 
   public static DatanodeConfig from(Configuration conf) {
@@ -55,7 +59,8 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT), conf.get(DatanodeKeys.HTTP_PORT),
         conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
         conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),
-        ScrubConfig.from(conf), conf.get(DatanodeKeys.RATIS_SNAPSHOT_THRESHOLD));
+        ScrubConfig.from(conf), conf.get(DatanodeKeys.RATIS_SNAPSHOT_THRESHOLD),
+        RatisPassThrough.of(conf, RatisPassThrough.DATANODE));
   }
 
   /** The configured directories, else {@code <first metadata dir>/<fallback>}. */

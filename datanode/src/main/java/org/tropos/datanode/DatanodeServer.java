@@ -130,7 +130,7 @@ public final class DatanodeServer implements AutoCloseable {
       return;
     }
     ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store,
-        config.ratisSnapshotThreshold());
+        config.ratisSnapshotThreshold(), config.ratisProperties());
     ratis.start();
     pipelineCommands = new PipelineCommandHandler(name, ratis, store);
   }

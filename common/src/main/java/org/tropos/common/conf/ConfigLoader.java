@@ -97,7 +97,8 @@ public final class ConfigLoader {
         fromAliases.put(replacement, value);
         return;
       }
-      if (KnownKeys.get(name) == null && (name.startsWith("ozone.") || name.startsWith("hdds."))) {
+      if (KnownKeys.get(name) == null && !RatisPassThrough.isPassedThrough(name)
+          && (name.startsWith("ozone.") || name.startsWith("hdds."))) {
         warnings.accept("Unknown configuration key " + name + " is ignored (check its spelling)");
       }
       current.put(name, value);

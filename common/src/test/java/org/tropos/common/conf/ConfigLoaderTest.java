@@ -105,6 +105,16 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void ratisKeysUnderHddsRatisArePassedThroughToTheDatanodesRatisWithoutAWarning() throws IOException {
+    Configuration conf = load("hdds.ratis.raft.server.log.appender.wait-time.min", "5ms",
+        "hdds.ratis.raft.grpc.flow.control.window", "2MB", "hdds.ratis.snapshot.threshold", "500",
+        "ozone.om.ratis.raft.server.rpc.timeout.min", "2s");
+    assertEquals(Map.of("raft.server.log.appender.wait-time.min", "5ms", "raft.grpc.flow.control.window", "2MB"),
+        RatisPassThrough.of(conf, RatisPassThrough.DATANODE), "Tropos's own hdds.ratis keys are not Ratis's");
+    assertEquals(1, warnings.size(), "only the OM's Ratis keys are not passed through yet: " + warnings);
+  }
+
+  @Test
   void keysSetPerServiceOrNodeAreKnownAndCheckedLikeTheirBaseKey() throws IOException {
     Configuration conf = load("ozone.om.service.ids", "omservice", "ozone.om.nodes.omservice", "om1,om2",
         "ozone.om.address.omservice.om1", "h1", "ozone.om.ratis.port.omservice.om1", "9000");

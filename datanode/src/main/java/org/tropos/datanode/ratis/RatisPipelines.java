@@ -41,6 +41,7 @@ import org.apache.ratis.util.SizeInBytes;
 import org.apache.ratis.util.TimeDuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
@@ -84,6 +85,7 @@ public final class RatisPipelines implements AutoCloseable {
   private final List<Path> logDirs;
   private final ContainerStore store;
   private final long snapshotEveryEntries;
+  private final Map<String, String> operatorProperties;
   private final LifeCycle lifeCycle;
   private ExecutorService chunkWriters;
   private final ClientId clientId = ClientId.randomId();
@@ -97,6 +99,12 @@ public final class RatisPipelines implements AutoCloseable {
   /** @param snapshotEveryEntries log entries between two snapshots of a group (hdds.ratis.snapshot.threshold) */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
       ContainerStore store, long snapshotEveryEntries) {
+    this(nodeName, datanodeId, host, port, logDirs, store, snapshotEveryEntries, Map.of());
+  }
+
+  /** @param operatorProperties Ratis keys an operator set (hdds.ratis.raft.*), applied over Tropos's own */
+  public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
+      ContainerStore store, long snapshotEveryEntries, Map<String, String> operatorProperties) {
     this.nodeName = nodeName;
     this.me = RaftPeerId.valueOf(datanodeId.toString());
     this.host = host;
@@ -104,6 +112,7 @@ public final class RatisPipelines implements AutoCloseable {
     this.logDirs = List.copyOf(logDirs);
     this.store = store;
     this.snapshotEveryEntries = snapshotEveryEntries;
+    this.operatorProperties = Map.copyOf(operatorProperties);
     this.lifeCycle = new LifeCycle(nodeName + "-ratis");
   }
 
@@ -137,6 +146,10 @@ public final class RatisPipelines implements AutoCloseable {
     // (purging up to the snapshot left a follower a few entries behind needing an install, which failed and
     // stopped its group: writes then waited for it until they fell back to a majority, ~2 PUT/s).
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, false);
+    operatorProperties.forEach(properties::set);
+    if (!operatorProperties.isEmpty()) {
+      LOG.info("{}: Ratis settings from {}raft.*: {}", nodeName, RatisPassThrough.DATANODE, operatorProperties);
+    }
     chunkWriters = Threads.boundedPoolWithBackpressure(nodeName + "-chunk-writer", CHUNK_WRITERS,
         CHUNK_WRITE_QUEUE);
     server = RaftServer.newBuilder().setServerId(me).setProperties(properties)
