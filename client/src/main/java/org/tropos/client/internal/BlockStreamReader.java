@@ -1,6 +1,7 @@
 package org.tropos.client.internal;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +131,13 @@ public final class BlockStreamReader {
       if (!reader.answeredBefore() || delivered[0] > before) {
         throw e;
       }
-      LOG.debug("A kept connection to {} failed ({}); reading on a new one", address, e.getMessage());
+      if (e instanceof SocketTimeoutException) {
+        // Not a connection that went stale while idle (that fails at once): the datanode took the request and did
+        // not answer, and the read lost the whole timeout.
+        LOG.warn("A kept connection to {} did not answer ({}); reading on a new one", address, e.getMessage());
+      } else {
+        LOG.debug("A kept connection to {} failed ({}); reading on a new one", address, e.getMessage());
+      }
       read(connections.open(address), location, offset, length, delivered, sink);
     }
   }

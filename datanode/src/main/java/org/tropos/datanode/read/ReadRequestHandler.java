@@ -50,9 +50,19 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
       return;
     }
     try {
-      planners.execute(() -> serve(ctx, request));
+      planners.execute(() -> serveOrFail(ctx, request));
     } catch (RejectedExecutionException e) {
       respondError(ctx, DatanodeResult.DATANODE_BUSY, "too many reads in flight");
+    }
+  }
+
+  /** Serves the read; an unexpected failure still answers, or the reader would wait out its whole timeout. */
+  private void serveOrFail(ChannelHandlerContext ctx, ReadBlockRequest request) {
+    try {
+      serve(ctx, request);
+    } catch (RuntimeException e) {
+      LOG.warn("A read of block {} failed unexpectedly", request.getBlockId(), e);
+      respondError(ctx, DatanodeResult.INTERNAL_ERROR, "the read failed: " + e);
     }
   }
 
