@@ -95,14 +95,9 @@ public final class RatisPipelines implements AutoCloseable {
   /**
    * @param port the Ratis port; 0 picks a free one (see {@link #port()})
    * @param store where the pipelines' state machines keep containers and blocks
+   * @param snapshotEveryEntries log entries between two snapshots of a group (hdds.ratis.snapshot.threshold)
+   * @param operatorProperties Ratis keys an operator set (hdds.ratis.raft.*), applied over Tropos's own
    */
-  /** @param snapshotEveryEntries log entries between two snapshots of a group (hdds.ratis.snapshot.threshold) */
-  public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
-      ContainerStore store, long snapshotEveryEntries) {
-    this(nodeName, datanodeId, host, port, logDirs, store, snapshotEveryEntries, Map.of());
-  }
-
-  /** @param operatorProperties Ratis keys an operator set (hdds.ratis.raft.*), applied over Tropos's own */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
       ContainerStore store, long snapshotEveryEntries, Map<String, String> operatorProperties) {
     this.nodeName = nodeName;

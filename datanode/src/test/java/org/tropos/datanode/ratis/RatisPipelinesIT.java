@@ -58,7 +58,7 @@ class RatisPipelinesIT {
     for (int i = 0; i < 3; i++) {
       RatisPipelines server = new RatisPipelines("dn" + i, ids.get(i), "127.0.0.1",
           ports.size() > i ? ports.get(i) : 0, List.of(dir.resolve("dn" + i + "/r1"), dir.resolve("dn" + i + "/r2")),
-          store(i), SNAPSHOT_EVERY_ENTRIES);
+          store(i), SNAPSHOT_EVERY_ENTRIES, Map.of());
       server.start();
       servers.add(server);
       if (ports.size() <= i) {

@@ -40,10 +40,6 @@ final class RecentBuckets {
     reads.put(bucket.getName(), new Read(bucket, clock.monotonicMillis()));
   }
 
-  void forget(String name) {
-    reads.remove(name);
-  }
-
   /** What OpenKey is to find unchanged in {@code bucket} for an access decision made on it to stand. */
   static ExpectedBucket expectation(BucketInfo bucket) {
     return ExpectedBucket.newBuilder().setObjectId(bucket.getObjectId()).setOwner(bucket.getOwner())
