@@ -153,7 +153,6 @@ class S3AccessIT {
         .expectedBucketOwner("frank"), RequestBody.fromString("x"))));
     assertEquals(List.of("first", "granted"), list(owner, "turnstile"));
 
-
     owner.createBucket(b -> b.bucket("swap"));
     owner.putObject(p -> p.bucket("swap").key("a"), RequestBody.fromString("x"));
     owner.deleteObject(d -> d.bucket("swap").key("a"));

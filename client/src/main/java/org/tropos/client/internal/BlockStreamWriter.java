@@ -34,10 +34,10 @@ import org.tropos.proto.scm.ExcludeList;
  * Writes a stream of bytes as blocks (ARCHITECTURE.md, "Write path"): chunks go to the block's pipeline
  * asynchronously; every {@code commitEveryChunks} chunks a PutBlock commits what was sent (at the end the last
  * chunk carries the commit itself, so a small object is one Raft entry) and the writer waits until every replica
- * has it (falling back to a majority, with a warning naming the slow
- * pipeline). Only uncommitted chunks stay buffered. On any failure the pipeline is excluded, a new block is
- * allocated and the uncommitted chunks are sent again to it, so nothing acknowledged is lost and nothing
- * unacknowledged is silently dropped: after {@code maxRetries} failures the write fails.
+ * has it (falling back to a majority, with a warning naming the slow pipeline). Only uncommitted chunks stay
+ * buffered. On any failure the pipeline is excluded, a new block is allocated and the uncommitted chunks are sent
+ * again to it, so nothing acknowledged is lost and nothing unacknowledged is silently dropped: after
+ * {@code maxRetries} failures the write fails.
  *
  * <p>Not thread-safe: one writer per stream.
  */

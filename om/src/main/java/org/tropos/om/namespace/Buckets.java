@@ -36,30 +36,33 @@ final class Buckets {
   private Buckets() {
   }
 
+  /** The bucket holding the keys a request names: a link is followed to its source. */
+  static BucketRow require(Txn txn, String volume, String bucket) throws OmException {
+    return follow(txn, requireRow(txn, volume, bucket), MAX_LINK_HOPS);
+  }
+
   /**
-   * BUCKET_CHANGED unless the bucket named (a link itself) still has the object id, owner and ACL a caller decided
-   * its access on.
+   * As {@link #require}, once the bucket named (a link itself) is found to have the object id, owner and ACL a
+   * caller decided its access on; else BUCKET_CHANGED.
    */
-  static void checkExpected(Txn txn, String volume, String bucket, ExpectedBucket expected) throws OmException {
+  static BucketRow requireAsExpected(Txn txn, String volume, String bucket, ExpectedBucket expected)
+      throws OmException {
     BucketRow row = requireRow(txn, volume, bucket);
     if (row.getObjectId() != expected.getObjectId() || !row.getOwner().equals(expected.getOwner())
         || row.getAcl() != expected.getAcl()) {
       throw new OmException(OmResult.BUCKET_CHANGED, "bucket " + volume + "/" + bucket + " changed since it was"
           + " read: its owner, ACL or identity differ");
     }
+    return follow(txn, row, MAX_LINK_HOPS);
   }
 
-  /** The bucket holding the keys a request names: a link is followed to its source. */
-  static BucketRow require(Txn txn, String volume, String bucket) throws OmException {
-    return follow(txn, volume, bucket, MAX_LINK_HOPS);
-  }
-
-  private static BucketRow follow(Txn txn, String volume, String bucket, int maxHops) throws OmException {
-    BucketRow row = requireRow(txn, volume, bucket);
+  /** {@code named} itself, or the bucket its chain of links ends at. */
+  private static BucketRow follow(Txn txn, BucketRow named, int maxHops) throws OmException {
+    BucketRow row = named;
     for (int hops = 0; isLink(row); hops++) {
       if (hops == maxHops) {
-        throw new OmException(OmResult.INVALID_REQUEST, "bucket " + volume + "/" + bucket + " starts a chain of"
-            + " links longer than " + MAX_LINK_HOPS);
+        throw new OmException(OmResult.INVALID_REQUEST, "bucket " + named.getVolume() + "/" + named.getName()
+            + " starts a chain of links longer than " + MAX_LINK_HOPS);
       }
       BucketRow link = row;
       row = txn.get(OmTable.BUCKETS, OmDbKeys.bucket(link.getSourceVolume(), link.getSourceBucket()),
@@ -125,7 +128,7 @@ final class Buckets {
     if (request.getQuotaBytes() > 0 || request.getQuotaNamespace() > 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "a bucket link has no quota of its own: its source's counts");
     }
-    return follow(txn, request.getSourceVolume(), request.getSourceBucket(), MAX_LINK_HOPS - 1);
+    return follow(txn, requireRow(txn, request.getSourceVolume(), request.getSourceBucket()), MAX_LINK_HOPS - 1);
   }
 
   /** A bucket as it is; a link shows its source's versioning, which its keys follow. */

@@ -102,12 +102,9 @@ public final class Namespace {
    * an expected bucket, first checks the caller's view of the bucket still holds.
    */
   public OpenKeyRow openKey(OpenKeyRequest request) throws OmException {
-    return runner.run("open key " + request.getKey(), txn -> {
-      if (request.hasExpectedBucket()) {
-        Buckets.checkExpected(txn, request.getVolume(), request.getBucket(), request.getExpectedBucket());
-      }
-      return OpenKeys.open(txn, Buckets.require(txn, request.getVolume(), request.getBucket()), request);
-    });
+    return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn, request.hasExpectedBucket()
+        ? Buckets.requireAsExpected(txn, request.getVolume(), request.getBucket(), request.getExpectedBucket())
+        : Buckets.require(txn, request.getVolume(), request.getBucket()), request));
   }
 
   /** The open key a block is allocated for, checked to belong to the bucket. */

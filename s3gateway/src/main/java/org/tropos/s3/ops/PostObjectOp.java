@@ -92,8 +92,8 @@ final class PostObjectOp {
     CountingInputStream content = new CountingInputStream(form.content(), max);
     String sha256 = fields.get(SHA256_FIELD);
     boolean withSha256 = sha256 != null;
-    KeyInfo stored = writes.store(request.bucket(), key, caller, buckets.writeTarget(request, caller, bucket), open,
-        content, -1, withSha256, digests -> {
+    ObjectWrites.TargetBucket target = buckets.writeTarget(request, caller, bucket);
+    KeyInfo stored = writes.store(request.bucket(), key, caller, target, open, content, -1, withSha256, digests -> {
       if (content.count() < min) {
         throw S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum allowed size: "
             + content.count() + " bytes of at least " + min);
