@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
@@ -21,10 +22,12 @@ import org.slf4j.LoggerFactory;
 import org.tropos.s3.S3ErrorCode;
 
 /**
- * One connection: each request is handed to a worker thread with its body as a {@link BodyPipe}; at most
- * {@code permits} requests of the whole gateway are served at once, the rest get 503 SlowDown at once.
+ * One connection: each request is handed to a worker thread with its body as a {@link BodyPipe}, once the
+ * connection's previous response has ended; at most {@code permits} requests of the whole gateway are served at
+ * once, the rest get 503 SlowDown at once.
  *
- * <p>Event-loop confined, except what the worker touches through the pipe and the response.
+ * <p>Event-loop confined, except what the worker touches through the pipe and the response, and {@link #answer},
+ * which runs on the thread that ended the previous response.
  */
 final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(S3ChannelHandler.class);
@@ -35,6 +38,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
   private final Semaphore permits;
   private final List<String> domains;
   private BodyPipe body;
+  private CompletableFuture<Void> lastResponse = CompletableFuture.completedFuture(null);
 
   S3ChannelHandler(S3Handler handler, ExecutorService workers, Semaphore permits, List<String> domains) {
     this.handler = handler;
@@ -69,16 +73,31 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
         + Long.toHexString(REQUEST_IDS.incrementAndGet());
     // A body the client holds back until "100 Continue" never comes: its connection cannot serve another request.
     S3Response response = new S3Response(ctx.channel(), requestId, () -> keepAlive && !pipe.bodyHeldBack());
-    if (!readable) {
+    // Responses go out in the order of their requests, one after the other: a client may send its next request as
+    // soon as it has read the last response's final byte, before that response's end is queued on the connection
+    // (or sooner, pipelining), and the two responses must not interleave.
+    CompletableFuture<Void> previous = lastResponse;
+    lastResponse = response.ended();
+    previous.thenRun(() -> answer(request, pipe, response)).exceptionally(e -> {
+      LOG.error("S3 {} {} could not be served", request.method(), request.uri(), e);
+      response.giveUp();
+      ctx.close();
+      return null;
+    });
+  }
+
+  /** Refuses the request at once or hands it to a worker. */
+  private void answer(HttpRequest request, BodyPipe pipe, S3Response response) {
+    if (!request.decoderResult().isSuccess()) {
       Throwable cause = request.decoderResult().cause();
       if (cause instanceof TooLongHttpHeaderException) {
-        refuse(response, S3ErrorCode.REQUEST_HEADER_SECTION_TOO_LARGE, "Your request header section exceeds the"
-            + " maximum allowed size of " + S3HttpServer.MAX_HEADERS + " bytes.", "");
+        refuse(pipe, response, S3ErrorCode.REQUEST_HEADER_SECTION_TOO_LARGE, "Your request header section exceeds"
+            + " the maximum allowed size of " + S3HttpServer.MAX_HEADERS + " bytes.", "");
       } else if (cause instanceof TooLongHttpLineException) {
-        refuse(response, S3ErrorCode.INVALID_REQUEST, "Your request line exceeds the maximum allowed size of "
+        refuse(pipe, response, S3ErrorCode.INVALID_REQUEST, "Your request line exceeds the maximum allowed size of "
             + S3HttpServer.MAX_INITIAL_LINE + " bytes.", "");
       } else {
-        refuse(response, S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request", "");
+        refuse(pipe, response, S3ErrorCode.INVALID_REQUEST, "Malformed HTTP request", "");
       }
       return;
     }
@@ -86,11 +105,11 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     String expect = request.headers().get(HttpHeaderNames.EXPECT);
     if (expect != null && request.protocolVersion().equals(HttpVersion.HTTP_1_1)
         && !HttpUtil.is100ContinueExpected(request)) {
-      refuse(response, S3ErrorCode.EXPECTATION_FAILED, "Only Expect: 100-continue is supported", "");
+      refuse(pipe, response, S3ErrorCode.EXPECTATION_FAILED, "Only Expect: 100-continue is supported", "");
       return;
     }
     if (!permits.tryAcquire()) {
-      refuse(response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
+      refuse(pipe, response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
       return;
     }
     S3Request s3 = S3Request.of(request, domains, pipe);
@@ -98,13 +117,13 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
       workers.execute(() -> serve(s3, response, pipe));
     } catch (RejectedExecutionException e) {
       permits.release();
-      refuse(response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
+      refuse(pipe, response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
     }
   }
 
   /** Answers at once; the body, if any, is dropped as it arrives. */
-  private void refuse(S3Response response, S3ErrorCode error, String message, String resource) {
-    body.close();
+  private void refuse(BodyPipe pipe, S3Response response, S3ErrorCode error, String message, String resource) {
+    pipe.close();
     response.send(error.status(), ErrorDocument.of(error.code(), message, resource, response.requestId()),
         ErrorDocument.TYPE);
   }
@@ -121,6 +140,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     } finally {
       pipe.close();
       permits.release();
+      response.giveUp();
     }
   }
 

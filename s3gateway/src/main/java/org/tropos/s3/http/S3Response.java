@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -38,6 +39,7 @@ public final class S3Response {
   private final String requestId;
   private final BooleanSupplier keepAlive;
   private final HttpHeaders headers = new DefaultHttpHeaders();
+  private final CompletableFuture<Void> ended = new CompletableFuture<>();
   private boolean sent;
 
   /**
@@ -64,6 +66,19 @@ public final class S3Response {
 
   public boolean sent() {
     return sent;
+  }
+
+  /**
+   * Completes once the response's last write is queued on the connection, or the response was given up
+   * ({@link #giveUp}): from then on, the connection's next response cannot interleave with this one.
+   */
+  CompletableFuture<Void> ended() {
+    return ended;
+  }
+
+  /** Ends a response that will send nothing more (its request failed, or the connection did). */
+  void giveUp() {
+    ended.complete(null);
   }
 
   /** Sends a whole small body (XML, or empty). */
@@ -151,6 +166,7 @@ public final class S3Response {
     if (!keep) {
       last.addListener(ChannelFutureListener.CLOSE);
     }
+    ended.complete(null);
   }
 
   /** Whether the connection stays open after this response; if not, the response says so. */

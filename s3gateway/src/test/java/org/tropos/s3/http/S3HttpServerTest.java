@@ -9,11 +9,13 @@ import io.netty.handler.codec.http.HttpVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -144,6 +146,56 @@ class S3HttpServerTest {
         assertTrue(head(in).startsWith("HTTP/1.1 200"));
       }
     }
+  }
+
+  /**
+   * A client sends its next request as soon as it has read the last byte of a response, which may be before the
+   * server queued that response's end: the next response must still come whole, after it.
+   */
+  @Test
+  void aRequestSentBeforeTheLastResponseEndedIsAnsweredAfterIt() throws Exception {
+    CountDownLatch secondAnswered = new CountDownLatch(1);
+    S3Handler handler = (request, out) -> {
+      if (request.key().equals("second")) {
+        out.send(200, "2nd".getBytes(StandardCharsets.US_ASCII), "text/plain");
+        secondAnswered.countDown();
+        return;
+      }
+      try {
+        out.stream(200, 3, body -> {
+          body.accept(ByteBuffer.wrap("1st".getBytes(StandardCharsets.US_ASCII)));
+          try {
+            // Every byte is out: hold the end back until the next response went out, or for a second at most.
+            secondAnswered.await(1, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        });
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    };
+    try (S3HttpServer server = new S3HttpServer(new HostPort("127.0.0.1", 0), handler, 4, List.of());
+        Socket socket = startAndConnect(server)) {
+      OutputStream out = socket.getOutputStream();
+      InputStream in = socket.getInputStream();
+      out.write("GET /b/first HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertTrue(head(in).startsWith("HTTP/1.1 200"));
+      assertEquals("1st", new String(in.readNBytes(3), StandardCharsets.US_ASCII));
+      out.write("GET /b/second HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      String second = head(in);
+      assertTrue(second.startsWith("HTTP/1.1 200"), "the second response: " + second);
+      assertEquals("2nd", new String(in.readNBytes(3), StandardCharsets.US_ASCII));
+    }
+  }
+
+  private static Socket startAndConnect(S3HttpServer server) throws IOException {
+    server.start();
+    Socket socket = new Socket("127.0.0.1", server.port());
+    socket.setSoTimeout(10_000);
+    return socket;
   }
 
   /** One response head: the bytes up to the blank line that ends it. */
