@@ -21,6 +21,7 @@ import org.tropos.datanode.container.BlockDeletionHandler;
 import org.tropos.datanode.container.ContainerImporter;
 import org.tropos.datanode.container.ContainerScrubber;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.container.ReplicationCommandHandler;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
@@ -113,7 +114,8 @@ public final class DatanodeServer implements AutoCloseable {
     if (store != null || closing) {
       return;
     }
-    store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes());
+    DirectIo directIo = new DirectIo(config.directIoThreshold());
+    store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes(), directIo);
     store.open();
     deletions = new BlockDeletionHandler(name, store);
     replication = new ReplicationCommandHandler(name, store,
@@ -122,7 +124,7 @@ public final class DatanodeServer implements AutoCloseable {
     scrubber = new ContainerScrubber(name, store, config.scrub(), SystemClock.INSTANCE);
     scrubber.start();
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
-        new ContainerReads(store), BlockTransfer.ZERO_COPY);
+        new ContainerReads(store), BlockTransfer.ZERO_COPY, directIo);
     readServer.start();
     List<Path> logDirs = volumes.healthyRaftLogDirs();
     if (logDirs.isEmpty()) {

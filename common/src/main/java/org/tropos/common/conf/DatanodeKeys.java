@@ -58,6 +58,13 @@ public final class DatanodeKeys {
       "hdds.container.scrub.volume.bytes.per.second", ConfigType.SIZE, "5MB",
       "The most bytes per second the data scrub reads from each volume.").requiring(s -> s.bytes() > 0, "> 0");
 
+  public static final ConfigKey<DataSize> DIRECT_IO_THRESHOLD = ConfigKey.of(
+      "hdds.datanode.direct.io.threshold", ConfigType.SIZE, "64KB",
+      "Chunks of at least this size are written to block files with O_DIRECT, past the page cache (all but a"
+          + " tail that is not a multiple of 4 KB), and reads of at least this size are served the same way;"
+          + " smaller ones go through the page cache and are read with sendfile. 0 sends everything through the"
+          + " page cache.").requiring(s -> s.bytes() >= 0, ">= 0");
+
   private DatanodeKeys() {
   }
 }

@@ -50,11 +50,19 @@ public final class ContainerStore implements AutoCloseable {
   private final List<StorageDirectory> volumes;
   private final Map<Path, VolumeDb> dbs = new HashMap<>();
   private final Map<Long, Container> containers = new ConcurrentHashMap<>();
+  private final DirectIo directIo;
 
+  /** A store that writes every chunk through the page cache. */
   public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes) {
+    this(nodeName, clusterId, volumes, DirectIo.OFF);
+  }
+
+  /** @param directIo which chunks are written past the page cache */
+  public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes, DirectIo directIo) {
     this.nodeName = nodeName;
     this.clusterId = clusterId;
     this.volumes = List.copyOf(volumes);
+    this.directIo = directIo;
   }
 
   /**
@@ -128,10 +136,22 @@ public final class ContainerStore implements AutoCloseable {
       throw new DatanodeException(DatanodeResult.CHECKSUM_MISMATCH, "chunk of block " + name(block) + " at "
           + offset + " does not match its checksum at byte " + (offset + (long) bad * checksums.getBytesPerChecksum()));
     }
-    try (FileChannel file = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE)) {
-      ByteBuffer view = data.duplicate();
-      long at = offset;
+    Path path = container.blockFile(block.getLocalId());
+    int direct = directIo.directBytes(offset, data.remaining());
+    if (direct > 0) {
+      try {
+        directIo.write(path, offset, data.slice(data.position(), direct));
+      } catch (IOException e) {
+        directIo.refuse(path, e);
+        direct = 0;
+      }
+    }
+    if (direct == data.remaining()) {
+      return;
+    }
+    try (FileChannel file = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      ByteBuffer view = data.slice(data.position() + direct, data.remaining() - direct);
+      long at = offset + direct;
       while (view.hasRemaining()) {
         at += file.write(view, at);
       }

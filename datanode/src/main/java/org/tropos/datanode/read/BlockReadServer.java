@@ -25,6 +25,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.NamedThreadFactory;
 import org.tropos.common.util.Threads;
+import org.tropos.datanode.container.DirectIo;
 
 /**
  * The datanode's block read server (ARCHITECTURE.md, "Read path"): Netty on the read port, one framed request at
@@ -44,6 +45,7 @@ public final class BlockReadServer implements AutoCloseable {
   private final HostPort bind;
   private final ReadPlanner planner;
   private final BlockTransfer transfer;
+  private final DirectIo directIo;
   private final LifeCycle lifeCycle;
   private EventLoopGroup loops;
   private ExecutorService planners;
@@ -53,10 +55,17 @@ public final class BlockReadServer implements AutoCloseable {
 
   /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}). */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
+    this(name, bind, planner, transfer, DirectIo.OFF);
+  }
+
+  /** @param directIo which zero-copy reads are served past the page cache instead ({@link DirectChunkedFile}) */
+  public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer,
+      DirectIo directIo) {
     this.name = name;
     this.bind = bind;
     this.planner = planner;
     this.transfer = transfer;
+    this.directIo = directIo;
     this.lifeCycle = new LifeCycle(name);
   }
 
@@ -72,10 +81,10 @@ public final class BlockReadServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_REQUEST_BYTES, 0, 4, 0, 4));
-            if (transfer == BlockTransfer.COPYING) {
+            if (transfer == BlockTransfer.COPYING || directIo.enabled()) {
               ch.pipeline().addLast(new ChunkedWriteHandler());
             }
-            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer));
+            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer, directIo));
             connections.add(ch);
           }
         });

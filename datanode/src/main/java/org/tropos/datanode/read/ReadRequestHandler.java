@@ -14,6 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.container.ReadPlan;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockRequest;
@@ -21,8 +22,9 @@ import org.tropos.proto.datanode.ReadBlockResponse;
 
 /**
  * Answers one framed {@link ReadBlockRequest} at a time: the lookup (RocksDB) runs on the planner pool, never on
- * the event loop; then the header and the bytes are written, the bytes as a file region (sendfile) or, for the
- * benchmark's baseline, as heap chunks. An error is a header with a result and no bytes.
+ * the event loop; then the header and the bytes are written, the bytes as a file region (sendfile), a large range
+ * as direct reads ({@link DirectChunkedFile}), or, for the benchmark's baseline, as heap chunks. An error is a
+ * header with a result and no bytes.
  */
 final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private static final Logger LOG = LoggerFactory.getLogger(ReadRequestHandler.class);
@@ -30,11 +32,13 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private final ReadPlanner planner;
   private final Executor planners;
   private final BlockTransfer transfer;
+  private final DirectIo directIo;
 
-  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer) {
+  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer, DirectIo directIo) {
     this.planner = planner;
     this.planners = planners;
     this.transfer = transfer;
+    this.directIo = directIo;
   }
 
   @Override
@@ -87,15 +91,28 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     ctx.write(frame(header));
     Object body;
     try {
-      body = transfer == BlockTransfer.ZERO_COPY
-          ? new DefaultFileRegion(plan.file().toFile(), plan.offset(), plan.length())
-          : new HeapChunkedFile(plan.file(), plan.offset(), plan.length());
+      body = body(plan);
     } catch (IOException e) {
       LOG.warn("Cannot open {} for a read: {}", plan.file(), e.toString());
       ctx.close();
       return;
     }
     ctx.writeAndFlush(body).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+  }
+
+  /** The range's bytes as they leave: sendfile, a direct read for a large range, or heap copies (the baseline). */
+  private Object body(ReadPlan plan) throws IOException {
+    if (transfer == BlockTransfer.COPYING) {
+      return new HeapChunkedFile(plan.file(), plan.offset(), plan.length());
+    }
+    if (directIo.reads(plan.length())) {
+      try {
+        return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length());
+      } catch (IOException e) {
+        directIo.refuse(plan.file(), e);
+      }
+    }
+    return new DefaultFileRegion(plan.file().toFile(), plan.offset(), plan.length());
   }
 
   private void list(ChannelHandlerContext ctx, long containerId) {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -27,6 +29,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.storage.BlockData;
@@ -41,6 +44,8 @@ class BlockReadServerTest {
   /** Neither a multiple of the checksum piece nor of the chunk: the last piece is short. */
   private static final int BLOCK_BYTES = 3 * 1024 * 1024 + 12_345;
   private static final BlockId BLOCK = BlockId.newBuilder().setContainerId(1).setLocalId(1).build();
+  /** Below the last chunk's 12,345 bytes: all of it but its unaligned end is written past the page cache too. */
+  private static final DirectIo DIRECT_IO = new DirectIo(8 * 1024);
 
   @TempDir
   Path root;
@@ -52,7 +57,8 @@ class BlockReadServerTest {
     VolumeSet volumes = new VolumeSet("dn-read", List.of(root.resolve("d")), List.of(root.resolve("r")));
     volumes.createDirectories();
     volumes.format(UUID.randomUUID(), "CID-1");
-    store = new ContainerStore("dn-read", "CID-1", volumes.dataVolumes());
+    // Every chunk is written past the page cache, but for the block's last 4,153 bytes (not a whole 4 KB).
+    store = new ContainerStore("dn-read", "CID-1", volumes.dataVolumes(), DIRECT_IO);
     store.open();
     store.create(1, PipelineId.newBuilder().setId(Uuids.toProto(UUID.randomUUID())).build());
     data = new byte[BLOCK_BYTES];
@@ -74,8 +80,12 @@ class BlockReadServerTest {
   }
 
   private BlockReadServer start(BlockTransfer transfer) throws IOException {
+    return start(transfer, DirectIo.OFF);
+  }
+
+  private BlockReadServer start(BlockTransfer transfer, DirectIo directIo) throws IOException {
     BlockReadServer server = new BlockReadServer("read-test", new HostPort("127.0.0.1", 0), store::planRead,
-        transfer);
+        transfer, directIo);
     server.start();
     return server;
   }
@@ -113,6 +123,21 @@ class BlockReadServerTest {
       }
       assertEquals(0, read(client, 100, 0).length);
     }
+  }
+
+  @Test
+  void rangesFromAChunkUpAreReadPastThePageCacheAndTheRestWithSendfile() throws Exception {
+    assumeTrue(DIRECT_IO.enabled(), "the temporary directory's file system refuses O_DIRECT");
+    try (BlockReadServer server = start(BlockTransfer.ZERO_COPY, DIRECT_IO); BlockReadClient client = connect(server)) {
+      assertArrayEquals(data, read(client, 0, BLOCK_BYTES));
+      // Unaligned starts and ends, a range ending at the block's unaligned end, and one below the threshold.
+      int[][] ranges = {{BPC + 7, CHUNK + 3 * BPC}, {BLOCK_BYTES - CHUNK - 5, CHUNK + 5}, {CHUNK - 3, 2 * CHUNK + 9},
+          {4095, CHUNK + 2}, {5, 10}};
+      for (int[] r : ranges) {
+        assertArrayEquals(expected(r[0], r[1]), read(client, r[0], r[1]), "range " + r[0] + "+" + r[1]);
+      }
+    }
+    assertTrue(DIRECT_IO.enabled(), "direct reads failed and were switched off");
   }
 
   @ParameterizedTest

@@ -1,0 +1,102 @@
+package org.tropos.datanode.container;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Which block I/O bypasses the page cache ({@code O_DIRECT}): large chunks are written once and read back
+ * rarely, so caching them only costs a copy into fresh pages (docs/design.md, "Large chunks bypass the page
+ * cache"). Ranges of at least {@code threshold} bytes, written from offsets aligned to {@link #ALIGNMENT} but for
+ * an unaligned tail; the rest goes through the page cache. A file system that refuses {@code O_DIRECT} switches
+ * it off.
+ *
+ * <p>Thread-safe; each thread has its own aligned buffer.
+ */
+public final class DirectIo {
+  /** The alignment of offsets, lengths and buffers: a multiple of any disk's logical block size in use. */
+  public static final int ALIGNMENT = 4096;
+  /** Everything through the page cache. */
+  public static final DirectIo OFF = new DirectIo(0);
+
+  private static final Logger LOG = LoggerFactory.getLogger(DirectIo.class);
+
+  private final long threshold;
+  private final ThreadLocal<ByteBuffer> buffers = ThreadLocal.withInitial(() -> ByteBuffer.allocateDirect(0));
+  private volatile boolean refused;
+
+  /** @param threshold the least bytes read or written directly; 0 for none */
+  public DirectIo(long threshold) {
+    this.threshold = threshold;
+  }
+
+  /** Whether any I/O may bypass the page cache (it is on, and the file system has not refused it). */
+  public boolean enabled() {
+    return threshold > 0 && !refused;
+  }
+
+  /**
+   * How many of {@code length} bytes written at {@code offset} bypass the page cache: all but an unaligned tail,
+   * or none.
+   */
+  public int directBytes(long offset, int length) {
+    return reads(length) && offset % ALIGNMENT == 0 ? length / ALIGNMENT * ALIGNMENT : 0;
+  }
+
+  /** Whether a read of {@code length} bytes bypasses the page cache (any offset: the read is widened). */
+  public boolean reads(long length) {
+    return enabled() && length >= threshold;
+  }
+
+  /** Opens {@code file} for direct I/O. */
+  public static FileChannel open(Path file, OpenOption... options) throws IOException {
+    OpenOption[] direct = Arrays.copyOf(options, options.length + 1);
+    direct[options.length] = ExtendedOpenOption.DIRECT;
+    return FileChannel.open(file, direct);
+  }
+
+  /** Writes {@code data} at {@code offset} (aligned, see {@link #directBytes}) through this thread's buffer. */
+  public void write(Path file, long offset, ByteBuffer data) throws IOException {
+    ByteBuffer aligned = buffer(data.remaining());
+    aligned.put(data.duplicate()).flip();
+    try (FileChannel channel = open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      long at = offset;
+      while (aligned.hasRemaining()) {
+        at += channel.write(aligned, at);
+      }
+    }
+  }
+
+  /**
+   * This thread's buffer, aligned, cleared, with room for {@code capacity} bytes (rounded up to the alignment).
+   * Valid until the thread's next call.
+   */
+  public ByteBuffer buffer(int capacity) {
+    int size = (capacity + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    ByteBuffer buffer = buffers.get();
+    if (buffer.capacity() < size) {
+      buffer = ByteBuffer.allocateDirect(size + ALIGNMENT).alignedSlice(ALIGNMENT);
+      buffers.set(buffer);
+    }
+    return buffer.clear().limit(size);
+  }
+
+  /**
+   * Switches direct I/O off after it failed on {@code file}: the file system may not support it (tmpfs). The
+   * caller then does the same I/O through the page cache, which fails too if the disk is at fault.
+   */
+  public void refuse(Path file, IOException cause) {
+    if (!refused) {
+      refused = true;
+      LOG.warn("Direct I/O failed on {} ({}); block files are written and read through the page cache from now on",
+          file, cause.toString());
+    }
+  }
+}
