@@ -53,17 +53,26 @@ public final class BlockDeletionHandler implements AutoCloseable {
     }
   }
 
-  /** Deletes each transaction's blocks and records its acknowledgement; on the deletion thread. */
+  /**
+   * Deletes each transaction's blocks and records its acknowledgement; on the deletion thread. A container's
+   * transactions go together: one database write and one directory sync for all of them, not one per deleted key
+   * (a fifth of the datanodes' CPU while small objects were overwritten).
+   */
   void execute(DeleteBlocksCommand command) {
-    int blocks = 0;
+    Map<Long, List<DeleteBlocksTransaction>> byContainer = new LinkedHashMap<>();
     for (DeleteBlocksTransaction tx : command.getTransactionsList()) {
+      byContainer.computeIfAbsent(tx.getContainerId(), c -> new ArrayList<>()).add(tx);
+    }
+    int blocks = 0;
+    for (Map.Entry<Long, List<DeleteBlocksTransaction>> container : byContainer.entrySet()) {
+      List<Long> localIds = container.getValue().stream().flatMap(tx -> tx.getLocalIdsList().stream()).toList();
       try {
-        store.deleteBlocks(tx.getContainerId(), tx.getLocalIdsList());
-        acknowledge(tx);
-        blocks += tx.getLocalIdsCount();
+        store.deleteBlocks(container.getKey(), localIds);
+        container.getValue().forEach(this::acknowledge);
+        blocks += localIds.size();
       } catch (DatanodeException e) {
-        LOG.warn("{}: cannot delete the blocks of deletion transaction {} in container {} (SCM sends it again): {}",
-            nodeName, tx.getTxId(), tx.getContainerId(), e.getMessage());
+        LOG.warn("{}: cannot delete the blocks of {} deletion transactions in container {} (SCM sends them again): {}",
+            nodeName, container.getValue().size(), container.getKey(), e.getMessage());
       }
     }
     LOG.debug("{}: deleted {} blocks of {} transactions", nodeName, blocks, command.getTransactionsCount());
