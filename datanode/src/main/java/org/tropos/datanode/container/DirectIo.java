@@ -12,11 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Which block I/O bypasses the page cache ({@code O_DIRECT}): large chunks are written once and read back
- * rarely, so caching them only costs a copy into fresh pages (docs/design.md, "Large chunks bypass the page
- * cache"). Ranges of at least {@code threshold} bytes, written from offsets aligned to {@link #ALIGNMENT} but for
- * an unaligned tail; the rest goes through the page cache. A file system that refuses {@code O_DIRECT} switches
- * it off.
+ * Which block I/O bypasses the page cache ({@code O_DIRECT}): a chunk is written once and read back rarely, so
+ * caching it mostly costs a copy into fresh pages (docs/design.md, "Data path"). Ranges of at least
+ * {@code threshold} bytes, written from offsets aligned to {@link #ALIGNMENT} but for an unaligned tail; the rest
+ * goes through the page cache. A file system that refuses {@code O_DIRECT} switches it off.
  *
  * <p>Thread-safe; each thread has its own aligned buffer.
  */
