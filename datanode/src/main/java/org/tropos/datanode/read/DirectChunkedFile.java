@@ -2,11 +2,8 @@ package org.tropos.datanode.read;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.handler.stream.ChunkedInput;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.tropos.datanode.container.DirectIo;
@@ -16,42 +13,18 @@ import org.tropos.datanode.container.DirectIo;
  * read of them (sendfile) would first copy them into fresh pages. Each piece is read aligned into the thread's
  * buffer and copied into a pooled buffer that the socket sends.
  */
-final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
+final class DirectChunkedFile extends FileRangeInput {
   private static final int PIECE = 1 << 20;
 
   private final DirectIo directIo;
-  private final FileChannel file;
-  private final long end;
-  private long position;
 
   DirectChunkedFile(DirectIo directIo, Path path, long offset, long length) throws IOException {
+    super(DirectIo.open(path, StandardOpenOption.READ), offset, length);
     this.directIo = directIo;
-    this.file = DirectIo.open(path, StandardOpenOption.READ);
-    this.position = offset;
-    this.end = offset + length;
   }
 
   @Override
-  public boolean isEndOfInput() {
-    return position >= end;
-  }
-
-  @Override
-  public void close() throws IOException {
-    file.close();
-  }
-
-  @Override
-  @Deprecated
-  public ByteBuf readChunk(ChannelHandlerContext ctx) throws IOException {
-    return readChunk(ctx.alloc());
-  }
-
-  @Override
-  public ByteBuf readChunk(ByteBufAllocator allocator) throws IOException {
-    if (isEndOfInput()) {
-      return null;
-    }
+  protected ByteBuf readPiece(ByteBufAllocator allocator) throws IOException {
     long start = position / DirectIo.ALIGNMENT * DirectIo.ALIGNMENT;
     int skip = (int) (position - start);
     ByteBuffer aligned = directIo.buffer((int) Math.min(PIECE, skip + end - position));
@@ -64,19 +37,6 @@ final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
     if (wanted <= 0) {
       throw new IOException("block file ended early at " + position);
     }
-    ByteBuf piece = allocator.directBuffer(wanted);
-    piece.writeBytes(aligned.flip().position(skip).limit(skip + wanted));
-    position += wanted;
-    return piece;
-  }
-
-  @Override
-  public long length() {
-    return end;
-  }
-
-  @Override
-  public long progress() {
-    return position;
+    return allocator.directBuffer(wanted).writeBytes(aligned.flip().position(skip).limit(skip + wanted));
   }
 }
