@@ -141,11 +141,6 @@ public final class RatisPipelines implements AutoCloseable {
     // (purging up to the snapshot left a follower a few entries behind needing an install, which failed and
     // stopped its group: writes then waited for it until they fell back to a majority, ~2 PUT/s).
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, false);
-    // No metadata entry (the commit index) appended after each commit: with it every small PUT was two log entries
-    // on each replica (one more write, sync and send per member). It serves only a member restarted while a
-    // majority of its group never comes back; a member that rejoins learns the commit index from its leader, and a
-    // replica left behind shows a lower bcsid, which SCM does not count as complete (docs/design.md, "Durability").
-    RaftServerConfigKeys.Log.setLogMetadataEnabled(properties, false);
     operatorProperties.forEach(properties::set);
     if (!operatorProperties.isEmpty()) {
       LOG.info("{}: Ratis settings from {}raft.*: {}", nodeName, RatisPassThrough.DATANODE, operatorProperties);
