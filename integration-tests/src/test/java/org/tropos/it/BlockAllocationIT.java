@@ -1,6 +1,7 @@
 package org.tropos.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -11,9 +12,12 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.common.rpc.ScmException;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
+import org.tropos.proto.scm.ScmResult;
 
 /** Block ids come from ranges SCM reserves ahead; across an SCM restart none is handed out twice. */
 class BlockAllocationIT {
@@ -47,6 +51,29 @@ class BlockAllocationIT {
         mini.cluster().awaitWritable(factor, MiniCluster.WAIT);
         assertEquals(factor == ReplicationFactor.ONE ? 1 : 3, scm.allocateBlock(1 << 20, factor,
             ExcludeList.getDefaultInstance()).getPipeline().getMembersCount(), factor.toString());
+      }
+    }
+  }
+
+  /** What the OM keeps ahead for small keys: several blocks in one call, as many single calls would give them. */
+  @Test
+  void severalBlocksInOneCallAreNewAndSpreadOverThePipelines(@TempDir Path dir) throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, Map.of("ozone.scm.datanode.pipeline.limit", "2"));
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress())) {
+      mini.awaitAllHealthy();
+      mini.awaitOpenPipelines(2);
+      List<AllocateBlockResponse> blocks = scm.allocateBlocks(16, 128 << 10, ReplicationFactor.THREE,
+          ExcludeList.getDefaultInstance());
+      Set<BlockId> ids = new HashSet<>();
+      blocks.forEach(b -> ids.add(b.getBlockId()));
+      ids.add(scm.allocateBlock(128 << 10, ReplicationFactor.THREE, ExcludeList.getDefaultInstance()).getBlockId());
+      assertEquals(17, ids.size(), "every block of the batch is its own, and the next single one too: " + ids);
+      assertEquals(2, blocks.stream().map(b -> b.getPipeline().getId()).distinct().count(),
+          "the batch is spread over both pipelines, as single allocations are");
+      for (int count : new int[] {0, 1001}) {
+        ScmException refused = assertThrows(ScmException.class, () -> scm.allocateBlocks(count, 1 << 20,
+            ReplicationFactor.THREE, ExcludeList.getDefaultInstance()));
+        assertEquals(ScmResult.INVALID_REQUEST, refused.result(), refused.getMessage());
       }
     }
   }

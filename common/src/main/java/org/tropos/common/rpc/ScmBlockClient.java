@@ -11,6 +11,7 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockRequest;
 import org.tropos.proto.scm.AllocateBlockResponse;
+import org.tropos.proto.scm.AllocateBlocksRequest;
 import org.tropos.proto.scm.ContainerInfo;
 import org.tropos.proto.scm.DeleteKeyBlocksRequest;
 import org.tropos.proto.scm.DeleteKeyBlocksResponse;
@@ -38,6 +39,14 @@ public final class ScmBlockClient implements AutoCloseable {
       throws ScmException {
     return scm.call(() -> stub().allocateBlock(AllocateBlockRequest.newBuilder().setSize(size).setFactor(factor)
         .setExclude(exclude).build()));
+  }
+
+  /** Up to {@code count} blocks of {@code size} bytes each (fewer when SCM could not allocate them all). */
+  public List<AllocateBlockResponse> allocateBlocks(int count, long size, ReplicationFactor factor,
+      ExcludeList exclude) throws ScmException {
+    return scm.call(() -> stub().allocateBlocks(AllocateBlocksRequest.newBuilder().setCount(count)
+        .setEach(AllocateBlockRequest.newBuilder().setSize(size).setFactor(factor).setExclude(exclude)).build())
+        .getBlocksList());
   }
 
   public List<ContainerInfo> containers(List<Long> ids, String clientHost) throws ScmException {

@@ -34,6 +34,7 @@ public final class ScmBlocks implements AutoCloseable {
   private final ScmBlockClient scm;
   private final Clock clock;
   private final ContainerLocations locations;
+  private final BlockPool pool;
 
   /**
    * @param addresses SCM's block service, on each SCM of an HA service
@@ -44,26 +45,46 @@ public final class ScmBlocks implements AutoCloseable {
     this.scm = new ScmBlockClient(addresses);
     this.clock = clock;
     this.locations = new ContainerLocations(clock, locationTtl, locationsKept);
+    this.pool = new BlockPool(clock, (count, size, factor) -> whileRetriable("allocate blocks",
+        () -> scm.allocateBlocks(count, size, factor, ExcludeList.getDefaultInstance())));
   }
 
-  /** A new block; while SCM has nowhere to put it (a retriable failure), tries again for a bounded time. */
+  /**
+   * A new block; while SCM has nowhere to put it (a retriable failure), tries again for a bounded time. The first
+   * block of a small key comes from the blocks allocated ahead ({@link BlockPool}); a writer asking again after a
+   * failure (an exclude list) gets a fresh one, and the pooled blocks on what failed it are dropped.
+   */
   public AllocateBlockResponse allocate(long size, ReplicationFactor factor, ExcludeList exclude)
       throws OmException {
+    if (!exclude.equals(ExcludeList.getDefaultInstance())) {
+      pool.drop(exclude);
+    } else if (BlockPool.pools(size)) {
+      return pool.take(size, factor);
+    }
+    return whileRetriable("allocate a block", () -> scm.allocateBlock(size, factor, exclude));
+  }
+
+  /** A call to SCM. */
+  private interface ScmCall<T> {
+    T call() throws ScmException;
+  }
+
+  private <T> T whileRetriable(String what, ScmCall<T> call) throws OmException {
     long giveUpAt = clock.monotonicMillis() + ALLOCATION_WAIT.toMillis();
     Duration pause = FIRST_PAUSE;
     while (true) {
       try {
-        return scm.allocateBlock(size, factor, exclude);
+        return call.call();
       } catch (ScmException e) {
         if (!e.isRetriable() || clock.monotonicMillis() + pause.toMillis() > giveUpAt) {
-          throw translate("allocate a block", e);
+          throw translate(what, e);
         }
       }
       try {
         clock.pause(pause);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new OmException(OmResult.SCM_UNAVAILABLE, "interrupted while waiting for SCM to allocate a block");
+        throw new OmException(OmResult.SCM_UNAVAILABLE, "interrupted while waiting for SCM to " + what);
       }
       pause = pause.multipliedBy(2).compareTo(LONGEST_PAUSE) > 0 ? LONGEST_PAUSE : pause.multipliedBy(2);
     }

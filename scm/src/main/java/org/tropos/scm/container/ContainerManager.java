@@ -144,6 +144,24 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
         .build(), pipeline);
   }
 
+  /**
+   * Up to {@code count} blocks, each as {@link #allocateBlock} gives one (so they take turns over the pipelines).
+   * Fails only when not even the first could be allocated; fewer come back when a later one could not.
+   */
+  public synchronized List<Allocation> allocateBlocks(int count, long size, ReplicationFactor factor,
+      ExcludeList exclude) throws ScmException {
+    List<Allocation> blocks = new ArrayList<>(count);
+    blocks.add(allocateBlock(size, factor, exclude));
+    try {
+      while (blocks.size() < count) {
+        blocks.add(allocateBlock(size, factor, exclude));
+      }
+    } catch (ScmException e) {
+      LOG.debug("Allocated {} of {} blocks: {}", blocks.size(), count, e.getMessage());
+    }
+    return blocks;
+  }
+
   /** A block and the pipeline it is to be written through. */
   public record Allocation(BlockId block, PipelineView pipeline) {
   }

@@ -7,6 +7,8 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockRequest;
 import org.tropos.proto.scm.AllocateBlockResponse;
+import org.tropos.proto.scm.AllocateBlocksRequest;
+import org.tropos.proto.scm.AllocateBlocksResponse;
 import org.tropos.proto.scm.DeleteKeyBlocksRequest;
 import org.tropos.proto.scm.DeleteKeyBlocksResponse;
 import org.tropos.proto.scm.GetContainersRequest;
@@ -22,6 +24,7 @@ import org.tropos.scm.container.ContainerManager;
 
 /** SCM's block service: block allocation, container locations, bad-replica reports, deleted keys' blocks. */
 public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBase {
+  private static final int MAX_BLOCKS_PER_CALL = 1000;
   private final ContainerManager containers;
   private final DeletedBlockLog deletedBlocks;
 
@@ -33,11 +36,34 @@ public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBa
   @Override
   public void allocateBlock(AllocateBlockRequest request, StreamObserver<AllocateBlockResponse> observer) {
     ScmCalls.respond("AllocateBlock", observer, () -> {
-      ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
-          ? ReplicationFactor.THREE : request.getFactor();
-      ContainerManager.Allocation a = containers.allocateBlock(request.getSize(), factor, request.getExclude());
-      return AllocateBlockResponse.newBuilder().setBlockId(a.block()).setPipeline(ScmAdminRpc.toInfo(a.pipeline()))
-          .build();
+      return toResponse(containers.allocateBlock(request.getSize(), factorOf(request), request.getExclude()));
+    });
+  }
+
+  private static ReplicationFactor factorOf(AllocateBlockRequest request) {
+    return request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
+        ? ReplicationFactor.THREE : request.getFactor();
+  }
+
+  private static AllocateBlockResponse toResponse(ContainerManager.Allocation a) {
+    return AllocateBlockResponse.newBuilder().setBlockId(a.block()).setPipeline(ScmAdminRpc.toInfo(a.pipeline()))
+        .build();
+  }
+
+  @Override
+  public void allocateBlocks(AllocateBlocksRequest request, StreamObserver<AllocateBlocksResponse> observer) {
+    ScmCalls.respond("AllocateBlocks", observer, () -> {
+      if (request.getCount() < 1 || request.getCount() > MAX_BLOCKS_PER_CALL) {
+        throw ScmCalls.invalid("AllocateBlocks takes 1 to " + MAX_BLOCKS_PER_CALL + " blocks, not "
+            + request.getCount());
+      }
+      AllocateBlockRequest each = request.getEach();
+      AllocateBlocksResponse.Builder response = AllocateBlocksResponse.newBuilder();
+      for (ContainerManager.Allocation a : containers.allocateBlocks(request.getCount(), each.getSize(),
+          factorOf(each), each.getExclude())) {
+        response.addBlocks(toResponse(a));
+      }
+      return response.build();
     });
   }
 
