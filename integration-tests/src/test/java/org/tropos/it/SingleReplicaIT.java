@@ -2,10 +2,12 @@ package org.tropos.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +15,17 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.TroposClient;
+import org.tropos.client.internal.ratis.PipelineClient;
+import org.tropos.common.checksum.Checksums;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
@@ -82,6 +89,40 @@ class SingleReplicaIT {
       }
       try (InputStream in = tropos.readKey("vol1", "default", "key")) {
         assertArrayEquals(key, in.readAllBytes(), "read again after the datanodes restarted");
+      }
+    }
+  }
+
+  /**
+   * A single-member pipeline's write reply already says its one member committed the entry, so the watch for
+   * every replica answers from it without a round trip: it completes even after the datanode stopped. A watch
+   * for an entry not written yet still asks the datanode (and so cannot complete while it is down).
+   */
+  @Test
+  void aWatchOnASingleMemberPipelineIsAnsweredByTheWriteReply() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, ONE_REPLICA)) {
+      awaitSingleReplicaPipelines(mini);
+      PipelineInfo single;
+      try (ScmAdminClient admin = new ScmAdminClient(mini.scmClientAddress())) {
+        single = singles(admin).get(0);
+      }
+      UUID member = Uuids.fromProto(single.getMembers(0).getDatanode().getUuid());
+      byte[] data = random(100 << 10, 3);
+      ChecksumData sums = Checksums.compute(ByteBuffer.wrap(data), 16 << 10);
+      BlockId block = BlockId.newBuilder().setContainerId(1).setLocalId(1).build();
+      try (PipelineClient pipeline = new PipelineClient(Uuids.fromProto(single.getId().getId()),
+          List.of(single.getMembers(0).getDatanode()), member)) {
+        long index = pipeline.writeLastChunk(block, 0, ByteBuffer.wrap(data), sums, data.length, sums).join()
+            .logIndex();
+        for (int i = 1; i <= 3; i++) {
+          if (mini.cluster().datanode(i).id().uuid().equals(member)) {
+            mini.cluster().stopDatanode(i);
+          }
+        }
+        assertTrue(pipeline.watch(index, ReplicationLevel.ALL_COMMITTED).isDone(), "answered by the write reply");
+        pipeline.watch(index, ReplicationLevel.ALL_COMMITTED).join();
+        assertFalse(pipeline.watch(index + 1, ReplicationLevel.ALL_COMMITTED).isDone(),
+            "a later entry's watch must ask the stopped datanode");
       }
     }
   }

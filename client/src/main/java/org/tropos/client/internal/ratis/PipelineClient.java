@@ -4,14 +4,17 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
 import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -39,7 +42,10 @@ import org.tropos.proto.hdds.PortName;
 /**
  * Writes to one pipeline through its Raft group with the async Ratis client: chunk bytes go as the tail of the
  * message (the datanodes turn them into stateMachineData, kept out of the RaftLog), commits are PutBlocks, and
- * {@link #watch} waits until an entry is committed on every replica (or a majority).
+ * {@link #watch} waits until an entry is committed on every replica (or a majority). Every Raft reply carries the
+ * leader's view of each member's commit index; {@link #watch} answers from the latest one seen when it already
+ * covers the entry (always so on a single-member pipeline, whose write reply comes after the commit), saving a
+ * round trip.
  *
  * <p>Thread-safety: the Ratis client is thread-safe; calls may be issued concurrently.
  */
@@ -52,6 +58,9 @@ public final class PipelineClient implements AutoCloseable {
 
   private final UUID pipeline;
   private final RaftClient client;
+  private final List<ByteString> memberIds = new ArrayList<>();
+  /** Each member's commit index as last reported in a reply (keyed by Raft peer id). */
+  private final Map<ByteString, Long> commitIndexes = new ConcurrentHashMap<>();
 
   public PipelineClient(UUID pipeline, List<DatanodeDetails> members, UUID leaderHint) {
     this.pipeline = pipeline;
@@ -59,6 +68,7 @@ public final class PipelineClient implements AutoCloseable {
     for (DatanodeDetails member : members) {
       peers.add(RaftPeer.newBuilder().setId(Uuids.fromProto(member.getUuid()).toString())
           .setAddress(ratisAddress(member)).build());
+      memberIds.add(peers.get(peers.size() - 1).getId().toByteString());
     }
     RaftProperties properties = new RaftProperties();
     // At most this many requests in flight per pipeline from this process; the next writer waits.
@@ -115,11 +125,32 @@ public final class PipelineClient implements AutoCloseable {
 
   /** Completes when the entry at {@code logIndex} is committed at {@code level} (ALL_COMMITTED or MAJORITY). */
   public CompletableFuture<Void> watch(long logIndex, ReplicationLevel level) {
+    if (membersCommitted(logIndex) >= (level == ReplicationLevel.ALL_COMMITTED ? memberIds.size()
+        : memberIds.size() / 2 + 1)) {
+      return CompletableFuture.completedFuture(null);
+    }
     return client.async().watch(logIndex, level).thenAccept(reply -> {
       if (!reply.isSuccess()) {
         throw new CompletionException(failure("watch of entry " + logIndex, reply));
       }
+      remember(reply);
     });
+  }
+
+  private int membersCommitted(long logIndex) {
+    int committed = 0;
+    for (ByteString member : memberIds) {
+      if (commitIndexes.getOrDefault(member, 0L) >= logIndex) {
+        committed++;
+      }
+    }
+    return committed;
+  }
+
+  private void remember(RaftClientReply reply) {
+    for (CommitInfoProto info : reply.getCommitInfos()) {
+      commitIndexes.merge(info.getServer().getId(), info.getCommitIndex(), Math::max);
+    }
   }
 
   private CompletableFuture<Reply> send(ContainerCommand command, ByteString data) {
@@ -130,6 +161,7 @@ public final class PipelineClient implements AutoCloseable {
       if (!reply.isSuccess()) {
         throw new CompletionException(failure(command.getCommandCase().toString(), reply));
       }
+      remember(reply);
       ContainerCommandResponse response = parse(reply);
       if (response.getResult() != DatanodeResult.OK) {
         throw new CompletionException(new DatanodeException(response.getResult(), response.getMessage()));
