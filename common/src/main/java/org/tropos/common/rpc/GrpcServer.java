@@ -17,8 +17,8 @@ import org.tropos.common.util.Threads;
 
 /**
  * A gRPC server on one address. Service methods run on a named, bounded pool, never on Netty's event loops,
- * so handlers may touch RocksDB or disks; when the pool's queue is full a call is rejected at once and the
- * client sees a non-OK status and retries later.
+ * so handlers may touch RocksDB or disks; a call reaches the pool in one hand-off ({@link HandlerHandOff}). When
+ * the pool's queue is full a call is refused at once (RESOURCE_EXHAUSTED).
  */
 public final class GrpcServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GrpcServer.class);
@@ -46,7 +46,8 @@ public final class GrpcServer implements AutoCloseable {
     lifeCycle.startBegins();
     executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port()))
-        .executor(executor).intercept(Callers.receiving()).intercept(CallIds.receiving());
+        .directExecutor().intercept(Callers.receiving()).intercept(CallIds.receiving())
+        .intercept(new HandlerHandOff(executor));
     services.forEach(builder::addService);
     try {
       server = builder.build().start();
