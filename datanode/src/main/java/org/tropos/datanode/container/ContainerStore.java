@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -205,17 +206,28 @@ public final class ContainerStore implements AutoCloseable {
     }
   }
 
-  /** Forces a block file's written bytes to disk (before a snapshot lets Ratis forget their log entries). */
+  /**
+   * Forces a block file's written bytes to disk. A block deleted since it was written (its file or its container
+   * gone) has nothing left to force.
+   */
   public void sync(BlockId block) throws DatanodeException {
-    Path file = container(block.getContainerId()).blockFile(block.getLocalId());
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE)) {
+    Container container = containers.get(block.getContainerId());
+    if (container == null) {
+      return;
+    }
+    try (FileChannel channel = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.WRITE)) {
       channel.force(true);
+    } catch (NoSuchFileException e) {
+      LOG.debug("{}: block {} was deleted before its bytes were forced", nodeName, name(block));
     } catch (IOException e) {
       throw ioError("sync block " + name(block), e);
     }
   }
 
-  /** Commits a block: syncs its file and records its length and checksums; readable from now on. */
+  /**
+   * Commits a block: records its length and checksums; readable from now on. Its bytes must be on disk already
+   * ({@link #sync}: the pipeline's state machine forces them before it commits).
+   */
   public BlockData putBlock(BlockData block) throws DatanodeException {
     Container container = openContainer(block.getBlockId().getContainerId());
     Path file = container.blockFile(block.getBlockId().getLocalId());
@@ -246,7 +258,6 @@ public final class ContainerStore implements AutoCloseable {
         throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " has "
             + channel.size() + " bytes written, fewer than the " + block.getLength() + " being committed");
       }
-      channel.force(true);
       BlockData before = container.db().get(block.getBlockId());
       container.db().put(block);
       container.committed(block.getBcsid());

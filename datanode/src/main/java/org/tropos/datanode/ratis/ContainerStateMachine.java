@@ -3,10 +3,11 @@ package org.tropos.datanode.ratis;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.Set;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentNavigableMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executor;
@@ -49,9 +50,12 @@ import org.tropos.proto.hdds.PipelineId;
  * and only until their entry is applied (by then a majority has them); {@link #read} serves them to the leader's
  * appenders from there, or from the block file for a follower that lags further. Applying a PutBlock, or a
  * WriteChunk that carries its block's commit, commits the block (bcsid = log index); applying a CloseContainer
- * closes the replica. A snapshot first forces the block files written since the last one, since their bytes are not
- * in the log to be replayed, and flushes the block records, which are written without a WAL: until then the log
- * entries are their record, applied again after a crash.
+ * closes the replica. Since a chunk's bytes are not in the log, they are forced to disk with it: when Ratis
+ * flushes the log over their entry ({@link #flush}, so a replica acknowledges an entry only with its bytes on
+ * disk), or when their block is committed, whichever comes first (a leader may apply an entry the followers
+ * made a majority for before its own log is flushed). One flush forces each block file written since the last
+ * once, for every entry it covers. A snapshot flushes the block records, which are written without a WAL: until
+ * then the log entries are their record, applied again after a crash.
  *
  * <p>Thread-safety: Ratis applies entries on one thread per group, in log order; data writes run on the chunk
  * executor and complete before their entry is applied.
@@ -67,7 +71,8 @@ final class ContainerStateMachine extends BaseStateMachine {
    * group's first snapshot appears (Ratis 3.3 throws a NullPointerException that stopped an appender).
    */
   private volatile SnapshotInfo latestSnapshot;
-  private final Set<BlockId> unsynced = ConcurrentHashMap.newKeySet();
+  /** The block each chunk entry wrote to, by log index, until its bytes are forced to disk. */
+  private final ConcurrentNavigableMap<Long, BlockId> unforced = new ConcurrentSkipListMap<>();
   /** Chunk bytes by log index, from {@link #write} until the entry is applied or truncated. */
   private final ConcurrentNavigableMap<Long, ByteString> unapplied = new ConcurrentSkipListMap<>();
 
@@ -155,7 +160,7 @@ final class ContainerStateMachine extends BaseStateMachine {
       try {
         store.create(chunk.getBlockId().getContainerId(), pipeline);
         store.writeChunk(chunk.getBlockId(), chunk.getOffset(), data, chunk.getChecksums());
-        unsynced.add(chunk.getBlockId());
+        unforced.put(entry.getIndex(), chunk.getBlockId());
       } catch (DatanodeException e) {
         // A follower may append a chunk after applying its container's close: skip it (failing would fail this
         // member's log); the block's PutBlock then fails the same way on every replica.
@@ -200,7 +205,32 @@ final class ContainerStateMachine extends BaseStateMachine {
   @Override
   public CompletableFuture<Void> truncate(long index) {
     unapplied.tailMap(index, true).clear();
+    unforced.tailMap(index, true).clear();
     return CompletableFuture.completedFuture(null);
+  }
+
+  /** Ratis is about to flush the log up to {@code index}: the chunk bytes of those entries go to disk first. */
+  @Override
+  public CompletableFuture<Void> flush(long index) {
+    try {
+      force(index);
+      return CompletableFuture.completedFuture(null);
+    } catch (DatanodeException e) {
+      return CompletableFuture.failedFuture(new IOException("cannot force chunk bytes to disk: " + e.getMessage(),
+          e));
+    }
+  }
+
+  /**
+   * Forces the block files written by entries up to {@code index}, each once. Every write up to there has
+   * completed (Ratis flushes and applies an entry only after its write), so none is added behind this.
+   */
+  private void force(long index) throws DatanodeException {
+    List<Map.Entry<Long, BlockId>> written = List.copyOf(unforced.headMap(index, true).entrySet());
+    for (BlockId block : new LinkedHashSet<>(written.stream().map(Map.Entry::getValue).toList())) {
+      store.sync(block);
+    }
+    written.forEach(w -> unforced.remove(w.getKey(), w.getValue()));
   }
 
   @Override
@@ -228,9 +258,9 @@ final class ContainerStateMachine extends BaseStateMachine {
             + command.getWriteChunk().getBlockId().getContainerId() + " is not OPEN");
       } else if (command.hasPutBlock() || command.getWriteChunk().hasCommit()) {
         PutBlock put = command.hasPutBlock() ? command.getPutBlock() : command.getWriteChunk().getCommit();
+        force(index);
         store.putBlock(BlockData.newBuilder().setBlockId(put.getBlockId()).setLength(put.getLength())
             .setChecksums(put.getChecksums()).setBcsid(index).build());
-        unsynced.remove(put.getBlockId());
         response.setBcsid(index);
       } else if (command.hasCloseContainer()) {
         store.setState(command.getCloseContainer().getContainerId(), ContainerState.CONTAINER_CLOSED);
@@ -277,10 +307,7 @@ final class ContainerStateMachine extends BaseStateMachine {
   public long takeSnapshot() throws IOException {
     TermIndex last = getLastAppliedTermIndex();
     try {
-      for (BlockId block : Set.copyOf(unsynced)) {
-        store.sync(block);
-        unsynced.remove(block);
-      }
+      force(last.getIndex());
       store.flushBlockRecords();
     } catch (DatanodeException e) {
       throw new IOException("cannot snapshot before block data and records are on disk: " + e.getMessage(), e);

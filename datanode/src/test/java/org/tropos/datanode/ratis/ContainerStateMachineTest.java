@@ -9,8 +9,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
+import org.apache.ratis.proto.RaftProtos.StateMachineEntryProto;
 import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.statemachine.TransactionContext;
@@ -27,6 +30,7 @@ import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.datanode.ContainerCommandResponse;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.PutBlock;
+import org.tropos.proto.datanode.WriteChunk;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ContainerState;
@@ -34,7 +38,8 @@ import org.tropos.proto.hdds.PipelineId;
 
 /**
  * Applying entries: an outcome every replica reaches alike is answered and the log moves on; a failure of this
- * replica's own disk stops the group member instead, the entry unapplied and the container UNHEALTHY.
+ * replica's own disk stops the group member instead, the entry unapplied and the container UNHEALTHY. A log
+ * flush forces the chunk bytes of the entries it covers.
  */
 class ContainerStateMachineTest {
   private static final RaftGroupId GROUP = RaftGroupId.randomId();
@@ -110,5 +115,40 @@ class ContainerStateMachineTest {
     assertEquals(DatanodeResult.CONTAINER_NOT_OPEN, apply(7, putBlock(block(3), data.length, sums)).getResult());
     assertEquals(7, machine.getLastAppliedTermIndex().getIndex());
     assertEquals(ContainerState.CONTAINER_CLOSED, store.containers().get(0).getState());
+  }
+
+  private static LogEntryProto chunkEntry(long index, BlockId id, byte[] data) {
+    ContainerCommand command = ContainerCommand.newBuilder().setWriteChunk(WriteChunk.newBuilder().setBlockId(id)
+        .setOffset(0).setLength(data.length).setChecksums(Checksums.compute(ByteBuffer.wrap(data), 16 * 1024)))
+        .build();
+    return LogEntryProto.newBuilder().setTerm(1).setIndex(index).setStateMachineLogEntry(
+        StateMachineLogEntryProto.newBuilder().setLogData(ByteString.copyFrom(command.toByteArray()))
+            .setStateMachineEntry(StateMachineEntryProto.newBuilder().setStateMachineData(ByteString.copyFrom(data))))
+        .build();
+  }
+
+  private Path blockFile(long local) throws Exception {
+    try (Stream<Path> files = Files.walk(root.resolve("d1"))) {
+      return files.filter(f -> f.getFileName().toString().equals(local + ".block")).findFirst().orElseThrow();
+    }
+  }
+
+  @Test
+  void aLogFlushForcesTheChunksOfItsEntriesAndFailsWhenItCannot() throws Exception {
+    machine.write(chunkEntry(3, block(4), new byte[5000]), null).get();
+    machine.write(chunkEntry(4, block(5), new byte[5000]), null).get();
+    // Deleted since it was written (SCM's block deletion): nothing left to force.
+    Files.delete(blockFile(5));
+    machine.flush(4).get();
+
+    machine.write(chunkEntry(5, block(6), new byte[5000]), null).get();
+    // Block 6's file cannot be forced, as when its disk fails: the flush fails, so Ratis does not count the entry
+    // as written (and stops this member) rather than acknowledging bytes that may not be on disk.
+    Path file = blockFile(6);
+    Files.delete(file);
+    Files.createDirectories(file);
+    ExecutionException failed = assertThrows(ExecutionException.class, () -> machine.flush(5).get());
+    assertTrue(failed.getCause().getMessage().startsWith("cannot force chunk bytes to disk"),
+        failed.getCause().getMessage());
   }
 }
