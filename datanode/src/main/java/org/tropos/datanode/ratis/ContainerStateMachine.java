@@ -3,7 +3,6 @@ package org.tropos.datanode.ratis;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -52,8 +51,8 @@ import org.tropos.proto.hdds.PipelineId;
  * WriteChunk that carries its block's commit, commits the block (bcsid = log index); applying a CloseContainer
  * closes the replica. Since a chunk's bytes are not in the log, they are forced to disk with it: when Ratis
  * flushes the log over their entry ({@link #flush}, so a replica acknowledges an entry only with its bytes on
- * disk), or when their block is committed, whichever comes first (a leader may apply an entry the followers
- * made a majority for before its own log is flushed). One flush forces each block file written since the last
+ * disk), or when a later entry commits a block, whichever comes first (a leader may apply an entry the
+ * followers made a majority for before its own log is flushed). One flush forces each block file written since the last
  * once, for every entry it covers. A snapshot flushes the block records, which are written without a WAL: until
  * then the log entries are their record, applied again after a crash.
  *
@@ -227,7 +226,10 @@ final class ContainerStateMachine extends BaseStateMachine {
    */
   private void force(long index) throws DatanodeException {
     List<Map.Entry<Long, BlockId>> written = List.copyOf(unforced.headMap(index, true).entrySet());
-    for (BlockId block : new LinkedHashSet<>(written.stream().map(Map.Entry::getValue).toList())) {
+    if (written.isEmpty()) {
+      return;
+    }
+    for (BlockId block : written.stream().map(Map.Entry::getValue).distinct().toList()) {
       store.sync(block);
     }
     written.forEach(w -> unforced.remove(w.getKey(), w.getValue()));

@@ -35,9 +35,8 @@ public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBa
 
   @Override
   public void allocateBlock(AllocateBlockRequest request, StreamObserver<AllocateBlockResponse> observer) {
-    ScmCalls.respond("AllocateBlock", observer, () -> {
-      return toResponse(containers.allocateBlock(request.getSize(), factorOf(request), request.getExclude()));
-    });
+    ScmCalls.respond("AllocateBlock", observer,
+        () -> toResponse(containers.allocateBlock(request.getSize(), factorOf(request), request.getExclude())));
   }
 
   private static ReplicationFactor factorOf(AllocateBlockRequest request) {

@@ -58,7 +58,7 @@ public final class PipelineClient implements AutoCloseable {
 
   private final UUID pipeline;
   private final RaftClient client;
-  private final List<ByteString> memberIds = new ArrayList<>();
+  private final List<ByteString> memberIds;
   /** Each member's commit index as last reported in a reply (keyed by Raft peer id). */
   private final Map<ByteString, Long> commitIndexes = new ConcurrentHashMap<>();
 
@@ -68,8 +68,8 @@ public final class PipelineClient implements AutoCloseable {
     for (DatanodeDetails member : members) {
       peers.add(RaftPeer.newBuilder().setId(Uuids.fromProto(member.getUuid()).toString())
           .setAddress(ratisAddress(member)).build());
-      memberIds.add(peers.get(peers.size() - 1).getId().toByteString());
     }
+    this.memberIds = peers.stream().map(peer -> peer.getId().toByteString()).toList();
     RaftProperties properties = new RaftProperties();
     // At most this many requests in flight per pipeline from this process; the next writer waits.
     RaftClientConfigKeys.Async.setOutstandingRequestsMax(properties, MAX_OUTSTANDING_REQUESTS);
@@ -125,8 +125,8 @@ public final class PipelineClient implements AutoCloseable {
 
   /** Completes when the entry at {@code logIndex} is committed at {@code level} (ALL_COMMITTED or MAJORITY). */
   public CompletableFuture<Void> watch(long logIndex, ReplicationLevel level) {
-    if (membersCommitted(logIndex) >= (level == ReplicationLevel.ALL_COMMITTED ? memberIds.size()
-        : memberIds.size() / 2 + 1)) {
+    int needed = level == ReplicationLevel.ALL_COMMITTED ? memberIds.size() : memberIds.size() / 2 + 1;
+    if (membersCommitted(logIndex) >= needed) {
       return CompletableFuture.completedFuture(null);
     }
     return client.async().watch(logIndex, level).thenAccept(reply -> {
