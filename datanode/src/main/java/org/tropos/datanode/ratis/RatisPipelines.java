@@ -43,6 +43,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.DatanodeAddresses;
+import org.tropos.common.ratis.PromptCommitGrpc;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.container.ContainerStore;
@@ -141,6 +142,10 @@ public final class RatisPipelines implements AutoCloseable {
     // (purging up to the snapshot left a follower a few entries behind needing an install, which failed and
     // stopped its group: writes then waited for it until they fell back to a majority, ~2 PUT/s).
     RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(properties, false);
+    // No metadata entry (the commit index) appended after each commit: with it every small PUT was two log entries
+    // on each replica. Followers still hear of each commit at once, from the leader's appenders (PromptCommitGrpc).
+    RaftServerConfigKeys.Log.setLogMetadataEnabled(properties, false);
+    PromptCommitGrpc.use(properties);
     operatorProperties.forEach(properties::set);
     if (!operatorProperties.isEmpty()) {
       LOG.info("{}: Ratis settings from {}raft.*: {}", nodeName, RatisPassThrough.DATANODE, operatorProperties);
