@@ -28,13 +28,6 @@ import org.tropos.s3.BulkInputStream;
 final class BodyPipe extends BulkInputStream {
   static final int HIGH_WATER = 4 << 20;
   static final int LOW_WATER = 1 << 20;
-  /**
-   * A waiting worker is woken once this much has arrived or the body has ended, not for every piece (8 KB) on its
-   * way: a 100 KiB body wakes it once instead of a few times, each a context switch.
-   */
-  static final int WAKE_BYTES = 128 << 10;
-  /** How long a waiting worker sleeps at most before it takes what a slow client sent below {@link #WAKE_BYTES}. */
-  private static final long TRICKLE_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
   private static final long READ_TIMEOUT_SECONDS = 120;
 
   private final Channel channel;
@@ -91,9 +84,7 @@ final class BodyPipe extends BulkInputStream {
         paused = true;
         channel.config().setAutoRead(false);
       }
-      if (buffered >= WAKE_BYTES) {
-        arrived.signalAll();
-      }
+      arrived.signalAll();
     } finally {
       lock.unlock();
     }
@@ -129,7 +120,6 @@ final class BodyPipe extends BulkInputStream {
     sendContinue();
     lock.lock();
     try {
-      long waitedNanos = 0;
       while (chunks.isEmpty()) {
         if (failure != null) {
           throw failure;
@@ -137,10 +127,9 @@ final class BodyPipe extends BulkInputStream {
         if (ended) {
           return -1;
         }
-        if (waitedNanos >= TimeUnit.SECONDS.toNanos(READ_TIMEOUT_SECONDS)) {
+        if (!arrived.await(READ_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
           throw new IOException("no request body data for " + READ_TIMEOUT_SECONDS + " s");
         }
-        waitedNanos += TRICKLE_NANOS - Math.max(0, arrived.awaitNanos(TRICKLE_NANOS));
       }
       ByteBuf head = chunks.peek();
       int n = Math.min(len, head.readableBytes());

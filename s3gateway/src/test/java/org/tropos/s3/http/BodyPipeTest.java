@@ -22,12 +22,12 @@ class BodyPipeTest {
   }
 
   @Test
-  void aPieceBelowTheWakeAmountIsReadWithoutWaitingForMoreOrForTheEnd() throws Exception {
+  void aSlowClientsFirstPieceIsReadWithoutWaitingForMoreOrForTheEnd() throws Exception {
     BodyPipe pipe = new BodyPipe(new EmbeddedChannel(), false);
     byte[] piece = bytes(1024, 7);
     CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
       try {
-        byte[] into = new byte[BodyPipe.WAKE_BYTES];
+        byte[] into = new byte[64 << 10];
         int n = pipe.read(into, 0, into.length);
         return Arrays.copyOf(into, n);
       } catch (java.io.IOException e) {
