@@ -44,6 +44,7 @@ final class S3Transfers {
   private int phases;
   private long errors;
   private double highestJitShare;
+  private int warmUpRounds;
 
   S3Transfers(Clock clock, List<Target> targets, PrintWriter out, boolean json) {
     this.clock = clock;
@@ -63,19 +64,22 @@ final class S3Transfers {
    */
   double warmUp(long size, int count, int concurrency) throws Exception {
     highestJitShare = 0;
-    compare("warmup-", size, count, concurrency);
+    // Every round writes new keys. Overwriting the last round's would leave the replaced objects to be deleted,
+    // which a store that deletes in the background (Tropos) does during the measured phases, on their CPU, while
+    // one that deletes at once (MinIO) did it in the warm-up, unmeasured.
+    compare("warmup-", "warmup" + warmUpRounds++ + "-", size, count, concurrency);
     return highestJitShare;
   }
 
   /** PUTs then GETs {@code count} objects of {@code size} bytes on every service. */
   void compare(long size, int count, int concurrency) throws Exception {
-    compare("", size, count, concurrency);
+    compare("", "", size, count, concurrency);
   }
 
-  private void compare(String prefix, long size, int count, int concurrency) throws Exception {
+  private void compare(String prefix, String keyPrefix, long size, int count, int concurrency) throws Exception {
     byte[] content = new byte[(int) Math.min(size, 8 * MB)];
     new Random(size).nextBytes(content);
-    String key = prefix + "obj-" + size + "-";
+    String key = keyPrefix + "obj-" + size + "-";
     phase(prefix + "put", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
         count, i -> t.s3().putObject(p -> p.bucket(BUCKET).key(key + i), RequestBody.fromContentProvider(
             () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"))));
