@@ -52,9 +52,9 @@ import org.tropos.proto.hdds.PipelineId;
  * closes the replica. Since a chunk's bytes are not in the log, they are forced to disk with it: when Ratis
  * flushes the log over their entry ({@link #flush}, so a replica acknowledges an entry only with its bytes on
  * disk), or when a later entry commits a block, whichever comes first (a leader may apply an entry the
- * followers made a majority for before its own log is flushed). One flush forces each block file written since the last
- * once, for every entry it covers. A snapshot flushes the block records, which are written without a WAL: until
- * then the log entries are their record, applied again after a crash.
+ * followers made a majority for before its own log is flushed). One flush forces each block file written since
+ * the last once, for every entry it covers. A snapshot flushes the block records, which are written without a
+ * WAL: until then the log entries are their record, applied again after a crash.
  *
  * <p>Thread-safety: Ratis applies entries on one thread per group, in log order; data writes run on the chunk
  * executor and complete before their entry is applied.

@@ -5,7 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
-import java.time.Duration;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -30,12 +31,12 @@ class BodyPipeTest {
         byte[] into = new byte[64 << 10];
         int n = pipe.read(into, 0, into.length);
         return Arrays.copyOf(into, n);
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     });
     pipe.offer(Unpooled.wrappedBuffer(piece)); // a slow client: nothing more for now, and no end
-    assertArrayEquals(piece, read.get(Duration.ofSeconds(5).toMillis(), TimeUnit.MILLISECONDS));
+    assertArrayEquals(piece, read.get(5, TimeUnit.SECONDS));
     pipe.close();
   }
 
@@ -46,8 +47,8 @@ class BodyPipeTest {
     CompletableFuture<byte[]> read = CompletableFuture.supplyAsync(() -> {
       try {
         return pipe.readAllBytes();
-      } catch (java.io.IOException e) {
-        throw new java.io.UncheckedIOException(e);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
       }
     });
     byte[] expected = new byte[pieces * 8192];

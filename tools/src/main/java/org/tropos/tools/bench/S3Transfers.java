@@ -76,14 +76,14 @@ final class S3Transfers {
     compare("", "", size, count, concurrency);
   }
 
-  private void compare(String prefix, String keyPrefix, long size, int count, int concurrency) throws Exception {
+  private void compare(String opPrefix, String keyPrefix, long size, int count, int concurrency) throws Exception {
     byte[] content = new byte[(int) Math.min(size, 8 * MB)];
     new Random(size).nextBytes(content);
     String key = keyPrefix + "obj-" + size + "-";
-    phase(prefix + "put", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
+    phase(opPrefix + "put", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
         count, i -> t.s3().putObject(p -> p.bucket(BUCKET).key(key + i), RequestBody.fromContentProvider(
             () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"))));
-    phase(prefix + "get", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
+    phase(opPrefix + "get", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
         count, i -> read(t.s3(), key + i, size)));
   }
 
