@@ -75,7 +75,7 @@ public final class TroposClient implements AutoCloseable {
   private final Configuration conf;
   private final OmClient om;
   private final ScmBlockClient scm;
-  private final PipelineClients pipelines = new PipelineClients();
+  private final PipelineClients pipelines;
   /** Reads reuse connections to datanodes: a new one per block read cost small GETs most of their CPU. */
   private final BlockReadPool reads = new BlockReadPool(BlockStreamReader.READ_TIMEOUT, READ_CONNECTIONS_PER_NODE,
       IDLE_READ_CONNECTION, SystemClock.INSTANCE);
@@ -86,6 +86,7 @@ public final class TroposClient implements AutoCloseable {
   private TroposClient(Configuration conf, String user) throws IOException {
     this.conf = conf;
     this.user = user;
+    this.pipelines = new PipelineClients(conf);
     this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
         .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
     this.om = new OmClient(omAddresses, user, conf.get(ClientKeys.FOLLOWER_READ_ENABLED));

@@ -36,11 +36,13 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param ratisSnapshotThreshold log entries between two snapshots of a pipeline's Raft group
  * @param ratisProperties Ratis keys set through {@code hdds.ratis.raft.*} ({@link RatisPassThrough})
  * @param directIoThreshold the least bytes of a chunk written, or a range read, past the page cache (0: none)
+ * @param volumeReservedBytes free space kept back on each data volume for writes already accepted
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
     String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
     Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
-    ScrubConfig scrub, long ratisSnapshotThreshold, Map<String, String> ratisProperties, long directIoThreshold) {
+    ScrubConfig scrub, long ratisSnapshotThreshold, Map<String, String> ratisProperties, long directIoThreshold,
+    long volumeReservedBytes) {
 
   public DatanodeConfig {
     dataDirs = List.copyOf(dataDirs);
@@ -61,7 +63,8 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
         conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),
         ScrubConfig.from(conf), conf.get(DatanodeKeys.RATIS_SNAPSHOT_THRESHOLD),
-        RatisPassThrough.of(conf, RatisPassThrough.DATANODE), conf.get(DatanodeKeys.DIRECT_IO_THRESHOLD).bytes());
+        RatisPassThrough.of(conf, RatisPassThrough.DATANODE), conf.get(DatanodeKeys.DIRECT_IO_THRESHOLD).bytes(),
+        conf.get(DatanodeKeys.VOLUME_MIN_FREE_SPACE).bytes());
   }
 
   /** The configured directories, else {@code <first metadata dir>/<fallback>}. */

@@ -80,7 +80,7 @@ public final class DatanodeServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       id = DatanodeId.loadOrCreate(config.idDir());
-      volumes = new VolumeSet(name, config.dataDirs(), config.raftLogDirs());
+      volumes = new VolumeSet(name, config.dataDirs(), config.raftLogDirs(), config.volumeReservedBytes());
       volumes.createDirectories();
       startDiskChecks();
       if (!id.clusterId().isEmpty()) {

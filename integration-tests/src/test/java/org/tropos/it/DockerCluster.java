@@ -244,6 +244,8 @@ public final class DockerCluster implements AutoCloseable {
     all.putAll(omServiceKeys());
     all.put("hdds.datanode.dir", "/data/disk1");
     all.put("hdds.container.ratis.datanode.storage.dir", "/data/ratis1");
+    // The datanodes' volumes share the host's disk: a small reserve, so a CI machine's free space is enough.
+    all.put("hdds.datanode.volume.min.free.space", "100MB");
     all.put("net.topology.node.switch.mapping.impl", "org.apache.hadoop.net.TableMapping");
     all.put("net.topology.table.file.name", "/opt/tropos/conf/topology.table");
     all.putAll(settings);

@@ -59,6 +59,9 @@ final class MiniCluster implements AutoCloseable {
         // The cluster tests count, place and close RATIS/THREE pipelines; SingleReplicaIT turns RATIS/ONE on.
         Map.entry("ozone.scm.pipeline.creation.auto.factor.one", "false"),
         Map.entry("hdds.heartbeat.interval", "100ms"),
+        // Every datanode's volume is on the machine's one disk: a small reserve, so a CI machine's free space is
+        // enough (FullVolumeIT sets its own).
+        Map.entry("hdds.datanode.volume.min.free.space", "100MB"),
         Map.entry("ozone.scm.stale.node.interval", Long.toString(STALE.toMillis()) + "ms"),
         Map.entry("ozone.scm.dead.node.interval", Long.toString(DEAD.toMillis()) + "ms"),
         Map.entry("ozone.scm.heartbeat.thread.interval", "100ms"),

@@ -25,6 +25,8 @@ public enum S3ErrorCode {
       + " specified in the request is invalid."),
   INCOMPLETE_BODY("IncompleteBody", 400, "You did not provide the number of bytes specified by the Content-Length"
       + " HTTP header."),
+  INSUFFICIENT_STORAGE("InsufficientStorage", 507, "The cluster has no room left for the object's data: delete"
+      + " objects or add space."),
   INTERNAL_ERROR("InternalError", 500, "We encountered an internal error. Please try again."),
   INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403, "The AWS access key Id you provided does not exist in our"
       + " records."),

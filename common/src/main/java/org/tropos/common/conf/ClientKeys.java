@@ -1,5 +1,8 @@
 package org.tropos.common.conf;
 
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+
 /** Keys of Tropos clients. */
 public final class ClientKeys {
   public static final ConfigKey<DataSize> BYTES_PER_CHECKSUM = ConfigKey.of("ozone.client.bytes.per.checksum",
@@ -10,6 +13,14 @@ public final class ClientKeys {
       ConfigType.BOOLEAN, "false", "Whether a client of an OM HA service sends read calls to the OMs in turn"
           + " rather than to the leader (the OMs need ozone.om.follower.read.enabled; one that does not serve reads"
           + " sends the call on to the leader).");
+
+  public static final ConfigKey<Duration> RATIS_WRITE_TIMEOUT = ScmKeys.positive(ConfigKey.of(
+      "hdds.ratis.client.request.write.timeout", ConfigType.duration(ChronoUnit.MILLIS), "5m",
+      "How long a write to a pipeline is retried before it fails (the writer then moves its data to another"
+          + " pipeline): a pipeline that cannot commit, as when replicas cannot write, fails its writers in time."));
+  public static final ConfigKey<Duration> RATIS_WATCH_TIMEOUT = ScmKeys.positive(ConfigKey.of(
+      "hdds.ratis.client.request.watch.timeout", ConfigType.duration(ChronoUnit.MILLIS), "3m",
+      "How long a writer waits for a majority of a pipeline's replicas to commit a block before it fails."));
 
   private ClientKeys() {
   }

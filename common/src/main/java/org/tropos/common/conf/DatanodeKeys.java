@@ -58,6 +58,11 @@ public final class DatanodeKeys {
       "hdds.container.scrub.volume.bytes.per.second", ConfigType.SIZE, "5MB",
       "The most bytes per second the data scrub reads from each volume.").requiring(s -> s.bytes() > 0, "> 0");
 
+  public static final ConfigKey<DataSize> VOLUME_MIN_FREE_SPACE = ConfigKey.of(
+      "hdds.datanode.volume.min.free.space", ConfigType.SIZE, "5GB",
+      "Free space kept back on each data volume: a pipeline's leader refuses new writes to a volume with no more"
+          + " than this available, and SCM closes the pipelines of a datanode with no volume above it, so the"
+          + " writes already accepted still fit on every replica.");
   public static final ConfigKey<DataSize> DIRECT_IO_THRESHOLD = ConfigKey.of(
       "hdds.datanode.direct.io.threshold", ConfigType.SIZE, "64KB",
       "Chunks of at least this size are written to block files with O_DIRECT, past the page cache (all but a"

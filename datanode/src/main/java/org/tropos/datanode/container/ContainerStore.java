@@ -21,6 +21,7 @@ import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.io.FileTrees;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Closer;
+import org.tropos.datanode.volume.OutOfSpace;
 import org.tropos.datanode.volume.StorageDirectory;
 import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -124,6 +125,28 @@ public final class ContainerStore implements AutoCloseable {
     return container == null || container.isOpen();
   }
 
+  /**
+   * Refuses a new write to {@code containerId} (DISK_FULL) when the volume holding it, or for a container not
+   * created yet the volume it would go to, has no more than its reserve available. Only a pipeline's leader asks,
+   * before it accepts a write: the followers write what it accepted into their reserve
+   * (hdds.datanode.volume.min.free.space) while SCM closes the pipelines of a node without room.
+   */
+  public void checkRoom(long containerId) throws DatanodeException {
+    Container container = containers.get(containerId);
+    StorageDirectory volume = container == null ? emptiestVolume() : volumeOf(container);
+    if (!volume.hasRoom()) {
+      throw new DatanodeException(DatanodeResult.DISK_FULL, nodeName + ": volume " + volume.path() + " has "
+          + volume.availableBytes() + " bytes free, no more than the " + volume.reservedBytes()
+          + " kept back for writes already accepted (hdds.datanode.volume.min.free.space)");
+    }
+  }
+
+  private StorageDirectory volumeOf(Container container) {
+    return volumes.stream().filter(v -> container.dir().startsWith(v.path())).findFirst()
+        .orElseThrow(() -> new IllegalStateException("container " + container.descriptor().getContainerId()
+            + " lies outside every volume: " + container.dir()));
+  }
+
   /** Writes {@code data} at {@code offset} of the block after checking it against {@code checksums}. */
   public void writeChunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums)
       throws DatanodeException {
@@ -143,7 +166,7 @@ public final class ContainerStore implements AutoCloseable {
       try {
         directIo.write(path, offset, data.slice(data.position(), direct));
       } catch (IOException e) {
-        directIo.refuse(path, e);
+        directIo.failed(path, e);
         direct = 0;
       }
     }
@@ -569,9 +592,11 @@ public final class ContainerStore implements AutoCloseable {
     return id.getContainerId() + "/" + id.getLocalId();
   }
 
+  /** DISK_FULL for a file system out of space, else IO_ERROR. */
   private DatanodeException ioError(String what, IOException e) {
     LOG.error("{}: cannot {}", nodeName, what, e);
-    return new DatanodeException(DatanodeResult.IO_ERROR, nodeName + " cannot " + what + ": " + e.getMessage(), e);
+    DatanodeResult result = OutOfSpace.causes(e) ? DatanodeResult.DISK_FULL : DatanodeResult.IO_ERROR;
+    return new DatanodeException(result, nodeName + " cannot " + what + ": " + e.getMessage(), e);
   }
 
   @Override

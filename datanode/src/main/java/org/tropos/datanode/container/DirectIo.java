@@ -88,14 +88,23 @@ public final class DirectIo {
   }
 
   /**
-   * Switches direct I/O off after it failed on {@code file}: the file system may not support it (tmpfs). The
-   * caller then does the same I/O through the page cache, which fails too if the disk is at fault.
+   * Direct I/O failed on {@code file}: switches it off if the file system refuses {@code O_DIRECT} (tmpfs does, on
+   * opening). Any other failure (a full disk, a bad sector) is the disk's, and leaves direct I/O on: the caller
+   * does the same I/O through the page cache, which meets it too.
    */
-  public void refuse(Path file, IOException cause) {
-    if (!refused) {
+  public void failed(Path file, IOException cause) {
+    if (!refused && !opensDirect(file)) {
       refused = true;
       LOG.warn("Direct I/O failed on {} ({}); block files are written and read through the page cache from now on",
           file, cause.toString());
+    }
+  }
+
+  private static boolean opensDirect(Path file) {
+    try (FileChannel channel = open(file, StandardOpenOption.READ)) {
+      return true;
+    } catch (IOException e) {
+      return false;
     }
   }
 }

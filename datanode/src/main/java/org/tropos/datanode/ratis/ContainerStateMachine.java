@@ -30,6 +30,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.RaftRefusal;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.proto.datanode.ContainerCommand;
@@ -130,6 +131,11 @@ final class ContainerStateMachine extends BaseStateMachine {
       if (chunk.hasCommit() && !chunk.getCommit().getBlockId().equals(chunk.getBlockId())) {
         throw new IOException("a WriteChunk can only commit its own block");
       }
+      try {
+        store.checkRoom(chunk.getBlockId().getContainerId());
+      } catch (DatanodeException e) {
+        throw RaftRefusal.of(e);
+      }
       trx.setStateMachineData(data);
     }
     return trx.build();
@@ -163,9 +169,17 @@ final class ContainerStateMachine extends BaseStateMachine {
       } catch (DatanodeException e) {
         // A follower may append a chunk after applying its container's close: skip it (failing would fail this
         // member's log); the block's PutBlock then fails the same way on every replica.
-        if (e.result() != DatanodeResult.CONTAINER_NOT_OPEN) {
-          throw new CompletionException(e);
+        if (e.result() == DatanodeResult.CONTAINER_NOT_OPEN) {
+          return;
         }
+        // This member cannot append the entry, and its group cannot go on without it if others fail alike: a
+        // failed disk marks the replica UNHEALTHY, a full one is reported as without room; either way SCM closes
+        // the pipeline, which fails its pending writes, and the writers move on to another.
+        if (e.result() == DatanodeResult.IO_ERROR) {
+          markUnhealthy(chunk.getBlockId().getContainerId(), "the chunk of log entry " + entry.getIndex()
+              + " of pipeline " + Uuids.fromProto(pipeline.getId()) + " could not be written: " + e.getMessage());
+        }
+        throw new CompletionException(e);
       }
     }, chunkWriters);
   }
@@ -297,12 +311,16 @@ final class ContainerStateMachine extends BaseStateMachine {
         : command.getCloseContainer().getContainerId();
     String fault = "log entry " + index + " of pipeline " + Uuids.fromProto(pipeline.getId())
         + " could not be applied: " + cause.getMessage();
+    markUnhealthy(containerId, fault);
+    return new IllegalStateException("fail-stop: " + fault, cause);
+  }
+
+  private void markUnhealthy(long containerId, String fault) {
     try {
       store.markUnhealthy(containerId, fault);
     } catch (DatanodeException e) {
       LOG.error("Container {} could not be marked UNHEALTHY after {}: {}", containerId, fault, e.getMessage());
     }
-    return new IllegalStateException("fail-stop: " + fault, cause);
   }
 
   @Override

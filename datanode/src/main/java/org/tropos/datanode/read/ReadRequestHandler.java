@@ -109,7 +109,7 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
       try {
         return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length());
       } catch (IOException e) {
-        directIo.refuse(plan.file(), e);
+        directIo.failed(plan.file(), e);
       }
     }
     return new DefaultFileRegion(plan.file().toFile(), plan.offset(), plan.length());

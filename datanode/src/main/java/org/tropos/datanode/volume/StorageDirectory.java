@@ -15,12 +15,15 @@ import org.tropos.proto.hdds.VolumeReport;
  */
 public final class StorageDirectory {
   private final Path path;
+  /** Free space kept back for writes already accepted (data volumes); 0 for RaftLog directories. */
+  private final long reservedBytes;
   private StorageState state = StorageState.NORMAL;
   private String failureReason = "";
   private long usedBytes;
 
-  StorageDirectory(Path path) {
+  StorageDirectory(Path path, long reservedBytes) {
     this.path = path;
+    this.reservedBytes = reservedBytes;
   }
 
   public Path path() {
@@ -29,6 +32,19 @@ public final class StorageDirectory {
 
   public synchronized boolean isHealthy() {
     return state == StorageState.NORMAL;
+  }
+
+  /** Healthy, with more than its reserve available: may take new writes. */
+  public boolean hasRoom() {
+    return isHealthy() && availableBytes() > reservedBytes;
+  }
+
+  public long availableBytes() {
+    return path.toFile().getUsableSpace();
+  }
+
+  public long reservedBytes() {
+    return reservedBytes;
   }
 
   synchronized void fail(String reason) {
@@ -44,7 +60,7 @@ public final class StorageDirectory {
     File dir = path.toFile();
     return VolumeReport.newBuilder().setStorageLocation(path.toString()).setState(state)
         .setCapacityBytes(dir.getTotalSpace()).setAvailableBytes(dir.getUsableSpace()).setUsedBytes(usedBytes)
-        .setFailureReason(failureReason).build();
+        .setReservedBytes(reservedBytes).setFailureReason(failureReason).build();
   }
 
   synchronized RaftLogDirReport raftLogDirReport(int groupCount) {

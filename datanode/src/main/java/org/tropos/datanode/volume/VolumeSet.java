@@ -40,10 +40,16 @@ public final class VolumeSet {
   private final List<StorageDirectory> dataVolumes;
   private final List<StorageDirectory> raftLogDirs;
 
+  /** With no space reserved on the data volumes. */
   public VolumeSet(String nodeName, List<Path> dataDirs, List<Path> raftLogDirPaths) {
+    this(nodeName, dataDirs, raftLogDirPaths, 0);
+  }
+
+  /** @param reservedBytes free space kept back on each data volume (hdds.datanode.volume.min.free.space) */
+  public VolumeSet(String nodeName, List<Path> dataDirs, List<Path> raftLogDirPaths, long reservedBytes) {
     this.nodeName = nodeName;
-    this.dataVolumes = dataDirs.stream().map(StorageDirectory::new).toList();
-    this.raftLogDirs = raftLogDirPaths.stream().map(StorageDirectory::new).toList();
+    this.dataVolumes = dataDirs.stream().map(d -> new StorageDirectory(d, reservedBytes)).toList();
+    this.raftLogDirs = raftLogDirPaths.stream().map(d -> new StorageDirectory(d, 0)).toList();
   }
 
   /** Creates missing directories; one that cannot be created is failed, not fatal. */
@@ -112,6 +118,11 @@ public final class VolumeSet {
       try {
         dir.setUsedBytes(probe.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
       } catch (ExecutionException e) {
+        if (OutOfSpace.causes(e.getCause())) {
+          // Full, not failing: it still serves what it holds, and reports no room for writes.
+          LOG.warn("{}: directory {} is full; its disk check could not write a file", nodeName, dir.path());
+          continue;
+        }
         fail(dir, "disk check failed: " + e.getCause());
       } catch (TimeoutException e) {
         probe.cancel(true);

@@ -100,6 +100,27 @@ class ContainerStoreTest {
   }
 
   /**
+   * New writes are refused (DISK_FULL, naming the key) once a volume has no more free space than it keeps back,
+   * for a container already there and for one still to be created; with room they pass.
+   */
+  @Test
+  void writesAreRefusedOnAVolumeWithNoMoreThanItsReserveFree() throws Exception {
+    store.create(1, PIPELINE);
+    store.checkRoom(1);
+    store.checkRoom(2);
+    store.close();
+    long free = root.toFile().getUsableSpace();
+    volumes = new VolumeSet("dn-test", List.of(root.resolve("d1"), root.resolve("d2")), List.of(root.resolve("r")),
+        free + (1L << 30));
+    store = reopen();
+    for (long container : new long[] {1, 2}) {
+      DatanodeException refused = assertThrows(DatanodeException.class, () -> store.checkRoom(container));
+      assertEquals(DatanodeResult.DISK_FULL, refused.result());
+      assertTrue(refused.getMessage().contains("hdds.datanode.volume.min.free.space"), refused.getMessage());
+    }
+  }
+
+  /**
    * A block's record is written without a WAL: a crash (here: the database's files copied while it is open, what a
    * restart after kill -9 finds) loses it until the records are flushed, as a snapshot does, or the container
    * leaves OPEN; the Raft log replays it meanwhile.

@@ -14,6 +14,7 @@ import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ContainerInfo;
 import org.tropos.proto.scm.ExcludeList;
 import org.tropos.proto.scm.KeyBlocks;
+import org.tropos.proto.scm.ScmResult;
 
 /**
  * The OM's calls to SCM's block service: new blocks for keys being written, where containers are for lookups,
@@ -109,7 +110,8 @@ public final class ScmBlocks implements AutoCloseable {
   }
 
   private static OmException translate(String what, ScmException e) {
-    OmResult result = e.isRetriable() ? OmResult.SCM_UNAVAILABLE : OmResult.INTERNAL_ERROR;
+    OmResult result = e.isRetriable() ? OmResult.SCM_UNAVAILABLE
+        : e.result() == ScmResult.NO_SPACE ? OmResult.NO_SPACE : OmResult.INTERNAL_ERROR;
     return new OmException(result, "SCM could not " + what + ": " + e.getMessage());
   }
 

@@ -76,6 +76,7 @@ final class OmCalls {
       case INVALID_REQUEST -> bucket.isEmpty() || key.isEmpty() ? S3ErrorCode.INVALID_BUCKET_NAME.error(
           e.getMessage()) : S3ErrorCode.INVALID_ARGUMENT.error(e.getMessage());
       case QUOTA_EXCEEDED -> S3ErrorCode.QUOTA_EXCEEDED.error(e.getMessage());
+      case NO_SPACE -> S3ErrorCode.INSUFFICIENT_STORAGE.error(e.getMessage());
       case OM_NOT_READY, NOT_LEADER, SCM_UNAVAILABLE -> S3ErrorCode.SERVICE_UNAVAILABLE.error(e.getMessage());
       case TOO_MANY_CONFLICTS -> S3ErrorCode.SLOW_DOWN.error(e.getMessage());
       case S3_SECRET_NOT_FOUND -> S3ErrorCode.INVALID_ACCESS_KEY_ID.error();

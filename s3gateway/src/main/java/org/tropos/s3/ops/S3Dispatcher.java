@@ -8,7 +8,9 @@ import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Clock;
+import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
@@ -108,12 +110,23 @@ public final class S3Dispatcher implements S3Handler {
       fail(request, out, e.error());
     } catch (IOException e) {
       LOG.warn("S3 {} {}/{}: {}", request.method(), request.bucket(), request.key(), e.toString());
-      fail(request, out, S3ErrorCode.INTERNAL_ERROR.error(e.getMessage()));
+      fail(request, out, (diskFull(e) ? S3ErrorCode.INSUFFICIENT_STORAGE : S3ErrorCode.INTERNAL_ERROR)
+          .error(e.getMessage()));
     }
     if (LOG.isDebugEnabled()) {
       LOG.debug("S3 {} {}?{} took {} us", request.method(), request.rawPath(), request.query().keySet(),
           (clock.monotonicNanos() - start) / 1000);
     }
+  }
+
+  /** Whether a write failed because the datanodes had no room left (their DISK_FULL refusals). */
+  private static boolean diskFull(IOException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof DatanodeException d && d.result() == DatanodeResult.DISK_FULL) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -39,6 +39,7 @@ import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeEvents;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
+import org.tropos.scm.pipeline.NodeCapacity;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineRenewer;
 import org.tropos.scm.pipeline.PipelineView;
@@ -120,6 +121,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
           + " (ozone.scm.block.size), not " + size);
     }
     List<PipelineView> eligible = eligiblePipelines(factor, exclude);
+    if (eligible.isEmpty() && NodeCapacity.shortOfRoom(nodes.nodes(), factor.getNumber())) {
+      throw new ScmException(ScmResult.NO_SPACE, "no room for a RATIS/" + factor + " block: fewer than "
+          + factor.getNumber() + " datanodes have a data volume with more free space than it keeps back"
+          + " (hdds.datanode.volume.min.free.space)");
+    }
     if (eligible.isEmpty()) {
       throw new ScmException(ScmResult.NO_PIPELINE_FOR_BLOCK, "no OPEN RATIS/" + factor + " pipeline outside the"
           + " exclude list " + describe(exclude));

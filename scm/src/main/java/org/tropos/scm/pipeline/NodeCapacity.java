@@ -1,12 +1,13 @@
 package org.tropos.scm.pipeline;
 
+import java.util.List;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
 import org.tropos.scm.node.NodeStatus;
 
 /** What a datanode's last report says about its room for pipelines. */
-final class NodeCapacity {
+public final class NodeCapacity {
   private NodeCapacity() {
   }
 
@@ -15,13 +16,27 @@ final class NodeCapacity {
         .count();
   }
 
-  /** HEALTHY and in service, with a healthy RaftLog directory and a healthy data volume with free space. */
+  /** HEALTHY and in service, with a healthy RaftLog directory and room on a data volume. */
   static boolean canHostPipelines(NodeStatus node) {
     return node.state() == NodeState.HEALTHY && node.inService() && healthyRaftLogDirs(node) > 0
-        && node.lastReport().getVolumesList().stream().anyMatch(NodeCapacity::hasRoom);
+        && hasDataRoom(node);
+  }
+
+  /**
+   * Whether enough HEALTHY, in-service datanodes for a pipeline of {@code members} exist, but too few of them have
+   * room on a data volume: then the cluster is full, not short of nodes.
+   */
+  public static boolean shortOfRoom(List<NodeStatus> nodes, int members) {
+    List<NodeStatus> usable = nodes.stream().filter(n -> n.state() == NodeState.HEALTHY && n.inService()).toList();
+    return usable.size() >= members && usable.stream().filter(NodeCapacity::hasDataRoom).count() < members;
+  }
+
+  /** Whether a healthy data volume has more free space than it keeps back for writes already accepted. */
+  static boolean hasDataRoom(NodeStatus node) {
+    return node.lastReport().getVolumesList().stream().anyMatch(NodeCapacity::hasRoom);
   }
 
   private static boolean hasRoom(VolumeReport volume) {
-    return volume.getState() == StorageState.NORMAL && volume.getAvailableBytes() > 0;
+    return volume.getState() == StorageState.NORMAL && volume.getAvailableBytes() > volume.getReservedBytes();
   }
 }

@@ -300,35 +300,50 @@ public final class PipelineManager implements NodeEvents {
     background.execute(this::fillToLimits);
   }
 
+  /**
+   * Also closes the pipelines of a member whose data volumes have no room left: its leaders refuse new writes, and
+   * what its groups accepted must still fit in the space kept back (hdds.datanode.volume.min.free.space).
+   */
   @Override
   public void pipelinesReported(UUID datanode, List<PipelineReport> reports) {
+    boolean full = nodes.node(datanode).map(n -> !n.lastReport().getVolumesList().isEmpty()
+        && !NodeCapacity.hasDataRoom(n)).orElse(false);
+    boolean inPipelines;
     synchronized (lock) {
-      Set<UUID> hosted = new HashSet<>();
-      for (PipelineReport report : reports) {
-        UUID id = Uuids.fromProto(report.getPipelineId().getId());
-        TrackedPipeline p = pipelines.get(id);
-        if (p == null || !p.isMember(datanode)) {
-          commands.add(datanode, closeCommand(id));
-          continue;
-        }
-        hosted.add(id);
-        p.reports.put(datanode, report);
-        if (p.transferTarget != null && p.transferTarget.equals(p.leader())) {
-          p.transferTarget = null;
+      recordPipelineReports(datanode, reports);
+      inPipelines = pipelines.values().stream().anyMatch(p -> p.isMember(datanode));
+    }
+    if (full && inPipelines) {
+      closePipelinesOf(datanode, "member " + datanode + " has no data volume with room for new writes");
+    }
+  }
+
+  private void recordPipelineReports(UUID datanode, List<PipelineReport> reports) {
+    Set<UUID> hosted = new HashSet<>();
+    for (PipelineReport report : reports) {
+      UUID id = Uuids.fromProto(report.getPipelineId().getId());
+      TrackedPipeline p = pipelines.get(id);
+      if (p == null || !p.isMember(datanode)) {
+        commands.add(datanode, closeCommand(id));
+        continue;
+      }
+      hosted.add(id);
+      p.reports.put(datanode, report);
+      if (p.transferTarget != null && p.transferTarget.equals(p.leader())) {
+        p.transferTarget = null;
+      }
+    }
+    long now = clock.monotonicMillis();
+    for (TrackedPipeline p : pipelines.values()) {
+      if (p.isMember(datanode) && !hosted.contains(p.id)) {
+        p.reports.remove(datanode);
+        if (now - p.createSentAt.getOrDefault(datanode, 0L) >= resendAfterMs) {
+          sendCreate(p, datanode);
         }
       }
-      long now = clock.monotonicMillis();
-      for (TrackedPipeline p : pipelines.values()) {
-        if (p.isMember(datanode) && !hosted.contains(p.id)) {
-          p.reports.remove(datanode);
-          if (now - p.createSentAt.getOrDefault(datanode, 0L) >= resendAfterMs) {
-            sendCreate(p, datanode);
-          }
-        }
-        if (p.state() == PipelineState.ALLOCATED && p.isFormed()) {
-          setState(p, PipelineState.OPEN);
-          LOG.info("Pipeline {} is OPEN: leader {}, log dirs {}", p.id, p.leader(), logDirs(p));
-        }
+      if (p.state() == PipelineState.ALLOCATED && p.isFormed()) {
+        setState(p, PipelineState.OPEN);
+        LOG.info("Pipeline {} is OPEN: leader {}, log dirs {}", p.id, p.leader(), logDirs(p));
       }
     }
   }

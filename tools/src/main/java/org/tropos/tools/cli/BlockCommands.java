@@ -58,7 +58,7 @@ public final class BlockCommands {
       BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf, factor);
       List<BlockLocation> blocks;
       try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
-          PipelineClients pipelines = new PipelineClients();
+          PipelineClients pipelines = new PipelineClients(conf);
           BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, settings);
           InputStream in = Files.newInputStream(file)) {
         byte[] buffer = new byte[1 << 20];

@@ -2,6 +2,7 @@ package org.tropos.client.internal.ratis;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -9,12 +10,15 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
+import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
 import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcFactory;
 import org.apache.ratis.proto.RaftProtos.CommitInfoProto;
+import org.apache.ratis.proto.RaftProtos.RaftClientRequestProto.TypeCase;
 import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
 import org.apache.ratis.protocol.ClientId;
 import org.apache.ratis.protocol.Message;
@@ -23,10 +27,15 @@ import org.apache.ratis.protocol.RaftGroup;
 import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.protocol.exceptions.StateMachineException;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.apache.ratis.util.TimeDuration;
+import org.tropos.common.conf.ClientKeys;
+import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.RaftRefusal;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.CloseContainer;
 import org.tropos.proto.datanode.ContainerCommand;
@@ -62,7 +71,19 @@ public final class PipelineClient implements AutoCloseable {
   /** Each member's commit index as last reported in a reply (keyed by Raft peer id). */
   private final Map<ByteString, Long> commitIndexes = new ConcurrentHashMap<>();
 
+  /** With the default timeouts. */
   public PipelineClient(UUID pipeline, List<DatanodeDetails> members, UUID leaderHint) {
+    this(pipeline, members, leaderHint, Configuration.defaults().get(ClientKeys.RATIS_WRITE_TIMEOUT),
+        Configuration.defaults().get(ClientKeys.RATIS_WATCH_TIMEOUT));
+  }
+
+  /**
+   * @param writeTimeout how long a write is retried before it fails (Ratis retries forever by default, so a
+   *     pipeline that cannot commit would hold its writers for good)
+   * @param watchTimeout the same for a wait on replicas
+   */
+  public PipelineClient(UUID pipeline, List<DatanodeDetails> members, UUID leaderHint, Duration writeTimeout,
+      Duration watchTimeout) {
     this.pipeline = pipeline;
     List<RaftPeer> peers = new ArrayList<>();
     for (DatanodeDetails member : members) {
@@ -74,6 +95,10 @@ public final class PipelineClient implements AutoCloseable {
     // At most this many requests in flight per pipeline from this process; the next writer waits.
     RaftClientConfigKeys.Async.setOutstandingRequestsMax(properties, MAX_OUTSTANDING_REQUESTS);
     RaftClient.Builder builder = RaftClient.newBuilder().setProperties(properties)
+        .setRetryPolicy(RequestTypeDependentRetryPolicy.newBuilder()
+            .setTimeout(TypeCase.WRITE, TimeDuration.valueOf(writeTimeout.toMillis(), TimeUnit.MILLISECONDS))
+            .setTimeout(TypeCase.WATCH, TimeDuration.valueOf(watchTimeout.toMillis(), TimeUnit.MILLISECONDS))
+            .build())
         .setRaftGroup(RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers))
         .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties));
     if (leaderHint != null) {
@@ -179,6 +204,9 @@ public final class PipelineClient implements AutoCloseable {
   }
 
   private DatanodeException failure(String what, RaftClientReply reply) {
+    if (reply.getException() instanceof StateMachineException e && e.getCause() instanceof RaftRefusal refusal) {
+      return refusal.toDatanodeException();
+    }
     return new DatanodeException(DatanodeResult.IO_ERROR, what + " on pipeline " + pipeline + " failed: "
         + reply.getException(), reply.getException());
   }

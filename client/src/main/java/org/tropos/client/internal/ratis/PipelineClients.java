@@ -1,11 +1,14 @@
 package org.tropos.client.internal.ratis;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.conf.ClientKeys;
+import org.tropos.common.conf.Configuration;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.scm.PipelineInfo;
 import org.tropos.proto.scm.PipelineMember;
@@ -20,11 +23,24 @@ public final class PipelineClients implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PipelineClients.class);
 
   private final Map<UUID, PipelineClient> clients = new ConcurrentHashMap<>();
+  private final Duration writeTimeout;
+  private final Duration watchTimeout;
+
+  /** With the default timeouts. */
+  public PipelineClients() {
+    this(Configuration.defaults());
+  }
+
+  /** With the timeouts {@code conf} sets (hdds.ratis.client.request.write.timeout and .watch.timeout). */
+  public PipelineClients(Configuration conf) {
+    this.writeTimeout = conf.get(ClientKeys.RATIS_WRITE_TIMEOUT);
+    this.watchTimeout = conf.get(ClientKeys.RATIS_WATCH_TIMEOUT);
+  }
 
   public PipelineClient get(PipelineInfo pipeline) {
     return clients.computeIfAbsent(Uuids.fromProto(pipeline.getId().getId()), id -> new PipelineClient(id,
         pipeline.getMembersList().stream().map(PipelineMember::getDatanode).toList(),
-        pipeline.hasLeader() ? Uuids.fromProto(pipeline.getLeader()) : null));
+        pipeline.hasLeader() ? Uuids.fromProto(pipeline.getLeader()) : null, writeTimeout, watchTimeout));
   }
 
   /** Drops (and closes) the client of a pipeline found gone, unless another writer already replaced it. */
