@@ -121,7 +121,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
           + " (ozone.scm.block.size), not " + size);
     }
     List<PipelineView> eligible = eligiblePipelines(factor, exclude);
-    if (eligible.isEmpty() && NodeCapacity.shortOfRoom(nodes.nodes(), factor.getNumber())) {
+    if (eligible.isEmpty() && shortOfRoom(factor)) {
       throw new ScmException(ScmResult.NO_SPACE, "no room for a RATIS/" + factor + " block: fewer than "
           + factor.getNumber() + " datanodes have a data volume with more free space than it keeps back"
           + " (hdds.datanode.volume.min.free.space)");
@@ -190,6 +190,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   /** A block and the pipeline it is to be written through. */
   public record Allocation(BlockId block, PipelineView pipeline) {
+  }
+
+  /** Whether blocks of replication {@code factor} are refused for want of room on the datanodes (NO_SPACE). */
+  public boolean shortOfRoom(ReplicationFactor factor) {
+    return NodeCapacity.shortOfRoom(nodes.nodes(), factor.getNumber());
   }
 
   /** Whether a block of replication {@code factor} would be allocated now: an OPEN pipeline of that size exists. */

@@ -23,11 +23,13 @@ public final class NodeCapacity {
   }
 
   /**
-   * Whether enough HEALTHY, in-service datanodes for a pipeline of {@code members} exist, but too few of them have
-   * room on a data volume: then the cluster is full, not short of nodes.
+   * Whether enough HEALTHY, in-service datanodes that have reported their volumes exist for a pipeline of
+   * {@code members}, but too few of them have room on a data volume: then the cluster is full, not short of nodes
+   * (nor still waiting for their first reports).
    */
   public static boolean shortOfRoom(List<NodeStatus> nodes, int members) {
-    List<NodeStatus> usable = nodes.stream().filter(n -> n.state() == NodeState.HEALTHY && n.inService()).toList();
+    List<NodeStatus> usable = nodes.stream().filter(n -> n.state() == NodeState.HEALTHY && n.inService()
+        && n.lastReport().getVolumesCount() > 0).toList();
     return usable.size() >= members && usable.stream().filter(NodeCapacity::hasDataRoom).count() < members;
   }
 

@@ -94,7 +94,12 @@ public final class LocalCommand implements Callable<Integer> {
         ? "one replica" : "three replicas");
     System.out.flush();
     try {
-      cluster.awaitWritable(factor, WRITABLE_WAIT);
+      if (!cluster.awaitWritableOrFull(factor, WRITABLE_WAIT)) {
+        System.err.printf("tropos local: no key can be written: fewer than %d datanodes have more than %s free on"
+            + " their data volumes (%s, kept back for writes already accepted); free some space, or lower it on a"
+            + " small disk: -D %s=1GB%n", factor.getNumber(), conf.get(DatanodeKeys.VOLUME_MIN_FREE_SPACE),
+            DatanodeKeys.VOLUME_MIN_FREE_SPACE.name(), DatanodeKeys.VOLUME_MIN_FREE_SPACE.name());
+      }
     } catch (TimeoutException e) {
       System.err.printf("tropos local: no OPEN RATIS/%s pipeline after %d s, so writes wait for one (RATIS/THREE"
           + " needs 3 HEALTHY datanodes; RATIS/ONE needs %s); see tropos admin pipeline list%n", factor,

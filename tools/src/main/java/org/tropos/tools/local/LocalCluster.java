@@ -325,6 +325,16 @@ public final class LocalCluster implements AutoCloseable {
         () -> scm().containerManager().canAllocate(factor));
   }
 
+  /**
+   * Waits as {@link #awaitWritable} does, but returns false as soon as SCM finds the datanodes' volumes without room
+   * (hdds.datanode.volume.min.free.space): waiting longer would not help.
+   */
+  public boolean awaitWritableOrFull(ReplicationFactor factor, Duration timeout) throws Exception {
+    Threads.awaitCondition("OPEN RATIS/" + factor + " pipeline or full datanodes", timeout, Duration.ofMillis(100),
+        () -> scm().containerManager().canAllocate(factor) || scm().containerManager().shortOfRoom(factor));
+    return scm().containerManager().canAllocate(factor);
+  }
+
   /** Every SCM (one, or the HA service's); a stopped one is null. */
   public List<ScmServer> scms() {
     return new ArrayList<>(scms);
