@@ -23,6 +23,7 @@ import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Causes;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.hdds.ChecksumData;
@@ -189,7 +190,7 @@ public final class BlockStreamWriter implements AutoCloseable {
             && d.result() == DatanodeResult.CONTAINER_NOT_OPEN;
         LOG.warn("Write to pipeline {} failed ({}); moving {} uncommitted bytes to a new block", pipelineId(),
             e.getMessage(), sent - committed);
-        abandonBlock(containerClosed, causedBy(e, GroupMismatchException.class));
+        abandonBlock(containerClosed, Causes.any(e, GroupMismatchException.class::isInstance));
       }
     }
   }
@@ -251,15 +252,6 @@ public final class BlockStreamWriter implements AutoCloseable {
     for (ByteBuffer data : resend) {
       send(data.duplicate(), false);
     }
-  }
-
-  private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (type.isInstance(t)) {
-        return true;
-      }
-    }
-    return false;
   }
 
   private void startBlock() throws IOException {

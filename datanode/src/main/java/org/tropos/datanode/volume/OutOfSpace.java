@@ -1,5 +1,7 @@
 package org.tropos.datanode.volume;
 
+import org.tropos.common.util.Causes;
+
 /** Tells a full file system (ENOSPC) from a failing disk: Java reports ENOSPC only as an IOException's message. */
 public final class OutOfSpace {
   private static final String MESSAGE = "No space left on device";
@@ -9,11 +11,6 @@ public final class OutOfSpace {
 
   /** Whether {@code failure}, or what caused it, is a file system out of space. */
   public static boolean causes(Throwable failure) {
-    for (Throwable t = failure; t != null; t = t.getCause()) {
-      if (t.getMessage() != null && t.getMessage().contains(MESSAGE)) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.any(failure, t -> t.getMessage() != null && t.getMessage().contains(MESSAGE));
   }
 }

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.Causes;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.om.BucketLayout;
@@ -121,12 +122,7 @@ public final class S3Dispatcher implements S3Handler {
 
   /** Whether a write failed because the datanodes had no room left (their DISK_FULL refusals). */
   private static boolean diskFull(IOException e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t instanceof DatanodeException d && d.result() == DatanodeResult.DISK_FULL) {
-        return true;
-      }
-    }
-    return false;
+    return Causes.any(e, t -> t instanceof DatanodeException d && d.result() == DatanodeResult.DISK_FULL);
   }
 
   /**

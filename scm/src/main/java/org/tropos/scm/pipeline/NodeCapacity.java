@@ -33,6 +33,11 @@ public final class NodeCapacity {
     return usable.size() >= members && usable.stream().filter(NodeCapacity::hasDataRoom).count() < members;
   }
 
+  /** Whether the datanode has reported its data volumes and none has room: it is full, not just unheard of. */
+  static boolean isFull(NodeStatus node) {
+    return node.lastReport().getVolumesCount() > 0 && !hasDataRoom(node);
+  }
+
   /** Whether a healthy data volume has more free space than it keeps back for writes already accepted. */
   static boolean hasDataRoom(NodeStatus node) {
     return node.lastReport().getVolumesList().stream().anyMatch(NodeCapacity::hasRoom);

@@ -306,8 +306,7 @@ public final class PipelineManager implements NodeEvents {
    */
   @Override
   public void pipelinesReported(UUID datanode, List<PipelineReport> reports) {
-    boolean full = nodes.node(datanode).map(n -> !n.lastReport().getVolumesList().isEmpty()
-        && !NodeCapacity.hasDataRoom(n)).orElse(false);
+    boolean full = nodes.node(datanode).map(NodeCapacity::isFull).orElse(false);
     boolean inPipelines;
     synchronized (lock) {
       recordPipelineReports(datanode, reports);
