@@ -44,14 +44,11 @@ final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
   private boolean closed;
 
   /**
-   * Reads the first piece on the calling thread (off the event loop already), so a range of one piece, a small
-   * object's, is read with no hand-off; the rest is read ahead.
-   *
-   * @param readers where the other pieces are read (a pool that runs a task on the caller when full)
+   * @param readers where pieces are read (a pool that runs a task on the caller when full)
    * @param resume called when a piece the socket waits for has been read
    */
-  DirectChunkedFile(DirectIo directIo, Path path, long offset, long length, ByteBufAllocator allocator,
-      Executor readers, Runnable resume) throws IOException {
+  DirectChunkedFile(DirectIo directIo, Path path, long offset, long length, Executor readers, Runnable resume)
+      throws IOException {
     this.directIo = directIo;
     this.file = DirectIo.open(path, StandardOpenOption.READ);
     this.position = offset;
@@ -59,10 +56,6 @@ final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
     this.end = offset + length;
     this.readers = readers;
     this.resume = resume;
-    synchronized (this) {
-      readNext(allocator, Runnable::run);
-      readAhead(allocator);
-    }
   }
 
   /** The next piece if it has been read; null (and a {@link #resume} later) if not yet. */
@@ -90,18 +83,13 @@ final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
     return piece;
   }
 
-  /** Starts reads on the readers until {@value #AHEAD} pieces are under way or read, or the range is. */
   private void readAhead(ByteBufAllocator allocator) {
     while (ahead.size() < AHEAD && nextRead < end) {
-      readNext(allocator, readers);
+      long at = nextRead;
+      int length = (int) Math.min(PIECE, end - at);
+      nextRead += length;
+      ahead.addLast(CompletableFuture.supplyAsync(() -> read(allocator, at, length), readers));
     }
-  }
-
-  private void readNext(ByteBufAllocator allocator, Executor executor) {
-    long at = nextRead;
-    int length = (int) Math.min(PIECE, end - at);
-    nextRead += length;
-    ahead.addLast(CompletableFuture.supplyAsync(() -> read(allocator, at, length), executor));
   }
 
   /** {@code length} bytes at {@code at}, read aligned into this thread's buffer and copied into a pooled one. */

@@ -112,7 +112,7 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     }
     if (directIo.reads(plan.length())) {
       try {
-        return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length(), ctx.alloc(), readers,
+        return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length(), readers,
             () -> ctx.pipeline().get(ChunkedWriteHandler.class).resumeTransfer());
       } catch (IOException e) {
         directIo.failed(plan.file(), e);

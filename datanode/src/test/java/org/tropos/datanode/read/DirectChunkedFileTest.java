@@ -58,8 +58,8 @@ class DirectChunkedFileTest {
     readers.shutdownNow();
   }
 
-  private DirectChunkedFile open(long offset, long length, ByteBufAllocator allocator) throws IOException {
-    return new DirectChunkedFile(new DirectIo(4096), file, offset, length, allocator, readers, resumed::release);
+  private DirectChunkedFile open(long offset, long length) throws IOException {
+    return new DirectChunkedFile(new DirectIo(4096), file, offset, length, readers, resumed::release);
   }
 
   /** Pieces come out in order and whole, from an unaligned offset to the file's unaligned end. */
@@ -67,7 +67,7 @@ class DirectChunkedFileTest {
   void aRangeReadAheadComesOutInOrder() throws Exception {
     long offset = 5000;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    DirectChunkedFile input = open(offset, content.length - offset, ALLOCATOR);
+    DirectChunkedFile input = open(offset, content.length - offset);
     try {
       while (!input.isEndOfInput()) {
         ByteBuf piece = input.readChunk(ALLOCATOR);
@@ -112,7 +112,7 @@ class DirectChunkedFileTest {
       }
     };
     List<ByteBuf> handedOut = new ArrayList<>();
-    DirectChunkedFile input = open(0, content.length, tracking);
+    DirectChunkedFile input = open(0, content.length);
     while (handedOut.isEmpty()) {
       ByteBuf piece = input.readChunk(tracking);
       if (piece == null) {
