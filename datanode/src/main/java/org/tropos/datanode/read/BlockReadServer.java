@@ -40,9 +40,6 @@ public final class BlockReadServer implements AutoCloseable {
   /** Large socket buffers: fewer wakeups and acknowledgements per GiB, the bulk of a block read's CPU. */
   public static final int SOCKET_BUFFER_BYTES = 4 << 20;
   private static final int PLANNER_QUEUE = 1024;
-  /** Threads reading pieces of direct reads ahead of the socket (a full queue reads on the event loop). */
-  private static final int READER_THREADS = 4;
-  private static final int READER_QUEUE = 64;
 
   private final String name;
   private final HostPort bind;
@@ -52,12 +49,11 @@ public final class BlockReadServer implements AutoCloseable {
   private final LifeCycle lifeCycle;
   private EventLoopGroup loops;
   private ExecutorService planners;
-  private ExecutorService readers;
   private Channel listener;
   /** Open client connections (a channel leaves the group when it closes). */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
-  /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}, {@code <name>-reader-N}). */
+  /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}). */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
     this(name, bind, planner, transfer, DirectIo.OFF);
   }
@@ -78,7 +74,6 @@ public final class BlockReadServer implements AutoCloseable {
     loops = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
         new NamedThreadFactory(name + "-loop", true), NioIoHandler.newFactory());
     planners = Threads.boundedPool(name + "-planner", PLANNER_THREADS, PLANNER_QUEUE);
-    readers = Threads.boundedPoolWithBackpressure(name + "-reader", READER_THREADS, READER_QUEUE);
     ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
@@ -89,7 +84,7 @@ public final class BlockReadServer implements AutoCloseable {
             if (transfer == BlockTransfer.COPYING || directIo.enabled()) {
               ch.pipeline().addLast(new ChunkedWriteHandler());
             }
-            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer, directIo, readers));
+            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer, directIo));
             connections.add(ch);
           }
         });
@@ -128,9 +123,6 @@ public final class BlockReadServer implements AutoCloseable {
     }
     if (planners != null) {
       Threads.shutdown(planners, Duration.ofSeconds(5));
-    }
-    if (readers != null) {
-      Threads.shutdown(readers, Duration.ofSeconds(5));
     }
     lifeCycle.closeEnds();
   }

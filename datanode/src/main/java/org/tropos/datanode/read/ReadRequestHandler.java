@@ -8,7 +8,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.stream.ChunkedWriteHandler;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -34,16 +33,12 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private final Executor planners;
   private final BlockTransfer transfer;
   private final DirectIo directIo;
-  private final Executor readers;
 
-  /** @param readers where direct reads read ahead ({@link DirectChunkedFile}) */
-  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer, DirectIo directIo,
-      Executor readers) {
+  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer, DirectIo directIo) {
     this.planner = planner;
     this.planners = planners;
     this.transfer = transfer;
     this.directIo = directIo;
-    this.readers = readers;
   }
 
   @Override
@@ -96,7 +91,7 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     ctx.write(frame(header));
     Object body;
     try {
-      body = body(ctx, plan);
+      body = body(plan);
     } catch (IOException e) {
       LOG.warn("Cannot open {} for a read: {}", plan.file(), e.toString());
       ctx.close();
@@ -106,14 +101,13 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   }
 
   /** The range's bytes as they leave: sendfile, a direct read for a large range, or heap copies (the baseline). */
-  private Object body(ChannelHandlerContext ctx, ReadPlan plan) throws IOException {
+  private Object body(ReadPlan plan) throws IOException {
     if (transfer == BlockTransfer.COPYING) {
       return new HeapChunkedFile(plan.file(), plan.offset(), plan.length());
     }
     if (directIo.reads(plan.length())) {
       try {
-        return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length(), readers,
-            () -> ctx.pipeline().get(ChunkedWriteHandler.class).resumeTransfer());
+        return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length());
       } catch (IOException e) {
         directIo.failed(plan.file(), e);
       }
