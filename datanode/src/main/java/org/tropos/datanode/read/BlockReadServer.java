@@ -40,6 +40,9 @@ public final class BlockReadServer implements AutoCloseable {
   /** Large socket buffers: fewer wakeups and acknowledgements per GiB, the bulk of a block read's CPU. */
   public static final int SOCKET_BUFFER_BYTES = 4 << 20;
   private static final int PLANNER_QUEUE = 1024;
+  /** Threads reading pieces of direct reads ahead of the socket (a full queue reads on the event loop). */
+  private static final int READER_THREADS = 4;
+  private static final int READER_QUEUE = 64;
 
   private final String name;
   private final HostPort bind;
@@ -49,11 +52,12 @@ public final class BlockReadServer implements AutoCloseable {
   private final LifeCycle lifeCycle;
   private EventLoopGroup loops;
   private ExecutorService planners;
+  private ExecutorService readers;
   private Channel listener;
   /** Open client connections (a channel leaves the group when it closes). */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
-  /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}). */
+  /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}, {@code <name>-reader-N}). */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
     this(name, bind, planner, transfer, DirectIo.OFF);
   }
@@ -74,6 +78,7 @@ public final class BlockReadServer implements AutoCloseable {
     loops = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
         new NamedThreadFactory(name + "-loop", true), NioIoHandler.newFactory());
     planners = Threads.boundedPool(name + "-planner", PLANNER_THREADS, PLANNER_QUEUE);
+    readers = Threads.boundedPoolWithBackpressure(name + "-reader", READER_THREADS, READER_QUEUE);
     ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
@@ -81,10 +86,11 @@ public final class BlockReadServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_REQUEST_BYTES, 0, 4, 0, 4));
+            ChunkedWriteHandler chunks = new ChunkedWriteHandler();
             if (transfer == BlockTransfer.COPYING || directIo.enabled()) {
-              ch.pipeline().addLast(new ChunkedWriteHandler());
+              ch.pipeline().addLast(chunks);
             }
-            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer, directIo));
+            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer, directIo, readers, chunks));
             connections.add(ch);
           }
         });
@@ -123,6 +129,9 @@ public final class BlockReadServer implements AutoCloseable {
     }
     if (planners != null) {
       Threads.shutdown(planners, Duration.ofSeconds(5));
+    }
+    if (readers != null) {
+      Threads.shutdown(readers, Duration.ofSeconds(5));
     }
     lifeCycle.closeEnds();
   }

@@ -8,6 +8,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.stream.ChunkedWriteHandler;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -33,12 +34,21 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private final Executor planners;
   private final BlockTransfer transfer;
   private final DirectIo directIo;
+  private final Executor readers;
+  private final ChunkedWriteHandler chunks;
 
-  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer, DirectIo directIo) {
+  /**
+   * @param readers where direct reads read ahead ({@link DirectChunkedFile})
+   * @param chunks the channel's handler that sends chunked bodies, restarted when a piece read ahead is ready
+   */
+  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer, DirectIo directIo,
+      Executor readers, ChunkedWriteHandler chunks) {
     this.planner = planner;
     this.planners = planners;
     this.transfer = transfer;
     this.directIo = directIo;
+    this.readers = readers;
+    this.chunks = chunks;
   }
 
   @Override
@@ -91,7 +101,7 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     ctx.write(frame(header));
     Object body;
     try {
-      body = body(plan);
+      body = body(ctx, plan);
     } catch (IOException e) {
       LOG.warn("Cannot open {} for a read: {}", plan.file(), e.toString());
       ctx.close();
@@ -101,13 +111,16 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   }
 
   /** The range's bytes as they leave: sendfile, a direct read for a large range, or heap copies (the baseline). */
-  private Object body(ReadPlan plan) throws IOException {
+  private Object body(ChannelHandlerContext ctx, ReadPlan plan) throws IOException {
     if (transfer == BlockTransfer.COPYING) {
       return new HeapChunkedFile(plan.file(), plan.offset(), plan.length());
     }
     if (directIo.reads(plan.length())) {
       try {
-        return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length());
+        // Always a new task on the event loop: resumeTransfer called on it flushes at once, and the piece may be read
+        // while the handler is inside readChunk (a flush within a flush sends the range's end twice).
+        return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length(), ctx.alloc(), readers,
+            () -> ctx.executor().execute(chunks::resumeTransfer));
       } catch (IOException e) {
         directIo.failed(plan.file(), e);
       }
