@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -276,15 +277,32 @@ public final class ContainerStore implements AutoCloseable {
   }
 
   private static void commit(Container container, Path file, BlockData block) throws IOException, DatanodeException {
-    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      if (channel.size() < block.getLength()) {
-        throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " has "
-            + channel.size() + " bytes written, fewer than the " + block.getLength() + " being committed");
+    long written = writtenBytes(file);
+    if (written < block.getLength()) {
+      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " has "
+          + written + " bytes written, fewer than the " + block.getLength() + " being committed");
+    }
+    BlockData before = container.db().get(block.getBlockId());
+    container.db().put(block);
+    container.committed(block.getBcsid());
+    container.counted(before == null ? 1 : 0, block.getLength() - (before == null ? 0 : before.getLength()));
+  }
+
+  /**
+   * The bytes in a block's file, read from its attributes (opening and closing the file was a quarter of a
+   * commit's CPU in a profile of 100 KiB PUTs); an empty block has no chunk that created its file, so it is
+   * created here.
+   */
+  private static long writtenBytes(Path file) throws IOException {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      if (!attributes.isRegularFile()) {
+        throw new IOException(file + " is not a regular file");
       }
-      BlockData before = container.db().get(block.getBlockId());
-      container.db().put(block);
-      container.committed(block.getBcsid());
-      container.counted(before == null ? 1 : 0, block.getLength() - (before == null ? 0 : before.getLength()));
+      return attributes.size();
+    } catch (NoSuchFileException e) {
+      Files.newByteChannel(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
+      return 0;
     }
   }
 
