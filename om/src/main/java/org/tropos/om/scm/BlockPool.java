@@ -18,8 +18,11 @@ import org.tropos.proto.scm.ExcludeList;
 
 /**
  * Blocks allocated ahead for small keys, so that opening one does not wait for SCM: one AllocateBlocks call
- * serves {@link #BATCH} keys. A small PUT made a call to SCM for its block each time, one of the few RPCs a PUT
- * costs (docs/design.md, "Blocks ahead for small keys").
+ * serves a batch of keys. A small PUT made a call to SCM for its block each time, one of the few RPCs a PUT
+ * costs (docs/design.md, "Blocks ahead for small keys"). A batch starts at {@link #FIRST_BATCH} blocks and doubles,
+ * up to {@link #LARGEST_BATCH}, while each is used up within {@link #QUICKLY}: at 350 small PUTs a second,
+ * batches of 16 cost 3 % of a PUT's CPU in the OM and SCM. A batch whose blocks grow too old halves the next, so
+ * an idle bucket does not keep container space allocated for nothing.
  *
  * <p>SCM counts a block's expected size against its container, so sizes are rounded up to a power of two (64 KB
  * up to {@link #LARGEST_POOLED}), each size its own batch: a pooled block is counted at most twice the bytes it
@@ -31,7 +34,9 @@ import org.tropos.proto.scm.ExcludeList;
  */
 final class BlockPool {
   static final long LARGEST_POOLED = 1 << 20;
-  static final int BATCH = 16;
+  static final int FIRST_BATCH = 16;
+  static final int LARGEST_BATCH = 128;
+  static final Duration QUICKLY = Duration.ofSeconds(1);
   static final Duration MAX_AGE = Duration.ofSeconds(10);
   private static final long SMALLEST_SIZE = 64 << 10;
 
@@ -46,9 +51,17 @@ final class BlockPool {
   private record Pooled(AllocateBlockResponse block, long allocatedAt) {
   }
 
+  /** The blocks of one kind, and how many the next call to SCM asks for. Guarded by itself. */
+  private static final class Pool {
+    final Deque<Pooled> blocks = new ArrayDeque<>();
+    int batch = FIRST_BATCH;
+    boolean fetched;
+    long fetchedAt;
+  }
+
   private final Clock clock;
   private final Source source;
-  private final Map<Kind, Deque<Pooled>> pools = new ConcurrentHashMap<>();
+  private final Map<Kind, Pool> pools = new ConcurrentHashMap<>();
 
   BlockPool(Clock clock, Source source) {
     this.clock = clock;
@@ -63,20 +76,28 @@ final class BlockPool {
   /** A block for a key of {@code size} bytes ({@link #pools} must hold). */
   AllocateBlockResponse take(long size, ReplicationFactor factor) throws OmException {
     Kind kind = new Kind(factor, Math.max(SMALLEST_SIZE, Long.highestOneBit(size - 1) << 1));
-    Deque<Pooled> pool = pools.computeIfAbsent(kind, k -> new ArrayDeque<>());
+    Pool pool = pools.computeIfAbsent(kind, k -> new Pool());
     synchronized (pool) {
-      long oldest = clock.monotonicMillis() - MAX_AGE.toMillis();
-      for (Pooled p = pool.pollFirst(); p != null; p = pool.pollFirst()) {
-        if (p.allocatedAt() >= oldest) {
+      long now = clock.monotonicMillis();
+      boolean expired = false;
+      for (Pooled p = pool.blocks.pollFirst(); p != null; p = pool.blocks.pollFirst()) {
+        if (p.allocatedAt() >= now - MAX_AGE.toMillis()) {
           return p.block();
         }
+        expired = true;
       }
-      List<AllocateBlockResponse> fetched = source.allocate(BATCH, kind.size(), factor);
+      if (expired) {
+        pool.batch = Math.max(FIRST_BATCH, pool.batch / 2);
+      } else if (pool.fetched && now - pool.fetchedAt < QUICKLY.toMillis()) {
+        pool.batch = Math.min(LARGEST_BATCH, pool.batch * 2);
+      }
+      List<AllocateBlockResponse> fetched = source.allocate(pool.batch, kind.size(), factor);
       if (fetched.isEmpty()) {
         throw new OmException(OmResult.SCM_UNAVAILABLE, "SCM allocated no block");
       }
-      long now = clock.monotonicMillis();
-      fetched.subList(1, fetched.size()).forEach(b -> pool.addLast(new Pooled(b, now)));
+      pool.fetched = true;
+      pool.fetchedAt = clock.monotonicMillis();
+      fetched.subList(1, fetched.size()).forEach(b -> pool.blocks.addLast(new Pooled(b, pool.fetchedAt)));
       return fetched.get(0);
     }
   }
@@ -86,9 +107,9 @@ final class BlockPool {
     Set<PipelineId> pipelines = Set.copyOf(failed.getPipelinesList());
     Set<Long> containers = Set.copyOf(failed.getContainersList());
     Set<Uuid> datanodes = Set.copyOf(failed.getDatanodesList());
-    for (Deque<Pooled> pool : pools.values()) {
+    for (Pool pool : pools.values()) {
       synchronized (pool) {
-        pool.removeIf(p -> pipelines.contains(p.block().getPipeline().getId())
+        pool.blocks.removeIf(p -> pipelines.contains(p.block().getPipeline().getId())
             || containers.contains(p.block().getBlockId().getContainerId())
             || p.block().getPipeline().getMembersList().stream()
                 .anyMatch(m -> datanodes.contains(m.getDatanode().getUuid())));

@@ -71,11 +71,12 @@ class BlockPoolTest {
   void smallKeysTakeTheirBlocksFromOneCallToScmPerBatch() throws Exception {
     BlockPool pool = pool();
     List<Long> taken = new ArrayList<>();
-    for (int i = 0; i < BlockPool.BATCH + 1; i++) {
+    for (int i = 0; i < BlockPool.FIRST_BATCH + 1; i++) {
       taken.add(localId(pool.take(100 << 10, THREE)));
+      clock.advance(Duration.ofMillis(100));
     }
-    assertEquals(List.of(BlockPool.BATCH + " x 131072 THREE", BlockPool.BATCH + " x 131072 THREE"), calls,
-        "100 KB rounds up to 128 KB; the 17th key starts the second batch");
+    assertEquals(List.of("16 x 131072 THREE", "16 x 131072 THREE"), calls,
+        "100 KB rounds up to 128 KB; the 17th key starts the second batch, as large: the first took a while");
     for (int i = 0; i < taken.size(); i++) {
       assertEquals(i + 1, taken.get(i), "in the order SCM allocated them, each once");
     }
@@ -93,6 +94,19 @@ class BlockPoolTest {
   }
 
   @Test
+  void batchesDoubleWhileUsedUpQuicklyAndHalveWhenTheirBlocksGrowOld() throws Exception {
+    BlockPool pool = pool();
+    for (int i = 0; i < 16 + 32 + 64 + 128 + 128 + 1; i++) {
+      pool.take(100, THREE);
+    }
+    assertEquals(List.of("16 x 65536 THREE", "32 x 65536 THREE", "64 x 65536 THREE", "128 x 65536 THREE",
+        "128 x 65536 THREE", "128 x 65536 THREE"), calls, "up to the largest batch, all taken at once");
+    clock.advance(BlockPool.MAX_AGE.plusMillis(1));
+    pool.take(100, THREE);
+    assertEquals("64 x 65536 THREE", calls.get(calls.size() - 1), "127 blocks grew too old: half as many next");
+  }
+
+  @Test
   void onlyKeysOfAKnownSizeUpToTheLargestPooledArePooled() {
     assertFalse(BlockPool.pools(0), "size unknown");
     assertTrue(BlockPool.pools(1));
@@ -107,7 +121,7 @@ class BlockPoolTest {
     clock.advance(BlockPool.MAX_AGE);
     assertEquals(2, localId(pool.take(100, THREE)), "exactly the max age is still young enough");
     clock.advance(Duration.ofMillis(1));
-    assertEquals(BlockPool.BATCH + 1, localId(pool.take(100, THREE)), "the rest of the batch is dropped");
+    assertEquals(BlockPool.FIRST_BATCH + 1, localId(pool.take(100, THREE)), "the rest of the batch is dropped");
     assertEquals(2, calls.size());
   }
 
@@ -119,7 +133,7 @@ class BlockPoolTest {
     assertEquals(3, localId(pool.take(100, THREE)), "block 2 was on pipeline 1");
     assertEquals(5, localId(pool.take(100, THREE)), "so was block 4");
     pool.drop(ExcludeList.newBuilder().addContainers(12).build());
-    assertEquals(BlockPool.BATCH + 1, localId(pool.take(100, THREE)), "every odd block was in container 12");
+    assertEquals(BlockPool.FIRST_BATCH + 1, localId(pool.take(100, THREE)), "every odd block was in container 12");
 
     pool.take(100, THREE);
     pool.drop(ExcludeList.newBuilder().addDatanodes(node(5)).build());

@@ -110,11 +110,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
    */
   public synchronized Allocation allocateBlock(long size, ReplicationFactor factor, ExcludeList exclude)
       throws ScmException {
-    return allocateBlock(size, factor, exclude, true);
+    return allocateBlock(size, eligibleOrRefuse(size, factor, exclude), exclude, true);
   }
 
-  /** As above; with {@code mayOpen} false, null instead of a block in a container opened for it. */
-  private Allocation allocateBlock(long size, ReplicationFactor factor, ExcludeList exclude, boolean mayOpen)
+  /** The OPEN pipelines a block of {@code size} bytes and replication {@code factor} may go to, or why none. */
+  private List<PipelineView> eligibleOrRefuse(long size, ReplicationFactor factor, ExcludeList exclude)
       throws ScmException {
     if (size <= 0 || size > blockBytes) {
       throw new ScmException(ScmResult.INVALID_REQUEST, "a block holds 1 to " + blockBytes + " bytes"
@@ -130,6 +130,15 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       throw new ScmException(ScmResult.NO_PIPELINE_FOR_BLOCK, "no OPEN RATIS/" + factor + " pipeline outside the"
           + " exclude list " + describe(exclude));
     }
+    return eligible;
+  }
+
+  /**
+   * A block on one of the {@code eligible} pipelines, taking turns; with {@code mayOpen} false, null instead of a
+   * block in a container opened for it.
+   */
+  private Allocation allocateBlock(long size, List<PipelineView> eligible, ExcludeList exclude, boolean mayOpen)
+      throws ScmException {
     PipelineView pipeline = eligible.get((int) (allocations++ % eligible.size()));
     ContainerRecord container = containerWithRoom(pipeline, size, exclude);
     if (container == null) {
@@ -173,10 +182,12 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public synchronized List<Allocation> allocateBlocks(int count, long size, ReplicationFactor factor,
       ExcludeList exclude) throws ScmException {
     List<Allocation> blocks = new ArrayList<>(count);
-    blocks.add(allocateBlock(size, factor, exclude));
+    // Once per batch: listing the pipelines again for each block was half of a batch's cost in SCM.
+    List<PipelineView> eligible = eligibleOrRefuse(size, factor, exclude);
+    blocks.add(allocateBlock(size, eligible, exclude, true));
     try {
       while (blocks.size() < count) {
-        Allocation next = allocateBlock(size, factor, exclude, false);
+        Allocation next = allocateBlock(size, eligible, exclude, false);
         if (next == null) {
           break;
         }
