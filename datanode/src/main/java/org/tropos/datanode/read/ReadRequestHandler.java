@@ -117,8 +117,9 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     }
     if (directIo.reads(plan.length())) {
       try {
-        // Always a new task on the event loop: resumeTransfer called on it flushes at once, and the piece may be read
-        // while the handler is inside readChunk (a flush within a flush sends the range's end twice).
+        // Always a new task on the event loop: resumeTransfer called there flushes at once, so a piece read between
+        // readChunk's check and its callback flushed inside the flush that called readChunk, which then ended the
+        // transfer a second time (CI saw a connection closed mid-response).
         return new DirectChunkedFile(directIo, plan.file(), plan.offset(), plan.length(), ctx.alloc(), readers,
             () -> ctx.executor().execute(chunks::resumeTransfer));
       } catch (IOException e) {
