@@ -28,6 +28,7 @@ public final class RequestAuthenticator {
   private static final DateTimeFormatter AMZ_DATE = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'", Locale.ROOT);
 
   private final Credentials credentials;
+  private final SigningKeys signingKeys = new SigningKeys();
 
   public RequestAuthenticator(Credentials credentials) {
     this.credentials = credentials;
@@ -103,7 +104,7 @@ public final class RequestAuthenticator {
           + "/aws4_request");
     }
     Credentials.Credential secret = credentials.of(scope[0]);
-    byte[] key = SigV4.signingKey(secret.secret(), scope[1], scope[2], scope[3]);
+    byte[] key = signingKeys.of(secret.secret(), scope[1], scope[2], scope[3]);
     if (!SigV4.same(SigV4.signature(key, policy), signature.strip())) {
       throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
     }
@@ -247,7 +248,7 @@ public final class RequestAuthenticator {
     Credentials.Credential credential = credentials.of(accessId);
     String scope = String.join("/", scopeParts[1], scopeParts[2], scopeParts[3], scopeParts[4]);
     String canonical = SigV4.canonicalRequest(method, rawPath, query, signedHeaders, values, payloadHash);
-    byte[] key = SigV4.signingKey(credential.secret(), scopeParts[1], scopeParts[2], scopeParts[3]);
+    byte[] key = signingKeys.of(credential.secret(), scopeParts[1], scopeParts[2], scopeParts[3]);
     String expected = SigV4.signature(key, SigV4.stringToSign(amzDate, scope, canonical));
     if (!SigV4.same(expected, signature)) {
       throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();

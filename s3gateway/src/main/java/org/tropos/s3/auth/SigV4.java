@@ -8,6 +8,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -19,6 +20,15 @@ import javax.crypto.spec.SecretKeySpec;
 public final class SigV4 {
   public static final String ALGORITHM = "AWS4-HMAC-SHA256";
   public static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+  private static final Pattern SPACES = Pattern.compile(" {2,}");
+  /** One per thread, rather than looking the algorithm up among the security providers for each HMAC. */
+  private static final ThreadLocal<Mac> HMAC_SHA256 = ThreadLocal.withInitial(() -> {
+    try {
+      return Mac.getInstance("HmacSHA256");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
+    }
+  });
 
   private SigV4() {
   }
@@ -74,7 +84,8 @@ public final class SigV4 {
   }
 
   private static String trimValue(String value) {
-    return value.strip().replaceAll(" +", " ");
+    String stripped = value.strip();
+    return stripped.contains("  ") ? SPACES.matcher(stripped).replaceAll(" ") : stripped;
   }
 
   /** The string to sign for a request made at {@code amzDate} (yyyyMMdd'T'HHmmss'Z') within {@code scope}. */
@@ -95,13 +106,13 @@ public final class SigV4 {
   }
 
   public static byte[] hmac(byte[] key, String data) {
+    Mac mac = HMAC_SHA256.get();
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
+      throw new IllegalStateException("HmacSHA256 refused a key", e);
     }
+    return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
   }
 
   public static String sha256Hex(String data) {
