@@ -3,6 +3,7 @@ package org.tropos.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
@@ -26,6 +27,7 @@ import org.tropos.proto.om.VolumeInfo;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
@@ -80,6 +82,27 @@ class S3GatewayIT {
     byte[] data = new byte[size];
     new Random(seed).nextBytes(data);
     return data;
+  }
+
+  /**
+   * Clients that give up on a large GET part way close the gateway's read of the block, and the datanode's direct
+   * read (pieces read ahead, docs/design.md "Data path") mid-transfer; the reads after them are whole and prompt.
+   */
+  @Test
+  void getsAbandonedPartWayLeaveTheNextOnesWhole() throws Exception {
+    s3.createBucket(b -> b.bucket("abandoned"));
+    byte[] data = random(24 * MB + 5, 7);
+    s3.putObject(p -> p.bucket("abandoned").key("large"), RequestBody.fromBytes(data));
+    assertTimeoutPreemptively(Duration.ofSeconds(90), () -> {
+      for (int i = 0; i < 5; i++) {
+        ResponseInputStream<GetObjectResponse> in = s3.getObject(g -> g.bucket("abandoned").key("large"));
+        assertEquals(MB, in.readNBytes(MB).length);
+        in.abort();
+      }
+      for (int i = 0; i < 3; i++) {
+        assertArrayEquals(data, s3.getObjectAsBytes(g -> g.bucket("abandoned").key("large")).asByteArray());
+      }
+    });
   }
 
   @Test
