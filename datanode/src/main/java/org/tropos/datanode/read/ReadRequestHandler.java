@@ -8,7 +8,9 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.handler.stream.ChunkedInput;
 import io.netty.handler.stream.ChunkedWriteHandler;
+import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -98,7 +100,6 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
       ctx.writeAndFlush(frame(header));
       return;
     }
-    ctx.write(frame(header));
     Object body;
     try {
       body = body(ctx, plan);
@@ -107,7 +108,28 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
       ctx.close();
       return;
     }
-    ctx.writeAndFlush(body).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+    // One task for the event loop, not one per write: each wakes it.
+    try {
+      ctx.executor().execute(() -> {
+        ctx.write(frame(header));
+        ctx.writeAndFlush(body).addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+      });
+    } catch (RejectedExecutionException e) {
+      discard(body);
+    }
+  }
+
+  /** A body never sent (the server is stopping): its file and buffers are let go. */
+  private static void discard(Object body) {
+    if (body instanceof ChunkedInput<?> input) {
+      try {
+        input.close();
+      } catch (Exception e) {
+        LOG.debug("Closing an unsent read body failed: {}", e.toString());
+      }
+    } else {
+      ReferenceCountUtil.release(body);
+    }
   }
 
   /** The range's bytes as they leave: sendfile, a direct read for a large range, or heap copies (the baseline). */

@@ -1,5 +1,6 @@
 package org.tropos.s3.http;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -8,13 +9,15 @@ import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
 import io.netty.handler.codec.http.DefaultHttpResponse;
+import io.netty.handler.codec.http.DefaultLastHttpContent;
+import io.netty.handler.codec.http.EmptyHttpHeaders;
+import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpResponse;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.LastHttpContent;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -112,7 +115,8 @@ public final class S3Response {
 
   /**
    * Streams a body of exactly {@code length} bytes, each piece copied once, into a pooled direct buffer that the
-   * connection sends as it is. A body that fails closes the connection: its length was promised.
+   * connection sends as it is. A body that fails, or delivers more or fewer bytes than {@code length}, closes the
+   * connection: its length was promised.
    */
   public void stream(int status, long length, Body body) throws IOException {
     DefaultHttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
@@ -120,16 +124,17 @@ public final class S3Response {
     response.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
     boolean keep = keepConnection(response);
     sent = true;
-    channel.write(response);
+    Pieces pieces = new Pieces(response, length);
+    ChannelFuture last;
     try {
       body.writeTo(piece -> {
         try {
-          awaitWritable(channel.writeAndFlush(new DefaultHttpContent(channel.alloc().directBuffer(piece.remaining())
-              .writeBytes(piece))));
+          pieces.send(piece);
         } catch (IOException e) {
           throw new UncheckedIOException(e);
         }
       });
+      last = pieces.end();
     } catch (UncheckedIOException e) {
       channel.close();
       throw e.getCause();
@@ -137,7 +142,59 @@ public final class S3Response {
       channel.close();
       throw e;
     }
-    finish(channel.writeAndFlush(LastHttpContent.EMPTY_LAST_CONTENT), keep);
+    finish(last, keep);
+  }
+
+  /**
+   * A streamed body's pieces as messages. Each message written from the worker is a task for the connection's
+   * event loop, so a body that arrives in one piece (a small object's) leaves with its headers and its end as one
+   * message; a longer one as the headers, its pieces and the last piece with the end.
+   */
+  private final class Pieces {
+    private HttpResponse unsentHeaders;
+    private long remaining;
+    private ChannelFuture last;
+
+    Pieces(HttpResponse headers, long length) {
+      this.unsentHeaders = headers;
+      this.remaining = length;
+    }
+
+    void send(ByteBuffer piece) throws IOException {
+      int n = piece.remaining();
+      if (n == 0) {
+        return;
+      }
+      if (n > remaining) {
+        throw new IOException("the body holds more bytes than the " + remaining + " left of its length");
+      }
+      ByteBuf content = channel.alloc().directBuffer(n).writeBytes(piece);
+      remaining -= n;
+      if (remaining > 0) {
+        if (unsentHeaders != null) {
+          channel.write(unsentHeaders);
+          unsentHeaders = null;
+        }
+        awaitWritable(channel.writeAndFlush(new DefaultHttpContent(content)));
+      } else if (unsentHeaders != null) {
+        last = channel.writeAndFlush(whole(content));
+      } else {
+        last = channel.writeAndFlush(new DefaultLastHttpContent(content));
+      }
+    }
+
+    /** Sends what is left of an empty body; the write of its end. */
+    ChannelFuture end() throws IOException {
+      if (remaining > 0) {
+        throw new IOException("the body ended " + remaining + " bytes short of its length");
+      }
+      return last != null ? last : channel.writeAndFlush(whole(Unpooled.EMPTY_BUFFER));
+    }
+
+    private FullHttpResponse whole(ByteBuf content) {
+      return new DefaultFullHttpResponse(unsentHeaders.protocolVersion(), unsentHeaders.status(), content,
+          unsentHeaders.headers(), EmptyHttpHeaders.INSTANCE);
+    }
   }
 
   /** Waits while the connection's outbound buffer is full (or this write failed). */

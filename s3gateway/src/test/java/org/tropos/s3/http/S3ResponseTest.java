@@ -1,0 +1,88 @@
+package org.tropos.s3.http;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpContent;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.LastHttpContent;
+import io.netty.util.ReferenceCountUtil;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+/** A streamed response body as the messages the connection sends. */
+class S3ResponseTest {
+  private final EmbeddedChannel channel = new EmbeddedChannel();
+  private final S3Response response = new S3Response(channel, "r1", () -> true);
+
+  private static ByteBuffer text(String s) {
+    return ByteBuffer.wrap(s.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  private static String text(ByteBuf b) {
+    return b.toString(StandardCharsets.US_ASCII);
+  }
+
+  @Test
+  void aBodyInOnePieceLeavesWithItsHeadersAndItsEndAsOneMessage() throws IOException {
+    response.headers().set("ETag", "\"e\"");
+    response.stream(200, 5, body -> body.accept(text("hello")));
+    FullHttpResponse whole = assertInstanceOf(FullHttpResponse.class, channel.readOutbound());
+    assertEquals(200, whole.status().code());
+    assertEquals("5", whole.headers().get("content-length"));
+    assertEquals("\"e\"", whole.headers().get("ETag"));
+    assertEquals("hello", text(whole.content()));
+    whole.release();
+    assertNull(channel.readOutbound());
+  }
+
+  @Test
+  void aLongerBodyLeavesAsHeadersPiecesAndALastPiece() throws IOException {
+    response.stream(206, 8, body -> {
+      body.accept(text("abc"));
+      body.accept(text("de"));
+      body.accept(text("fgh"));
+    });
+    Object headers = channel.readOutbound();
+    assertInstanceOf(HttpResponse.class, headers);
+    assertFalse(headers instanceof HttpContent, "headers alone");
+    StringBuilder got = new StringBuilder();
+    for (Object piece = channel.readOutbound(); piece != null; piece = channel.readOutbound()) {
+      got.append(text(((HttpContent) piece).content()));
+      boolean last = piece instanceof LastHttpContent;
+      ReferenceCountUtil.release(piece);
+      assertEquals(got.length() == 8, last, "only the last piece ends the body");
+    }
+    assertEquals("abcdefgh", got.toString());
+  }
+
+  @Test
+  void anEmptyBodyIsOneMessage() throws IOException {
+    response.stream(200, 0, body -> { });
+    FullHttpResponse whole = assertInstanceOf(FullHttpResponse.class, channel.readOutbound());
+    assertEquals("0", whole.headers().get("content-length"));
+    whole.release();
+  }
+
+  @Test
+  void aBodyShorterOrLongerThanPromisedClosesTheConnection() {
+    IOException shorter = assertThrows(IOException.class, () -> response.stream(200, 10,
+        body -> body.accept(text("abc"))));
+    assertTrue(shorter.getMessage().contains("7 bytes short"), shorter.getMessage());
+    assertFalse(channel.isOpen());
+    EmbeddedChannel other = new EmbeddedChannel();
+    IOException longer = assertThrows(IOException.class, () -> new S3Response(other, "r2", () -> true).stream(200, 2,
+        body -> body.accept(text("abc"))));
+    assertTrue(longer.getMessage().contains("more bytes"), longer.getMessage());
+    assertFalse(other.isOpen());
+  }
+}
