@@ -1,12 +1,14 @@
 package org.tropos.client;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import org.tropos.client.internal.BlockLease;
 import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.KeyInputStream;
@@ -26,6 +28,7 @@ import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
@@ -57,6 +60,7 @@ import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ContainerInfo;
 
 /**
@@ -76,6 +80,8 @@ public final class TroposClient implements AutoCloseable {
   private final OmClient om;
   private final ScmBlockClient scm;
   private final PipelineClients pipelines;
+  /** Blocks leased ahead for small keys ({@link #createSmallKey}). */
+  private final BlockLease lease;
   /** Reads reuse connections to datanodes: a new one per block read cost small GETs most of their CPU. */
   private final BlockReadPool reads = new BlockReadPool(BlockStreamReader.READ_TIMEOUT, READ_CONNECTIONS_PER_NODE,
       IDLE_READ_CONNECTION, SystemClock.INSTANCE);
@@ -90,6 +96,7 @@ public final class TroposClient implements AutoCloseable {
     this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
         .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
     this.om = new OmClient(omAddresses, user, conf.get(ClientKeys.FOLLOWER_READ_ENABLED));
+    this.lease = new BlockLease(SystemClock.INSTANCE, om::leaseBlocks);
     this.scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
   }
@@ -178,6 +185,26 @@ public final class TroposClient implements AutoCloseable {
         open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor())
         .withMaxBlockSize(maxBlockSize);
     return new KeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(), open);
+  }
+
+  /**
+   * Starts writing a key of exactly {@code request.getSize()} bytes. A small one (up to 1 MB, or empty) of a named
+   * replication factor is written to a block leased ahead and opened only with its commit: one OM call instead of
+   * two. Any other, or when no block can be leased, is opened first as {@link #createKey(OpenKeyRequest)} opens
+   * it. Either way, close the stream to commit it.
+   */
+  public KeyOutputStream createSmallKey(OpenKeyRequest request) throws OmException {
+    if (request.getSize() == 0 && request.getFactor() != ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED) {
+      return KeyOutputStream.openedWithCommit(om, pipelines, BlockStreamWriter.Settings.from(conf,
+          request.getFactor()), request, null, lease);
+    }
+    Optional<AllocateBlockResponse> leased = lease.take(request.getFactor(), request.getSize());
+    if (leased.isEmpty()) {
+      return createKey(request);
+    }
+    BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf,
+        leased.get().getPipeline().getFactor());
+    return KeyOutputStream.openedWithCommit(om, pipelines, settings, request, leased.get(), lease);
   }
 
   /** The block size keys are written in (ozone.scm.block.size). */

@@ -26,12 +26,17 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
 import org.tropos.client.internal.KeyInputStream;
+import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.CannedAcl;
+import org.tropos.proto.om.ExpectedBucket;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.tools.Tropos;
 
@@ -110,6 +115,55 @@ class OmKeysIT {
       System.arraycopy(random(9 * MB, 9 * MB), 5 * MB - 3, expected, 0, 10);
       assertArrayEquals(expected, some, "a seek across a block boundary");
     }
+  }
+
+  /** A small key as the S3 gateway writes one: its size known, its block leased, opened with its commit. */
+  private OpenKeyRequest small(BucketInfo bucket, String key, int size) {
+    return OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket.getName()).setKey(key).setSize(size)
+        .setFactor(bucket.getFactor()).setCreateParents(true).setExpectedBucket(ExpectedBucket.newBuilder()
+            .setObjectId(bucket.getObjectId()).setOwner(bucket.getOwner()).setAcl(bucket.getAcl())).build();
+  }
+
+  @Test
+  void smallKeysWrittenToLeasedBlocksAreOpenedWithTheirCommitAndReadBack() throws Exception {
+    for (String layout : List.of("fso", "flat")) {
+      BucketInfo bucket = client.getBucket("vol1", layout);
+      for (int size : new int[] {0, 1, 100 << 10, MB}) {
+        byte[] data = random(size, size + 1);
+        KeyOutputStream out = client.createSmallKey(small(bucket, "small/k" + size, size));
+        assertTrue(out.opensWithCommit(), size + " bytes in " + layout + ": not opened before its commit");
+        try (out) {
+          out.write(data);
+        }
+        assertArrayEquals(data, get(layout, "small/k" + size), size + " bytes, " + layout);
+      }
+    }
+    BucketInfo flat = client.getBucket("vol1", "flat");
+    KeyOutputStream synced = client.createSmallKey(small(flat, "small/synced", 10));
+    synced.write(random(10, 3));
+    synced.hsync();
+    assertEquals(10, client.getKey("vol1", "flat", "small/synced").getSize(), "visible at its hsync");
+    synced.write(random(5, 4));
+    synced.close();
+    assertEquals(15, client.getKey("vol1", "flat", "small/synced").getSize(), "the same key, committed again");
+  }
+
+  @Test
+  void aSmallKeyWhoseBucketChangedBeforeItsCommitIsCommittedOnlyWhenAskedAgain() throws Exception {
+    client.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("changing")
+        .setLayout(BucketLayout.OBJECT_STORE).build());
+    BucketInfo seen = client.getBucket("vol1", "changing");
+    byte[] data = random(100 << 10, 9);
+    KeyOutputStream out = client.createSmallKey(small(seen, "k", data.length));
+    out.write(data);
+    client.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName("changing")
+        .setAcl(CannedAcl.ACL_PUBLIC_READ).build());
+    IOException refused = assertThrows(IOException.class, out::close);
+    assertEquals(OmResult.BUCKET_CHANGED, ((OmException) refused.getCause()).result());
+    OmException missing = assertThrows(OmException.class, () -> client.getKey("vol1", "changing", "k"));
+    assertEquals(OmResult.KEY_NOT_FOUND, missing.result());
+    out.commitAs(small(client.getBucket("vol1", "changing"), "k", data.length));
+    assertArrayEquals(data, get("changing", "k"), "committed as decided on the bucket as it is now");
   }
 
   @Test

@@ -11,6 +11,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
@@ -18,7 +19,9 @@ import org.tropos.proto.scm.ExcludeList;
 /**
  * Writes one key: bytes go to block streams as they come (blocks from the OM, the first one with the open key);
  * {@link #close} commits the key, which only then becomes visible, atomically. After a failed write the key is
- * not committed.
+ * not committed. A small key may instead be opened with its commit ({@link #openedWithCommit}): its bytes go to a
+ * leased block, and the OM sees the key only once, when it is committed; should it need another block (its write
+ * failed over, or it grew), or an {@link #hsync}, it is opened then.
  *
  * <p>Not thread-safe: one writer.
  */
@@ -26,12 +29,18 @@ public final class KeyOutputStream extends OutputStream {
   private final OmClient om;
   private final String volume;
   private final String bucket;
-  private final OpenKeyResponse open;
   private final BlockStreamWriter writer;
+  /** The key as it is opened with its commit; null once opened (or opened from the start). */
+  private OpenKeyRequest unopened;
+  private OpenKeyResponse open;
+  /** Leased blocks, dropped on what a write failed with; null when none are. */
+  private final BlockLease lease;
   private AllocateBlockResponse firstBlock;
   private long size;
   private boolean failed;
   private boolean closed;
+  /** The blocks {@link #close} finished, kept for {@link #commitAs} when its commit failed. */
+  private List<BlockLocation> finished;
   private KeyInfo committed;
   /** The key as the last {@link #hsync} committed it. */
   private KeyInfo synced;
@@ -39,12 +48,30 @@ public final class KeyOutputStream extends OutputStream {
 
   public KeyOutputStream(OmClient om, PipelineClients pipelines, BlockStreamWriter.Settings settings, String volume,
       String bucket, OpenKeyResponse open) {
+    this(om, pipelines, settings, volume, bucket, open.hasFirstBlock() ? open.getFirstBlock() : null, null);
+    this.open = open;
+  }
+
+  private KeyOutputStream(OmClient om, PipelineClients pipelines, BlockStreamWriter.Settings settings,
+      String volume, String bucket, AllocateBlockResponse firstBlock, BlockLease lease) {
     this.om = om;
     this.volume = volume;
     this.bucket = bucket;
-    this.open = open;
-    this.firstBlock = open.hasFirstBlock() ? open.getFirstBlock() : null;
+    this.firstBlock = firstBlock;
+    this.lease = lease;
     this.writer = new BlockStreamWriter(this::allocate, pipelines, settings);
+  }
+
+  /**
+   * A key opened only with its commit, as {@code request} says: its bytes go first to {@code leased} (null for an
+   * empty key), a block from {@code lease}.
+   */
+  public static KeyOutputStream openedWithCommit(OmClient om, PipelineClients pipelines,
+      BlockStreamWriter.Settings settings, OpenKeyRequest request, AllocateBlockResponse leased, BlockLease lease) {
+    KeyOutputStream key = new KeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(),
+        leased, lease);
+    key.unopened = request;
+    return key;
   }
 
   private AllocateBlockResponse allocate(long blockSize, ReplicationFactor factor, ExcludeList exclude)
@@ -55,11 +82,23 @@ public final class KeyOutputStream extends OutputStream {
       return block;
     }
     firstBlock = null;
+    if (lease != null && exclude.getSerializedSize() > 0) {
+      lease.drop(exclude);
+    }
     try {
-      return om.allocateBlock(volume, bucket, open, blockSize, exclude);
+      return om.allocateBlock(volume, bucket, opened(), blockSize, exclude);
     } catch (OmException e) {
       throw new IOException("cannot get a block for " + volume + "/" + bucket + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The open key; a key to be opened with its commit is opened now (it needs more than its first block). */
+  private OpenKeyResponse opened() throws OmException {
+    if (open == null) {
+      open = om.openKey(unopened.toBuilder().setSize(0).build());
+      unopened = null;
+    }
+    return open;
   }
 
   @Override
@@ -91,7 +130,26 @@ public final class KeyOutputStream extends OutputStream {
     if (failed) {
       throw new IOException("a write to this key failed: the key was not committed");
     }
-    committed = commit(writer.finish());
+    finished = writer.finish();
+    committed = commit(finished);
+  }
+
+  /** Whether the key is still to be opened with its commit. */
+  public boolean opensWithCommit() {
+    return unopened != null;
+  }
+
+  /**
+   * Commits again, opened as {@code request} says, a key to be opened with its commit whose {@link #close} failed
+   * in the OM (its bucket had changed since the request was made): the bytes stay where they were written.
+   */
+  public void commitAs(OpenKeyRequest request) throws IOException {
+    if (unopened == null || finished == null || committed != null) {
+      throw new IllegalStateException("only a key to be opened with its commit, closed and not committed, can be"
+          + " committed again");
+    }
+    unopened = request;
+    committed = commit(finished);
   }
 
   /**
@@ -111,7 +169,12 @@ public final class KeyOutputStream extends OutputStream {
       return;
     }
     try {
+      // Commits after this one must find the key this one makes: it needs an identity of its own first.
+      opened();
       synced = commit(writer.finish());
+    } catch (OmException e) {
+      failed = true;
+      throw new IOException("cannot open the key: " + e.getMessage(), e);
     } catch (IOException | RuntimeException e) {
       failed = true;
       throw e;
@@ -122,7 +185,8 @@ public final class KeyOutputStream extends OutputStream {
     List<KeyBlock> keyBlocks = blocks.stream().map(b -> KeyBlock.newBuilder().setBlockId(b.block())
         .setLength(b.length()).build()).toList();
     try {
-      return om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata, synced != null);
+      return unopened != null ? om.createKey(unopened, size, keyBlocks, commitMetadata)
+          : om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata, synced != null);
     } catch (OmException e) {
       throw new IOException("cannot commit the key: " + e.getMessage(), e);
     }

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.SystemClock;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.BucketInfo;
@@ -29,6 +30,7 @@ import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.LeaseBlocksRequest;
 import org.tropos.proto.om.ListBucketsRequest;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeyVersionsRequest;
@@ -140,7 +142,21 @@ public final class OmClient implements AutoCloseable {
         .setExclude(exclude).build()).getBlock());
   }
 
-  /** Makes a written key visible; {@code open} is what OpenKey returned. */
+  /** Blocks for small keys of at most {@code size} bytes that this writer opens with their commit. */
+  public List<AllocateBlockResponse> leaseBlocks(ReplicationFactor factor, long size, int count)
+      throws OmException {
+    return om.call(() -> stub().leaseBlocks(LeaseBlocksRequest.newBuilder().setFactor(factor).setSize(size)
+        .setCount(count).build()).getBlocksList());
+  }
+
+  /** Opens a key as {@code open} says and commits it, in one call: a key written to leased blocks. */
+  public KeyInfo createKey(OpenKeyRequest open, long size, List<KeyBlock> blocks, Map<String, String> metadata)
+      throws OmException {
+    return om.call(() -> stub().commitKey(CommitKeyRequest.newBuilder().setVolume(open.getVolume())
+        .setBucket(open.getBucket()).setOpen(open).setSize(size).addAllBlocks(blocks).putAllMetadata(metadata)
+        .build()).getKey());
+  }
+
   /** Commits an open key; {@code recommit} when this writer committed it before (an hsync). */
   public KeyInfo commitKey(String volume, String bucket, OpenKeyResponse open, long size, List<KeyBlock> blocks,
       Map<String, String> metadata, boolean recommit) throws OmException {

@@ -102,9 +102,27 @@ public final class Namespace {
    * an expected bucket, first checks the caller's view of the bucket still holds.
    */
   public OpenKeyRow openKey(OpenKeyRequest request) throws OmException {
-    return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn, request.hasExpectedBucket()
+    return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn, openTarget(txn, request), request));
+  }
+
+  /** The bucket a key is opened in, as the caller expects it if it says how. */
+  private static BucketRow openTarget(Txn txn, OpenKeyRequest request) throws OmException {
+    return request.hasExpectedBucket()
         ? Buckets.requireAsExpected(txn, request.getVolume(), request.getBucket(), request.getExpectedBucket())
-        : Buckets.require(txn, request.getVolume(), request.getBucket()), request));
+        : Buckets.require(txn, request.getVolume(), request.getBucket());
+  }
+
+  /** A key opened with its commit is new to this writer, in the bucket the commit names. */
+  private static void checkOpenedWithCommit(CommitKeyRequest request) throws OmException {
+    OpenKeyRequest open = request.getOpen();
+    if (!open.getVolume().equals(request.getVolume()) || !open.getBucket().equals(request.getBucket())) {
+      throw new OmException(OmResult.INVALID_REQUEST, "a key opened with its commit must be opened in the bucket"
+          + " it is committed to");
+    }
+    if (request.getRecommit() || !request.getOpenKey().isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "a key opened with its commit has no earlier commit or open"
+          + " key");
+    }
   }
 
   /** The open key a block is allocated for, checked to belong to the bucket. */
@@ -112,10 +130,25 @@ public final class Namespace {
     return runner.run("check an open key", txn -> OpenKeys.carried(Buckets.require(txn, volume, bucket), openKey));
   }
 
+  /**
+   * Commits a key opened before (the open key it carries), or opened now with its commit when the request names
+   * how to open it ({@code open}), as OpenKey would: then the bucket's expected state is checked here.
+   */
   public KeyInfo commitKey(CommitKeyRequest request) throws OmException {
-    return runner.run("commit key " + request.getOpenId(), txn -> {
-      BucketRow bucket = Buckets.require(txn, request.getVolume(), request.getBucket());
-      OpenKeyRow open = OpenKeys.carried(bucket, request.getOpenKey());
+    if (request.hasOpen()) {
+      checkOpenedWithCommit(request);
+    }
+    String what = request.hasOpen() ? "create key " + request.getOpen().getKey() : "commit key " + request.getOpenId();
+    return runner.run(what, txn -> {
+      BucketRow bucket;
+      OpenKeyRow open;
+      if (request.hasOpen()) {
+        bucket = openTarget(txn, request.getOpen());
+        open = OpenKeys.open(txn, bucket, request.getOpen());
+      } else {
+        bucket = Buckets.require(txn, request.getVolume(), request.getBucket());
+        open = OpenKeys.carried(bucket, request.getOpenKey());
+      }
       if (!open.getUploadId().isEmpty()) {
         return Multipart.commitPart(txn, bucket, open, request);
       }

@@ -41,6 +41,8 @@ import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.GetVolumeResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.InitiateMultipartUploadResponse;
+import org.tropos.proto.om.LeaseBlocksRequest;
+import org.tropos.proto.om.LeaseBlocksResponse;
 import org.tropos.proto.om.ListBucketsRequest;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeyVersionsRequest;
@@ -178,6 +180,12 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
       return AllocateKeyBlockResponse.newBuilder().setBlock(scm.allocate(size, factor, r.getExclude())).build();
     });
+  }
+
+  @Override
+  public void leaseBlocks(LeaseBlocksRequest r, StreamObserver<LeaseBlocksResponse> o) {
+    calls.respond("LeaseBlocks", o, () -> LeaseBlocksResponse.newBuilder()
+        .addAllBlocks(scm.lease(r.getCount(), r.getSize(), r.getFactor())).build());
   }
 
   @Override

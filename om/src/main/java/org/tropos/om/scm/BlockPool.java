@@ -5,13 +5,13 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import org.tropos.common.rpc.Excluded;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
-import org.tropos.proto.hdds.PipelineId;
+import org.tropos.common.util.SmallKeyBlocks;
 import org.tropos.proto.hdds.ReplicationFactor;
-import org.tropos.proto.hdds.Uuid;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
@@ -24,21 +24,19 @@ import org.tropos.proto.scm.ExcludeList;
  * batches of 16 cost 3 % of a PUT's CPU in the OM and SCM. A batch whose blocks grow too old halves the next, so
  * an idle bucket does not keep container space allocated for nothing.
  *
- * <p>SCM counts a block's expected size against its container, so sizes are rounded up to a power of two (64 KB
- * up to {@link #LARGEST_POOLED}), each size its own batch: a pooled block is counted at most twice the bytes it
- * gets. A block waits at most {@link #MAX_AGE}, since its container may fill up or its pipeline close meanwhile.
+ * <p>Sizes are rounded up to a power of two ({@link SmallKeyBlocks}), each size its own batch. A block waits at
+ * most {@link #MAX_AGE}, since its container may fill up or its pipeline close meanwhile.
  * A writer that still gets such a block fails over to a freshly allocated one, as after any failed write, and the
  * blocks pooled on what failed it are dropped ({@link #drop}).
  *
  * <p>Thread-safe; a caller that finds its batch empty fetches the next one while the others of that size wait.
  */
 final class BlockPool {
-  static final long LARGEST_POOLED = 1 << 20;
+  static final long LARGEST_POOLED = SmallKeyBlocks.LARGEST;
   static final int FIRST_BATCH = 16;
   static final int LARGEST_BATCH = 128;
   static final Duration QUICKLY = Duration.ofSeconds(1);
   static final Duration MAX_AGE = Duration.ofSeconds(10);
-  private static final long SMALLEST_SIZE = 64 << 10;
 
   /** Where blocks come from: SCM's AllocateBlocks. */
   interface Source {
@@ -70,12 +68,12 @@ final class BlockPool {
 
   /** Whether a block for a key of {@code size} bytes comes from the pool. */
   static boolean pools(long size) {
-    return size > 0 && size <= LARGEST_POOLED;
+    return SmallKeyBlocks.isSmall(size);
   }
 
   /** A block for a key of {@code size} bytes ({@link #pools} must hold). */
   AllocateBlockResponse take(long size, ReplicationFactor factor) throws OmException {
-    Kind kind = new Kind(factor, Math.max(SMALLEST_SIZE, Long.highestOneBit(size - 1) << 1));
+    Kind kind = new Kind(factor, SmallKeyBlocks.sizeClass(size));
     Pool pool = pools.computeIfAbsent(kind, k -> new Pool());
     synchronized (pool) {
       long now = clock.monotonicMillis();
@@ -104,15 +102,10 @@ final class BlockPool {
 
   /** Drops the pooled blocks on what a writer failed with: its excluded pipelines, containers and datanodes. */
   void drop(ExcludeList failed) {
-    Set<PipelineId> pipelines = Set.copyOf(failed.getPipelinesList());
-    Set<Long> containers = Set.copyOf(failed.getContainersList());
-    Set<Uuid> datanodes = Set.copyOf(failed.getDatanodesList());
+    Predicate<AllocateBlockResponse> excluded = Excluded.by(failed);
     for (Pool pool : pools.values()) {
       synchronized (pool) {
-        pool.blocks.removeIf(p -> pipelines.contains(p.block().getPipeline().getId())
-            || containers.contains(p.block().getBlockId().getContainerId())
-            || p.block().getPipeline().getMembersList().stream()
-                .anyMatch(m -> datanodes.contains(m.getDatanode().getUuid())));
+        pool.blocks.removeIf(p -> excluded.test(p.block()));
       }
     }
   }

@@ -1,6 +1,7 @@
 package org.tropos.om.scm;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.tropos.common.net.HostPort;
@@ -63,6 +64,24 @@ public final class ScmBlocks implements AutoCloseable {
       return pool.take(size, factor);
     }
     return whileRetriable("allocate a block", () -> scm.allocateBlock(size, factor, exclude));
+  }
+
+  /**
+   * {@code count} blocks for keys of at most {@code size} bytes, from the blocks allocated ahead: a writer of many
+   * small keys takes them in one call and opens each key with its commit.
+   */
+  public List<AllocateBlockResponse> lease(int count, long size, ReplicationFactor factor) throws OmException {
+    if (!BlockPool.pools(size) || factor == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED || count <= 0
+        || count > BlockPool.LARGEST_BATCH) {
+      throw new OmException(OmResult.INVALID_REQUEST, "blocks are leased for keys of 1 byte to "
+          + BlockPool.LARGEST_POOLED + " bytes, of a named replication factor, 1 to " + BlockPool.LARGEST_BATCH
+          + " at a time");
+    }
+    List<AllocateBlockResponse> blocks = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      blocks.add(pool.take(size, factor));
+    }
+    return blocks;
   }
 
   /** A call to SCM. */

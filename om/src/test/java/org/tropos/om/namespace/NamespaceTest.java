@@ -82,6 +82,50 @@ class NamespaceTest {
     void run() throws Exception;
   }
 
+  /** A commit that opens its key too, as a small PUT to a leased block makes it. */
+  private static CommitKeyRequest createdWithCommit(OpenKeyRequest open, long size) {
+    return CommitKeyRequest.newBuilder().setVolume(open.getVolume()).setBucket(open.getBucket()).setOpen(open)
+        .setSize(size).addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(1)
+            .setLocalId(7)).setLength(size)).build();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"flat", "fso"})
+  void aKeyOpenedWithItsCommitIsCheckedAsAnOpenedKeyIsAtOpenAndAtCommit(String bucket) throws Exception {
+    Namespace ns = om.namespace;
+    BucketInfo info = ns.getBucket("vol1", bucket);
+    OpenKeyRequest open = OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey("d/k")
+        .setCreateParents(true).setNoOverwrite(true).putMetadata("Content-Type", "text/plain")
+        .setExpectedBucket(ExpectedBucket.newBuilder().setObjectId(info.getObjectId()).setOwner(info.getOwner())
+            .setAcl(info.getAcl())).build();
+    KeyInfo created = ns.commitKey(createdWithCommit(open, 5));
+    assertEquals(5, ns.lookupKey("vol1", bucket, "d/k").getSize());
+    assertEquals("text/plain", created.getMetadataMap().get("Content-Type"));
+    // What OpenKey checks, and what the commit checks, both hold for a key opened with its commit.
+    assertEquals(OmResult.FILE_ALREADY_EXISTS, failure(() -> ns.commitKey(createdWithCommit(open, 3))));
+    assertEquals(5, ns.lookupKey("vol1", bucket, "d/k").getSize());
+    ns.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName(bucket)
+        .setAcl(CannedAcl.ACL_PUBLIC_READ_WRITE).build());
+    OpenKeyRequest overwrite = open.toBuilder().setNoOverwrite(false).build();
+    assertEquals(OmResult.BUCKET_CHANGED, failure(() -> ns.commitKey(createdWithCommit(overwrite, 3))));
+    assertEquals(5, ns.lookupKey("vol1", bucket, "d/k").getSize());
+    assertEquals(3, ns.commitKey(createdWithCommit(overwrite.toBuilder().clearExpectedBucket().build(), 3))
+        .getSize());
+    assertEquals(3, ns.lookupKey("vol1", bucket, "d/k").getSize());
+  }
+
+  @Test
+  void aKeyOpenedWithItsCommitIsCommittedToTheBucketItIsOpenedInAndNowhereElse() {
+    Namespace ns = om.namespace;
+    OpenKeyRequest open = OpenKeyRequest.newBuilder().setVolume("vol1").setBucket("flat").setKey("k").build();
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.commitKey(createdWithCommit(open, 5).toBuilder()
+        .setBucket("fso").build())));
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.commitKey(createdWithCommit(open, 5).toBuilder()
+        .setRecommit(true).build())));
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.lookupKey("vol1", "flat", "k")));
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.lookupKey("vol1", "fso", "k")));
+  }
+
   @Test
   void anOpenKeyExpectingAnotherBucketThanTheOneNamedIsRefused() throws Exception {
     Namespace ns = om.namespace;

@@ -16,6 +16,7 @@ import java.util.Set;
 import org.tropos.client.TroposClient;
 import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.util.SmallKeyBlocks;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
@@ -172,13 +173,13 @@ final class ObjectWrites {
       InputStream body, long length, boolean withSha256, BodyCheck check) throws S3Error, IOException {
     open.setVolume(buckets.volume()).setKey(keyName).setSize(Math.max(0, length)).setCreateParents(true)
         .setOwner(caller.accessId());
-    KeyOutputStream key = open(bucketName, keyName, bucket, open);
+    KeyOutputStream key = open(bucketName, keyName, bucket, open, length);
     boolean committed = false;
     try {
       Digests digests = copy(body, key, length, withSha256);
       check.check(digests);
       key.setCommitMetadata(Map.of(ObjectMetadata.ETAG, "\"" + HexFormat.of().formatHex(digests.md5()) + "\""));
-      key.close();
+      commit(key, bucket, open);
       committed = true;
       return key.committedKey();
     } catch (IOException e) {
@@ -197,11 +198,13 @@ final class ObjectWrites {
    * Opens the key in the bucket as its access was decided on; when the OM finds the bucket changed since it was
    * read (its ACL, owner, or a bucket recreated under the name), reads it again, decides again and opens once more.
    */
-  private KeyOutputStream open(String bucketName, String keyName, TargetBucket target, OpenKeyRequest.Builder open)
-      throws S3Error {
+  private KeyOutputStream open(String bucketName, String keyName, TargetBucket target, OpenKeyRequest.Builder open,
+      long length) throws S3Error {
     BucketInfo bucket = target.get(false);
     try {
-      return om.createKey(in(bucket, open));
+      // A small body of known length is written first and its key opened with its commit (one OM call).
+      return length >= 0 && length <= SmallKeyBlocks.LARGEST ? om.createSmallKey(in(bucket, open))
+          : om.createKey(in(bucket, open));
     } catch (OmException e) {
       if (e.result() != OmResult.BUCKET_CHANGED) {
         throw OmCalls.translate(e, bucketName, keyName);
@@ -209,6 +212,23 @@ final class ObjectWrites {
     }
     BucketInfo now = target.get(true);
     return OmCalls.call(bucketName, keyName, () -> om.createKey(in(now, open)));
+  }
+
+  /**
+   * Commits the key; one opened with its commit whose bucket changed since its access was decided (its ACL, owner,
+   * or a bucket recreated under the name) is decided again on the bucket as it is now and committed once more.
+   */
+  private static void commit(KeyOutputStream key, TargetBucket target, OpenKeyRequest.Builder open)
+      throws S3Error, IOException {
+    try {
+      key.close();
+    } catch (IOException e) {
+      if (!key.opensWithCommit() || !(e.getCause() instanceof OmException failure)
+          || failure.result() != OmResult.BUCKET_CHANGED) {
+        throw e;
+      }
+      key.commitAs(in(target.get(true), open));
+    }
   }
 
   private static OpenKeyRequest in(BucketInfo bucket, OpenKeyRequest.Builder open) {
