@@ -146,4 +146,15 @@ class RequestAuthenticatorTest {
         () -> authenticator.authenticateForm(Map.of("signature", v2))).errorCode());
     assertEquals(Caller.ANONYMOUS, authenticator.authenticateForm(Map.of("key", "a")));
   }
+
+  @Test
+  void anAmzDateIsReadExactlyAndAnythingElseIsMalformed() throws S3Error {
+    assertEquals(Instant.parse("2013-05-24T00:00:00Z"), RequestAuthenticator.parseDate("20130524T000000Z"));
+    assertEquals(Instant.parse("2026-11-27T23:59:58Z"), RequestAuthenticator.parseDate("20261127T235958Z"));
+    for (String bad : new String[] {"20130524T000000", "20130524 000000Z", "2013-05-24T00:00:00Z", "20131324T000000Z",
+        "20130230T000000Z", "20130524T246000Z", "2013052+T000000Z", "20130524T00000aZ", ""}) {
+      S3Error e = assertThrows(S3Error.class, () -> RequestAuthenticator.parseDate(bad), bad);
+      assertEquals(S3ErrorCode.ACCESS_DENIED, e.errorCode(), bad);
+    }
+  }
 }
