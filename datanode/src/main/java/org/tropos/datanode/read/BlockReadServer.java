@@ -5,12 +5,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -22,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.NettyTransport;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.NamedThreadFactory;
 import org.tropos.common.util.Threads;
@@ -76,10 +75,10 @@ public final class BlockReadServer implements AutoCloseable {
   public void start() throws IOException {
     lifeCycle.startBegins();
     loops = new MultiThreadIoEventLoopGroup(Runtime.getRuntime().availableProcessors(),
-        new NamedThreadFactory(name + "-loop", true), NioIoHandler.newFactory());
+        new NamedThreadFactory(name + "-loop", true), NettyTransport.ioHandlers());
     planners = Threads.boundedPool(name + "-planner", PLANNER_THREADS, PLANNER_QUEUE);
     readers = Threads.boundedPoolWithBackpressure(name + "-reader", READER_THREADS, READER_QUEUE);
-    ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+    ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NettyTransport.serverChannel())
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
         .childHandler(new ChannelInitializer<SocketChannel>() {

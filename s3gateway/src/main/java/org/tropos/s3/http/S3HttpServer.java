@@ -7,9 +7,7 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
-import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -18,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.NettyTransport;
 import org.tropos.common.util.NamedThreadFactory;
 import org.tropos.common.util.Threads;
 
@@ -48,10 +47,10 @@ public final class S3HttpServer implements AutoCloseable {
   }
 
   public void start() throws IOException {
-    loops = new MultiThreadIoEventLoopGroup(0, new NamedThreadFactory("s3g-io", true), NioIoHandler.newFactory());
+    loops = new MultiThreadIoEventLoopGroup(0, new NamedThreadFactory("s3g-io", true), NettyTransport.ioHandlers());
     workers = Threads.boundedPool("s3g-worker", maxConcurrent, maxConcurrent);
     Semaphore permits = new Semaphore(maxConcurrent);
-    ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+    ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NettyTransport.serverChannel())
         .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(512 * 1024, 2 << 20))
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
