@@ -65,12 +65,37 @@ class DirectChunkedFileTest {
   /** Pieces come out in order and whole, from an unaligned offset to the file's unaligned end. */
   @Test
   void aRangeReadAheadComesOutInOrder() throws Exception {
+    readsInOrder(ALLOCATOR);
+  }
+
+  /** The same through buffers that are not direct memory: read into the thread's own aligned buffer and copied. */
+  @Test
+  void aRangeComesOutWholeThroughBuffersThatAreNotDirect() throws Exception {
+    readsInOrder(new AbstractByteBufAllocator(false) {
+      @Override
+      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+        return ALLOCATOR.heapBuffer(initialCapacity, maxCapacity);
+      }
+
+      @Override
+      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+        return ALLOCATOR.heapBuffer(initialCapacity, maxCapacity);
+      }
+
+      @Override
+      public boolean isDirectBufferPooled() {
+        return false;
+      }
+    });
+  }
+
+  private void readsInOrder(ByteBufAllocator allocator) throws Exception {
     long offset = 5000;
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    DirectChunkedFile input = open(offset, content.length - offset, ALLOCATOR);
+    DirectChunkedFile input = open(offset, content.length - offset, allocator);
     try {
       while (!input.isEndOfInput()) {
-        ByteBuf piece = input.readChunk(ALLOCATOR);
+        ByteBuf piece = input.readChunk(allocator);
         if (piece == null) {
           assertTrue(resumed.tryAcquire(10, TimeUnit.SECONDS), "no resume after a piece not read yet");
           continue;
@@ -80,7 +105,7 @@ class DirectChunkedFileTest {
         piece.release();
         out.write(bytes);
       }
-      assertNull(input.readChunk(ALLOCATOR));
+      assertNull(input.readChunk(allocator));
     } finally {
       input.close();
     }
