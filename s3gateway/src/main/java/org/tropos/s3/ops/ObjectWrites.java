@@ -17,6 +17,7 @@ import org.tropos.client.TroposClient;
 import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.SmallKeyBlocks;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
@@ -227,7 +228,9 @@ final class ObjectWrites {
           || failure.result() != OmResult.BUCKET_CHANGED) {
         throw e;
       }
-      key.commitAs(in(target.get(true), open));
+      // The key keeps the replication its bytes were written with, whatever the bucket says now.
+      ReplicationFactor written = open.getFactor();
+      key.commitAs(in(target.get(true), open).toBuilder().setFactor(written).build());
     }
   }
 
