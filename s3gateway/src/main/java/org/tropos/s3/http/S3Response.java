@@ -4,7 +4,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.socket.DuplexChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.DefaultHttpContent;
 import io.netty.handler.codec.http.DefaultHttpHeaders;
@@ -37,6 +37,7 @@ import java.util.function.Consumer;
  */
 public final class S3Response {
   private static final long WRITE_TIMEOUT_SECONDS = 120;
+  private static final long LINGER_SECONDS = 2;
 
   private final Channel channel;
   private final String requestId;
@@ -221,9 +222,27 @@ public final class S3Response {
   private void finish(ChannelFuture last, boolean keep) {
     sent = true;
     if (!keep) {
-      last.addListener(ChannelFutureListener.CLOSE);
+      last.addListener(written -> closeLingering(channel));
     }
     ended.complete(null);
+  }
+
+  /**
+   * Closes a connection whose client may still be sending (headers too large, a body refused unread): first its
+   * end for writing, so the client reads the whole response and then its end, and the connection itself once the
+   * client closes its end too, or after {@link #LINGER_SECONDS}. Closed at once with bytes unread, the kernel
+   * answers them with a reset, and the client loses the response it has not read yet (seen with the epoll
+   * transport, which closes sooner than NIO did).
+   */
+  private static void closeLingering(Channel channel) {
+    if (!(channel instanceof DuplexChannel duplex) || !channel.isActive()) {
+      channel.close();
+      return;
+    }
+    duplex.shutdownOutput().addListener(shut -> {
+      channel.config().setAutoRead(true);
+      channel.eventLoop().schedule(() -> channel.close(), LINGER_SECONDS, TimeUnit.SECONDS);
+    });
   }
 
   /** Whether the connection stays open after this response; if not, the response says so. */
