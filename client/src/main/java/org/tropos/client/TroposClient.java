@@ -194,17 +194,15 @@ public final class TroposClient implements AutoCloseable {
    * it. Either way, close the stream to commit it.
    */
   public KeyOutputStream createSmallKey(OpenKeyRequest request) throws OmException {
-    if (request.getSize() == 0 && request.getFactor() != ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED) {
-      return KeyOutputStream.openedWithCommit(om, pipelines, BlockStreamWriter.Settings.from(conf,
-          request.getFactor()), request, null, lease);
-    }
-    Optional<AllocateBlockResponse> leased = lease.take(request.getFactor(), request.getSize());
-    if (leased.isEmpty()) {
+    boolean empty = request.getSize() == 0 && request.getFactor() != ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED;
+    Optional<AllocateBlockResponse> leased = empty ? Optional.empty()
+        : lease.take(request.getFactor(), request.getSize());
+    if (!empty && leased.isEmpty()) {
       return createKey(request);
     }
-    BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf,
-        leased.get().getPipeline().getFactor());
-    return KeyOutputStream.openedWithCommit(om, pipelines, settings, request, leased.get(), lease);
+    ReplicationFactor factor = leased.map(block -> block.getPipeline().getFactor()).orElse(request.getFactor());
+    return KeyOutputStream.openedWithCommit(om, pipelines, BlockStreamWriter.Settings.from(conf, factor), request,
+        leased.orElse(null), lease);
   }
 
   /** The block size keys are written in (ozone.scm.block.size). */

@@ -32,7 +32,6 @@ import org.tropos.proto.scm.ExcludeList;
  * <p>Thread-safe; a caller that finds its batch empty fetches the next one while the others of that size wait.
  */
 final class BlockPool {
-  static final long LARGEST_POOLED = SmallKeyBlocks.LARGEST;
   static final int FIRST_BATCH = 16;
   static final int LARGEST_BATCH = 128;
   static final Duration QUICKLY = Duration.ofSeconds(1);
@@ -66,12 +65,7 @@ final class BlockPool {
     this.source = source;
   }
 
-  /** Whether a block for a key of {@code size} bytes comes from the pool. */
-  static boolean pools(long size) {
-    return SmallKeyBlocks.isSmall(size);
-  }
-
-  /** A block for a key of {@code size} bytes ({@link #pools} must hold). */
+  /** A block for a key of {@code size} bytes ({@link SmallKeyBlocks#isSmall} must hold). */
   AllocateBlockResponse take(long size, ReplicationFactor factor) throws OmException {
     Kind kind = new Kind(factor, SmallKeyBlocks.sizeClass(size));
     Pool pool = pools.computeIfAbsent(kind, k -> new Pool());

@@ -9,6 +9,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.SmallKeyBlocks;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.scm.AllocateBlockResponse;
@@ -60,7 +61,7 @@ public final class ScmBlocks implements AutoCloseable {
       throws OmException {
     if (!exclude.equals(ExcludeList.getDefaultInstance())) {
       pool.drop(exclude);
-    } else if (BlockPool.pools(size)) {
+    } else if (SmallKeyBlocks.isSmall(size)) {
       return pool.take(size, factor);
     }
     return whileRetriable("allocate a block", () -> scm.allocateBlock(size, factor, exclude));
@@ -71,10 +72,10 @@ public final class ScmBlocks implements AutoCloseable {
    * small keys takes them in one call and opens each key with its commit.
    */
   public List<AllocateBlockResponse> lease(int count, long size, ReplicationFactor factor) throws OmException {
-    if (!BlockPool.pools(size) || factor == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED || count <= 0
+    if (!SmallKeyBlocks.isSmall(size) || factor == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED || count <= 0
         || count > BlockPool.LARGEST_BATCH) {
       throw new OmException(OmResult.INVALID_REQUEST, "blocks are leased for keys of 1 byte to "
-          + BlockPool.LARGEST_POOLED + " bytes, of a named replication factor, 1 to " + BlockPool.LARGEST_BATCH
+          + SmallKeyBlocks.LARGEST + " bytes, of a named replication factor, 1 to " + BlockPool.LARGEST_BATCH
           + " at a time");
     }
     List<AllocateBlockResponse> blocks = new ArrayList<>(count);

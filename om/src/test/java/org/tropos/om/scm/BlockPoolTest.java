@@ -1,9 +1,7 @@
 package org.tropos.om.scm;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.ManualClock;
+import org.tropos.common.util.SmallKeyBlocks;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
@@ -88,7 +87,7 @@ class BlockPoolTest {
     pool.take(1, THREE);
     pool.take(64 << 10, THREE);
     pool.take((64 << 10) + 1, THREE);
-    pool.take(BlockPool.LARGEST_POOLED, THREE);
+    pool.take(SmallKeyBlocks.LARGEST, THREE);
     pool.take(1, ReplicationFactor.ONE);
     assertEquals(List.of("16 x 65536 THREE", "16 x 131072 THREE", "16 x 1048576 THREE", "16 x 65536 ONE"), calls);
   }
@@ -106,13 +105,6 @@ class BlockPoolTest {
     assertEquals("64 x 65536 THREE", calls.get(calls.size() - 1), "127 blocks grew too old: half as many next");
   }
 
-  @Test
-  void onlyKeysOfAKnownSizeUpToTheLargestPooledArePooled() {
-    assertFalse(BlockPool.pools(0), "size unknown");
-    assertTrue(BlockPool.pools(1));
-    assertTrue(BlockPool.pools(BlockPool.LARGEST_POOLED));
-    assertFalse(BlockPool.pools(BlockPool.LARGEST_POOLED + 1));
-  }
 
   @Test
   void aBlockThatWaitedLongerThanTheMaxAgeIsNotHandedOut() throws Exception {

@@ -16,7 +16,6 @@ import java.util.Set;
 import org.tropos.client.TroposClient;
 import org.tropos.client.internal.KeyOutputStream;
 import org.tropos.common.rpc.OmException;
-import org.tropos.common.util.SmallKeyBlocks;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.DeleteKeyRequest;
@@ -203,9 +202,8 @@ final class ObjectWrites {
       long length) throws S3Error {
     BucketInfo bucket = target.get(false);
     try {
-      // A small body of known length is written first and its key opened with its commit (one OM call).
-      return length >= 0 && length <= SmallKeyBlocks.LARGEST ? om.createSmallKey(in(bucket, open))
-          : om.createKey(in(bucket, open));
+      // A body of known length, when small, is written first and its key opened with its commit (one OM call).
+      return length >= 0 ? om.createSmallKey(in(bucket, open)) : om.createKey(in(bucket, open));
     } catch (OmException e) {
       if (e.result() != OmResult.BUCKET_CHANGED) {
         throw OmCalls.translate(e, bucketName, keyName);
