@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.client.BlockLocation;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.io.ByteSink;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.DatanodeException;
@@ -52,13 +53,13 @@ public final class BlockStreamReader {
   }
 
   /** Reads every block in order into {@code sink}. */
-  public void read(List<BlockLocation> blocks, BlockReadClient.ByteSink sink) throws IOException {
+  public void read(List<BlockLocation> blocks, ByteSink sink) throws IOException {
     for (BlockLocation location : blocks) {
       read(location, sink);
     }
   }
 
-  private void read(BlockLocation location, BlockReadClient.ByteSink sink) throws IOException {
+  private void read(BlockLocation location, ByteSink sink) throws IOException {
     read(location, replicasOf(location), 0, location.length(), sink);
   }
 
@@ -69,7 +70,7 @@ public final class BlockStreamReader {
    * locations for a while).
    */
   public void read(BlockLocation location, List<DatanodeDetails> replicas, long offset, long length,
-      BlockReadClient.ByteSink sink) throws IOException {
+      ByteSink sink) throws IOException {
     long[] delivered = {0};
     IOException last = tryEach(replicas, location, offset, length, delivered, sink);
     if (last == null) {
@@ -95,7 +96,7 @@ public final class BlockStreamReader {
 
   /** Tries {@code replicas} in order until one serves the rest of the range; null if one did, else the last error. */
   private IOException tryEach(List<DatanodeDetails> replicas, BlockLocation location, long offset, long length,
-      long[] delivered, BlockReadClient.ByteSink sink) {
+      long[] delivered, ByteSink sink) {
     IOException last = null;
     for (DatanodeDetails replica : replicas) {
       try {
@@ -122,7 +123,7 @@ public final class BlockStreamReader {
    * read is tried once more on a new one.
    */
   private void readFrom(DatanodeDetails replica, BlockLocation location, long offset, long length,
-      long[] delivered, BlockReadClient.ByteSink sink) throws IOException, DatanodeException {
+      long[] delivered, ByteSink sink) throws IOException, DatanodeException {
     HostPort address = readAddress(replica);
     BlockReadClient reader = connections.borrow(address);
     long before = delivered[0];
@@ -145,13 +146,11 @@ public final class BlockStreamReader {
 
   /** One read on {@code reader}, which goes back to the pool only when the read ended cleanly. */
   private void read(BlockReadClient reader, BlockLocation location, long offset, long length, long[] delivered,
-      BlockReadClient.ByteSink sink) throws IOException, DatanodeException {
+      ByteSink sink) throws IOException, DatanodeException {
     boolean clean = false;
     try {
-      reader.read(location.block(), offset + delivered[0], length - delivered[0], verified -> {
-        delivered[0] += verified.remaining();
-        sink.accept(verified);
-      });
+      reader.read(location.block(), offset + delivered[0], length - delivered[0],
+          sink.counted(bytes -> delivered[0] += bytes));
       clean = true;
     } finally {
       if (clean) {

@@ -7,7 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.client.BlockLocation;
-import org.tropos.common.rpc.BlockReadClient;
+import org.tropos.common.io.ByteSink;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -100,10 +100,10 @@ public final class KeyInputStream extends InputStream {
 
   /**
    * Hands the next {@code length} bytes, every one verified, to {@code sink} as they arrive, without buffering
-   * them here: each block's range is one read, streamed by its datanode. A buffer passed to the sink is valid only
-   * during the call.
+   * them here: each block's range is one read, streamed by its datanode. A buffer of the reader's is valid only
+   * during the call; one the sink lends ({@link ByteSink#lend}) is filled and handed back.
    */
-  public void transferTo(long length, BlockReadClient.ByteSink sink) throws IOException {
+  public void transferTo(long length, ByteSink sink) throws IOException {
     if (length < 0 || length > key.getSize() - position) {
       throw new IOException("cannot read " + length + " bytes at " + position + " of " + key.getName() + " ("
           + key.getSize() + " bytes)");
@@ -118,10 +118,7 @@ public final class KeyInputStream extends InputStream {
     }
     while (position < end) {
       BlockSpan span = spanAt(position);
-      readBlock(span, Math.min(end - position, span.left()), verified -> {
-        position += verified.remaining();
-        sink.accept(verified);
-      });
+      readBlock(span, Math.min(end - position, span.left()), sink.counted(bytes -> position += bytes));
     }
   }
 
@@ -154,7 +151,7 @@ public final class KeyInputStream extends InputStream {
     throw new IOException(key.getName() + ": no block holds offset " + at);
   }
 
-  private void readBlock(BlockSpan span, long length, BlockReadClient.ByteSink sink) throws IOException {
+  private void readBlock(BlockSpan span, long length, ByteSink sink) throws IOException {
     KeyBlock block = span.block();
     List<DatanodeDetails> nodes = replicas.get(block.getBlockId().getContainerId());
     if (nodes == null || nodes.isEmpty()) {

@@ -9,6 +9,7 @@ import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.HostPort;
 import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -28,12 +29,6 @@ public final class BlockReadClient implements AutoCloseable {
   private static final int BUFFER_BYTES = 1 << 20;
   /** Large socket buffers: fewer wakeups and acknowledgements per GiB read. */
   private static final int SOCKET_BUFFER_BYTES = 4 << 20;
-
-  /** Receives verified bytes in order. */
-  @FunctionalInterface
-  public interface ByteSink {
-    void accept(ByteBuffer verified);
-  }
 
   private final HostPort address;
   private final SocketChannel channel;
@@ -86,7 +81,7 @@ public final class BlockReadClient implements AutoCloseable {
 
   /**
    * Reads bytes {@code offset} to {@code offset + length} of a block, verifying every checksum, into {@code sink}.
-   * Returns the block's committed length.
+   * A piece wanted whole is received into memory the sink lends, if it does. Returns the block's committed length.
    */
   public long read(BlockId block, long offset, long length, ByteSink sink) throws IOException, DatanodeException {
     byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length).build()
@@ -134,12 +129,15 @@ public final class BlockReadClient implements AutoCloseable {
     long end = at + header.getLength();
     while (at < end) {
       int n = (int) Math.min(chunk, end - at);
-      buffer.clear().limit(n);
-      readFully(buffer);
-      buffer.flip();
+      boolean wantedWhole = at >= offset && at + n <= offset + length;
+      ByteBuffer lent = wantedWhole ? sink.lend(n) : null;
+      ByteBuffer into = lent != null ? lent : buffer;
+      into.clear().limit(n);
+      readFully(into);
+      into.flip();
       int firstPiece = (int) ((at - header.getOffset()) / bpc);
       ChecksumData covering = Checksums.slice(sums, firstPiece, firstPiece + Checksums.pieces(n, bpc));
-      int bad = Checksums.firstMismatch(buffer, covering);
+      int bad = Checksums.firstMismatch(into, covering);
       if (bad >= 0) {
         close();
         throw new DatanodeException(DatanodeResult.CHECKSUM_MISMATCH, "block data from " + address
@@ -147,7 +145,9 @@ public final class BlockReadClient implements AutoCloseable {
       }
       long from = Math.max(at, offset);
       long to = Math.min(at + n, offset + length);
-      if (from < to && sink != null) {
+      if (lent != null) {
+        sink.accept(lent);
+      } else if (from < to) {
         sink.accept(buffer.duplicate().position((int) (from - at)).limit((int) (to - at)).slice());
       }
       at += n;
@@ -155,6 +155,8 @@ public final class BlockReadClient implements AutoCloseable {
   }
 
   private ReadBlockResponse readHeader() throws IOException {
+    // Just after the request the answer cannot be here yet: a read now would only find nothing.
+    awaitReadable();
     ByteBuffer size = ByteBuffer.allocate(4);
     readFully(size);
     int bytes = size.flip().getInt();
@@ -172,11 +174,17 @@ public final class BlockReadClient implements AutoCloseable {
       if (n < 0) {
         throw new IOException(address + " closed the connection mid-response");
       }
-      if (n == 0 && selector.select(timeoutMs) == 0) {
-        throw new SocketTimeoutException("no data from " + address + " for " + timeoutMs + " ms");
+      if (n == 0) {
+        awaitReadable();
       }
-      selector.selectedKeys().clear();
     }
+  }
+
+  private void awaitReadable() throws IOException {
+    if (selector.select(timeoutMs) == 0) {
+      throw new SocketTimeoutException("no data from " + address + " for " + timeoutMs + " ms");
+    }
+    selector.selectedKeys().clear();
   }
 
   private void writeFully(ByteBuffer source) throws IOException {

@@ -25,6 +25,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Uuids;
@@ -173,6 +174,51 @@ class BlockReadServerTest {
     }
     try (BlockReadServer server = start(transfer); BlockReadClient client = connect(server)) {
       assertArrayEquals(expected(0, BPC), read(client, 0, BPC), "pieces before the corruption still read");
+    }
+  }
+
+  /** Lends a buffer for every piece offered, and tells lent pieces coming back from the reader's own. */
+  private static final class LendingSink implements ByteSink {
+    final ByteArrayOutputStream received = new ByteArrayOutputStream();
+    ByteBuffer lent;
+    int lentBack;
+    int notLent;
+
+    @Override
+    public ByteBuffer lend(int bytes) {
+      assertEquals(null, lent, "the last buffer lent came back first");
+      lent = ByteBuffer.allocateDirect(bytes);
+      return lent;
+    }
+
+    @Override
+    public void accept(ByteBuffer bytes) {
+      if (bytes == lent) {
+        lentBack++;
+        lent = null;
+      } else {
+        notLent++;
+      }
+      byte[] copy = new byte[bytes.remaining()];
+      bytes.get(copy);
+      received.writeBytes(copy);
+    }
+  }
+
+  @Test
+  void piecesWantedWholeArriveInMemoryTheSinkLends() throws Exception {
+    try (BlockReadServer server = start(BlockTransfer.ZERO_COPY); BlockReadClient client = connect(server)) {
+      LendingSink whole = new LendingSink();
+      client.read(BLOCK, 0, BLOCK_BYTES, whole);
+      assertArrayEquals(data, whole.received.toByteArray());
+      assertEquals(4, whole.lentBack, "3 MB and a bit, in 1 MB pieces");
+      assertEquals(0, whole.notLent);
+      // A range that starts and ends inside pieces: those two arrive in the reader's buffer, trimmed.
+      LendingSink range = new LendingSink();
+      client.read(BLOCK, BPC + 7, 2 * 1024 * 1024, range);
+      assertArrayEquals(expected(BPC + 7, 2 * 1024 * 1024), range.received.toByteArray());
+      assertEquals(1, range.lentBack);
+      assertEquals(2, range.notLent);
     }
   }
 }

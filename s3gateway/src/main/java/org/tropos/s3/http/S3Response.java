@@ -26,7 +26,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
+import org.tropos.common.io.ByteSink;
 
 /**
  * The response to one request, written from the worker thread. A streamed body is sent in pieces, each only
@@ -108,16 +108,16 @@ public final class S3Response {
     finish(channel.writeAndFlush(response), keep);
   }
 
-  /** A response body that hands its bytes on as they arrive; a buffer is valid only during the call. */
+  /** A response body that hands its bytes on as they arrive, to a sink that lends the memory they arrive in. */
   @FunctionalInterface
   public interface Body {
-    void writeTo(Consumer<ByteBuffer> out) throws IOException;
+    void writeTo(ByteSink out) throws IOException;
   }
 
   /**
-   * Streams a body of exactly {@code length} bytes, each piece copied once, into a pooled direct buffer that the
-   * connection sends as it is. A body that fails, or delivers more or fewer bytes than {@code length}, closes the
-   * connection: its length was promised.
+   * Streams a body of exactly {@code length} bytes, sent from pooled direct buffers: bytes received into one the
+   * response lent are sent as they are, others copied once. A body that fails, or delivers more or fewer bytes
+   * than {@code length}, closes the connection: its length was promised.
    */
   public void stream(int status, long length, Body body) throws IOException {
     DefaultHttpResponse response = new DefaultHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(status));
@@ -128,13 +128,7 @@ public final class S3Response {
     Pieces pieces = new Pieces(response, length);
     ChannelFuture last;
     try {
-      body.writeTo(piece -> {
-        try {
-          pieces.send(piece);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      body.writeTo(pieces);
       last = pieces.end();
     } catch (UncheckedIOException e) {
       channel.close();
@@ -142,6 +136,8 @@ public final class S3Response {
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
+    } finally {
+      pieces.freeUnreturned();
     }
     finish(last, keep);
   }
@@ -151,17 +147,40 @@ public final class S3Response {
    * event loop, so a body that arrives in one piece (a small object's) leaves with its headers and its end as one
    * message; a longer one as the headers, its pieces and the last piece with the end.
    */
-  private final class Pieces {
+  private final class Pieces implements ByteSink {
     private HttpResponse unsentHeaders;
     private long remaining;
     private ChannelFuture last;
+    /** The buffer lent last and not yet handed back, and the view of it the reader fills. */
+    private ByteBuf lent;
+    private ByteBuffer lentView;
 
     Pieces(HttpResponse headers, long length) {
       this.unsentHeaders = headers;
       this.remaining = length;
     }
 
-    void send(ByteBuffer piece) throws IOException {
+    @Override
+    public ByteBuffer lend(int bytes) {
+      if (bytes > remaining) {
+        return null;
+      }
+      freeUnreturned();
+      lent = channel.alloc().directBuffer(bytes);
+      lentView = lent.nioBuffer(0, bytes);
+      return lentView;
+    }
+
+    @Override
+    public void accept(ByteBuffer piece) {
+      try {
+        send(piece);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+
+    private void send(ByteBuffer piece) throws IOException {
       int n = piece.remaining();
       if (n == 0) {
         return;
@@ -169,7 +188,7 @@ public final class S3Response {
       if (n > remaining) {
         throw new IOException("the body holds more bytes than the " + remaining + " left of its length");
       }
-      ByteBuf content = channel.alloc().directBuffer(n).writeBytes(piece);
+      ByteBuf content = piece == lentView ? returned(piece) : channel.alloc().directBuffer(n).writeBytes(piece);
       remaining -= n;
       if (remaining > 0) {
         if (unsentHeaders != null) {
@@ -181,6 +200,23 @@ public final class S3Response {
         last = channel.writeAndFlush(whole(content));
       } else {
         last = channel.writeAndFlush(new DefaultLastHttpContent(content));
+      }
+    }
+
+    /** The lent buffer, back with the view's bytes in it; it is now sent, and no longer this sink's to free. */
+    private ByteBuf returned(ByteBuffer view) {
+      ByteBuf content = lent.setIndex(view.position(), view.limit());
+      lent = null;
+      lentView = null;
+      return content;
+    }
+
+    /** A buffer lent to a read that failed before handing it back. */
+    void freeUnreturned() {
+      if (lent != null) {
+        lent.release();
+        lent = null;
+        lentView = null;
       }
     }
 

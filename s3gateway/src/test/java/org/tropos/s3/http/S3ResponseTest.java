@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -17,6 +19,8 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** A streamed response body as the messages the connection sends. */
@@ -84,5 +88,51 @@ class S3ResponseTest {
         body -> body.accept(text("abc"))));
     assertTrue(longer.getMessage().contains("more bytes"), longer.getMessage());
     assertFalse(other.isOpen());
+  }
+
+  @Test
+  void bytesReceivedIntoALentBufferAreSentFromIt() throws IOException {
+    ByteBuffer[] lent = new ByteBuffer[1];
+    response.stream(200, 5, body -> {
+      lent[0] = body.lend(5);
+      lent[0].put(text("hello")).flip();
+      body.accept(lent[0]);
+    });
+    FullHttpResponse whole = assertInstanceOf(FullHttpResponse.class, channel.readOutbound());
+    assertEquals("hello", text(whole.content()));
+    lent[0].put(0, (byte) 'j');
+    assertEquals("jello", text(whole.content()), "the message holds the lent memory, not a copy");
+    whole.release();
+  }
+
+  @Test
+  void aBufferLentToAReadThatFailedIsFreed() {
+    List<ByteBuf> allocated = new ArrayList<>();
+    channel.config().setAllocator(new AbstractByteBufAllocator(true) {
+      @Override
+      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+        ByteBuf buffer = Unpooled.directBuffer(initialCapacity, maxCapacity);
+        allocated.add(buffer);
+        return buffer;
+      }
+
+      @Override
+      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+        return Unpooled.buffer(initialCapacity, maxCapacity);
+      }
+
+      @Override
+      public boolean isDirectBufferPooled() {
+        return false;
+      }
+    });
+    assertThrows(IOException.class, () -> response.stream(200, 5, body -> {
+      body.lend(5);
+      body.lend(5);
+      throw new IOException("the replica failed mid-read");
+    }));
+    assertEquals(2, allocated.size());
+    allocated.forEach(buffer -> assertEquals(0, buffer.refCnt(), "freed"));
+    assertFalse(channel.isOpen());
   }
 }
