@@ -61,10 +61,16 @@ public final class DirectIo {
     return FileChannel.open(file, direct);
   }
 
-  /** Writes {@code data} at {@code offset} (aligned, see {@link #directBytes}) through this thread's buffer. */
-  public void write(Path file, long offset, ByteBuffer data) throws IOException {
-    ByteBuffer aligned = buffer(data.remaining());
-    aligned.put(data.duplicate()).flip();
+  /** Copies {@code data} into this thread's aligned buffer, to be written with {@link #writeAligned}. */
+  public ByteBuffer stage(ByteBuffer data) {
+    return buffer(data.remaining()).put(data.duplicate()).flip();
+  }
+
+  /**
+   * Writes {@code aligned} (at an aligned address, a multiple of {@link #ALIGNMENT} long: a slice of a staged
+   * buffer from its start, {@link #directBytes} long) at {@code offset}.
+   */
+  public void writeAligned(Path file, long offset, ByteBuffer aligned) throws IOException {
     try (FileChannel channel = open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
       long at = offset;
       while (aligned.hasRemaining()) {

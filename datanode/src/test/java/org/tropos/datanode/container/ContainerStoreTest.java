@@ -181,6 +181,30 @@ class ContainerStoreTest {
   }
 
   @Test
+  void aChunkPastThePageCacheIsCheckedBeforeAByteOfItIsWritten() throws Exception {
+    store.close();
+    store = new ContainerStore("dn-test", "CID-1", volumes.dataVolumes(), new DirectIo(8192));
+    store.open();
+    store.create(4, PIPELINE);
+    byte[] bytes = random(100_000, 4); // 24 aligned 4 KB pages and a tail of 1,696 bytes
+    ChecksumData sums = Checksums.compute(ByteBuffer.wrap(bytes), BPC);
+    // Read-only heap bytes, as a Raft entry's arrive.
+    store.writeChunk(block(4, 1), 0, ByteBuffer.wrap(bytes).asReadOnlyBuffer(), sums);
+    store.putBlock(BlockData.newBuilder().setBlockId(block(4, 1)).setLength(bytes.length).setChecksums(sums)
+        .setBcsid(3).build());
+    Path file = store.planRead(block(4, 1), 0, bytes.length).file();
+    assertArrayEquals(bytes, Files.readAllBytes(file));
+    for (int flip : new int[] {5, 99_990}) { // in a direct page, in the tail
+      byte[] corrupt = bytes.clone();
+      corrupt[flip] ^= 1;
+      DatanodeException refused = assertThrows(DatanodeException.class,
+          () -> store.writeChunk(block(4, 2), 0, ByteBuffer.wrap(corrupt).asReadOnlyBuffer(), sums));
+      assertEquals(DatanodeResult.CHECKSUM_MISMATCH, refused.result());
+      assertFalse(Files.exists(file.resolveSibling("2.block")), "nothing written");
+    }
+  }
+
+  @Test
   void corruptChunksClosedContainersAndUnknownBlocksAreRefused() throws Exception {
     store.create(3, PIPELINE);
     ByteBuffer data = ByteBuffer.wrap(random(32_768, 3));

@@ -4,6 +4,7 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,6 +50,10 @@ final class TroposLocalProcess implements AutoCloseable {
     if (opts != null && !opts.isBlank()) {
       command.addAll(List.of(opts.trim().split("\\s+")));
     }
+    // And bin/tropos's own JVM options for Netty's direct memory (it opens java.nio to Netty).
+    ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+        .filter(arg -> arg.startsWith("--add-opens") || arg.endsWith("netty.tryReflectionSetAccessible=true"))
+        .forEach(command::add);
     for (String property : List.of("log4j2.configurationFile", "java.util.logging.manager")) {
       if (System.getProperty(property) != null) {
         command.add("-D" + property + "=" + System.getProperty(property));
