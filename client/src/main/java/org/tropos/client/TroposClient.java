@@ -194,15 +194,18 @@ public final class TroposClient implements AutoCloseable {
    * it. Either way, close the stream to commit it.
    */
   public KeyOutputStream createSmallKey(OpenKeyRequest request) throws OmException {
-    boolean empty = request.getSize() == 0 && request.getFactor() != ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED;
-    Optional<AllocateBlockResponse> leased = empty ? Optional.empty()
-        : lease.take(request.getFactor(), request.getSize());
-    if (!empty && leased.isEmpty()) {
-      return createKey(request);
+    AllocateBlockResponse block = null; // an empty key of a named factor needs none
+    ReplicationFactor factor = request.getFactor();
+    if (request.getSize() != 0 || factor == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED) {
+      Optional<AllocateBlockResponse> leased = lease.take(factor, request.getSize());
+      if (leased.isEmpty()) {
+        return createKey(request);
+      }
+      block = leased.get();
+      factor = block.getPipeline().getFactor();
     }
-    ReplicationFactor factor = leased.map(block -> block.getPipeline().getFactor()).orElse(request.getFactor());
     return KeyOutputStream.openedWithCommit(om, pipelines, BlockStreamWriter.Settings.from(conf, factor), request,
-        leased.orElse(null), lease);
+        block, lease);
   }
 
   /** The block size keys are written in (ozone.scm.block.size). */

@@ -18,7 +18,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -26,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.net.RecordingAllocator;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.container.DirectIo;
 
@@ -117,25 +117,8 @@ class DirectChunkedFileTest {
   /** Closed mid-way (the client went), every piece read ahead is released, none handed out afterwards. */
   @Test
   void piecesReadAheadAreReleasedWhenTheTransferStops() throws Exception {
-    List<ByteBuf> made = new CopyOnWriteArrayList<>();
-    ByteBufAllocator tracking = new AbstractByteBufAllocator(true) {
-      @Override
-      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-        return ALLOCATOR.heapBuffer(initialCapacity, maxCapacity);
-      }
-
-      @Override
-      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-        ByteBuf buffer = ALLOCATOR.directBuffer(initialCapacity, maxCapacity);
-        made.add(buffer);
-        return buffer;
-      }
-
-      @Override
-      public boolean isDirectBufferPooled() {
-        return false;
-      }
-    };
+    RecordingAllocator tracking = new RecordingAllocator();
+    List<ByteBuf> made = tracking.directBuffers();
     List<ByteBuf> handedOut = new ArrayList<>();
     DirectChunkedFile input = open(0, content.length, tracking);
     while (handedOut.isEmpty()) {

@@ -105,7 +105,6 @@ class BlockPoolTest {
     assertEquals("64 x 65536 THREE", calls.get(calls.size() - 1), "127 blocks grew too old: half as many next");
   }
 
-
   @Test
   void aBlockThatWaitedLongerThanTheMaxAgeIsNotHandedOut() throws Exception {
     BlockPool pool = pool();

@@ -7,9 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.buffer.AbstractByteBufAllocator;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpContent;
@@ -19,9 +17,9 @@ import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tropos.common.net.RecordingAllocator;
 
 /** A streamed response body as the messages the connection sends. */
 class S3ResponseTest {
@@ -107,30 +105,14 @@ class S3ResponseTest {
 
   @Test
   void aBufferLentToAReadThatFailedIsFreed() {
-    List<ByteBuf> allocated = new ArrayList<>();
-    channel.config().setAllocator(new AbstractByteBufAllocator(true) {
-      @Override
-      protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-        ByteBuf buffer = Unpooled.directBuffer(initialCapacity, maxCapacity);
-        allocated.add(buffer);
-        return buffer;
-      }
-
-      @Override
-      protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-        return Unpooled.buffer(initialCapacity, maxCapacity);
-      }
-
-      @Override
-      public boolean isDirectBufferPooled() {
-        return false;
-      }
-    });
+    RecordingAllocator recording = new RecordingAllocator();
+    channel.config().setAllocator(recording);
     assertThrows(IOException.class, () -> response.stream(200, 5, body -> {
       body.lend(5);
       body.lend(5);
       throw new IOException("the replica failed mid-read");
     }));
+    List<ByteBuf> allocated = recording.directBuffers();
     assertEquals(2, allocated.size());
     allocated.forEach(buffer -> assertEquals(0, buffer.refCnt(), "freed"));
     assertFalse(channel.isOpen());
