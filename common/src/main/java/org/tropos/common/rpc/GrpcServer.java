@@ -2,6 +2,8 @@ package org.tropos.common.rpc;
 
 import io.grpc.BindableService;
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -18,7 +20,8 @@ import org.tropos.common.util.Threads;
 /**
  * A gRPC server on one address. Service methods run on a named, bounded pool, never on Netty's event loops,
  * so handlers may touch RocksDB or disks; a call reaches the pool in one hand-off ({@link HandlerHandOff}). When
- * the pool's queue is full a call is refused at once (RESOURCE_EXHAUSTED).
+ * the pool's queue is full a call is refused at once (RESOURCE_EXHAUSTED). Clients in the same JVM reach the same
+ * services through an in-process twin of the server ({@link InProcessServers}).
  */
 public final class GrpcServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GrpcServer.class);
@@ -32,6 +35,8 @@ public final class GrpcServer implements AutoCloseable {
   private final LifeCycle lifeCycle;
   private ExecutorService executor;
   private Server server;
+  private Server inProcess;
+  private InetSocketAddress bound;
 
   /** {@code name} names the threads ({@code <node>-<component>}); port 0 picks a free port. */
   public GrpcServer(String name, HostPort bind, int handlerThreads, List<BindableService> services) {
@@ -45,18 +50,27 @@ public final class GrpcServer implements AutoCloseable {
   public void start() throws IOException {
     lifeCycle.startBegins();
     executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
-    NettyServerBuilder builder = NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port()))
-        .directExecutor().intercept(Callers.receiving()).intercept(CallIds.receiving())
-        .intercept(new HandlerHandOff(executor));
-    services.forEach(builder::addService);
     try {
-      server = builder.build().start();
+      server = withServices(NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port())))
+          .build().start();
     } catch (IOException e) {
       close();
       throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
     }
+    if (InProcessServers.enabled()) {
+      bound = new InetSocketAddress(bind.host(), server.getPort());
+      inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.add(bound))).build().start();
+    }
     lifeCycle.startEnds();
     LOG.info("{}: listening on {}", name, new HostPort(bind.host(), port()));
+  }
+
+  /** Events delivered where they arrive, handlers run on the pool (one hand-off), the caller's user known. */
+  private <B extends ServerBuilder<B>> B withServices(B builder) {
+    builder.directExecutor().intercept(Callers.receiving()).intercept(CallIds.receiving())
+        .intercept(new HandlerHandOff(executor));
+    services.forEach(builder::addService);
+    return builder;
   }
 
   /** The port actually bound (differs from the configured one when that was 0). */
@@ -70,20 +84,29 @@ public final class GrpcServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    if (server != null) {
-      server.shutdown();
-      try {
-        if (!server.awaitTermination(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-          server.shutdownNow();
-        }
-      } catch (InterruptedException e) {
-        server.shutdownNow();
-        Thread.currentThread().interrupt();
-      }
+    if (bound != null) {
+      InProcessServers.remove(bound);
     }
+    stop(inProcess);
+    stop(server);
     if (executor != null) {
       Threads.shutdown(executor, STOP_TIMEOUT);
     }
     lifeCycle.closeEnds();
+  }
+
+  private static void stop(Server server) {
+    if (server == null) {
+      return;
+    }
+    server.shutdown();
+    try {
+      if (!server.awaitTermination(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        server.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      server.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 }

@@ -2,6 +2,7 @@ package org.tropos.common.rpc;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.stub.AbstractStub;
@@ -13,7 +14,9 @@ import org.tropos.common.net.HostPort;
 
 /**
  * A channel to one gRPC service of ours, shared by its clients: stubs get a deadline per call, and a failed call
- * arrives as the service's exception (with its Result, or "not ready" when the service cannot be reached).
+ * arrives as the service's exception (with its Result, or "not ready" when the service cannot be reached). A call
+ * to a server of this JVM goes in-process ({@link InProcessServers}), looked up at each call, since the server may
+ * stop here and start elsewhere.
  *
  * @param <E> the service's exception
  */
@@ -35,6 +38,12 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   private final ManagedChannel channel;
   private final Translator<E> translator;
   private final Duration callTimeout;
+  private final String user;
+  /** Where a connection would land if a server of this JVM listens there; null when it cannot be here. */
+  private volatile InProcessServers.Target local;
+  /** Whether {@link #local} was looked up (at the first call: the name may need DNS). */
+  private volatile boolean localKnown;
+  private volatile ManagedChannel inProcess;
 
   /** A channel whose calls are made as this process's user ({@link Callers#localUser}). */
   public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout) {
@@ -46,6 +55,7 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     this.address = address;
     this.translator = translator;
     this.callTimeout = callTimeout;
+    this.user = user;
     this.channel = builder(address).intercept(Callers.sending(user)).build();
   }
 
@@ -61,7 +71,35 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
 
   /** A stub for this channel with the call deadline set, e.g. {@code stub(OmServiceGrpc::newBlockingStub)}. */
   public <S extends AbstractStub<S>> S stub(Function<ManagedChannel, S> newStub) {
-    return newStub.apply(channel).withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    return newStub.apply(current()).withDeadlineAfter(callTimeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Whether the next call goes in-process (a server of this JVM listens on the address). */
+  boolean inProcess() {
+    return current() != channel;
+  }
+
+  /** The in-process channel while a server of this JVM listens on the address, else the network's. */
+  private ManagedChannel current() {
+    if (!localKnown) {
+      local = InProcessServers.target(address);
+      localKnown = true;
+    }
+    InProcessServers.Target target = local;
+    String name = target == null ? null : target.serverName();
+    if (name == null) {
+      return channel;
+    }
+    ManagedChannel twin = inProcess;
+    if (twin == null) {
+      synchronized (this) {
+        if (inProcess == null) {
+          inProcess = InProcessChannelBuilder.forName(name).intercept(Callers.sending(user)).build();
+        }
+        twin = inProcess;
+      }
+    }
+    return twin;
   }
 
   /** Runs one call, translating its failure. */
@@ -88,5 +126,10 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   @Override
   public void close() {
     channel.shutdownNow();
+    synchronized (this) {
+      if (inProcess != null) {
+        inProcess.shutdownNow();
+      }
+    }
   }
 }
