@@ -15,6 +15,8 @@ import org.tropos.common.io.ByteSink;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.InProcessServers;
+import org.tropos.common.rpc.LocalBlockSource;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.SystemClock;
@@ -118,13 +120,19 @@ public final class BlockStreamReader {
   }
 
   /**
-   * Reads the rest of the range from one replica. A kept connection that fails before any byte came back may
-   * have gone stale while idle (its datanode restarted, or a half-open connection that only times out): the
-   * read is tried once more on a new one.
+   * Reads the rest of the range from one replica: in-process if its read server is in this JVM, else through a
+   * kept connection. One that fails before any byte came back may have gone stale while idle (its datanode
+   * restarted, or a half-open connection that only times out): the read is tried once more on a new one.
    */
   private void readFrom(DatanodeDetails replica, BlockLocation location, long offset, long length,
       long[] delivered, ByteSink sink) throws IOException, DatanodeException {
     HostPort address = readAddress(replica);
+    LocalBlockSource local = InProcessServers.readsAt(address);
+    if (local != null) {
+      local.read(location.block(), offset + delivered[0], length - delivered[0],
+          sink.counted(bytes -> delivered[0] += bytes), address + " (in-process)");
+      return;
+    }
     BlockReadClient reader = connections.borrow(address);
     long before = delivered[0];
     try {

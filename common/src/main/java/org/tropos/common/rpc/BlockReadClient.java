@@ -8,7 +8,6 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import org.tropos.common.checksum.Checksums;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.HostPort;
 import org.tropos.proto.datanode.ContainerListing;
@@ -16,7 +15,6 @@ import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockRequest;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.BlockId;
-import org.tropos.proto.hdds.ChecksumData;
 
 /**
  * One connection to a datanode's read server. Each read sends a ReadBlock request and checks every byte that
@@ -26,7 +24,6 @@ import org.tropos.proto.hdds.ChecksumData;
  * <p>Not thread-safe: one reader at a time per connection.
  */
 public final class BlockReadClient implements AutoCloseable {
-  private static final int BUFFER_BYTES = 1 << 20;
   /** Large socket buffers: fewer wakeups and acknowledgements per GiB read. */
   private static final int SOCKET_BUFFER_BYTES = 4 << 20;
 
@@ -34,7 +31,7 @@ public final class BlockReadClient implements AutoCloseable {
   private final SocketChannel channel;
   private final Selector selector;
   private final long timeoutMs;
-  private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER_BYTES);
+  private final ByteBuffer buffer = BlockPieces.scratch();
   private final ByteBuffer probe = ByteBuffer.allocate(1);
   private boolean answeredBefore;
 
@@ -91,7 +88,13 @@ public final class BlockReadClient implements AutoCloseable {
     if (header.getResult() != DatanodeResult.OK) {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
     }
-    receive(header, offset, length, sink);
+    try {
+      BlockPieces.receive(header, offset, length, sink, this::readFully, bytes -> buffer, address.toString());
+    } catch (DatanodeException e) {
+      // The stream is mid-response: the connection cannot carry another read.
+      close();
+      throw e;
+    }
     answeredBefore = true;
     return header.getBlockLength();
   }
@@ -118,40 +121,6 @@ public final class BlockReadClient implements AutoCloseable {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
     }
     return header.getListing();
-  }
-
-  private void receive(ReadBlockResponse header, long offset, long length, ByteSink sink)
-      throws IOException, DatanodeException {
-    ChecksumData sums = header.getChecksums();
-    int bpc = sums.getBytesPerChecksum();
-    int chunk = BUFFER_BYTES / bpc * bpc;
-    long at = header.getOffset();
-    long end = at + header.getLength();
-    while (at < end) {
-      int n = (int) Math.min(chunk, end - at);
-      boolean wantedWhole = at >= offset && at + n <= offset + length;
-      ByteBuffer lent = wantedWhole ? sink.lend(n) : null;
-      ByteBuffer into = lent != null ? lent : buffer;
-      into.clear().limit(n);
-      readFully(into);
-      into.flip();
-      int firstPiece = (int) ((at - header.getOffset()) / bpc);
-      ChecksumData covering = Checksums.slice(sums, firstPiece, firstPiece + Checksums.pieces(n, bpc));
-      int bad = Checksums.firstMismatch(into, covering);
-      if (bad >= 0) {
-        close();
-        throw new DatanodeException(DatanodeResult.CHECKSUM_MISMATCH, "block data from " + address
-            + " does not match its checksum at offset " + (at + (long) bad * bpc));
-      }
-      long from = Math.max(at, offset);
-      long to = Math.min(at + n, offset + length);
-      if (lent != null) {
-        sink.accept(lent);
-      } else if (from < to) {
-        sink.accept(buffer.duplicate().position((int) (from - at)).limit((int) (to - at)).slice());
-      }
-      at += n;
-    }
   }
 
   private ReadBlockResponse readHeader() throws IOException {

@@ -59,7 +59,7 @@ public final class GrpcServer implements AutoCloseable {
     }
     if (InProcessServers.enabled()) {
       bound = new InetSocketAddress(bind.host(), server.getPort());
-      inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.add(bound))).build().start();
+      inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.addGrpc(bound))).build().start();
     }
     lifeCycle.startEnds();
     LOG.info("{}: listening on {}", name, new HostPort(bind.host(), port()));
@@ -85,7 +85,7 @@ public final class GrpcServer implements AutoCloseable {
       return;
     }
     if (bound != null) {
-      InProcessServers.remove(bound);
+      InProcessServers.removeGrpc(bound);
     }
     stop(inProcess);
     stop(server);

@@ -6,39 +6,63 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.tropos.common.net.HostPort;
 
 /**
- * The gRPC servers of this JVM, by the address each listens on, so that a client in the same JVM reaches them
- * through gRPC's in-process transport instead of a loopback socket: the same services, interceptors and stubs,
- * without HTTP/2 framing, two socket hops and the serialization of each message (in {@code tropos local} the S3
- * gateway's two OM calls per request were a third of a small GET's CPU). Only a call that a socket would have
- * delivered to this very JVM goes in-process: one to a port bound here, on a local address. The system property
- * {@value #PROPERTY}{@code =false} turns it off, for the benchmark's baseline.
+ * The servers of this JVM, by the address each listens on, so that a client in the same JVM reaches them without
+ * a loopback socket: gRPC services through gRPC's in-process transport (the same services, interceptors and
+ * stubs, without HTTP/2 framing, two socket hops and the encoding of each message), and datanode read servers
+ * through {@link LocalBlockSource}. Only a call that a socket would have delivered to this very JVM is made
+ * in-process: one to a port bound here, on a local address. The system property {@value #PROPERTY}{@code =false}
+ * turns it off, for the benchmark's baseline.
  */
 public final class InProcessServers {
   static final String PROPERTY = "tropos.rpc.inProcess";
   private static final boolean ENABLED = Boolean.parseBoolean(System.getProperty(PROPERTY, "true"));
-  private static final Map<InetSocketAddress, String> BY_ADDRESS = new ConcurrentHashMap<>();
+  private static final Listeners<String> GRPC = new Listeners<>();
+  private static final Listeners<LocalBlockSource> READS = new Listeners<>();
+  /** Where a connection to each address asked about would land: empty when it cannot be this JVM. */
+  private static final Map<HostPort, Optional<Target>> TARGETS = new ConcurrentHashMap<>();
 
   private InProcessServers() {
   }
 
-  static boolean enabled() {
+  public static boolean enabled() {
     return ENABLED;
   }
 
-  /** Makes the server listening on {@code bound} reachable in-process; returns its in-process name. */
-  static String add(InetSocketAddress bound) {
-    InetSocketAddress key = normalized(bound);
-    String name = "tropos-rpc-" + key;
-    BY_ADDRESS.put(key, name);
+  /** Makes the gRPC server listening on {@code bound} reachable in-process; returns its in-process name. */
+  static String addGrpc(InetSocketAddress bound) {
+    String name = "tropos-rpc-" + normalized(bound);
+    GRPC.add(bound, name);
     return name;
   }
 
-  static void remove(InetSocketAddress bound) {
-    BY_ADDRESS.remove(normalized(bound));
+  static void removeGrpc(InetSocketAddress bound) {
+    GRPC.remove(bound);
+  }
+
+  /** The in-process name of the gRPC server of this JVM that a connection to {@code address} would reach, or null. */
+  static String grpcAt(HostPort address) {
+    return GRPC.at(address);
+  }
+
+  /** Makes the read server listening on {@code bound} readable in-process. */
+  public static void addReads(InetSocketAddress bound, LocalBlockSource source) {
+    if (ENABLED) {
+      READS.add(bound, source);
+    }
+  }
+
+  public static void removeReads(InetSocketAddress bound) {
+    READS.remove(bound);
+  }
+
+  /** The read server of this JVM that a connection to {@code address} would reach, or null. */
+  public static LocalBlockSource readsAt(HostPort address) {
+    return READS.at(address);
   }
 
   /** Every wildcard address (IPv4's, IPv6's) as one key. */
@@ -47,24 +71,20 @@ public final class InProcessServers {
   }
 
   /**
-   * Where a connection to one address lands if a server of this JVM listens there: on that address itself, or
-   * on the wildcard address and the same port when the address is one of this machine's. Null when the address
-   * cannot land here (not resolvable, or not local), so the channel never looks again.
+   * The two listening addresses a connection to {@code address} could reach in this JVM: the address itself, or
+   * the wildcard on the same port when the address is one of this machine's. Looked up once per address: the
+   * name may need DNS.
    */
-  static Target target(HostPort address) {
-    if (!ENABLED) {
-      return null;
-    }
-    InetAddress resolved;
-    try {
-      resolved = InetAddress.getByName(address.host());
-    } catch (UnknownHostException e) {
-      return null;
-    }
-    if (!isLocal(resolved)) {
-      return null;
-    }
-    return new Target(new InetSocketAddress(resolved, address.port()), new InetSocketAddress(address.port()));
+  private static Optional<Target> target(HostPort address) {
+    return TARGETS.computeIfAbsent(address, a -> {
+      try {
+        InetAddress resolved = InetAddress.getByName(a.host());
+        return isLocal(resolved) ? Optional.of(new Target(new InetSocketAddress(resolved, a.port()),
+            new InetSocketAddress(a.port()))) : Optional.empty();
+      } catch (UnknownHostException e) {
+        return Optional.empty();
+      }
+    });
   }
 
   private static boolean isLocal(InetAddress address) {
@@ -78,12 +98,31 @@ public final class InProcessServers {
     }
   }
 
-  /** The two listening addresses a connection to one local address would reach. */
-  record Target(InetSocketAddress exact, InetSocketAddress wildcard) {
-    /** The in-process name of the server of this JVM listening there now, or null. */
-    String serverName() {
-      String name = BY_ADDRESS.get(exact);
-      return name != null ? name : BY_ADDRESS.get(wildcard);
+  private record Target(InetSocketAddress exact, InetSocketAddress wildcard) {
+  }
+
+  /** Servers of one kind by the (normalized) address each listens on. */
+  private static final class Listeners<T> {
+    private final Map<InetSocketAddress, T> byAddress = new ConcurrentHashMap<>();
+
+    void add(InetSocketAddress bound, T server) {
+      byAddress.put(normalized(bound), server);
+    }
+
+    void remove(InetSocketAddress bound) {
+      byAddress.remove(normalized(bound));
+    }
+
+    T at(HostPort address) {
+      if (!ENABLED || byAddress.isEmpty()) {
+        return null;
+      }
+      Target target = target(address).orElse(null);
+      if (target == null) {
+        return null;
+      }
+      T server = byAddress.get(target.exact());
+      return server != null ? server : byAddress.get(target.wildcard());
     }
   }
 }

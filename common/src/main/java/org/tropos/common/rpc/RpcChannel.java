@@ -39,11 +39,7 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   private final Translator<E> translator;
   private final Duration callTimeout;
   private final String user;
-  /** Where a connection would land if a server of this JVM listens there; null when it cannot be here. */
-  private volatile InProcessServers.Target local;
-  /** Whether {@link #local} was looked up (at the first call: the name may need DNS). */
-  private volatile boolean localKnown;
-  private volatile ManagedChannel inProcess;
+  private volatile Twin twin;
 
   /** A channel whose calls are made as this process's user ({@link Callers#localUser}). */
   public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout) {
@@ -81,25 +77,27 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
 
   /** The in-process channel while a server of this JVM listens on the address, else the network's. */
   private ManagedChannel current() {
-    if (!localKnown) {
-      local = InProcessServers.target(address);
-      localKnown = true;
-    }
-    InProcessServers.Target target = local;
-    String name = target == null ? null : target.serverName();
+    String name = InProcessServers.grpcAt(address);
     if (name == null) {
       return channel;
     }
-    ManagedChannel twin = inProcess;
-    if (twin == null) {
-      synchronized (this) {
-        if (inProcess == null) {
-          inProcess = InProcessChannelBuilder.forName(name).intercept(Callers.sending(user)).build();
-        }
-        twin = inProcess;
-      }
+    Twin known = twin;
+    if (known != null && known.name().equals(name)) {
+      return known.channel();
     }
-    return twin;
+    synchronized (this) {
+      if (twin == null || !twin.name().equals(name)) {
+        if (twin != null) {
+          twin.channel().shutdown();
+        }
+        twin = new Twin(name, InProcessChannelBuilder.forName(name).intercept(Callers.sending(user)).build());
+      }
+      return twin.channel();
+    }
+  }
+
+  /** An in-process channel and the server name it reaches. */
+  private record Twin(String name, ManagedChannel channel) {
   }
 
   /** Runs one call, translating its failure. */
@@ -127,8 +125,8 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   public void close() {
     channel.shutdownNow();
     synchronized (this) {
-      if (inProcess != null) {
-        inProcess.shutdownNow();
+      if (twin != null) {
+        twin.channel().shutdownNow();
       }
     }
   }

@@ -1,6 +1,7 @@
 package org.tropos.datanode.read;
 
 import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -21,6 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.NettyTransport;
+import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.NamedThreadFactory;
 import org.tropos.common.util.Threads;
@@ -30,7 +32,7 @@ import org.tropos.datanode.container.DirectIo;
  * The datanode's block read server (ARCHITECTURE.md, "Read path"): Netty on the read port, one framed request at
  * a time per connection, answered by a header with the checksums covering the range and then the bytes.
  * Event-loop threads only move bytes; lookups run on a bounded planner pool (past its queue a read is answered
- * DATANODE_BUSY).
+ * DATANODE_BUSY). A client in the same JVM reads without the socket ({@link InProcessReads}).
  */
 public final class BlockReadServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BlockReadServer.class);
@@ -53,6 +55,7 @@ public final class BlockReadServer implements AutoCloseable {
   private ExecutorService planners;
   private ExecutorService readers;
   private Channel listener;
+  private InetSocketAddress inProcess;
   /** Open client connections (a channel leaves the group when it closes). */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
@@ -104,6 +107,11 @@ public final class BlockReadServer implements AutoCloseable {
       close();
       throw new IOException(name + " cannot listen on " + bind + ": " + e, e);
     }
+    if (transfer != BlockTransfer.COPYING) {
+      // The copying baseline is measured through the socket.
+      inProcess = new InetSocketAddress(bind.host(), ((InetSocketAddress) listener.localAddress()).getPort());
+      InProcessServers.addReads(inProcess, new InProcessReads(planner, directIo, ByteBufAllocator.DEFAULT, readers));
+    }
     lifeCycle.startEnds();
     LOG.info("{}: serving block reads ({}) on {}", name, transfer, new HostPort(bind.host(), port()));
   }
@@ -117,6 +125,9 @@ public final class BlockReadServer implements AutoCloseable {
   public void close() {
     if (!lifeCycle.closeBegins()) {
       return;
+    }
+    if (inProcess != null) {
+      InProcessServers.removeReads(inProcess);
     }
     if (listener != null) {
       listener.close().awaitUninterruptibly(5, TimeUnit.SECONDS);

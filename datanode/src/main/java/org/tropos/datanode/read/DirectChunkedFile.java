@@ -90,6 +90,23 @@ final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
     return piece;
   }
 
+  /** The next piece, once read; null at the end. For a reader on a thread of its own, never an event loop. */
+  ByteBuf awaitChunk(ByteBufAllocator allocator) throws IOException {
+    CompletableFuture<ByteBuf> next;
+    synchronized (this) {
+      if (isEndOfInput()) {
+        return null;
+      }
+      next = ahead.peekFirst();
+    }
+    try {
+      next.join();
+    } catch (CompletionException e) {
+      // readChunk reports it.
+    }
+    return readChunk(allocator);
+  }
+
   /** Starts reads on the readers until {@value #AHEAD} pieces are under way or read, or the range is. */
   private void readAhead(ByteBufAllocator allocator) {
     while (ahead.size() < AHEAD && nextRead < end) {

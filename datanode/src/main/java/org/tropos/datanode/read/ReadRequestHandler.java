@@ -94,8 +94,7 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
       respondError(ctx, e.result(), e.getMessage());
       return;
     }
-    ReadBlockResponse header = ReadBlockResponse.newBuilder().setResult(DatanodeResult.OK).setOffset(plan.offset())
-        .setLength(plan.length()).setChecksums(plan.checksums()).setBlockLength(plan.blockLength()).build();
+    ReadBlockResponse header = header(plan);
     if (request.getChecksumsOnly()) {
       ctx.writeAndFlush(frame(header));
       return;
@@ -117,6 +116,12 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     } catch (RejectedExecutionException e) {
       discard(body);
     }
+  }
+
+  /** What a read of {@code plan} is answered with before its bytes. */
+  static ReadBlockResponse header(ReadPlan plan) {
+    return ReadBlockResponse.newBuilder().setResult(DatanodeResult.OK).setOffset(plan.offset())
+        .setLength(plan.length()).setChecksums(plan.checksums()).setBlockLength(plan.blockLength()).build();
   }
 
   /** A body never sent (the server is stopping): its file and buffers are let go. */

@@ -2,6 +2,8 @@ package org.tropos.datanode.read;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -28,6 +30,8 @@ import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.InProcessServers;
+import org.tropos.common.rpc.LocalBlockSource;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.container.DirectIo;
@@ -219,6 +223,66 @@ class BlockReadServerTest {
       assertArrayEquals(expected(BPC + 7, 2 * 1024 * 1024), range.received.toByteArray());
       assertEquals(1, range.lentBack);
       assertEquals(2, range.notLent);
+    }
+  }
+
+  private static LocalBlockSource inProcess(BlockReadServer server) {
+    return InProcessServers.readsAt(new HostPort("127.0.0.1", server.port()));
+  }
+
+  private static byte[] read(LocalBlockSource local, long offset, long length) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long blockLength = local.read(BLOCK, offset, length, verified -> {
+      byte[] bytes = new byte[verified.remaining()];
+      verified.get(bytes);
+      out.writeBytes(bytes);
+    }, "test");
+    assertEquals(BLOCK_BYTES, blockLength);
+    return out.toByteArray();
+  }
+
+  @Test
+  void aClientInTheSameJvmReadsTheSameBytesWithoutTheSocket() throws Exception {
+    for (DirectIo directIo : List.of(DirectIo.OFF, DIRECT_IO)) {
+      try (BlockReadServer server = start(BlockTransfer.ZERO_COPY, directIo)) {
+        LocalBlockSource local = inProcess(server);
+        assertNotNull(local, "the read server is not reachable in-process");
+        assertArrayEquals(data, read(local, 0, BLOCK_BYTES));
+        int[][] ranges = {{1, 1}, {BPC + 7, CHUNK + 3 * BPC}, {BLOCK_BYTES - CHUNK - 5, CHUNK + 5}, {4095, CHUNK + 2}};
+        for (int[] r : ranges) {
+          assertArrayEquals(expected(r[0], r[1]), read(local, r[0], r[1]), directIo + " range " + r[0] + "+" + r[1]);
+        }
+        LendingSink whole = new LendingSink();
+        local.read(BLOCK, 0, BLOCK_BYTES, whole, "test");
+        assertArrayEquals(data, whole.received.toByteArray());
+        assertEquals(4, whole.lentBack, "3 MB and a bit, in 1 MB pieces, each read into lent memory");
+        assertEquals(0, whole.notLent);
+        DatanodeException missing = assertThrows(DatanodeException.class,
+            () -> local.read(BLOCK.toBuilder().setLocalId(99).build(), 0, 1, b -> { }, "test"));
+        assertEquals(DatanodeResult.NO_SUCH_BLOCK, missing.result());
+      }
+    }
+  }
+
+  @Test
+  void inProcessReadsCheckEveryPieceAndEndWithTheServer() throws Exception {
+    int corruptAt = 2 * 1024 * 1024 + 100;
+    Path file = store.planRead(BLOCK, 0, 1).file();
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+      ch.write(ByteBuffer.wrap(new byte[] {(byte) ~data[corruptAt]}), corruptAt);
+    }
+    BlockReadServer server = start(BlockTransfer.ZERO_COPY, DIRECT_IO);
+    LocalBlockSource local = inProcess(server);
+    long[] delivered = {0};
+    DatanodeException e = assertThrows(DatanodeException.class,
+        () -> local.read(BLOCK, 0, BLOCK_BYTES, verified -> delivered[0] += verified.remaining(), "test"));
+    assertEquals(DatanodeResult.CHECKSUM_MISMATCH, e.result());
+    assertTrue(delivered[0] <= corruptAt, "handed on " + delivered[0] + " bytes past the corruption");
+    HostPort address = new HostPort("127.0.0.1", server.port());
+    server.close();
+    assertNull(InProcessServers.readsAt(address), "a closed read server is still reachable in-process");
+    try (BlockReadServer copying = start(BlockTransfer.COPYING)) {
+      assertNull(inProcess(copying), "the copying baseline must be measured through its socket");
     }
   }
 }
