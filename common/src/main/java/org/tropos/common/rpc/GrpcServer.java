@@ -57,10 +57,8 @@ public final class GrpcServer implements AutoCloseable {
       close();
       throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
     }
-    if (InProcessServers.enabled()) {
-      bound = new InetSocketAddress(bind.host(), server.getPort());
-      inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.addGrpc(bound))).build().start();
-    }
+    bound = new InetSocketAddress(bind.host(), server.getPort());
+    inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.addGrpc(bound))).build().start();
     lifeCycle.startEnds();
     LOG.info("{}: listening on {}", name, new HostPort(bind.host(), port()));
   }

@@ -16,11 +16,10 @@ import org.tropos.common.net.HostPort;
  * stubs, without HTTP/2 framing, two socket hops and the encoding of each message), and datanode read servers
  * through {@link LocalBlockSource}. Only a call that a socket would have delivered to this very JVM is made
  * in-process: one to a port bound here, on a local address. The system property {@value #PROPERTY}{@code =false}
- * turns it off, for the benchmark's baseline.
+ * sends them over the sockets again (a baseline; a benchmark of the gRPC service itself), looked at on each call.
  */
 public final class InProcessServers {
-  static final String PROPERTY = "tropos.rpc.inProcess";
-  private static final boolean ENABLED = Boolean.parseBoolean(System.getProperty(PROPERTY, "true"));
+  public static final String PROPERTY = "tropos.rpc.inProcess";
   private static final Listeners<String> GRPC = new Listeners<>();
   private static final Listeners<LocalBlockSource> READS = new Listeners<>();
   /** Where a connection to each address asked about would land: empty when it cannot be this JVM. */
@@ -29,8 +28,8 @@ public final class InProcessServers {
   private InProcessServers() {
   }
 
-  public static boolean enabled() {
-    return ENABLED;
+  private static boolean enabled() {
+    return !"false".equalsIgnoreCase(System.getProperty(PROPERTY));
   }
 
   /** Makes the gRPC server listening on {@code bound} reachable in-process; returns its in-process name. */
@@ -51,9 +50,7 @@ public final class InProcessServers {
 
   /** Makes the read server listening on {@code bound} readable in-process. */
   public static void addReads(InetSocketAddress bound, LocalBlockSource source) {
-    if (ENABLED) {
-      READS.add(bound, source);
-    }
+    READS.add(bound, source);
   }
 
   public static void removeReads(InetSocketAddress bound) {
@@ -114,7 +111,7 @@ public final class InProcessServers {
     }
 
     T at(HostPort address) {
-      if (!ENABLED || byAddress.isEmpty()) {
+      if (byAddress.isEmpty() || !enabled()) {
         return null;
       }
       Target target = target(address).orElse(null);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.tropos.common.rpc.Callers;
+import org.tropos.common.rpc.InProcessServers;
 import org.tropos.client.internal.OmClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
@@ -77,6 +78,10 @@ final class OmTarget implements AutoCloseable {
     }
     if (addresses.isEmpty()) {
       addresses.add(new HostPort("127.0.0.1", om.port()));
+    }
+    if (grpc) {
+      // Measured over the socket, as a client in another process calls: not through gRPC's in-process transport.
+      System.setProperty(InProcessServers.PROPERTY, "false");
     }
     client = grpc ? new OmClient(addresses, Callers.localUser()) : null;
   }
