@@ -53,12 +53,12 @@ public final class GrpcServer implements AutoCloseable {
     try {
       server = withServices(NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port())))
           .build().start();
+      bound = new InetSocketAddress(bind.host(), server.getPort());
+      inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.addGrpc(bound))).build().start();
     } catch (IOException e) {
       close();
       throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
     }
-    bound = new InetSocketAddress(bind.host(), server.getPort());
-    inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.addGrpc(bound))).build().start();
     lifeCycle.startEnds();
     LOG.info("{}: listening on {}", name, new HostPort(bind.host(), port()));
   }

@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.LocalBlockSource;
 import org.tropos.datanode.container.DirectIo;
@@ -44,9 +45,16 @@ final class InProcessReads implements LocalBlockSource {
             allocator, readers, () -> { }), allocator);
       } catch (IOException e) {
         directIo.failed(plan.file(), e);
+      } catch (RejectedExecutionException e) {
+        throw stopped(e);
       }
     }
     return new CachedRange(header, FileChannel.open(plan.file(), StandardOpenOption.READ), plan.offset());
+  }
+
+  /** The read server stopped under a read (its readers refuse work): the caller goes to another replica. */
+  private static IOException stopped(RejectedExecutionException e) {
+    return new IOException("the read server stopped during the read", e);
   }
 
   /** A range read through the page cache. */
@@ -106,7 +114,11 @@ final class InProcessReads implements LocalBlockSource {
       while (into.hasRemaining()) {
         if (current == null || !current.isReadable()) {
           release();
-          current = pieces.awaitChunk(allocator);
+          try {
+            current = pieces.awaitChunk(allocator);
+          } catch (RejectedExecutionException e) {
+            throw stopped(e);
+          }
           if (current == null) {
             throw new IOException("block range ended early");
           }
