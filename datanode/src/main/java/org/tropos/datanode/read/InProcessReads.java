@@ -57,21 +57,29 @@ final class InProcessReads implements LocalBlockSource {
     return new IOException("the read server stopped during the read", e);
   }
 
-  /** A range read through the page cache. */
-  private static final class CachedRange implements Range {
+  /** A range and the header it was answered with. */
+  private abstract static class AnsweredRange implements Range {
     private final ReadBlockResponse header;
-    private final FileChannel file;
-    private long position;
 
-    CachedRange(ReadBlockResponse header, FileChannel file, long position) {
+    AnsweredRange(ReadBlockResponse header) {
       this.header = header;
-      this.file = file;
-      this.position = position;
     }
 
     @Override
     public ReadBlockResponse header() {
       return header;
+    }
+  }
+
+  /** A range read through the page cache. */
+  private static final class CachedRange extends AnsweredRange {
+    private final FileChannel file;
+    private long position;
+
+    CachedRange(ReadBlockResponse header, FileChannel file, long position) {
+      super(header);
+      this.file = file;
+      this.position = position;
     }
 
     @Override
@@ -92,21 +100,15 @@ final class InProcessReads implements LocalBlockSource {
   }
 
   /** A range read past the page cache, pieces read ahead on the read server's readers. */
-  private static final class DirectRange implements Range {
-    private final ReadBlockResponse header;
+  private static final class DirectRange extends AnsweredRange {
     private final DirectChunkedFile pieces;
     private final ByteBufAllocator allocator;
     private ByteBuf current;
 
     DirectRange(ReadBlockResponse header, DirectChunkedFile pieces, ByteBufAllocator allocator) {
-      this.header = header;
+      super(header);
       this.pieces = pieces;
       this.allocator = allocator;
-    }
-
-    @Override
-    public ReadBlockResponse header() {
-      return header;
     }
 
     @Override

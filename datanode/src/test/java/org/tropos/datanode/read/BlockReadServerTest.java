@@ -99,15 +99,25 @@ class BlockReadServerTest {
     return new BlockReadClient(new HostPort("127.0.0.1", server.port()), Duration.ofSeconds(10));
   }
 
-  private static byte[] read(BlockReadClient client, long offset, long length) throws Exception {
+  /** Reads a range of the test block into a sink, returning the block's length: by socket or in-process. */
+  @FunctionalInterface
+  private interface RangeReader {
+    long read(long offset, long length, ByteSink sink) throws Exception;
+  }
+
+  private static byte[] collect(RangeReader reader, long offset, long length) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    long blockLength = client.read(BLOCK, offset, length, verified -> {
+    long blockLength = reader.read(offset, length, verified -> {
       byte[] bytes = new byte[verified.remaining()];
       verified.get(bytes);
       out.writeBytes(bytes);
     });
     assertEquals(BLOCK_BYTES, blockLength);
     return out.toByteArray();
+  }
+
+  private static byte[] read(BlockReadClient client, long offset, long length) throws Exception {
+    return collect((from, bytes, sink) -> client.read(BLOCK, from, bytes, sink), offset, length);
   }
 
   private byte[] expected(int offset, int length) {
@@ -231,14 +241,7 @@ class BlockReadServerTest {
   }
 
   private static byte[] read(LocalBlockSource local, long offset, long length) throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    long blockLength = local.read(BLOCK, offset, length, verified -> {
-      byte[] bytes = new byte[verified.remaining()];
-      verified.get(bytes);
-      out.writeBytes(bytes);
-    }, "test");
-    assertEquals(BLOCK_BYTES, blockLength);
-    return out.toByteArray();
+    return collect((from, bytes, sink) -> local.read(BLOCK, from, bytes, sink, "test"), offset, length);
   }
 
   @Test

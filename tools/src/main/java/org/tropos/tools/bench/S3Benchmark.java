@@ -67,7 +67,7 @@ public final class S3Benchmark implements Callable<Integer> {
   @Option(names = "--warmup", defaultValue = "800",
       description = "Small objects PUT and GET on every service in a round of warm-up before anything is measured"
           + " (default 800; reported as warmup-put and warmup-get); 8 large objects are warmed up likewise before"
-          + " the large phases, and one huge object before the huge phase.")
+          + " the large phases.")
   private int warmup;
 
   @Option(names = "--warmup-max-seconds", defaultValue = "300",
@@ -201,9 +201,6 @@ public final class S3Benchmark implements Callable<Integer> {
     transfers.compare(largeBytes, largeCount, concurrency);
     long hugeBytes = DataSize.parse(huge).bytes();
     if (hugeBytes > 0 && hugeCount > 0) {
-      // One object read as a whole loops over far more pieces than a large one: its first GET still spent 21-27 %
-      // of its CPU compiling after the large phases.
-      transfers.warmUp(hugeBytes, 1, 1);
       transfers.compare(hugeBytes, hugeCount, 1);
     }
     return transfers.errors();
