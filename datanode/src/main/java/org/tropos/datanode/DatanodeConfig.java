@@ -27,7 +27,7 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param heartbeatInterval how often to heartbeat
  * @param ratisPort advertised Ratis port
  * @param readPort advertised read port
- * @param httpPort advertised HTTP port
+ * @param httpBind where the status port (/prom, /health, /ready) listens
  * @param diskCheckInterval how often directories are probed
  * @param diskCheckTimeout how long a probe may take before the directory counts as failed
  * @param replicationStreams how many container copies run at once
@@ -39,10 +39,12 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param volumeReservedBytes free space kept back on each data volume for writes already accepted
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
-    String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, int httpPort,
+    String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, HostPort httpBind,
     Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
     ScrubConfig scrub, long ratisSnapshotThreshold, Map<String, String> ratisProperties, long directIoThreshold,
     long volumeReservedBytes) {
+
+  private static final int HTTP_PORT = 9882;
 
   public DatanodeConfig {
     dataDirs = List.copyOf(dataDirs);
@@ -59,7 +61,8 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         dirs(conf.get(DatanodeKeys.ID_DIR).isBlank() ? List.of() : List.of(conf.get(DatanodeKeys.ID_DIR)),
             metadataDirs, "", DatanodeKeys.ID_DIR.name()).get(0),
         host, ipOf(host), ScmAddresses.datanodeServices(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
-        conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT), conf.get(DatanodeKeys.HTTP_PORT),
+        conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT),
+        HostPort.parse(conf.get(DatanodeKeys.HTTP_ADDRESS), HTTP_PORT, DatanodeKeys.HTTP_ADDRESS.name()),
         conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
         conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),
         ScrubConfig.from(conf), conf.get(DatanodeKeys.RATIS_SNAPSHOT_THRESHOLD),

@@ -5,10 +5,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.http.StatusServer;
+import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Closer;
@@ -23,6 +26,7 @@ import org.tropos.datanode.container.ContainerScrubber;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.container.ReplicationCommandHandler;
+import org.tropos.datanode.container.VolumeMeters;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
 import org.tropos.datanode.read.BlockReadServer;
@@ -30,6 +34,7 @@ import org.tropos.datanode.read.ContainerReads;
 import org.tropos.datanode.read.BlockTransfer;
 import org.tropos.datanode.scm.HeartbeatReports;
 import org.tropos.datanode.scm.ScmHeartbeat;
+import org.tropos.datanode.volume.StorageDirectory;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -67,6 +72,8 @@ public final class DatanodeServer implements AutoCloseable {
   private volatile RatisPipelines ratis;
   private volatile PipelineCommandHandler pipelineCommands;
   private ScmHeartbeat heartbeat;
+  private final DaemonMetrics metrics = new DaemonMetrics();
+  private StatusServer http;
   /** Set under this object's monitor by close(): a data-path start that comes later does nothing. */
   private boolean closing;
 
@@ -80,6 +87,8 @@ public final class DatanodeServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       id = DatanodeId.loadOrCreate(config.idDir());
+      http = new StatusServer(name + "-http", config.httpBind(), metrics, this::whyNotReady);
+      http.start();
       volumes = new VolumeSet(name, config.dataDirs(), config.raftLogDirs(), config.volumeReservedBytes());
       volumes.createDirectories();
       startDiskChecks();
@@ -115,16 +124,18 @@ public final class DatanodeServer implements AutoCloseable {
       return;
     }
     DirectIo directIo = new DirectIo(config.directIoThreshold());
-    store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes(), directIo);
+    VolumeMeters volumeMeters = new VolumeMeters(metrics.registry(),
+        volumes.dataVolumes().stream().map(StorageDirectory::path).toList());
+    store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes(), directIo, volumeMeters);
     store.open();
     deletions = new BlockDeletionHandler(name, store);
     replication = new ReplicationCommandHandler(name, store,
         new ContainerImporter(name, store, config.replicationTimeout()), config.replicationStreams(),
         SystemClock.INSTANCE);
-    scrubber = new ContainerScrubber(name, store, config.scrub(), SystemClock.INSTANCE);
+    scrubber = new ContainerScrubber(name, store, config.scrub(), SystemClock.INSTANCE, metrics.registry());
     scrubber.start();
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
-        new ContainerReads(store), BlockTransfer.ZERO_COPY, directIo);
+        new ContainerReads(store, volumeMeters), BlockTransfer.ZERO_COPY, directIo);
     readServer.start();
     List<Path> logDirs = volumes.healthyRaftLogDirs();
     if (logDirs.isEmpty()) {
@@ -132,9 +143,20 @@ public final class DatanodeServer implements AutoCloseable {
       return;
     }
     ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store,
-        config.ratisSnapshotThreshold(), config.ratisProperties());
+        config.ratisSnapshotThreshold(), config.ratisProperties(), metrics.registry());
     ratis.start();
     pipelineCommands = new PipelineCommandHandler(name, ratis, store);
+  }
+
+  /** Ready once registered with SCM, its data path started and able to join pipelines. */
+  private Optional<String> whyNotReady() {
+    if (store == null) {
+      return Optional.of("not registered with SCM yet (SCM at " + config.scms() + ")");
+    }
+    if (ratis == null) {
+      return Optional.of("no healthy RaftLog directory: it cannot join pipelines");
+    }
+    return Optional.empty();
   }
 
   private NodeReport nodeReport() {
@@ -221,11 +243,16 @@ public final class DatanodeServer implements AutoCloseable {
         .setIpAddress(config.ipAddress()).setVersion(VersionInfo.version())
         .addPorts(port(PortName.RATIS, r == null ? config.ratisPort() : r.port()))
         .addPorts(port(PortName.READ, read == null ? config.readPort() : read.port()))
-        .addPorts(port(PortName.HTTP, config.httpPort())).build();
+        .addPorts(port(PortName.HTTP, http.port())).build();
   }
 
   private static Port port(PortName name, int value) {
     return Port.newBuilder().setName(name).setValue(value).build();
+  }
+
+  /** The status port (/prom, /health, /ready). */
+  public int httpPort() {
+    return http.port();
   }
 
   public DatanodeId id() {
@@ -250,7 +277,7 @@ public final class DatanodeServer implements AutoCloseable {
     }
     Closer.closeAll(name, pipelineCommands, ratis, replication, scrubber, readServer, deletions, store,
         diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
-        diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT));
+        diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT), http, metrics);
     lifeCycle.closeEnds();
     LOG.info("{}: datanode stopped", name);
   }

@@ -52,6 +52,8 @@ final class MiniCluster implements AutoCloseable {
         Map.entry("ozone.om.http-address", "127.0.0.1:0"),
         Map.entry("ozone.scm.http-address", "127.0.0.1:0"),
         Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
+        Map.entry("ozone.s3g.webadmin.http-address", "127.0.0.1:0"),
+        Map.entry("hdds.datanode.http-address", "127.0.0.1:0"),
         Map.entry("ozone.directory.deleting.service.interval", "200ms"),
         Map.entry("hdds.container.ratis.ipc.port", "0"),
         Map.entry("hdds.container.ipc.port", "0"),

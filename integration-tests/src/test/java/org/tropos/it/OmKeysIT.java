@@ -257,10 +257,10 @@ class OmKeysIT {
         java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:"
             + mini.cluster().om().httpPort() + "/prom")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
     assertEquals(200, prom.statusCode());
-    long commits = prom.body().lines().filter(l -> l.startsWith("om_occ_commits_total ")).mapToLong(l -> Long.parseLong(
-        l.substring(l.indexOf(' ') + 1))).findFirst().orElse(-1);
+    double commits = prom.body().lines().filter(l -> l.startsWith("om_occ_commits_total ")).mapToDouble(
+        l -> Double.parseDouble(l.substring(l.indexOf(' ') + 1))).findFirst().orElse(-1);
     assertTrue(commits > 0, prom.body());
-    assertTrue(prom.body().contains("om_request_latency_seconds{quantile=\"0.99\"}"), prom.body());
+    assertTrue(prom.body().contains("om_request_latency_seconds_bucket{le=\"0.01\"}"), prom.body());
   }
 
   @Test

@@ -62,8 +62,8 @@ class ReplicationIT {
       written.readAll(scm);
       String metrics = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
           + mini.cluster().scm().httpPort() + "/prom")).build(), HttpResponse.BodyHandlers.ofString()).body();
-      assertTrue(metrics.lines().anyMatch(l -> l.matches("scm_replication_copies_sent_total [1-9][0-9]*")), metrics);
-      assertTrue(metrics.contains("scm_datanodes{state=\"DEAD\"} 1"), metrics);
+      assertTrue(metrics.lines().anyMatch(l -> l.matches("scm_replication_copies_sent_total [1-9][0-9]*\\.0")), metrics);
+      assertTrue(metrics.contains("scm_datanodes{state=\"DEAD\"} 1.0"), metrics);
 
       mini.awaitOpenPipelines(1);
       written.write(scm, 3, 2);

@@ -32,15 +32,15 @@ import org.tropos.proto.om.BucketLayout;
  * @param directoryPurgeInterval how often the contents of deleted directories are purged
  * @param containerLocationTtl how long a container's location from SCM answers lookups
  * @param containerLocationsKept most container locations kept for lookups
- * @param httpBind where the status port (/prom, /health) listens
+ * @param httpBind where the status port (/prom, /health, /ready) listens
+ * @param scmConsole SCM's status port, where the cluster's web console is (linked from the OM's)
  * @param administrators users who administer the cluster besides the one running the OM
  * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
  */
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
-    HostPort httpBind, List<String> administrators,
-    Optional<Ha> ha) {
+    HostPort httpBind, HostPort scmConsole, List<String> administrators, Optional<Ha> ha) {
 
   private static final int HTTP_PORT = 9874;
 
@@ -78,7 +78,7 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
         conf.get(OmKeys.CONTAINER_LOCATION_TTL), conf.get(OmKeys.CONTAINER_LOCATION_CACHE_SIZE),
         HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()),
-        conf.get(CommonKeys.ADMINISTRATORS), ha);
+        ScmAddresses.scmHttp(conf), conf.get(CommonKeys.ADMINISTRATORS), ha);
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

@@ -3,10 +3,13 @@ package org.tropos.om;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.http.JsonRoute;
 import org.tropos.common.http.StatusServer;
+import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.OmException;
@@ -42,7 +45,8 @@ public final class OmServer implements AutoCloseable {
 
   private final OmConfig config;
   private final Clock clock;
-  private final OccMetrics metrics = new OccMetrics();
+  private final DaemonMetrics daemonMetrics = new DaemonMetrics();
+  private final OccMetrics metrics = new OccMetrics(daemonMetrics.registry());
   private final LifeCycle lifeCycle = new LifeCycle("OM");
   private OmDb db;
   private Committer committer;
@@ -95,9 +99,14 @@ public final class OmServer implements AutoCloseable {
           });
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
           List.of(new OmRpc(namespace, scm, config.blockSize(),
-              new Administrators(config.administrators(), Callers.localUser()), leadership)));
+              new Administrators(config.administrators(), Callers.localUser()), leadership)),
+          daemonMetrics.registry());
       server.start();
-      http = new StatusServer("om-http", config.httpBind(), metrics::prometheus);
+      OmSummaries summaries = new OmSummaries(db, metrics, this::serving);
+      summaries.register(daemonMetrics.registry());
+      http = new StatusServer("om-http", config.httpBind(), daemonMetrics, this::whyNotReady)
+          .json("/api/summary", (rest, query) -> JsonRoute.json(summaries.summary()))
+          .link("Cluster console (SCM)", "http://" + config.scmConsole() + "/");
       http.start();
     } catch (IOException | RuntimeException e) {
       close();
@@ -154,6 +163,10 @@ public final class OmServer implements AutoCloseable {
     }
   }
 
+  private Optional<String> whyNotReady() {
+    return serving() ? Optional.empty() : Optional.of("not the leader of its HA service (or not yet caught up)");
+  }
+
   public int port() {
     return server.port();
   }
@@ -183,7 +196,7 @@ public final class OmServer implements AutoCloseable {
       return;
     }
     Closer.closeAll("OM", http, server, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
-        scm, committer, raft, db);
+        scm, committer, raft, db, daemonMetrics);
     lifeCycle.closeEnds();
     LOG.info("OM stopped");
   }

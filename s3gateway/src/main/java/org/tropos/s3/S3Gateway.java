@@ -5,6 +5,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.http.JsonRoute;
+import org.tropos.common.http.Readiness;
+import org.tropos.common.http.StatusServer;
+import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
@@ -13,6 +17,7 @@ import org.tropos.s3.auth.OmCredentials;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.http.S3HttpServer;
 import org.tropos.s3.ops.S3Dispatcher;
+import org.tropos.s3.ops.S3Meters;
 
 /**
  * The S3 gateway process: stateless; a Tropos client (OM and data path) behind an HTTP server. Builds its parts,
@@ -26,6 +31,8 @@ public final class S3Gateway implements AutoCloseable {
   private final LifeCycle lifeCycle = new LifeCycle("S3 gateway");
   private TroposClient client;
   private S3HttpServer server;
+  private final DaemonMetrics metrics = new DaemonMetrics();
+  private StatusServer http;
 
   public S3Gateway(Configuration conf, Clock clock) {
     this.conf = conf;
@@ -37,10 +44,16 @@ public final class S3Gateway implements AutoCloseable {
     S3GatewayConfig config = S3GatewayConfig.from(conf);
     try {
       client = TroposClient.create(conf);
+      S3Meters meters = new S3Meters(metrics.registry());
       S3Dispatcher dispatcher = new S3Dispatcher(client, new RequestAuthenticator(new OmCredentials(client, clock)),
-          clock, config.volume(), config.layout());
+          clock, config.volume(), config.layout(), meters);
       server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
       server.start();
+      long started = clock.monotonicMillis();
+      http = new StatusServer("s3g-http", config.statusBind(), metrics, Readiness.ALWAYS)
+          .json("/api/summary", (rest, query) -> JsonRoute.json(meters.summary(clock.monotonicMillis() - started)))
+          .link("Cluster console (SCM)", "http://" + config.scmConsole() + "/");
+      http.start();
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -54,12 +67,17 @@ public final class S3Gateway implements AutoCloseable {
     return server.port();
   }
 
+  /** The status port (/prom, /health, /ready). */
+  public int statusPort() {
+    return http.port();
+  }
+
   @Override
   public void close() {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("S3 gateway", server, client);
+    Closer.closeAll("S3 gateway", http, server, client, metrics);
     lifeCycle.closeEnds();
     LOG.info("S3 gateway stopped");
   }

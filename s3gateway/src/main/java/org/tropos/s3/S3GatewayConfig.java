@@ -4,6 +4,7 @@ import java.util.List;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmAddresses;
 import org.tropos.proto.om.BucketLayout;
 
 /**
@@ -14,15 +15,21 @@ import org.tropos.proto.om.BucketLayout;
  * @param volume the volume of S3 buckets
  * @param layout layout of buckets created through S3
  * @param maxConcurrent requests served at once (more get 503 SlowDown)
+ * @param statusBind where the status port (/prom, /health, /ready) listens: apart from the S3 port, where
+ *     {@code /prom} would be a bucket
+ * @param scmConsole SCM's status port, where the cluster's web console is (linked from the gateway's)
  */
 public record S3GatewayConfig(HostPort bind, List<String> domains, String volume, BucketLayout layout,
-    int maxConcurrent) {
+    int maxConcurrent, HostPort statusBind, HostPort scmConsole) {
   public static final int DEFAULT_PORT = 9878;
+  private static final int STATUS_PORT = 19878;
 
   public static S3GatewayConfig from(Configuration conf) {
     return new S3GatewayConfig(HostPort.parse(conf.get(S3GatewayKeys.HTTP_ADDRESS), DEFAULT_PORT,
         S3GatewayKeys.HTTP_ADDRESS.name()), conf.get(S3GatewayKeys.DOMAIN_NAMES), conf.get(S3GatewayKeys.VOLUME),
         BucketLayout.valueOf(conf.get(S3GatewayKeys.DEFAULT_BUCKET_LAYOUT)),
-        conf.get(S3GatewayKeys.MAX_CONCURRENT_REQUESTS));
+        conf.get(S3GatewayKeys.MAX_CONCURRENT_REQUESTS),
+        HostPort.parse(conf.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), STATUS_PORT,
+            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()), ScmAddresses.scmHttp(conf));
   }
 }

@@ -11,6 +11,7 @@ import org.tropos.common.conf.DataSize;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmService;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
@@ -36,14 +37,16 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param blockSize the largest block
  * @param blockDeletion how the blocks of deleted keys are sent to the datanodes
  * @param replication how containers are kept at their number of replicas
- * @param httpBind where the status port (/prom, /health) listens
+ * @param httpBind where the status port (/prom, /health, /ready) and the web console listen
+ * @param omHttp the OM's status port, whose summary the console shows
+ * @param gatewayHttp the S3 gateway's status port, whose request counts the console shows
  * @param ha this SCM's place in an HA service ({@code ozone.scm.service.ids}), empty for a single SCM
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
     DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind,
-    Optional<Ha> ha) {
+    HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha) {
 
   private static final int HTTP_PORT = 9876;
 
@@ -90,7 +93,8 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), blockPort),
         conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat),
         ReplicationConfig.from(conf),
-        HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()), ha);
+        HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()),
+        ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha);
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

@@ -1,56 +1,101 @@
 package org.tropos.scm;
 
-import java.util.Map;
-import java.util.TreeMap;
-import org.tropos.common.http.PrometheusText;
-import org.tropos.proto.scm.HealthCount;
-import org.tropos.proto.scm.ReplicationReport;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.NodeOperationalState;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.PipelineState;
+import org.tropos.proto.hdds.VolumeReport;
+import org.tropos.proto.scm.ContainerHealth;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
+import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.replication.ReplicationManager;
 
 /**
- * SCM's metrics on its status port: datanodes by health and operational state, containers by state and by health
- * class (the figures of {@code tropos admin container report}), and replication's work.
+ * SCM's meters while it serves: datanodes by health and operational state, their capacity, pipelines by state,
+ * containers by state and by health class (the figures of {@code tropos admin container report}), and replication's
+ * work. Removed when SCM stops serving (an HA follower), so that the next term's managers register afresh.
  */
-final class ScmMetrics {
+final class ScmMetrics implements AutoCloseable {
+  private final MeterRegistry registry;
   private final NodeManager nodes;
-  private final ContainerManager containers;
-  private final ReplicationManager replication;
+  private final List<Meter> meters = new ArrayList<>();
 
-  ScmMetrics(NodeManager nodes, ContainerManager containers, ReplicationManager replication) {
+  ScmMetrics(MeterRegistry registry, NodeManager nodes, PipelineManager pipelines, ContainerManager containers,
+      ReplicationManager replication) {
+    this.registry = registry;
     this.nodes = nodes;
-    this.containers = containers;
-    this.replication = replication;
+    for (NodeState s : NodeState.values()) {
+      if (s != NodeState.NODE_STATE_UNSPECIFIED && s != NodeState.UNRECOGNIZED) {
+        gauge("scm.datanodes", "Datanodes by health.", "state", s.name(), () -> countNodes(n -> n.state() == s));
+      }
+    }
+    for (NodeOperationalState s : NodeOperationalState.values()) {
+      if (s != NodeOperationalState.NODE_OPERATIONAL_STATE_UNSPECIFIED && s != NodeOperationalState.UNRECOGNIZED) {
+        gauge("scm.datanodes.operational", "Datanodes by operational state.", "state", s.name(),
+            () -> countNodes(n -> n.operationalState() == s));
+      }
+    }
+    gauge("scm.capacity.bytes", "Capacity of the data volumes of the datanodes not DEAD.", null, null,
+        () -> volumeBytes(VolumeReport::getCapacityBytes));
+    gauge("scm.used.bytes", "Bytes Tropos uses on the data volumes of the datanodes not DEAD.", null, null,
+        () -> volumeBytes(VolumeReport::getUsedBytes));
+    for (PipelineState s : PipelineState.values()) {
+      if (s != PipelineState.PIPELINE_STATE_UNSPECIFIED && s != PipelineState.UNRECOGNIZED) {
+        gauge("scm.pipelines", "Pipelines by state.", "state", s.name(), () -> pipelines.list(s).size());
+      }
+    }
+    for (ContainerState s : ContainerState.values()) {
+      if (s != ContainerState.CONTAINER_STATE_UNSPECIFIED && s != ContainerState.UNRECOGNIZED) {
+        gauge("scm.containers", "Containers by state.", "state", s.name(),
+            () -> containers.replicationViews().stream().filter(c -> c.state() == s).count());
+      }
+    }
+    for (ContainerHealth h : ContainerHealth.values()) {
+      if (h != ContainerHealth.CONTAINER_HEALTH_UNSPECIFIED && h != ContainerHealth.UNRECOGNIZED) {
+        gauge("scm.containers.health", "Containers by health class, as the replication manager last found them.",
+            "health", h.name(), () -> replication.counts().getOrDefault(h, 0));
+      }
+    }
+    gauge("scm.replication.copies.in.flight", "Container copies sent and not yet seen done (the replication"
+        + " queue).", null, null, () -> replication.report().getCopiesInFlight());
+    gauge("scm.replication.deletions.in.flight", "Replica deletions sent and not yet seen done.", null, null,
+        () -> replication.report().getDeletionsInFlight());
+    meters.add(FunctionCounter.builder("scm.replication.copies.sent", replication, ReplicationManager::copiesSent)
+        .description("Container copies sent.").register(registry));
+    meters.add(FunctionCounter.builder("scm.replication.deletions.sent", replication,
+        ReplicationManager::deletionsSent).description("Replica deletions sent.").register(registry));
   }
 
-  String prometheus() {
-    Map<String, Integer> health = new TreeMap<>();
-    Map<String, Integer> operational = new TreeMap<>();
-    for (NodeStatus n : nodes.nodes()) {
-      health.merge(n.state().name(), 1, Integer::sum);
-      operational.merge(n.operationalState().name(), 1, Integer::sum);
+  private void gauge(String name, String help, String tag, String value, Supplier<Number> reading) {
+    Gauge.Builder<Supplier<Number>> gauge = Gauge.builder(name, reading).description(help).strongReference(true);
+    if (tag != null) {
+      gauge.tag(tag, value);
     }
-    Map<String, Integer> states = new TreeMap<>();
-    containers.replicationViews().forEach(c -> states.merge(c.state().name(), 1, Integer::sum));
-    ReplicationReport report = replication.report();
-    Map<String, Long> classes = new TreeMap<>();
-    for (HealthCount c : report.getCountsList()) {
-      classes.put(c.getHealth().name(), c.getCount());
-    }
-    return new PrometheusText()
-        .gauge("scm_datanodes", "Datanodes by health.", "state", health)
-        .gauge("scm_datanodes_operational", "Datanodes by operational state.", "state", operational)
-        .gauge("scm_containers", "Containers by state.", "state", states)
-        .gauge("scm_containers_health", "Containers by health class, as the replication manager last found them.",
-            "health", classes)
-        .gauge("scm_replication_copies_in_flight", "Container copies sent and not yet seen done.",
-            report.getCopiesInFlight())
-        .gauge("scm_replication_deletions_in_flight", "Replica deletions sent and not yet seen done.",
-            report.getDeletionsInFlight())
-        .counter("scm_replication_copies_sent_total", "Container copies sent.", replication.copiesSent())
-        .counter("scm_replication_deletions_sent_total", "Replica deletions sent.", replication.deletionsSent())
-        .toString();
+    meters.add(gauge.register(registry));
+  }
+
+  private long countNodes(Predicate<NodeStatus> which) {
+    return nodes.nodes().stream().filter(which).count();
+  }
+
+  private long volumeBytes(ToLongFunction<VolumeReport> field) {
+    return nodes.nodes().stream().filter(n -> n.state() != NodeState.DEAD)
+        .flatMap(n -> n.lastReport().getVolumesList().stream()).mapToLong(field).sum();
+  }
+
+  @Override
+  public void close() {
+    meters.forEach(registry::remove);
   }
 }

@@ -3,11 +3,15 @@ package org.tropos.scm;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.http.StatusServer;
+import org.tropos.common.metrics.DaemonMetrics;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmService;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.util.Clock;
@@ -15,6 +19,7 @@ import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.scm.block.DeletedBlockLog;
+import org.tropos.scm.console.ScmConsole;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.HeardDatanodes;
@@ -34,6 +39,7 @@ public final class ScmServer implements AutoCloseable {
   private static final long LEADERSHIP_CHECK_MS = 200;
   private static final int DATANODE_HANDLER_THREADS = 8;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+  private static final String LOOPBACK = "127.0.0.1";
 
   private final ScmConfig config;
   private final RackResolver racks;
@@ -42,6 +48,8 @@ public final class ScmServer implements AutoCloseable {
   private ScmDb db;
   private ScmRaftServer raft;
   private StatusServer http;
+  private final DaemonMetrics metrics = new DaemonMetrics();
+  private ScmConsole console;
   private GrpcServer datanodeServer;
   /** What the datanodes told this SCM (HA; null for a single SCM). */
   private HeardDatanodes heard;
@@ -60,7 +68,9 @@ public final class ScmServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       db = ScmDb.open(config.dbDir());
-      http = new StatusServer("scm-http", config.httpBind(), this::prometheus);
+      http = new StatusServer("scm-http", config.httpBind(), metrics, this::whyNotReady);
+      console = new ScmConsole(this::clientAddresses, config.omHttp(), config.gatewayHttp());
+      console.addTo(http);
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
@@ -128,7 +138,7 @@ public final class ScmServer implements AutoCloseable {
   }
 
   private void serve() throws IOException {
-    ScmServices starting = new ScmServices(config, racks, clock, db, heard);
+    ScmServices starting = new ScmServices(config, racks, clock, db, heard, metrics.registry());
     starting.start();
     services = starting;
   }
@@ -138,9 +148,15 @@ public final class ScmServer implements AutoCloseable {
     return services != null;
   }
 
-  private String prometheus() {
-    ScmServices current = services;
-    return current == null ? "# SCM not serving: a follower of its HA service\n" : current.prometheus();
+  private Optional<String> whyNotReady() {
+    return services != null ? Optional.empty()
+        : Optional.of("not the leader of its HA service (or not yet caught up): it does not serve");
+  }
+
+  /** Where the console asks SCM's admin service: this SCM's own, or every SCM's of the HA service. */
+  private List<HostPort> clientAddresses() {
+    return config.ha().map(ha -> ha.service().nodes().stream().map(ScmService.Node::client).toList())
+        .orElseGet(() -> List.of(new HostPort(LOOPBACK, clientPort())));
   }
 
   private <T> T fromServices(String what, Function<ScmServices, T> get) {
@@ -200,7 +216,7 @@ public final class ScmServer implements AutoCloseable {
       return;
     }
     Closer.closeAll("SCM", leadership == null ? null : () -> Threads.shutdown(leadership, STOP_TIMEOUT),
-        services, datanodeServer, raft, http, db);
+        http, console, services, datanodeServer, raft, db, metrics);
     services = null;
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");

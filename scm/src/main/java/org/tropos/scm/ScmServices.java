@@ -1,5 +1,6 @@
 package org.tropos.scm;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -64,9 +65,12 @@ final class ScmServices implements AutoCloseable {
   private BlockDeletingService blockDeleting;
   private ScmMetrics metrics;
   private final HeardDatanodes heard;
+  private final MeterRegistry registry;
 
   /** @param heard what this SCM heard from the datanodes before it served (HA); null for a single SCM */
-  ScmServices(ScmConfig config, RackResolver racks, Clock clock, ScmDb db, HeardDatanodes heard) {
+  ScmServices(ScmConfig config, RackResolver racks, Clock clock, ScmDb db, HeardDatanodes heard,
+      MeterRegistry registry) {
+    this.registry = registry;
     this.config = config;
     this.racks = racks;
     this.clock = clock;
@@ -122,12 +126,12 @@ final class ScmServices implements AutoCloseable {
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
-              containerManager, replicationManager)));
+              containerManager, replicationManager)), registry);
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
-          List.of(new ScmBlockRpc(containerManager, deletedBlocks)));
+          List.of(new ScmBlockRpc(containerManager, deletedBlocks)), registry);
       blockServer.start();
-      metrics = new ScmMetrics(nodeManager, containerManager, replicationManager);
+      metrics = new ScmMetrics(registry, nodeManager, pipelineManager, containerManager, replicationManager);
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -136,10 +140,6 @@ final class ScmServices implements AutoCloseable {
     LOG.info("SCM {} of cluster {} serves (version {}): client service on port {}, block service on port {},"
         + " database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(), clientPort(), blockPort(),
         config.dbDir());
-  }
-
-  String prometheus() {
-    return metrics.prometheus();
   }
 
   /** The deleted-block log and the component that sends it to the datanodes, on a scheduler of its own. */
@@ -187,7 +187,7 @@ final class ScmServices implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("SCM services", blockServer, clientServer,
+    Closer.closeAll("SCM services", metrics, blockServer, clientServer,
         scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
         deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
         replicationScheduler == null ? null : () -> Threads.shutdown(replicationScheduler, STOP_TIMEOUT),

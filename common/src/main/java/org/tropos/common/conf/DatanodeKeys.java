@@ -26,8 +26,9 @@ public final class DatanodeKeys {
           + " one, the log is trimmed only up to what every member has.").requiring(v -> v >= 1, ">= 1");
   public static final ConfigKey<Integer> READ_PORT = ScmKeys.port("hdds.container.ipc.port", 9859,
       "Port of the datanode's block read server.");
-  public static final ConfigKey<Integer> HTTP_PORT = ScmKeys.port("hdds.datanode.http.port", 9882,
-      "Port of the datanode's HTTP server.");
+  public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("hdds.datanode.http-address",
+      ConfigType.STRING, "0.0.0.0:9882", "host:port of the datanode's status port (/prom, /health, /ready); port 0 ="
+          + " any free port.");
   public static final ConfigKey<Duration> DISK_CHECK_INTERVAL = ScmKeys.positive(ConfigKey.of(
       "hdds.datanode.periodic.disk.check.interval.minutes", ConfigType.duration(ChronoUnit.MINUTES), "60",
       "How often every volume and RaftLog directory is checked by writing, syncing and reading back a file."));

@@ -6,6 +6,9 @@ import java.util.List;
 public final class S3GatewayKeys {
   public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.s3g.http-address", ConfigType.STRING,
       "0.0.0.0:9878", "host:port the S3 gateway listens on; port 0 = any free port.");
+  public static final ConfigKey<String> WEBADMIN_HTTP_ADDRESS = ConfigKey.of("ozone.s3g.webadmin.http-address",
+      ConfigType.STRING, "0.0.0.0:19878", "host:port of the gateway's status port (/prom, /health, /ready), apart"
+          + " from the S3 port where every path may be a bucket; port 0 = any free port.");
   public static final ConfigKey<List<String>> DOMAIN_NAMES = ConfigKey.of("ozone.s3g.domain.name", ConfigType.LIST,
       "", "Domain names of the gateway for virtual-host-style addressing (<bucket>.<domain>); empty = path style"
           + " only.");

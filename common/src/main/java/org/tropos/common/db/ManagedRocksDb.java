@@ -212,6 +212,18 @@ public final class ManagedRocksDb implements AutoCloseable {
     return List.copyOf(OPEN.values());
   }
 
+  /**
+   * RocksDB's estimate of the rows in {@code family} (property {@code rocksdb.estimate-num-keys}): cheap, exact
+   * only after compaction, for metrics and the console.
+   */
+  public long estimatedRows(String family) {
+    try {
+      return db.getLongProperty(family(family), "rocksdb.estimate-num-keys");
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
   public byte[] get(String family, byte[] key) throws IOException {
     try {
       return db.get(family(family), key);

@@ -4,6 +4,7 @@ import java.util.List;
 import org.tropos.common.conf.ConfigKey;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
+import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
 
 /**
@@ -49,6 +50,33 @@ public final class ScmAddresses {
     int port = conf.get(OmKeys.PORT);
     String address = conf.get(OmKeys.ADDRESS);
     return address.isBlank() ? new HostPort("localhost", port) : HostPort.parse(address, port, OmKeys.ADDRESS.name());
+  }
+
+  /**
+   * SCM's status port, where its web console is, as other daemons link to it: the host of ozone.scm.http-address,
+   * or where that listens on every interface, the first SCM's client host.
+   */
+  public static HostPort scmHttp(Configuration conf) {
+    return reachable(HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), 0, ScmKeys.HTTP_ADDRESS.name()),
+        clientServices(conf).get(0).host());
+  }
+
+  /** The OM's status port: ozone.om.http-address, its host where that names none the OM's client host. */
+  public static HostPort omHttp(Configuration conf) {
+    return reachable(HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), 0, OmKeys.HTTP_ADDRESS.name()),
+        omService(conf).host());
+  }
+
+  /** The S3 gateway's status port: ozone.s3g.webadmin.http-address, this host where that names none. */
+  public static HostPort gatewayHttp(Configuration conf) {
+    return reachable(HostPort.parse(conf.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), 0,
+        S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()), "localhost");
+  }
+
+  /** {@code bind} with {@code host} where it listens on every interface. */
+  private static HostPort reachable(HostPort bind, String host) {
+    boolean wildcard = bind.host().isEmpty() || bind.host().equals("0.0.0.0") || bind.host().equals("::");
+    return wildcard ? new HostPort(host, bind.port()) : bind;
   }
 
   private static HostPort resolve(Configuration conf, ConfigKey<String> addressKey, ConfigKey<Integer> portKey) {

@@ -5,6 +5,8 @@ import io.grpc.Server;
 import io.grpc.ServerBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
@@ -32,18 +34,29 @@ public final class GrpcServer implements AutoCloseable {
   private final HostPort bind;
   private final List<BindableService> services;
   private final int handlerThreads;
+  private final GrpcCallMetrics callMetrics;
   private final LifeCycle lifeCycle;
   private ExecutorService executor;
   private Server server;
   private Server inProcess;
   private InetSocketAddress bound;
 
-  /** {@code name} names the threads ({@code <node>-<component>}); port 0 picks a free port. */
+  /** A server whose calls are not timed (a registry with no children keeps no meters). */
   public GrpcServer(String name, HostPort bind, int handlerThreads, List<BindableService> services) {
+    this(name, bind, handlerThreads, services, new CompositeMeterRegistry());
+  }
+
+  /**
+   * {@code name} names the threads ({@code <node>-<component>}); port 0 picks a free port. Every call is timed in
+   * {@code metrics} by service, method and status code.
+   */
+  public GrpcServer(String name, HostPort bind, int handlerThreads, List<BindableService> services,
+      MeterRegistry metrics) {
     this.name = name;
     this.bind = bind;
     this.services = List.copyOf(services);
     this.handlerThreads = handlerThreads;
+    this.callMetrics = new GrpcCallMetrics(metrics);
     this.lifeCycle = new LifeCycle(name);
   }
 
@@ -66,7 +79,7 @@ public final class GrpcServer implements AutoCloseable {
   /** Events delivered where they arrive, handlers run on the pool (one hand-off), the caller's user known. */
   private <B extends ServerBuilder<B>> B withServices(B builder) {
     builder.directExecutor().intercept(Callers.receiving()).intercept(CallIds.receiving())
-        .intercept(new HandlerHandOff(executor));
+        .intercept(new HandlerHandOff(executor)).intercept(callMetrics);
     services.forEach(builder::addService);
     return builder;
   }

@@ -9,6 +9,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -43,12 +44,13 @@ class GrpcServerTest {
   }
 
   private final Probe probe = new Probe();
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private GrpcServer server;
   private ManagedChannel channel;
 
   @BeforeEach
   void start() throws Exception {
-    server = new GrpcServer("probe-rpc", new HostPort("127.0.0.1", 0), 2, List.of(probe));
+    server = new GrpcServer("probe-rpc", new HostPort("127.0.0.1", 0), 2, List.of(probe), registry);
     server.start();
     channel = RpcChannel.open(new HostPort("127.0.0.1", server.port()));
   }
@@ -82,5 +84,17 @@ class GrpcServerTest {
     assertEquals(Status.Code.UNKNOWN, e.getStatus().getCode());
     assertTrue(e.getStatus().getDescription().contains("a bug in the handler"), e.getStatus().toString());
     stub().allocateBlock(AllocateBlockRequest.getDefaultInstance());
+  }
+
+  @Test
+  void everyCallIsTimedByServiceMethodAndStatusCode() {
+    for (int i = 0; i < 3; i++) {
+      stub().allocateBlock(AllocateBlockRequest.getDefaultInstance());
+    }
+    assertThrows(StatusRuntimeException.class, () -> stub().getContainers(GetContainersRequest.getDefaultInstance()));
+    assertEquals(3, registry.get("rpc.server.calls").tags("service", "tropos.scm.ScmBlockService", "method",
+        "AllocateBlock", "code", "OK").timer().count());
+    assertEquals(1, registry.get("rpc.server.calls").tags("method", "GetContainers", "code", "UNKNOWN").timer()
+        .count());
   }
 }

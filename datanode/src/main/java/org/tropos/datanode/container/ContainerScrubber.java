@@ -1,5 +1,9 @@
 package org.tropos.datanode.container;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,6 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.DatanodeException;
@@ -31,12 +36,28 @@ public final class ContainerScrubber implements AutoCloseable {
   private final ScrubConfig config;
   private final Clock clock;
   private final List<ScheduledExecutorService> schedulers = new ArrayList<>();
+  private final Counter scanned;
+  private final Counter damaged;
+  private final AtomicLong lastPassEndSeconds = new AtomicLong();
 
   public ContainerScrubber(String nodeName, ContainerStore store, ScrubConfig config, Clock clock) {
+    this(nodeName, store, config, clock, new CompositeMeterRegistry());
+  }
+
+  /** @param registry where the scrubber's progress is counted ({@code datanode_scrubber_*}) */
+  public ContainerScrubber(String nodeName, ContainerStore store, ScrubConfig config, Clock clock,
+      MeterRegistry registry) {
     this.nodeName = nodeName;
     this.store = store;
     this.config = config;
     this.clock = clock;
+    this.scanned = Counter.builder("datanode.scrubber.containers.scanned").description("Replicas whose every"
+        + " checksum the data scrubber verified.").register(registry);
+    this.damaged = Counter.builder("datanode.scrubber.damaged").description("Replicas the scrubber found damaged"
+        + " and marked UNHEALTHY.").register(registry);
+    Gauge.builder("datanode.scrubber.last.pass.end", lastPassEndSeconds, AtomicLong::get).baseUnit("seconds")
+        .description("When the data scrubber last finished a pass over a volume (seconds since the epoch; 0:"
+            + " never).").register(registry);
   }
 
   public void start() {
@@ -87,6 +108,7 @@ public final class ContainerScrubber implements AutoCloseable {
       }
       try {
         Optional<String> fault = scanner.checkData(c, throttle);
+        scanned.increment();
         if (fault.isPresent()) {
           unhealthy(c, fault.get());
         } else if (store.isCurrent(c)) {
@@ -99,6 +121,7 @@ public final class ContainerScrubber implements AutoCloseable {
         return;
       }
     }
+    lastPassEndSeconds.set(clock.wallTime().getEpochSecond());
   }
 
   /** Marks the replica UNHEALTHY, unless it was deleted or replaced meanwhile. */
@@ -107,6 +130,7 @@ public final class ContainerScrubber implements AutoCloseable {
     if (!store.isCurrent(c)) {
       return;
     }
+    damaged.increment();
     try {
       store.markUnhealthy(id, fault);
     } catch (DatanodeException e) {

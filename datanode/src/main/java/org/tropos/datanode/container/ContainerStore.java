@@ -54,6 +54,7 @@ public final class ContainerStore implements AutoCloseable {
   private final Map<Path, VolumeDb> dbs = new HashMap<>();
   private final Map<Long, Container> containers = new ConcurrentHashMap<>();
   private final DirectIo directIo;
+  private final VolumeMeters meters;
 
   /** A store that writes every chunk through the page cache. */
   public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes) {
@@ -62,10 +63,17 @@ public final class ContainerStore implements AutoCloseable {
 
   /** @param directIo which chunks are written past the page cache */
   public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes, DirectIo directIo) {
+    this(nodeName, clusterId, volumes, directIo, VolumeMeters.NONE);
+  }
+
+  /** @param meters counts the bytes written to each volume */
+  public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes, DirectIo directIo,
+      VolumeMeters meters) {
     this.nodeName = nodeName;
     this.clusterId = clusterId;
     this.volumes = List.copyOf(volumes);
     this.directIo = directIo;
+    this.meters = meters;
   }
 
   /**
@@ -166,6 +174,7 @@ public final class ContainerStore implements AutoCloseable {
           + offset + " does not match its checksum at byte " + (offset + (long) bad * checksums.getBytesPerChecksum()));
     }
     Path path = container.blockFile(block.getLocalId());
+    meters.written(path, source.remaining());
     if (direct > 0) {
       try {
         directIo.writeAligned(path, offset, source.slice(0, direct));

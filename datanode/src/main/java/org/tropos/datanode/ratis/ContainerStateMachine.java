@@ -1,5 +1,7 @@
 package org.tropos.datanode.ratis;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.io.File;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -29,6 +31,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.metrics.Latency;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.RaftRefusal;
 import org.tropos.common.util.Uuids;
@@ -65,6 +68,9 @@ final class ContainerStateMachine extends BaseStateMachine {
   private final ContainerStore store;
   private final PipelineId pipeline;
   private final Executor chunkWriters;
+  private final MeterRegistry registry;
+  /** Timed on the leader only: a follower applies entries it did not start. */
+  private final Timer commits;
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
   /**
    * The latest snapshot, kept here: the storage's own lookup races when two log appenders ask at the moment the
@@ -76,10 +82,20 @@ final class ContainerStateMachine extends BaseStateMachine {
   /** Chunk bytes by log index, from {@link #write} until the entry is applied or truncated. */
   private final ConcurrentNavigableMap<Long, ByteString> unapplied = new ConcurrentSkipListMap<>();
 
-  ContainerStateMachine(ContainerStore store, RaftGroupId group, Executor chunkWriters) {
+  ContainerStateMachine(ContainerStore store, RaftGroupId group, Executor chunkWriters, MeterRegistry registry) {
     this.store = store;
     this.pipeline = PipelineId.newBuilder().setId(Uuids.toProto(group.getUuid())).build();
     this.chunkWriters = chunkWriters;
+    this.registry = registry;
+    this.commits = Latency.timer("datanode.raft.commit", "A pipeline's commands from their arrival at its leader"
+        + " to their commit and apply (the replicated write's latency).")
+        .tag("pipeline", group.getUuid().toString()).register(registry);
+  }
+
+  @Override
+  public void close() throws IOException {
+    registry.remove(commits);
+    super.close();
   }
 
   @Override
@@ -121,7 +137,7 @@ final class ContainerStateMachine extends BaseStateMachine {
     ByteString commandBytes = ByteString.copyFrom(content.substring(4, 4 + commandLength).toByteArray());
     ContainerCommand command = parse(commandBytes);
     TransactionContext.Builder trx = TransactionContext.newBuilder().setStateMachine(this)
-        .setClientRequest(request).setLogData(commandBytes);
+        .setClientRequest(request).setLogData(commandBytes).setStateMachineContext(Timer.start(registry));
     if (command.hasWriteChunk()) {
       ByteString data = content.substring(4 + commandLength);
       WriteChunk chunk = command.getWriteChunk();
@@ -261,6 +277,9 @@ final class ContainerStateMachine extends BaseStateMachine {
           .setMessage(e.getMessage()).build();
     }
     updateLastAppliedTermIndex(entry.getTerm(), entry.getIndex());
+    if (trx.getStateMachineContext() instanceof Timer.Sample started) {
+      started.stop(commits);
+    }
     return CompletableFuture.completedFuture(Message.valueOf(UnsafeByteOperations.unsafeWrap(
         response.toByteArray())));
   }

@@ -1,5 +1,7 @@
 package org.tropos.datanode.ratis;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.io.File;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -80,6 +82,7 @@ public final class RatisPipelines implements AutoCloseable {
   private static final int CHUNK_WRITE_QUEUE = 8;
 
   private final String nodeName;
+  private final MeterRegistry registry;
   private final RaftPeerId me;
   private final String host;
   private final int port;
@@ -101,6 +104,15 @@ public final class RatisPipelines implements AutoCloseable {
    */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
       ContainerStore store, long snapshotEveryEntries, Map<String, String> operatorProperties) {
+    this(nodeName, datanodeId, host, port, logDirs, store, snapshotEveryEntries, operatorProperties,
+        new CompositeMeterRegistry());
+  }
+
+  /** @param registry where each pipeline's commit latency is timed ({@code datanode_raft_commit_seconds}) */
+  public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
+      ContainerStore store, long snapshotEveryEntries, Map<String, String> operatorProperties,
+      MeterRegistry registry) {
+    this.registry = registry;
     this.nodeName = nodeName;
     this.me = RaftPeerId.valueOf(datanodeId.toString());
     this.host = host;
@@ -153,7 +165,7 @@ public final class RatisPipelines implements AutoCloseable {
     chunkWriters = Threads.boundedPoolWithBackpressure(nodeName + "-chunk-writer", CHUNK_WRITERS,
         CHUNK_WRITE_QUEUE);
     server = RaftServer.newBuilder().setServerId(me).setProperties(properties)
-        .setStateMachineRegistry(group -> new ContainerStateMachine(store, group, chunkWriters))
+        .setStateMachineRegistry(group -> new ContainerStateMachine(store, group, chunkWriters, registry))
         .setOption(RaftStorage.StartupOption.RECOVER).build();
     server.start();
     lifeCycle.startEnds();

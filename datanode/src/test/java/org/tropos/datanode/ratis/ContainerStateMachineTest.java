@@ -20,6 +20,8 @@ import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.checksum.Checksums;
@@ -47,6 +49,7 @@ class ContainerStateMachineTest {
   @TempDir
   Path root;
   private ContainerStore store;
+  private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
   private ContainerStateMachine machine;
 
   @BeforeEach
@@ -57,12 +60,23 @@ class ContainerStateMachineTest {
     store = new ContainerStore("dn", "CID-1", volumes.dataVolumes());
     store.open();
     store.create(1, PipelineId.newBuilder().setId(Uuids.toProto(GROUP.getUuid())).build());
-    machine = new ContainerStateMachine(store, GROUP, Runnable::run);
+    machine = new ContainerStateMachine(store, GROUP, Runnable::run, registry);
   }
 
   @AfterEach
   void stop() {
     store.close();
+  }
+
+  @Test
+  void commitLatencyIsTimedPerPipelineOnTheLeaderOnlyAndGoesWithTheGroup() throws Exception {
+    BlockId id = block(7);
+    byte[] data = new byte[1024];
+    apply(5, putBlock(id, data.length, written(id, data)));
+    Timer commits = registry.get("datanode.raft.commit").tag("pipeline", GROUP.getUuid().toString()).timer();
+    assertEquals(0, commits.count(), "a follower's apply is not a commit it started");
+    machine.close();
+    assertTrue(registry.find("datanode.raft.commit").timers().isEmpty());
   }
 
   private static BlockId block(long local) {

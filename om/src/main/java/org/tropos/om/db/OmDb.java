@@ -120,6 +120,11 @@ public final class OmDb implements CheckpointedState, AutoCloseable {
     return db.latest();
   }
 
+  /** About how many rows {@code table} holds (RocksDB's estimate; -1 when it cannot tell). */
+  public long estimatedRows(OmTable table) {
+    return db.estimatedRows(table.family());
+  }
+
   public long lastTxId() {
     return lastTxId;
   }

@@ -1,31 +1,52 @@
 package org.tropos.om.occ;
 
-import java.util.Locale;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.LongAdder;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
-import org.tropos.common.http.PrometheusText;
+import org.tropos.common.metrics.Latency;
 
 /**
  * Counters and histograms of optimistic concurrency: commits, conflicts (validation failures), retries, requests
- * that gave up, group-commit batch sizes and request latency.
- *
- * <p>Thread-safe: adders and HdrHistogram recorders.
+ * that gave up, group-commit batch sizes and request latency, in the OM's meter registry ({@code /prom}).
  */
 public final class OccMetrics {
-  private final LongAdder commits = new LongAdder();
-  private final LongAdder readOnly = new LongAdder();
-  private final LongAdder conflicts = new LongAdder();
-  private final LongAdder retries = new LongAdder();
-  private final LongAdder gaveUp = new LongAdder();
-  private final LongAdder answeredFromRecord = new LongAdder();
-  private final LongAdder batches = new LongAdder();
-  private final LongAdder followerReads = new LongAdder();
-  private final Recorder batchSizes = new Recorder(3);
-  private final Recorder latencyMicros = new Recorder(3);
-  private final Histogram totalBatchSizes = new Histogram(3);
-  private final Histogram totalLatencyMicros = new Histogram(3);
+  private final Counter commits;
+  private final Counter readOnly;
+  private final Counter conflicts;
+  private final Counter retries;
+  private final Counter gaveUp;
+  private final Counter answeredFromRecord;
+  private final Counter followerReads;
+  private final DistributionSummary batchSizes;
+  private final Timer latency;
+
+  /** Counted but not exported (tests of the OCC core). */
+  public OccMetrics() {
+    this(new SimpleMeterRegistry());
+  }
+
+  public OccMetrics(MeterRegistry registry) {
+    commits = Counter.builder("om.occ.commits").description("Transactions committed.").register(registry);
+    readOnly = Counter.builder("om.occ.read.only").description("Requests that changed nothing (no commit needed).")
+        .register(registry);
+    conflicts = Counter.builder("om.occ.conflicts").description("Transactions refused by validation (re-run).")
+        .register(registry);
+    retries = Counter.builder("om.occ.retries").description("Re-runs of requests after a conflict.")
+        .register(registry);
+    gaveUp = Counter.builder("om.occ.gave.up").description("Requests that failed with TOO_MANY_CONFLICTS.")
+        .register(registry);
+    answeredFromRecord = Counter.builder("om.calls.answered.from.record").description("Client calls sent again"
+        + " after a failover and answered from the retry cache (applied once).").register(registry);
+    followerReads = Counter.builder("om.follower.reads").description("Read calls answered as a follower (OM HA,"
+        + " follower reads on).").register(registry);
+    batchSizes = DistributionSummary.builder("om.occ.batch.size").description("Transactions per group commit (one"
+        + " WAL sync each).").serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64, 128, 256).register(registry);
+    latency = Latency.timer("om.request.latency", "Namespace requests from their start to their commit, retries"
+        + " included.").register(registry);
+  }
 
   void commit() {
     commits.increment();
@@ -53,7 +74,7 @@ public final class OccMetrics {
 
   /** Calls sent again (after an OM failover) that were answered from the retry cache, applied once. */
   public long answeredFromRecord() {
-    return answeredFromRecord.sum();
+    return (long) answeredFromRecord.count();
   }
 
   /** A read call this OM answered as a follower of its HA service. */
@@ -63,54 +84,29 @@ public final class OccMetrics {
 
   /** Read calls answered as a follower so far. */
   public long followerReads() {
-    return followerReads.sum();
+    return (long) followerReads.count();
   }
 
   void batch(int size) {
-    batches.increment();
-    batchSizes.recordValue(size);
+    batchSizes.record(size);
   }
 
   void latency(long nanos) {
-    latencyMicros.recordValue(Math.max(1, TimeUnit.NANOSECONDS.toMicros(nanos)));
+    latency.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Transactions committed so far. */
+  public long commits() {
+    return (long) commits.count();
   }
 
   /** Validation failures so far (each re-runs its request). */
   public long conflicts() {
-    return conflicts.sum();
+    return (long) conflicts.count();
   }
 
-  /**
-   * Everything in Prometheus text format, histograms as summaries since start (quantiles of request latency in
-   * seconds and of group-commit batch sizes).
-   */
-  public synchronized String prometheus() {
-    totalBatchSizes.add(batchSizes.getIntervalHistogram());
-    totalLatencyMicros.add(latencyMicros.getIntervalHistogram());
-    StringBuilder summaries = new StringBuilder();
-    summary(summaries, "om_occ_batch_size", "Transactions per group commit.", totalBatchSizes, 1);
-    summary(summaries, "om_request_latency_seconds", "Request latency, retries included.", totalLatencyMicros, 1e-6);
-    return new PrometheusText()
-        .counter("om_occ_commits_total", "Transactions committed.", commits.sum())
-        .counter("om_occ_read_only_total", "Requests that changed nothing (no commit needed).", readOnly.sum())
-        .counter("om_occ_conflicts_total", "Transactions refused by validation (re-run).", conflicts.sum())
-        .counter("om_occ_retries_total", "Re-runs of requests after a conflict.", retries.sum())
-        .counter("om_occ_gave_up_total", "Requests that failed with TOO_MANY_CONFLICTS.", gaveUp.sum())
-        .counter("om_calls_answered_from_record_total", "Client calls sent again after a failover and answered"
-            + " from the retry cache (applied once).", answeredFromRecord.sum())
-        .counter("om_occ_batches_total", "Group commits (one WAL sync each).", batches.sum())
-        .counter("om_follower_reads_total", "Read calls answered as a follower (OM HA, follower reads on).",
-            followerReads.sum())
-        .raw(summaries.toString()).toString();
-  }
-
-  private static void summary(StringBuilder out, String name, String help, Histogram h, double scale) {
-    out.append("# HELP ").append(name).append(' ').append(help).append('\n');
-    out.append("# TYPE ").append(name).append(" summary\n");
-    for (double q : new double[] {0.5, 0.9, 0.99, 0.999}) {
-      out.append(String.format(Locale.ROOT, "%s{quantile=\"%s\"} %s%n", name, q,
-          h.getTotalCount() == 0 ? "NaN" : Double.toString(h.getValueAtPercentile(q * 100) * scale)));
-    }
-    out.append(String.format(Locale.ROOT, "%s_count %d%n", name, h.getTotalCount()));
+  /** Re-runs after conflicts so far. */
+  public long retries() {
+    return (long) retries.count();
   }
 }

@@ -45,6 +45,8 @@ public final class S3Response {
   private final HttpHeaders headers = new DefaultHttpHeaders();
   private final CompletableFuture<Void> ended = new CompletableFuture<>();
   private boolean sent;
+  private int status;
+  private long bodyBytes;
 
   /**
    * A response on {@code channel}; {@code keepAlive} says, when the response starts, whether the connection may
@@ -72,6 +74,16 @@ public final class S3Response {
     return sent;
   }
 
+  /** The status sent, 0 before the response starts. */
+  public int status() {
+    return status;
+  }
+
+  /** The bytes of body sent or streaming (a HEAD's none). */
+  public long bodyBytes() {
+    return bodyBytes;
+  }
+
   /**
    * Completes once the response's last write is queued on the connection, or the response was given up
    * ({@link #giveUp}): from then on, the connection's next response cannot interleave with this one.
@@ -94,6 +106,8 @@ public final class S3Response {
       response.headers().set(HttpHeaderNames.CONTENT_TYPE, contentType);
     }
     response.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, content.length);
+    this.status = status;
+    this.bodyBytes = content.length;
     boolean keep = keepConnection(response);
     finish(channel.writeAndFlush(response), keep);
   }
@@ -104,6 +118,7 @@ public final class S3Response {
         HttpResponseStatus.valueOf(status), Unpooled.EMPTY_BUFFER);
     response.headers().set(headers);
     response.headers().set(HttpHeaderNames.CONTENT_LENGTH, contentLength);
+    this.status = status;
     boolean keep = keepConnection(response);
     finish(channel.writeAndFlush(response), keep);
   }
@@ -125,6 +140,8 @@ public final class S3Response {
     response.headers().set(HttpHeaderNames.CONTENT_LENGTH, length);
     boolean keep = keepConnection(response);
     sent = true;
+    this.status = status;
+    this.bodyBytes = length;
     Pieces pieces = new Pieces(response, length);
     ChannelFuture last;
     try {

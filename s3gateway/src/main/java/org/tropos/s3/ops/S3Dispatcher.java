@@ -33,9 +33,11 @@ public final class S3Dispatcher implements S3Handler {
   private final RequestAuthenticator authenticator;
   private final Clock clock;
   private final S3Routes routes;
+  private final S3Meters meters;
 
   public S3Dispatcher(TroposClient om, RequestAuthenticator authenticator, Clock clock, String volume,
-      BucketLayout layout) {
+      BucketLayout layout, S3Meters meters) {
+    this.meters = meters;
     this.authenticator = authenticator;
     this.clock = clock;
     this.routes = routes(om, new BucketOps(om, volume, layout, clock), authenticator, clock);
@@ -114,9 +116,22 @@ public final class S3Dispatcher implements S3Handler {
       fail(request, out, (diskFull(e) ? S3ErrorCode.INSUFFICIENT_STORAGE : S3ErrorCode.INTERNAL_ERROR)
           .error(e.getMessage()));
     }
+    long took = clock.monotonicNanos() - start;
+    meters.record(S3Routes.operationName(request), out.status(), took, bodyLength(request), out.bodyBytes());
     if (LOG.isDebugEnabled()) {
       LOG.debug("S3 {} {}?{} took {} us", request.method(), request.rawPath(), request.query().keySet(),
-          (clock.monotonicNanos() - start) / 1000);
+          took / 1000);
+    }
+  }
+
+  /** The request body's bytes as the client declared them (the data's, for aws-chunked uploads). */
+  private static long bodyLength(S3Request request) {
+    String decoded = request.header("x-amz-decoded-content-length");
+    String length = decoded != null ? decoded : request.header("content-length");
+    try {
+      return length == null ? 0 : Math.max(0, Long.parseLong(length.trim()));
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 

@@ -86,6 +86,23 @@ final class S3Routes {
     throw S3ErrorCode.NOT_IMPLEMENTED.error(what + " is not implemented");
   }
 
+  /**
+   * The operation a request asks for, as the gateway's metrics name it: {@code GET OBJECT},
+   * {@code PUT OBJECT ?uploadId}, {@code PUT OBJECT copy}; one name for every method S3 lacks, so that no client
+   * can add names.
+   */
+  static String operationName(S3Request request) {
+    if (!S3_METHODS.contains(request.method())) {
+      return request.method().equals("OPTIONS") ? "OPTIONS" : "OTHER";
+    }
+    Resource resource = Resource.of(request);
+    List<String> named = subResources(request);
+    String name = request.method() + " " + resource + (named.size() == 1 ? " ?" + named.get(0) : "");
+    boolean copy = resource == Resource.OBJECT && named.isEmpty() && request.method().equals("PUT")
+        && request.header("x-amz-copy-source") != null;
+    return copy ? name + " copy" : name;
+  }
+
   private static List<String> subResources(S3Request request) {
     List<String> named = new ArrayList<>();
     for (String parameter : request.query().keySet()) {

@@ -238,6 +238,9 @@ public final class LocalCluster implements AutoCloseable {
     own.put(DatanodeKeys.HOSTNAME.name(), datanodeAddress(i));
     own.put(DatanodeKeys.RATIS_PORT.name(), Integer.toString(pinnedPort(i, DatanodeKeys.RATIS_PORT)));
     own.put(DatanodeKeys.READ_PORT.name(), Integer.toString(pinnedPort(i, DatanodeKeys.READ_PORT)));
+    // Each datanode has a loopback address of its own, so all may take the configured status port.
+    own.put(DatanodeKeys.HTTP_ADDRESS.name(), datanodeAddress(i) + ":"
+        + HostPort.parse(base.get(DatanodeKeys.HTTP_ADDRESS), 0, DatanodeKeys.HTTP_ADDRESS.name()).port());
     if (!ha) {
       own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm().datanodePort());
     }
@@ -377,6 +380,8 @@ public final class LocalCluster implements AutoCloseable {
     StringBuilder out = new StringBuilder();
     ScmServer serving = scm();
     out.append(String.format("Tropos local cluster %s, data in %s%n", serving.identity().clusterId(), dataDir));
+    out.append(String.format("  web console  http://%s:%d/   (every daemon: /prom, /health, /ready on its status"
+        + " port)%n", LOOPBACK, serving.httpPort()));
     if (!ha) {
       out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
           LOOPBACK, serving.clientPort(), LOOPBACK, serving.blockPort(), LOOPBACK, serving.datanodePort(),
@@ -393,12 +398,14 @@ public final class LocalCluster implements AutoCloseable {
           LOOPBACK, om.httpPort(), dataDir.resolve(oms.size() == 1 ? "om" : LocalOmService.nodeId(i))));
     }
     if (s3 != null) {
-      out.append(String.format("  S3 gateway   %s%n", s3Endpoint()));
+      out.append(String.format("  S3 gateway   %s   status http://%s:%d/prom%n", s3Endpoint(), LOOPBACK,
+          s3.statusPort()));
     }
     for (int i = 1; i <= datanodeCount; i++) {
       DatanodeServer dn = datanodes.get(i - 1);
-      out.append(String.format("  datanode %-3d %-12s %-7s id %s   data %s%n", i, datanodeAddress(i), rackOf(i),
-          dn == null ? "(stopped)" : dn.id().uuid(), dataDir.resolve("dn" + i)));
+      out.append(String.format("  datanode %-3d %-12s %-7s id %s   status %s   data %s%n", i, datanodeAddress(i),
+          rackOf(i), dn == null ? "(stopped)" : dn.id().uuid(),
+          dn == null ? "-" : "http://" + datanodeAddress(i) + ":" + dn.httpPort() + "/prom", dataDir.resolve("dn" + i)));
     }
     return out.toString();
   }
