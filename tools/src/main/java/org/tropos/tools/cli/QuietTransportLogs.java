@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.core.LoggerContext;
 import org.apache.logging.log4j.core.config.Configuration;
 import org.apache.logging.log4j.core.config.LoggerConfig;
@@ -62,8 +63,11 @@ public final class QuietTransportLogs implements AutoCloseable {
     }
   }
 
+  /** Nothing to do when Log4j's API is served by another provider than Log4j Core (log4j-to-slf4j, say). */
   private static void quietLog4j() {
-    LoggerContext context = LoggerContext.getContext(false);
+    if (!(LogManager.getContext(false) instanceof LoggerContext context)) {
+      return;
+    }
     Configuration config = context.getConfiguration();
     for (String name : LOGGERS) {
       LoggerConfig configured = config.getLoggers().get(name);
@@ -78,7 +82,9 @@ public final class QuietTransportLogs implements AutoCloseable {
   }
 
   private static void restoreLog4j() {
-    LoggerContext context = LoggerContext.getContext(false);
+    if (!(LogManager.getContext(false) instanceof LoggerContext context)) {
+      return;
+    }
     Configuration config = context.getConfiguration();
     for (String name : LOGGERS) {
       if (LOG4J_LEVELS.containsKey(name)) {
