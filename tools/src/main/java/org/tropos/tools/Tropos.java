@@ -1,20 +1,15 @@
 package org.tropos.tools;
 
-import io.grpc.StatusRuntimeException;
-import java.io.IOException;
 import java.io.PrintWriter;
-import org.tropos.common.conf.ConfigException;
-import org.tropos.common.rpc.OmException;
-import org.tropos.common.rpc.ScmException;
-import org.tropos.proto.om.OmResult;
-import org.tropos.proto.scm.ScmResult;
+import java.util.Set;
 import org.tropos.tools.bench.BenchCommand;
 import org.tropos.tools.cli.AdminCommand;
 import org.tropos.tools.cli.DatanodeCommand;
-import org.tropos.tools.cli.ExitCodes;
+import org.tropos.tools.cli.FailureReport;
 import org.tropos.tools.cli.FsCommand;
 import org.tropos.tools.cli.LocalCommand;
 import org.tropos.tools.cli.OmCommand;
+import org.tropos.tools.cli.QuietTransportLogs;
 import org.tropos.tools.cli.S3Command;
 import org.tropos.tools.cli.S3gCommand;
 import org.tropos.tools.cli.ScmCommand;
@@ -22,6 +17,9 @@ import org.tropos.tools.cli.ShCommand;
 import org.tropos.tools.cli.VersionCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.ScopeType;
 
 /** The {@code tropos} command: the one entry point that turns outcomes into process exit codes. */
 @Command(name = "tropos", mixinStandardHelpOptions = true, versionProvider = VersionCommand.class,
@@ -33,6 +31,16 @@ import picocli.CommandLine.Command;
     footer = {"  0  success", "  1  the operation failed", "  2  invalid command line",
         "  3  invalid configuration (the message names the key)", "  4  service unreachable"})
 public final class Tropos {
+  private static final String VERBOSE = "--verbose";
+  /** Commands that run servers (or, for bench, whole clusters): their logs are the operator's, never quieted. */
+  private static final Set<String> SERVER_COMMANDS = Set.of("scm", "om", "datanode", "s3g", "local", "bench");
+
+  /** Declared here and inherited by every subcommand; read from the parse result, where it was given. */
+  @Option(names = VERBOSE, scope = ScopeType.INHERIT,
+      description = "On failure print the stack trace after the one-line error, and keep the logs of gRPC, Netty"
+          + " and Ratis on in client commands.")
+  private boolean verbose;
+
   private Tropos() {
   }
 
@@ -55,44 +63,47 @@ public final class Tropos {
 
   private static int run(CommandLine cli, String... args) {
     shareVersion(cli, new VersionCommand());
+    cli.setExecutionStrategy(Tropos::execute);
     cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-      commandLine.getErr().println("tropos: " + message(e));
-      commandLine.getErr().flush();
-      return exitCode(e);
+      PrintWriter err = commandLine.getErr();
+      err.println(FailureReport.line(e));
+      if (verbose(parseResult)) {
+        FailureReport.printTrace(e, err);
+      }
+      err.flush();
+      return FailureReport.exitCode(e);
     });
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     return cli.execute(args);
+  }
+
+  /** Runs the command, a client one with the libraries' logs off unless {@code --verbose}. */
+  private static int execute(ParseResult parseResult) {
+    ParseResult top = parseResult.subcommand();
+    if (top == null || SERVER_COMMANDS.contains(top.commandSpec().name()) || verbose(parseResult)) {
+      return new CommandLine.RunLast().execute(parseResult);
+    }
+    QuietTransportLogs quiet = QuietTransportLogs.start();
+    try {
+      return new CommandLine.RunLast().execute(parseResult);
+    } finally {
+      quiet.close();
+    }
+  }
+
+  /** Whether {@code --verbose} was given on the command or any command above it. */
+  private static boolean verbose(ParseResult parseResult) {
+    for (ParseResult level = parseResult; level != null; level = level.subcommand()) {
+      if (level.hasMatchedOption(VERBOSE)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Every command's {@code --version} prints the same as {@code tropos version}. */
   private static void shareVersion(CommandLine command, VersionCommand version) {
     command.getCommandSpec().versionProvider(version);
     command.getSubcommands().values().forEach(sub -> shareVersion(sub, version));
-  }
-
-  private static String message(Exception e) {
-    if (e instanceof ScmException s) {
-      return s.getMessage() + " (" + s.result() + ")";
-    }
-    if (e instanceof OmException o) {
-      return o.getMessage() + " (" + o.result() + ")";
-    }
-    return e.getMessage() == null ? e.toString() : e.getMessage();
-  }
-
-  private static int exitCode(Exception e) {
-    if (e instanceof ConfigException) {
-      return ExitCodes.BAD_CONFIG;
-    }
-    if (e instanceof ScmException s) {
-      return s.result() == ScmResult.SCM_NOT_READY ? ExitCodes.UNAVAILABLE : ExitCodes.FAILED;
-    }
-    if (e instanceof OmException o) {
-      return o.result() == OmResult.OM_NOT_READY ? ExitCodes.UNAVAILABLE : ExitCodes.FAILED;
-    }
-    if (e instanceof StatusRuntimeException || e instanceof IOException) {
-      return ExitCodes.FAILED;
-    }
-    return ExitCodes.FAILED;
   }
 }
