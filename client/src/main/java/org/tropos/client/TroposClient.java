@@ -10,9 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.tropos.client.internal.BlockLease;
 import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.KeyInputStream;
-import org.tropos.client.internal.KeyOutputStream;
+import org.tropos.client.internal.BlockKeyInputStream;
+import org.tropos.client.internal.BlockKeyOutputStream;
 import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.ClientKeys;
@@ -65,8 +64,8 @@ import org.tropos.proto.scm.ContainerInfo;
 
 /**
  * The Java client of a Tropos cluster, in the style of Ozone's {@code ObjectStore}: volumes, buckets, and keys
- * written through an {@link java.io.OutputStream} (visible only once closed, atomically) and read through an
- * {@link java.io.InputStream} that verifies every byte. Metadata calls fail with {@link OmException}, which
+ * written through a {@link KeyOutputStream} (visible only once closed, atomically) and read through a
+ * {@link KeyInputStream} that verifies every byte. Metadata calls fail with {@link OmException}, which
  * carries the OM's result (KEY_NOT_FOUND, BUCKET_NOT_EMPTY, ...).
  *
  * <p>Thread-safe: share one per process; each stream belongs to one thread.
@@ -181,10 +180,10 @@ public final class TroposClient implements AutoCloseable {
   /** The same, in blocks of at most {@code maxBlockSize} bytes (and the configured block size). */
   public KeyOutputStream createKey(OpenKeyRequest request, long maxBlockSize) throws OmException {
     OpenKeyResponse open = om.openKey(request);
-    BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf,
+    BlockWriteSettings settings = BlockWriteSettings.from(conf,
         open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor())
         .withMaxBlockSize(maxBlockSize);
-    return new KeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(), open);
+    return new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(), open);
   }
 
   /**
@@ -204,7 +203,7 @@ public final class TroposClient implements AutoCloseable {
       block = leased.get();
       factor = block.getPipeline().getFactor();
     }
-    return KeyOutputStream.openedWithCommit(om, pipelines, BlockStreamWriter.Settings.from(conf, factor), request,
+    return BlockKeyOutputStream.openedWithCommit(om, pipelines, BlockWriteSettings.from(conf, factor), request,
         block, lease);
   }
 
@@ -231,7 +230,7 @@ public final class TroposClient implements AutoCloseable {
 
   /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */
   public KeyInputStream readKey(LookupKeyResponse lookup) {
-    return new KeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
+    return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
   }
 
   /** The key with where its blocks' replicas are, nearest to this host first. */

@@ -19,11 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.BlockLocation;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.common.rpc.ScmBlockClient;
-import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -38,7 +37,7 @@ import org.tropos.proto.scm.KeyBlocks;
 @Timeout(180)
 class BlockDeletionIT {
   private static final int MB = 1 << 20;
-  private static final BlockStreamWriter.Settings SETTINGS = new BlockStreamWriter.Settings(MB, MB / 4, 16 * 1024,
+  private static final BlockWriteSettings SETTINGS = new BlockWriteSettings(MB, MB / 4, 16 * 1024,
       4, 5, ReplicationFactor.THREE, Duration.ofSeconds(3));
   private static final String FAST_DELETION = "300ms";
   private static final Map<String, String> CLUSTER = Map.of("ozone.scm.datanode.pipeline.limit", "1",
@@ -46,15 +45,15 @@ class BlockDeletionIT {
 
   @TempDir
   Path dir;
-  private final PipelineClients pipelines = new PipelineClients();
+  private final BlockClients blockClients = new BlockClients();
 
   @AfterEach
-  void closePipelineClients() {
-    pipelines.close();
+  void closeBlockClients() {
+    blockClients.close();
   }
 
   private List<BlockLocation> write(ScmBlockClient scm, int bytes) throws Exception {
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, SETTINGS)) {
+    try (BlockWriter writer = blockClients.over(scm).newWriter(SETTINGS)) {
       writer.write(ByteBuffer.allocate(bytes));
       return writer.finish();
     }
@@ -85,7 +84,7 @@ class BlockDeletionIT {
         () -> mini.cluster().scm().deletedBlockLog().size(), n -> n == 0);
   }
 
-  private static void assertUnreadable(MiniCluster mini, ScmBlockClient scm, List<BlockLocation> blocks) {
+  private void assertUnreadable(MiniCluster mini, ScmBlockClient scm, List<BlockLocation> blocks) {
     for (int i = 1; i <= mini.cluster().datanodeCount(); i++) {
       DatanodeServer dn = mini.cluster().datanode(i);
       for (BlockLocation b : blocks) {
@@ -94,7 +93,7 @@ class BlockDeletionIT {
       }
     }
     IOException failed = assertThrows(IOException.class,
-        () -> new BlockStreamReader(scm, "127.0.0.1").read(blocks.subList(0, 1), bytes -> { }));
+        () -> blockClients.over(scm).read(blocks.subList(0, 1), bytes -> { }));
     DatanodeException cause = assertInstanceOf(DatanodeException.class, failed.getCause().getCause(),
         failed.toString());
     assertEquals(DatanodeResult.NO_SUCH_BLOCK, cause.result(), "reads of a deleted block");

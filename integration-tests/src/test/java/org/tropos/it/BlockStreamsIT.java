@@ -18,11 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.BlockLocation;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.common.rpc.ScmBlockClient;
-import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -35,7 +34,7 @@ import org.tropos.proto.hdds.ReplicationFactor;
 class BlockStreamsIT {
   private static final int MB = 1 << 20;
   /** 64 MB blocks so that 300 MB crosses several; 1 MB chunks, committed every 4. */
-  private static final BlockStreamWriter.Settings SETTINGS = new BlockStreamWriter.Settings(64L * MB, MB, 16 * 1024,
+  private static final BlockWriteSettings SETTINGS = new BlockWriteSettings(64L * MB, MB, 16 * 1024,
       4, 5, ReplicationFactor.THREE, Duration.ofSeconds(3));
   private static final Map<String, String> CLUSTER = Map.of("ozone.scm.datanode.pipeline.limit", "2",
       "ozone.scm.block.size", "64MB", "ozone.scm.container.size", "256MB");
@@ -43,11 +42,11 @@ class BlockStreamsIT {
   @TempDir
   Path dir;
   /** Shared by the writers of a test, as a process shares them; closed after each test. */
-  private final PipelineClients pipelines = new PipelineClients();
+  private final BlockClients blockClients = new BlockClients();
 
   @org.junit.jupiter.api.AfterEach
-  void closePipelineClients() {
-    pipelines.close();
+  void closeBlockClients() {
+    blockClients.close();
   }
 
   /** Deterministic bytes, generated in pieces so 300 MB never sits in memory. */
@@ -70,7 +69,7 @@ class BlockStreamsIT {
 
   private List<BlockLocation> write(ScmBlockClient scm, Source source, long size, Runnable midway)
       throws Exception {
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, SETTINGS)) {
+    try (BlockWriter writer = blockClients.over(scm).newWriter(SETTINGS)) {
       long done = 0;
       boolean interfered = false;
       while (done < size) {
@@ -86,10 +85,10 @@ class BlockStreamsIT {
     }
   }
 
-  private static byte[] readDigest(ScmBlockClient scm, List<BlockLocation> blocks) throws Exception {
+  private byte[] readDigest(ScmBlockClient scm, List<BlockLocation> blocks) throws Exception {
     MessageDigest digest = MessageDigest.getInstance("SHA-256");
     long[] total = {0};
-    new BlockStreamReader(scm, "127.0.0.1").read(blocks, verified -> {
+    blockClients.over(scm).read(blocks, verified -> {
       total[0] += verified.remaining();
       digest.update(verified);
     });
@@ -205,7 +204,7 @@ class BlockStreamsIT {
         gone.addPorts(port.toBuilder().setValue(closedPort));
       }
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      new BlockStreamReader(scm, "127.0.0.1").read(block, List.of(gone.build()), 0, block.length(),
+      blockClients.over(scm).read(block, List.of(gone.build()), 0, block.length(),
           digest::update);
       assertArrayEquals(source.digest.digest(), digest.digest(), "read from a replica SCM knows now");
     }

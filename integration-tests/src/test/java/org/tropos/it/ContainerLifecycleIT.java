@@ -12,10 +12,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.BlockLocation;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.common.rpc.ScmBlockClient;
-import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
@@ -28,7 +28,7 @@ import org.tropos.proto.hdds.ReplicationFactor;
 @Timeout(180)
 class ContainerLifecycleIT {
   private static final int MB = 1 << 20;
-  private static final BlockStreamWriter.Settings SETTINGS = new BlockStreamWriter.Settings(MB, MB / 4, 16 * 1024,
+  private static final BlockWriteSettings SETTINGS = new BlockWriteSettings(MB, MB / 4, 16 * 1024,
       4, 5, ReplicationFactor.THREE, Duration.ofSeconds(3));
   /** 1 MB blocks in 4 MB containers: the fourth block fills a container. */
   private static final Map<String, String> SMALL_CONTAINERS = Map.of("ozone.scm.datanode.pipeline.limit", "1",
@@ -37,15 +37,15 @@ class ContainerLifecycleIT {
   @TempDir
   Path dir;
   /** Shared by the writers of a test, as a process shares them; closed after each test. */
-  private final PipelineClients pipelines = new PipelineClients();
+  private final BlockClients blockClients = new BlockClients();
 
   @org.junit.jupiter.api.AfterEach
-  void closePipelineClients() {
-    pipelines.close();
+  void closeBlockClients() {
+    blockClients.close();
   }
 
   private List<BlockLocation> write(ScmBlockClient scm, int bytes) throws Exception {
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, SETTINGS)) {
+    try (BlockWriter writer = blockClients.over(scm).newWriter(SETTINGS)) {
       writer.write(ByteBuffer.allocate(bytes));
       return writer.finish();
     }

@@ -11,10 +11,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.BlockClient;
 import org.tropos.client.BlockLocation;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -37,7 +37,7 @@ class LaggingFollowerIT {
       "ozone.scm.datanode.pipeline.limit", "1", "ozone.scm.stale.node.interval", "120s",
       "ozone.scm.dead.node.interval", "240s");
   /** Writes accept a majority at once: the third member is down. */
-  private static final BlockStreamWriter.Settings MAJORITY = new BlockStreamWriter.Settings(4L << 20, 1 << 20,
+  private static final BlockWriteSettings MAJORITY = new BlockWriteSettings(4L << 20, 1 << 20,
       16 * KB, 4, 5, ReplicationFactor.THREE, Duration.ofMillis(1));
 
   @TempDir
@@ -47,29 +47,28 @@ class LaggingFollowerIT {
   void aFollowerDownWhileItsGroupSnapshottedCatchesUpOnEveryBlock() throws Exception {
     try (MiniCluster mini = new MiniCluster(dir, 3, 1, SETTINGS);
         ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress());
-        PipelineClients pipelines = new PipelineClients()) {
+        BlockClient blocks = BlockClient.over(scm, "127.0.0.1")) {
       mini.awaitOpenPipelines(1);
       int lagging = 3;
       UUID follower = mini.cluster().datanode(lagging).id().uuid();
       mini.cluster().stopDatanode(lagging);
-      List<BlockLocation> blocks = new ArrayList<>();
+      List<BlockLocation> written = new ArrayList<>();
       for (int i = 0; i < 80; i++) {
-        try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, MAJORITY)) {
+        try (BlockWriter writer = blocks.newWriter(MAJORITY)) {
           writer.write(ByteBuffer.wrap(new byte[MB - i]));
-          blocks.addAll(writer.finish());
+          written.addAll(writer.finish());
         }
       }
       mini.cluster().startDatanode(lagging);
-      BlockStreamReader reader = new BlockStreamReader(scm, "127.0.0.1");
-      for (BlockLocation block : blocks) {
+      for (BlockLocation block : written) {
         Await.until("block " + block + " on the datanode that was down (" + follower + ")", MiniCluster.WAIT,
-            () -> readsFrom(scm, reader, block, follower), ok -> ok);
+            () -> readsFrom(scm, blocks, block, follower), ok -> ok);
       }
     }
   }
 
   /** Whether SCM lists {@code node}'s replica of the block's container, and the block reads back whole from it. */
-  private static boolean readsFrom(ScmBlockClient scm, BlockStreamReader reader, BlockLocation block, UUID node)
+  private static boolean readsFrom(ScmBlockClient scm, BlockClient reader, BlockLocation block, UUID node)
       throws Exception {
     List<DatanodeDetails> replica = scm.containers(List.of(block.block().getContainerId()), "127.0.0.1").get(0)
         .getReplicasList().stream().filter(r -> Uuids.fromProto(r.getUuid()).equals(node)).toList();

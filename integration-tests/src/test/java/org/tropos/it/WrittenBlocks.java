@@ -10,9 +10,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import org.tropos.client.BlockLocation;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.proto.hdds.ReplicationFactor;
 
@@ -22,10 +21,10 @@ import org.tropos.proto.hdds.ReplicationFactor;
  */
 final class WrittenBlocks implements AutoCloseable {
   private static final int MB = 1 << 20;
-  private static final BlockStreamWriter.Settings SETTINGS = new BlockStreamWriter.Settings(MB, MB / 4, 16 * 1024,
+  private static final BlockWriteSettings SETTINGS = new BlockWriteSettings(MB, MB / 4, 16 * 1024,
       4, 5, ReplicationFactor.THREE, Duration.ofSeconds(3));
 
-  private final PipelineClients pipelines = new PipelineClients();
+  private final BlockClients blockClients = new BlockClients();
   private final Map<List<BlockLocation>, byte[]> written = new ConcurrentHashMap<>();
 
   /** Writes {@code keys} keys of 2 to 3 MB each. */
@@ -34,7 +33,7 @@ final class WrittenBlocks implements AutoCloseable {
     for (int k = 0; k < keys; k++) {
       byte[] data = new byte[2 * MB + random.nextInt(MB)];
       random.nextBytes(data);
-      try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, SETTINGS)) {
+      try (BlockWriter writer = blockClients.over(scm).newWriter(SETTINGS)) {
         writer.write(ByteBuffer.wrap(data));
         written.put(writer.finish(), data);
       }
@@ -45,7 +44,7 @@ final class WrittenBlocks implements AutoCloseable {
   void readAll(ScmBlockClient scm) throws IOException {
     for (Map.Entry<List<BlockLocation>, byte[]> key : written.entrySet()) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      new BlockStreamReader(scm, "127.0.0.1").read(key.getKey(), verified -> {
+      blockClients.over(scm).read(key.getKey(), verified -> {
         byte[] bytes = new byte[verified.remaining()];
         verified.get(bytes);
         out.writeBytes(bytes);
@@ -63,6 +62,6 @@ final class WrittenBlocks implements AutoCloseable {
 
   @Override
   public void close() {
-    pipelines.close();
+    blockClients.close();
   }
 }

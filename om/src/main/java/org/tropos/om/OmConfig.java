@@ -3,11 +3,13 @@ package org.tropos.om;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
+import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
@@ -54,15 +56,21 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
    * @param snapshots when this OM snapshots its database and purges its Raft log
    * @param followerReads whether this OM answers read calls as a follower (linearizable: after the leader's
    *     commit index is applied here)
+   * @param ratisProperties Ratis keys set through {@code ozone.om.ratis.raft.*} ({@link RatisPassThrough}),
+   *     applied over Tropos's own choices
    */
   public record Ha(OmService service, OmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots,
-      boolean followerReads) {
+      boolean followerReads, Map<String, String> ratisProperties) {
+
+    public Ha {
+      ratisProperties = Map.copyOf(ratisProperties);
+    }
 
     /** OM {@code self} of {@code service}, its Raft log in {@code ratisDir} and set up as {@code conf} says. */
     public static Ha from(Configuration conf, OmService service, OmService.Node self, Path ratisDir) {
       return new Ha(service, self, ratisDir, new RaftSnapshotPolicy(conf.get(OmKeys.RATIS_SNAPSHOT_THRESHOLD),
           conf.get(OmKeys.RATIS_LOG_PURGE_GAP), conf.get(OmKeys.RATIS_SEGMENT_SIZE).bytes()),
-          conf.get(OmKeys.FOLLOWER_READ_ENABLED));
+          conf.get(OmKeys.FOLLOWER_READ_ENABLED), RatisPassThrough.of(conf, RatisPassThrough.OM));
     }
   }
 

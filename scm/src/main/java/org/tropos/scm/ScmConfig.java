@@ -3,12 +3,14 @@ package org.tropos.scm;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DataSize;
 import org.tropos.common.conf.DatanodeKeys;
+import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.ScmAddresses;
@@ -58,8 +60,15 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
    * @param ratisDir where this SCM's Raft log is kept ({@code ozone.scm.ha.ratis.storage.dir}, else
    *     {@code scm-ratis} beside the database)
    * @param snapshots when this SCM snapshots its database and purges its Raft log
+   * @param ratisProperties Ratis keys set through {@code ozone.scm.ratis.raft.*} ({@link RatisPassThrough}),
+   *     applied over Tropos's own choices
    */
-  public record Ha(ScmService service, ScmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots) {
+  public record Ha(ScmService service, ScmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots,
+      Map<String, String> ratisProperties) {
+
+    public Ha {
+      ratisProperties = Map.copyOf(ratisProperties);
+    }
   }
 
   public ScmConfig {
@@ -80,7 +89,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
     Optional<Ha> ha = ScmService.from(conf).map(service -> new Ha(service,
         service.local(conf, LocalHosts::isLocal), ratisDir(conf, dbDir), new RaftSnapshotPolicy(
             conf.get(ScmKeys.RATIS_SNAPSHOT_THRESHOLD), conf.get(ScmKeys.RATIS_LOG_PURGE_GAP),
-            conf.get(ScmKeys.RATIS_SEGMENT_SIZE).bytes())));
+            conf.get(ScmKeys.RATIS_SEGMENT_SIZE).bytes()), RatisPassThrough.of(conf, RatisPassThrough.SCM)));
     int clientPort = ha.map(h -> h.self().clientPort()).orElse(conf.get(ScmKeys.CLIENT_PORT));
     int datanodePort = ha.map(h -> h.self().datanodePort()).orElse(conf.get(ScmKeys.DATANODE_PORT));
     int blockPort = ha.map(h -> h.self().blockPort()).orElse(conf.get(ScmKeys.BLOCK_PORT));

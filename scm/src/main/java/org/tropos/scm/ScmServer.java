@@ -81,7 +81,7 @@ public final class ScmServer implements AutoCloseable {
       } else {
         ScmConfig.Ha ha = config.ha().get();
         raft = new ScmRaftServer(ha.service().id(), ha.service().raftPeers(), ha.self().id(), ha.ratisDir(), db,
-            ha.snapshots());
+            ha.snapshots(), ha.ratisProperties());
         raft.start();
         db.writeThrough(raft.rowLog());
         leadership = Threads.scheduler("scm-leadership");

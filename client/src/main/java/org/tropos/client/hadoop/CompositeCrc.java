@@ -8,7 +8,7 @@ import org.apache.hadoop.util.CrcComposer;
 import org.apache.hadoop.util.CrcUtil;
 import org.apache.hadoop.util.DataChecksum;
 import org.tropos.client.TroposClient;
-import org.tropos.client.internal.KeyInputStream;
+import org.tropos.client.KeyInputStream;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.LookupKeyResponse;

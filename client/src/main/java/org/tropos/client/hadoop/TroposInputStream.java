@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.fs.statistics.StreamStatisticNames;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
-import org.tropos.client.internal.KeyInputStream;
+import org.tropos.client.KeyInputStream;
 
 /**
  * A key opened through the FileSystem: seekable, positioned reads (FSInputStream's, seek and restore), every

@@ -10,7 +10,7 @@ import org.apache.hadoop.fs.statistics.StoreStatisticNames;
 import org.apache.hadoop.fs.statistics.StreamStatisticNames;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
-import org.tropos.client.internal.KeyOutputStream;
+import org.tropos.client.KeyOutputStream;
 
 /**
  * A file being written through the FileSystem: {@link #hsync} (and {@link #hflush}, which is the same here)

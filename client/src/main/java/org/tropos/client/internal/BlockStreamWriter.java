@@ -3,7 +3,6 @@ package org.tropos.client.internal;
 import org.tropos.common.rpc.ScmBlockClient;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -16,18 +15,16 @@ import org.apache.ratis.protocol.exceptions.GroupMismatchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.BlockLocation;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.checksum.Checksums;
-import org.tropos.common.conf.ClientKeys;
-import org.tropos.common.conf.Configuration;
-import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Causes;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.hdds.ChecksumData;
-import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockResponse;
 import org.tropos.proto.scm.ExcludeList;
 
@@ -42,44 +39,16 @@ import org.tropos.proto.scm.ExcludeList;
  *
  * <p>Not thread-safe: one writer per stream.
  */
-public final class BlockStreamWriter implements AutoCloseable {
+public final class BlockStreamWriter implements BlockWriter {
   private static final Logger LOG = LoggerFactory.getLogger(BlockStreamWriter.class);
-  /** The first chunk buffer: a small object does not get a whole chunk's worth; the buffer grows to one. */
+  /**
+   * The first chunk buffer, made at the first write: a small object does not get a whole chunk's worth (the buffer
+   * grows to one), an empty one no buffer at all.
+   */
   private static final int FIRST_BUFFER = 64 * 1024;
 
-  /**
-   * How to write.
-   *
-   * @param blockSize the largest block
-   * @param chunkSize bytes per WriteChunk
-   * @param bytesPerChecksum bytes per CRC32C
-   * @param commitEveryChunks chunks between PutBlocks (bounds the bytes buffered for a resend)
-   * @param maxRetries failures tolerated before the write fails
-   * @param allCommittedWait how long to wait for every replica before accepting a majority
-   */
-  public record Settings(long blockSize, int chunkSize, int bytesPerChecksum, int commitEveryChunks, int maxRetries,
-      ReplicationFactor factor, Duration allCommittedWait) {
-    private static final int COMMIT_EVERY_CHUNKS = 4;
-    private static final int MAX_RETRIES = 5;
-    private static final Duration ALL_COMMITTED_WAIT = Duration.ofSeconds(10);
-
-    /** The same with blocks of at most {@code max} bytes (a caller's hint), chunks no larger than a block. */
-    public Settings withMaxBlockSize(long max) {
-      long block = Math.min(blockSize, Math.max(max, bytesPerChecksum));
-      int chunk = (int) Math.min(chunkSize, block / bytesPerChecksum * bytesPerChecksum);
-      return new Settings(block, chunk, bytesPerChecksum, commitEveryChunks, maxRetries, factor, allCommittedWait);
-    }
-
-    /** The configured block, chunk and checksum sizes, with the standard commit and retry behaviour. */
-    public static Settings from(Configuration conf, ReplicationFactor factor) {
-      return new Settings(conf.get(ScmKeys.BLOCK_SIZE).bytes(), (int) conf.get(ScmKeys.CHUNK_SIZE).bytes(),
-          (int) conf.get(ClientKeys.BYTES_PER_CHECKSUM).bytes(), COMMIT_EVERY_CHUNKS, MAX_RETRIES, factor,
-          ALL_COMMITTED_WAIT);
-    }
-  }
-
   private final BlockAllocator allocator;
-  private final Settings settings;
+  private final BlockWriteSettings settings;
   private final PipelineClients pipelines;
   private final ExcludeList.Builder exclude = ExcludeList.newBuilder();
   private final List<BlockLocation> written = new ArrayList<>();
@@ -96,18 +65,19 @@ public final class BlockStreamWriter implements AutoCloseable {
   private int failures;
 
   /** Raw blocks from SCM. */
-  public BlockStreamWriter(ScmBlockClient scm, PipelineClients pipelines, Settings settings) {
+  public BlockStreamWriter(ScmBlockClient scm, PipelineClients pipelines, BlockWriteSettings settings) {
     this(BlockAllocator.of(scm), pipelines, settings);
   }
 
   /** @param pipelines the process's shared pipeline clients (owned by the caller) */
-  public BlockStreamWriter(BlockAllocator allocator, PipelineClients pipelines, Settings settings) {
+  public BlockStreamWriter(BlockAllocator allocator, PipelineClients pipelines, BlockWriteSettings settings) {
     this.allocator = allocator;
     this.pipelines = pipelines;
     this.settings = settings;
-    this.chunk = ByteBuffer.allocate(Math.min(FIRST_BUFFER, settings.chunkSize()));
+    this.chunk = ByteBuffer.allocate(0);
   }
 
+  @Override
   public void write(ByteBuffer data) throws IOException {
     while (data.hasRemaining()) {
       if (!chunk.hasRemaining()) {
@@ -128,6 +98,7 @@ public final class BlockStreamWriter implements AutoCloseable {
    * Commits everything written and returns the blocks that hold it, in order. Writing may go on afterwards
    * (an hsync): it starts a new block, and the next finish returns the blocks so far again, that one too.
    */
+  @Override
   public List<BlockLocation> finish() throws IOException {
     if (chunk.position() > 0) {
       sendBufferedChunk(true);

@@ -27,6 +27,7 @@ public final class DefaultsXmlWriter {
         .append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         .append("<!-- Generated from the ConfigKey declarations in org.tropos.common.conf: do not edit. -->\n")
         .append("<!-- Override any of these in ozone-site.xml in the conf directory. -->\n")
+        .append(passThroughNote())
         .append("<configuration>\n");
     for (ConfigKey<?> key : KnownKeys.all()) {
       String deprecated = KnownKeys.deprecatedNamesOf(key);
@@ -39,6 +40,14 @@ public final class DefaultsXmlWriter {
           .append("  </property>\n");
     }
     return xml.append("</configuration>\n").toString();
+  }
+
+  /** Ratis's own keys are not declared here: they pass through by prefix ({@link RatisPassThrough}). */
+  static String passThroughNote() {
+    return "<!-- Ratis settings pass through, set over Tropos's own choices: "
+        + String.join(", ", RatisPassThrough.PREFIXES.stream().map(p -> p + "raft.<ratis key>").toList())
+        + " (the datanodes' pipelines, an OM HA service's Raft group, an SCM HA service's Raft group) set"
+        + " raft.<ratis key> of that Ratis server. -->\n";
   }
 
   private static String escape(String s) {

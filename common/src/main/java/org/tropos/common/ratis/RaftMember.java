@@ -51,32 +51,57 @@ public final class RaftMember implements AutoCloseable {
   private static final TimeDuration CLIENT_RETRY_SLEEP = TimeDuration.valueOf(300, TimeUnit.MILLISECONDS);
   /** How long this member waits for an entry it submitted to commit: beyond it the caller is told to retry. */
   private static final Duration SUBMIT_TIMEOUT = Duration.ofSeconds(10);
-  /** How long after a majority answered the leader it may take itself to lead: 90 % of the shortest timeout. */
+  /**
+   * How long after a majority answered the leader it may take itself to lead: 90 % of the shortest timeout (with
+   * Tropos's timeouts; {@link #lease} is this member's).
+   */
   public static final Duration LEASE = ELECTION_TIMEOUT_MIN.multipliedBy(9).dividedBy(10);
 
   private final RaftGroup group;
   private final RaftServer server;
+  /** {@link #LEASE}, or shorter when an operator shortened the election timeout ({@link #leaseOf}). */
+  private final Duration lease;
   private final ClientId readClientId = ClientId.randomId();
   private final AtomicLong readCallIds = new AtomicLong();
 
   /**
    * @param peers the group's members: node id to Raft address
-   * @param settings further Ratis settings of this service (snapshots, log segments)
+   * @param settings further Ratis settings of this service (snapshots, log segments, an operator's pass-through
+   *     keys), applied last ({@link #properties})
    */
   public RaftMember(String kind, String serviceId, Map<String, HostPort> peers, String self, Path storageDir,
       StateMachine stateMachine, Consumer<RaftProperties> settings) throws IOException {
     this.group = group(kind, serviceId, peers);
-    RaftProperties properties = new RaftProperties();
-    RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
-    GrpcConfigKeys.Server.setPort(properties, peers.get(self).port());
-    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, timeDuration(ELECTION_TIMEOUT_MIN));
-    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, timeDuration(ELECTION_TIMEOUT_MAX));
-    commitPromptly(properties);
-    settings.accept(properties);
+    RaftProperties properties = properties(peers.get(self).port(), storageDir, settings);
+    this.lease = leaseOf(properties);
     boolean formatted = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));
     this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(self)).setGroup(group)
         .setProperties(properties).setStateMachine(stateMachine)
         .setOption(formatted ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT).build();
+  }
+
+  /**
+   * The Ratis settings of a member listening on {@code port}: Tropos's own choices for every replicated service,
+   * then {@code settings}, so that what a service (or its operator) sets there wins.
+   */
+  public static RaftProperties properties(int port, Path storageDir, Consumer<RaftProperties> settings) {
+    RaftProperties properties = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(properties, List.of(storageDir.toFile()));
+    GrpcConfigKeys.Server.setPort(properties, port);
+    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, timeDuration(ELECTION_TIMEOUT_MIN));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, timeDuration(ELECTION_TIMEOUT_MAX));
+    commitPromptly(properties);
+    settings.accept(properties);
+    return properties;
+  }
+
+  /**
+   * The leader lease under {@code properties}: 90 % of the shortest election timeout they set, so that an operator
+   * who shortens the timeout shortens the lease with it.
+   */
+  public static Duration leaseOf(RaftProperties properties) {
+    long timeoutMinMs = RaftServerConfigKeys.Rpc.timeoutMin(properties).toLong(TimeUnit.MILLISECONDS);
+    return Duration.ofMillis(timeoutMinMs * 9 / 10);
   }
 
   /**
@@ -189,10 +214,10 @@ public final class RaftMember implements AutoCloseable {
 
   /**
    * Whether this member leads its group and holds its leader lease: a majority of the group (this member
-   * included) answered it within the last {@link #LEASE}. No member can start an election sooner than
-   * {@link #ELECTION_TIMEOUT_MIN} after it last heard from the leader, so while the lease holds no other leader
+   * included) answered it within the last {@link #lease}. No member can start an election sooner than the
+   * shortest election timeout after it last heard from the leader, so while the lease holds no other leader
    * can have been elected. A leader cut off from its followers believes it leads until Ratis steps it down (up to
-   * {@link #ELECTION_TIMEOUT_MAX} later); the lease ends before any other member may take over.
+   * the longest election timeout later); the lease ends before any other member may take over.
    */
   public boolean holdsLease() throws IOException {
     if (!isLeader()) {
@@ -206,7 +231,12 @@ public final class RaftMember implements AutoCloseable {
     long[] elapsed = role.getLeaderInfo().getFollowerInfoList().stream()
         .mapToLong(ServerRpcProto::getLastRpcElapsedTimeMs).sorted().toArray();
     // The lease runs from the moment the needed-th quickest follower last answered.
-    return elapsed.length >= needed && elapsed[needed - 1] < LEASE.toMillis();
+    return elapsed.length >= needed && elapsed[needed - 1] < lease.toMillis();
+  }
+
+  /** How long after a majority answered this member, as leader, it may take itself to lead ({@link #holdsLease}). */
+  public Duration lease() {
+    return lease;
   }
 
   /**

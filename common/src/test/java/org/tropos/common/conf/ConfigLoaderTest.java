@@ -107,11 +107,25 @@ class ConfigLoaderTest {
   @Test
   void ratisKeysUnderHddsRatisArePassedThroughToTheDatanodesRatisWithoutAWarning() throws IOException {
     Configuration conf = load("hdds.ratis.raft.server.log.appender.wait-time.min", "5ms",
-        "hdds.ratis.raft.grpc.flow.control.window", "2MB", "hdds.ratis.snapshot.threshold", "500",
-        "ozone.om.ratis.raft.server.rpc.timeout.min", "2s");
+        "hdds.ratis.raft.grpc.flow.control.window", "2MB", "hdds.ratis.snapshot.threshold", "500");
     assertEquals(Map.of("raft.server.log.appender.wait-time.min", "5ms", "raft.grpc.flow.control.window", "2MB"),
         RatisPassThrough.of(conf, RatisPassThrough.DATANODE), "Tropos's own hdds.ratis keys are not Ratis's");
-    assertEquals(1, warnings.size(), "only the OM's Ratis keys are not passed through yet: " + warnings);
+    assertEquals(List.of(), warnings);
+  }
+
+  @Test
+  void ratisKeysUnderTheOmAndScmPrefixesGoToTheirOwnRaftServersWithoutAWarning() throws IOException {
+    Configuration conf = load("ozone.om.ratis.raft.server.rpc.timeout.min", "3s",
+        "ozone.scm.ratis.raft.server.rpc.timeout.min", "4s", "ozone.om.ratis.segment.size", "8MB",
+        "ozone.scm.ratis.raft.server.log.segment.size.max", "8MB");
+    assertEquals(Map.of("raft.server.rpc.timeout.min", "3s"), RatisPassThrough.of(conf, RatisPassThrough.OM),
+        "Tropos's own ozone.om.ratis keys are not Ratis's");
+    assertEquals(Map.of("raft.server.rpc.timeout.min", "4s", "raft.server.log.segment.size.max", "8MB"),
+        RatisPassThrough.of(conf, RatisPassThrough.SCM));
+    assertEquals(Map.of(), RatisPassThrough.of(conf, RatisPassThrough.DATANODE));
+    assertEquals(List.of(), warnings, "pass-through keys are not unknown keys");
+    load("ozone.om.ratis.rafts.server.rpc.timeout.min", "3s");
+    assertEquals(1, warnings.size(), "a misspelt prefix is still an unknown key: " + warnings);
   }
 
   @Test
@@ -178,5 +192,8 @@ class ConfigLoaderTest {
       assertFalse(key.description().isBlank(), key.name());
     }
     assertTrue(xml.contains("Deprecated name: ozone.datanode.pipeline.limit"));
+    for (String prefix : List.of("hdds.ratis.raft.", "ozone.om.ratis.raft.", "ozone.scm.ratis.raft.")) {
+      assertTrue(xml.contains(prefix + "<ratis key>"), "the reference names the pass-through prefix " + prefix);
+    }
   }
 }

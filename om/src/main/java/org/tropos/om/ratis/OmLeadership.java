@@ -137,7 +137,7 @@ final class OmLeadership implements Leadership {
     }
     if (!holds) {
       throw OmException.notLeader("OM " + self + " has not heard from a majority of its group for "
-          + RaftMember.LEASE.toMillis() + " ms and may no longer lead: try another OM", "");
+          + member.lease().toMillis() + " ms and may no longer lead: try another OM", "");
     }
   }
 

@@ -4,6 +4,10 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.ratis.RaftMember;
@@ -17,6 +21,7 @@ import org.tropos.om.rpc.Leadership;
  * {@link RaftMember} whose {@link OmStateMachine} applies write sets to this OM's database.
  */
 public final class OmRaftServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(OmRaftServer.class);
   private static final String KIND = "om";
 
   private final RaftMember member;
@@ -29,12 +34,22 @@ public final class OmRaftServer implements AutoCloseable {
     this.self = ha.self().id();
     this.followerReads = ha.followerReads();
     this.member = new RaftMember(KIND, service.id(), peers(service), self, ha.ratisDir(), new OmStateMachine(db),
-        properties -> {
-          ha.snapshots().apply(properties);
-          if (ha.followerReads()) {
-            RaftMember.linearizableReads(properties);
-          }
-        });
+        properties -> settings(ha, properties));
+    if (!ha.ratisProperties().isEmpty()) {
+      LOG.info("OM {}: Ratis settings from {}raft.*: {}", self, RatisPassThrough.OM, ha.ratisProperties());
+    }
+  }
+
+  /**
+   * An OM's own Ratis settings, over those of every replicated service ({@link RaftMember#properties}), and then
+   * the operator's {@code ozone.om.ratis.raft.*} keys, which win.
+   */
+  static void settings(OmConfig.Ha ha, RaftProperties properties) {
+    ha.snapshots().apply(properties);
+    if (ha.followerReads()) {
+      RaftMember.linearizableReads(properties);
+    }
+    ha.ratisProperties().forEach(properties::set);
   }
 
   private static Map<String, HostPort> peers(OmService service) {

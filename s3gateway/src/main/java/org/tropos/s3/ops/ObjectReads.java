@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.time.Instant;
 import java.util.Map;
 import org.tropos.client.TroposClient;
-import org.tropos.client.internal.KeyInputStream;
+import org.tropos.client.KeyInputStream;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;

@@ -14,7 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.tropos.client.TroposClient;
-import org.tropos.client.internal.KeyOutputStream;
+import org.tropos.client.KeyOutputStream;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;

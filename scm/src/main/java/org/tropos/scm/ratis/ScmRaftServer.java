@@ -7,10 +7,14 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftClientReply;
 import org.apache.ratis.protocol.exceptions.NotLeaderException;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.ratis.RaftMember;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
@@ -24,6 +28,7 @@ import org.tropos.scm.db.ScmDb;
 public final class ScmRaftServer implements AutoCloseable {
   /** The kind of service in its Raft group's id ({@link RaftMember#group}). */
   public static final String KIND = "scm";
+  private static final Logger LOG = LoggerFactory.getLogger(ScmRaftServer.class);
   /** How long a change may wait to be committed: a few elections' worth. */
   private static final Duration COMMIT_TIMEOUT = Duration.ofSeconds(15);
 
@@ -33,11 +38,25 @@ public final class ScmRaftServer implements AutoCloseable {
    * @param peers the service's SCMs: node id to Raft address
    * @param self this SCM's node id
    * @param snapshots when this SCM snapshots its database and purges its Raft log
+   * @param ratisProperties Ratis keys an operator set ({@code ozone.scm.ratis.raft.*}), applied over Tropos's own
    */
   public ScmRaftServer(String serviceId, Map<String, HostPort> peers, String self, Path storageDir, ScmDb db,
-      RaftSnapshotPolicy snapshots) throws IOException {
+      RaftSnapshotPolicy snapshots, Map<String, String> ratisProperties) throws IOException {
     this.member = new RaftMember(KIND, serviceId, peers, self, storageDir, new ScmStateMachine(db),
-        snapshots::apply);
+        properties -> settings(snapshots, ratisProperties, properties));
+    if (!ratisProperties.isEmpty()) {
+      LOG.info("SCM {}: Ratis settings from {}raft.*: {}", self, RatisPassThrough.SCM, ratisProperties);
+    }
+  }
+
+  /**
+   * An SCM's own Ratis settings, over those of every replicated service ({@link RaftMember#properties}), and then
+   * the operator's {@code ozone.scm.ratis.raft.*} keys, which win.
+   */
+  static void settings(RaftSnapshotPolicy snapshots, Map<String, String> ratisProperties,
+      RaftProperties properties) {
+    snapshots.apply(properties);
+    ratisProperties.forEach(properties::set);
   }
 
   public void start() throws IOException {

@@ -149,7 +149,7 @@ class ScmReplicationTest {
     String node = List.copyOf(peers.keySet()).get(i);
     ScmDb db = ScmDb.open(dir.resolve(node).resolve("scm.db"));
     ScmRaftServer server = new ScmRaftServer(SERVICE, peers, node, dir.resolve(node).resolve("scm-ratis"), db,
-        snapshots);
+        snapshots, Map.of());
     server.start();
     dbs.set(i, db);
     servers.set(i, server);

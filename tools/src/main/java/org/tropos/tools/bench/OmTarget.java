@@ -1,15 +1,15 @@
 package org.tropos.tools.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.InProcessServers;
-import org.tropos.client.internal.OmClient;
+import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
@@ -23,7 +23,6 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OmResult;
-import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.OpenKeyRow;
 
@@ -44,13 +43,13 @@ final class OmTarget implements AutoCloseable {
   /** The OM that serves: the only one, or the HA service's leader. */
   private OmServer om;
   private Namespace namespace;
-  private final OmClient client;
+  private final TroposClient client;
 
   private OmTarget(Path dir, boolean grpc, int count) throws IOException {
     // No block is allocated for empty files: SCM is never called.
     Configuration conf = Configuration.defaults().with(Map.of("ozone.om.address.bind.host", "127.0.0.1",
         "ozone.om.http-address", "127.0.0.1:0", "ozone.scm.block.client.address", "127.0.0.1:9"));
-    List<HostPort> addresses = new ArrayList<>();
+    Configuration clientConf = conf;
     try {
       if (count == 1) {
         oms.add(new OmServer(OmConfig.from(conf.with(Map.of("ozone.om.db.dirs", dir.toString(),
@@ -58,11 +57,11 @@ final class OmTarget implements AutoCloseable {
       } else {
         List<OmService.Node> nodes = new ArrayList<>();
         for (int i = 0; i < count; i++) {
-          HostPort address = new HostPort("127.0.0.1", freePort());
-          addresses.add(address);
-          nodes.add(new OmService.Node("om" + i, address, new HostPort("127.0.0.1", freePort())));
+          nodes.add(new OmService.Node("om" + i, new HostPort("127.0.0.1", freePort()),
+              new HostPort("127.0.0.1", freePort())));
         }
         Map<String, String> service = new OmService(SERVICE, nodes).toKeys();
+        clientConf = conf.with(service);
         for (int i = 0; i < count; i++) {
           oms.add(new OmServer(OmConfig.from(conf.with(service).with(Map.of("ozone.om.node.id", "om" + i,
               "ozone.om.db.dirs", dir.resolve("om" + i).toString()))), SystemClock.INSTANCE));
@@ -76,14 +75,14 @@ final class OmTarget implements AutoCloseable {
       oms.forEach(o -> o.close());
       throw e;
     }
-    if (addresses.isEmpty()) {
-      addresses.add(new HostPort("127.0.0.1", om.port()));
+    if (count == 1) {
+      clientConf = conf.with(Map.of("ozone.om.address", new HostPort("127.0.0.1", om.port()).toString()));
     }
     if (grpc) {
       // Measured over the socket, as a client in another process calls: not through gRPC's in-process transport.
       System.setProperty(InProcessServers.PROPERTY, "false");
     }
-    client = grpc ? new OmClient(addresses, Callers.localUser()) : null;
+    client = grpc ? TroposClient.create(clientConf) : null;
   }
 
   /** A port free on loopback now. */
@@ -149,8 +148,19 @@ final class OmTarget implements AutoCloseable {
       namespace.commitKey(CommitKeyRequest.newBuilder().setVolume(VOLUME).setBucket(BUCKET)
           .setOpenId(row.getOpenId()).setOpenKey(row.toByteString()).build());
     } else {
-      OpenKeyResponse response = client.openKey(open);
-      client.commitKey(VOLUME, BUCKET, response, 0, List.of(), Map.of(), false);
+      createEmpty(open);
+    }
+  }
+
+  /** Opens the key, then commits it empty on close: no block, so no datanode is involved. */
+  private void createEmpty(OpenKeyRequest open) throws OmException {
+    try {
+      client.createKey(open).close();
+    } catch (IOException e) {
+      if (e.getCause() instanceof OmException failure) {
+        throw failure;
+      }
+      throw new UncheckedIOException(e);
     }
   }
 

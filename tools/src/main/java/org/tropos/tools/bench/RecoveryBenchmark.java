@@ -20,11 +20,11 @@ import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
+import org.tropos.client.BlockClient;
 import org.tropos.client.BlockLocation;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DataSize;
 import org.tropos.common.net.HostPort;
@@ -152,20 +152,20 @@ public final class RecoveryBenchmark implements Callable<Integer> {
     long each = DataSize.parse(keySize).bytes();
     int count = (int) Math.max(1, DataSize.parse(size).bytes() / each);
     List<Key> keys = Collections.synchronizedList(new ArrayList<>());
-    try (PipelineClients pipelines = new PipelineClients()) {
+    try (BlockClient blocks = BlockClient.over(scm, "127.0.0.1")) {
       ConcurrentOps.run(SystemClock.INSTANCE, "bench-fill", writers, count,
-          i -> keys.add(writeKey(scm, pipelines, i, each)));
+          i -> keys.add(writeKey(blocks, i, each)));
     }
     return keys;
   }
 
-  private static Key writeKey(ScmBlockClient scm, PipelineClients pipelines, long seed, long bytes) throws Exception {
-    BlockStreamWriter.Settings settings = new BlockStreamWriter.Settings(bytes, 4 * MB, 16 * 1024, 4, 5,
+  private static Key writeKey(BlockClient blocks, long seed, long bytes) throws Exception {
+    BlockWriteSettings settings = new BlockWriteSettings(bytes, 4 * MB, 16 * 1024, 4, 5,
         ReplicationFactor.THREE, Duration.ofSeconds(30));
     MessageDigest digest = MessageDigest.getInstance("SHA-256");
     Random random = new Random(seed);
     byte[] piece = new byte[4 * MB];
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, settings)) {
+    try (BlockWriter writer = blocks.newWriter(settings)) {
       for (long left = bytes; left > 0; left -= piece.length) {
         random.nextBytes(piece);
         int n = (int) Math.min(left, piece.length);
@@ -230,14 +230,15 @@ public final class RecoveryBenchmark implements Callable<Integer> {
 
   private static int lostKeys(ScmBlockClient scm, List<Key> keys) throws Exception {
     int lost = 0;
-    BlockStreamReader reader = new BlockStreamReader(scm, "127.0.0.1");
-    for (Key key : keys) {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      try {
-        reader.read(key.blocks(), digest::update);
-        lost += Arrays.equals(digest.digest(), key.sha256()) ? 0 : 1;
-      } catch (IOException e) {
-        lost++;
+    try (BlockClient reader = BlockClient.over(scm, "127.0.0.1")) {
+      for (Key key : keys) {
+        MessageDigest digest = MessageDigest.getInstance("SHA-256");
+        try {
+          reader.read(key.blocks(), digest::update);
+          lost += Arrays.equals(digest.digest(), key.sha256()) ? 0 : 1;
+        } catch (IOException e) {
+          lost++;
+        }
       }
     }
     return lost;

@@ -9,9 +9,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.concurrent.Callable;
-import org.tropos.client.internal.BlockStreamWriter;
+import org.tropos.client.BlockClient;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.common.rpc.ScmBlockClient;
-import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DataSize;
 import org.tropos.common.net.HostPort;
@@ -106,26 +107,26 @@ public final class WriteBenchmark implements Callable<Integer> {
       cluster.start();
       BenchClusters.awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), limit * datanodes / 3);
       try (ScmBlockClient scm = new ScmBlockClient(new HostPort("127.0.0.1", cluster.scm().blockPort()));
-          PipelineClients pipelines = new PipelineClients()) {
-        Phase smallPhase = phase(scm, pipelines, DataSize.parse(small).bytes(), smallCount);
-        Phase largePhase = phase(scm, pipelines, DataSize.parse(large).bytes(), largeCount);
+          BlockClient blocks = BlockClient.over(scm, "127.0.0.1")) {
+        Phase smallPhase = phase(blocks, DataSize.parse(small).bytes(), smallCount);
+        Phase largePhase = phase(blocks, DataSize.parse(large).bytes(), largeCount);
         return new Phase[] {smallPhase, largePhase};
       }
     }
   }
 
   /** {@code writers} threads write {@code count} objects each (on average) of {@code size} bytes. */
-  private Phase phase(ScmBlockClient scm, PipelineClients pipelines, long size, int count) throws Exception {
+  private Phase phase(BlockClient blocks, long size, int count) throws Exception {
     long objects = (long) writers * count;
     ConcurrentOps.Result r = ConcurrentOps.run(clock, "bench-writer", writers, objects,
-        i -> writeObject(scm, pipelines, size));
+        i -> writeObject(blocks, size));
     return new Phase(objects, objects * size, objects * size / 1e6 / r.seconds(), r.p50Ms(), r.p99Ms());
   }
 
-  private void writeObject(ScmBlockClient scm, PipelineClients pipelines, long size) throws Exception {
-    BlockStreamWriter.Settings settings = new BlockStreamWriter.Settings(256L * MB, 4 * MB, 16 * 1024, 4, 5,
+  private void writeObject(BlockClient blocks, long size) throws Exception {
+    BlockWriteSettings settings = new BlockWriteSettings(256L * MB, 4 * MB, 16 * 1024, 4, 5,
         ReplicationFactor.THREE, Duration.ofSeconds(30));
-    try (BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, settings)) {
+    try (BlockWriter writer = blocks.newWriter(settings)) {
       long left = size;
       while (left > 0) {
         int n = (int) Math.min(left, pattern.capacity());

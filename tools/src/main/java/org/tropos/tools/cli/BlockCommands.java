@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
@@ -13,13 +12,11 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
+import org.tropos.client.BlockClient;
 import org.tropos.client.BlockLocation;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
-import org.tropos.common.rpc.ScmBlockClient;
-import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
 import org.tropos.common.conf.Configuration;
-import org.tropos.common.net.ScmAddresses;
 import org.tropos.proto.hdds.ReplicationFactor;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -55,11 +52,9 @@ public final class BlockCommands {
     @Override
     public Integer call() throws IOException {
       Configuration conf = config.loadForClient();
-      BlockStreamWriter.Settings settings = BlockStreamWriter.Settings.from(conf, factor);
       List<BlockLocation> blocks;
-      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
-          PipelineClients pipelines = new PipelineClients(conf);
-          BlockStreamWriter writer = new BlockStreamWriter(scm, pipelines, settings);
+      try (BlockClient client = BlockClient.connect(conf);
+          BlockWriter writer = client.newWriter(BlockWriteSettings.from(conf, factor));
           InputStream in = Files.newInputStream(file)) {
         byte[] buffer = new byte[1 << 20];
         for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
@@ -88,10 +83,10 @@ public final class BlockCommands {
     public Integer call() throws IOException {
       Configuration conf = config.loadForClient();
       List<BlockLocation> locations = Arrays.stream(blocks.split(",")).map(BlockLocation::parse).toList();
-      try (ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
+      try (BlockClient client = BlockClient.connect(conf);
           OutputStream file = Files.newOutputStream(out)) {
         WritableByteChannel sink = Channels.newChannel(file);
-        new BlockStreamReader(scm, InetAddress.getLocalHost().getHostAddress()).read(locations, verified -> {
+        client.read(locations, verified -> {
           try {
             sink.write(verified);
           } catch (IOException e) {

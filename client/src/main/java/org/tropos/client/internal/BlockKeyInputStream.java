@@ -1,12 +1,12 @@
 package org.tropos.client.internal;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.client.BlockLocation;
+import org.tropos.client.KeyInputStream;
 import org.tropos.common.io.ByteSink;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.KeyBlock;
@@ -20,7 +20,7 @@ import org.tropos.proto.scm.ContainerInfo;
  *
  * <p>Not thread-safe: one reader.
  */
-public final class KeyInputStream extends InputStream {
+public final class BlockKeyInputStream extends KeyInputStream {
   private static final int WINDOW = 4 << 20;
 
   private final KeyInfo key;
@@ -35,7 +35,7 @@ public final class KeyInputStream extends InputStream {
   private ByteBuffer window = NO_WINDOW;
   private long position;
 
-  public KeyInputStream(LookupKeyResponse lookup, BlockStreamReader reader) {
+  public BlockKeyInputStream(LookupKeyResponse lookup, BlockStreamReader reader) {
     this.key = lookup.getKey();
     this.reader = reader;
     for (ContainerInfo c : lookup.getContainersList()) {
@@ -43,20 +43,24 @@ public final class KeyInputStream extends InputStream {
     }
   }
 
+  @Override
   public long length() {
     return key.getSize();
   }
 
   /** The key as it was looked up: the stream reads exactly this version. */
+  @Override
   public KeyInfo key() {
     return key;
   }
 
+  @Override
   public long position() {
     return position;
   }
 
   /** Moves to {@code offset} (0 to the length); the next read starts there. */
+  @Override
   public void seek(long offset) throws IOException {
     if (offset < 0 || offset > key.getSize()) {
       throw new IOException("cannot seek to " + offset + " in " + key.getName() + " of " + key.getSize() + " bytes");
@@ -94,6 +98,7 @@ public final class KeyInputStream extends InputStream {
   }
 
   /** Drops the read buffer (an idle stream kept open holds no memory); the next read allocates it again. */
+  @Override
   public void unbuffer() {
     window = NO_WINDOW;
   }
@@ -103,6 +108,7 @@ public final class KeyInputStream extends InputStream {
    * them here: each block's range is one read, streamed by its datanode. A buffer of the reader's is valid only
    * during the call; one the sink lends ({@link ByteSink#lend}) is filled and handed back.
    */
+  @Override
   public void transferTo(long length, ByteSink sink) throws IOException {
     if (length < 0 || length > key.getSize() - position) {
       throw new IOException("cannot read " + length + " bytes at " + position + " of " + key.getName() + " ("

@@ -1,11 +1,12 @@
 package org.tropos.client.internal;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
 import org.tropos.client.BlockLocation;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.KeyOutputStream;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -25,7 +26,7 @@ import org.tropos.proto.scm.ExcludeList;
  *
  * <p>Not thread-safe: one writer.
  */
-public final class KeyOutputStream extends OutputStream {
+public final class BlockKeyOutputStream extends KeyOutputStream {
   private final OmClient om;
   private final String volume;
   private final String bucket;
@@ -46,13 +47,13 @@ public final class KeyOutputStream extends OutputStream {
   private KeyInfo synced;
   private Map<String, String> commitMetadata = Map.of();
 
-  public KeyOutputStream(OmClient om, PipelineClients pipelines, BlockStreamWriter.Settings settings, String volume,
+  public BlockKeyOutputStream(OmClient om, PipelineClients pipelines, BlockWriteSettings settings, String volume,
       String bucket, OpenKeyResponse open) {
     this(om, pipelines, settings, volume, bucket, open.hasFirstBlock() ? open.getFirstBlock() : null, null);
     this.open = open;
   }
 
-  private KeyOutputStream(OmClient om, PipelineClients pipelines, BlockStreamWriter.Settings settings,
+  private BlockKeyOutputStream(OmClient om, PipelineClients pipelines, BlockWriteSettings settings,
       String volume, String bucket, AllocateBlockResponse firstBlock, BlockLease lease) {
     this.om = om;
     this.volume = volume;
@@ -66,10 +67,10 @@ public final class KeyOutputStream extends OutputStream {
    * A key opened only with its commit, as {@code request} says: its bytes go first to {@code leased} (null for an
    * empty key), a block from {@code lease}.
    */
-  public static KeyOutputStream openedWithCommit(OmClient om, PipelineClients pipelines,
-      BlockStreamWriter.Settings settings, OpenKeyRequest request, AllocateBlockResponse leased, BlockLease lease) {
-    KeyOutputStream key = new KeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(),
-        leased, lease);
+  public static BlockKeyOutputStream openedWithCommit(OmClient om, PipelineClients pipelines,
+      BlockWriteSettings settings, OpenKeyRequest request, AllocateBlockResponse leased, BlockLease lease) {
+    BlockKeyOutputStream key = new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(),
+        request.getBucket(), leased, lease);
     key.unopened = request;
     return key;
   }
@@ -135,6 +136,7 @@ public final class KeyOutputStream extends OutputStream {
   }
 
   /** Whether the key is still to be opened with its commit. */
+  @Override
   public boolean opensWithCommit() {
     return unopened != null;
   }
@@ -143,6 +145,7 @@ public final class KeyOutputStream extends OutputStream {
    * Commits again, opened as {@code request} says, a key to be opened with its commit whose {@link #close} failed
    * in the OM (its bucket had changed since the request was made): the bytes stay where they were written.
    */
+  @Override
   public void commitAs(OpenKeyRequest request) throws IOException {
     if (unopened == null || finished == null || committed != null) {
       throw new IllegalStateException("only a key to be opened with its commit, closed and not committed, can be"
@@ -158,6 +161,7 @@ public final class KeyOutputStream extends OutputStream {
    * stays open; its next hsync, and its close, commit the key again, larger. Nothing new since the last one:
    * nothing to do.
    */
+  @Override
   public void hsync() throws IOException {
     if (closed) {
       throw new IOException("key stream is closed");
@@ -193,6 +197,7 @@ public final class KeyOutputStream extends OutputStream {
   }
 
   /** Metadata known only once the data is written (an S3 ETag): stored with the key at {@link #close}. */
+  @Override
   public void setCommitMetadata(Map<String, String> metadata) {
     commitMetadata = Map.copyOf(metadata);
   }
@@ -202,6 +207,7 @@ public final class KeyOutputStream extends OutputStream {
    * the orphan-block scrubber). Used when the writer's source turns out to be bad, such as an S3 upload
    * whose checksum does not match.
    */
+  @Override
   public void abort() {
     if (closed) {
       return;
@@ -211,6 +217,7 @@ public final class KeyOutputStream extends OutputStream {
   }
 
   /** The committed key, after {@link #close}. */
+  @Override
   public KeyInfo committedKey() {
     return committed;
   }
