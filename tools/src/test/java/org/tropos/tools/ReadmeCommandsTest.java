@@ -58,6 +58,28 @@ class ReadmeCommandsTest {
     assertEquals(List.of(), problems);
   }
 
+  /** The modules' READMEs and docs/ hold the same: each {@code tropos} command they name exists. */
+  @Test
+  void moduleReadmesAndDocsNameOnlyCommandsThatExist() throws IOException {
+    Path root = readme().getParent();
+    List<Path> files = new ArrayList<>();
+    try (var modules = Files.list(root); var docs = Files.list(root.resolve("docs"))) {
+      modules.map(m -> m.resolve("README.md")).filter(Files::isRegularFile).forEach(files::add);
+      docs.filter(f -> f.toString().endsWith(".md")).forEach(files::add);
+    }
+    assertTrue(files.size() > 8, "found " + files);
+    List<String> problems = new ArrayList<>();
+    for (Path file : files) {
+      for (Mention mention : mentions(Files.readAllLines(file))) {
+        String problem = problem(TROPOS, mention.path());
+        if (problem != null) {
+          problems.add(root.relativize(file) + " `" + mention.span() + "`: " + problem);
+        }
+      }
+    }
+    assertEquals(List.of(), problems);
+  }
+
   @Test
   void readmeNamesEveryTopLevelCommand() throws IOException {
     Set<String> named = new TreeSet<>();

@@ -61,10 +61,13 @@ public final class ScmAddresses {
         clientServices(conf).get(0).host());
   }
 
-  /** The OM's status port: ozone.om.http-address, its host where that names none the OM's client host. */
+  /**
+   * The OM's status port: ozone.om.http-address, its host where that names none the OM's client host (the first
+   * OM's of an HA service: a follower's counts are the leader's, applied).
+   */
   public static HostPort omHttp(Configuration conf) {
-    return reachable(HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), 0, OmKeys.HTTP_ADDRESS.name()),
-        omService(conf).host());
+    String host = OmService.from(conf).map(s -> s.nodes().get(0).rpc().host()).orElseGet(() -> omService(conf).host());
+    return reachable(HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), 0, OmKeys.HTTP_ADDRESS.name()), host);
   }
 
   /** The S3 gateway's status port: ozone.s3g.webadmin.http-address, this host where that names none. */

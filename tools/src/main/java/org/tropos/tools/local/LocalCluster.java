@@ -405,7 +405,8 @@ public final class LocalCluster implements AutoCloseable {
       DatanodeServer dn = datanodes.get(i - 1);
       out.append(String.format("  datanode %-3d %-12s %-7s id %s   status %s   data %s%n", i, datanodeAddress(i),
           rackOf(i), dn == null ? "(stopped)" : dn.id().uuid(),
-          dn == null ? "-" : "http://" + datanodeAddress(i) + ":" + dn.httpPort() + "/prom", dataDir.resolve("dn" + i)));
+          dn == null ? "-" : "http://" + datanodeAddress(i) + ":" + dn.httpPort() + "/prom",
+          dataDir.resolve("dn" + i)));
     }
     return out.toString();
   }
