@@ -9,6 +9,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -109,6 +110,19 @@ class TroposFailureTest {
     Result verbose = tropos("sh", "volume", "list", "o3://" + om + "/", "--verbose");
     assertEquals(ExitCodes.UNAVAILABLE, verbose.exitCode(), verbose.err());
     assertFalse(messages().isEmpty(), "with --verbose gRPC's warning is logged");
+  }
+
+  /** Hadoop's FsShell reports its own failures; the exit code still says the OM could not be reached. */
+  @Test
+  void fsWithTheOmDownEndsWithTheSameLineAndExitCodeFour() throws IOException {
+    String om = "127.0.0.1:" + closedPort();
+    Files.writeString(conf.resolve("ozone-site.xml"), "<configuration><property><name>ozone.om.address</name>"
+        + "<value>" + om + "</value></property></configuration>");
+    Result r = tropos("fs", "-ls", "/");
+    assertEquals(ExitCodes.UNAVAILABLE, r.exitCode(), r.err());
+    List<String> lines = r.err().lines().toList();
+    assertEquals("tropos: cannot reach the OM at " + om + " (connection refused); is it running? ('tropos om', or"
+        + " 'tropos local' for a whole cluster)", lines.get(lines.size() - 1), r.err());
   }
 
   @Test

@@ -13,6 +13,7 @@ public interface JsonRoute {
    * @param query the query's parameters
    * @return JSON text
    * @throws NotFound when {@code rest} names nothing (404)
+   * @throws IllegalArgumentException when the query's parameters are not valid (400)
    * @throws Exception when the answer cannot be had now (503, the message in the body)
    */
   String answer(String rest, Map<String, String> query) throws Exception;

@@ -119,6 +119,8 @@ public final class StatusServer implements AutoCloseable {
       respond(exchange, 200, JSON, route.answer(rest, query(exchange.getRequestURI().getRawQuery())));
     } catch (JsonRoute.NotFound e) {
       respond(exchange, 404, JSON, error(e.getMessage()));
+    } catch (IllegalArgumentException e) {
+      respond(exchange, 400, JSON, error("bad request: " + e.getMessage()));
     } catch (Exception e) {
       respond(exchange, 503, JSON, error(e.getMessage() == null ? e.toString() : e.getMessage()));
     }

@@ -31,6 +31,9 @@ class StatusServerTest {
           if (rest.equals("/missing")) {
             throw new JsonRoute.NotFound("no thing missing");
           }
+          if (rest.equals("/bad")) {
+            throw new IllegalArgumentException("no such state " + query.get("state"));
+          }
           if (rest.equals("/broken")) {
             throw new IllegalStateException("the \"store\" is closed");
           }
@@ -78,6 +81,7 @@ class StatusServerTest {
     assertEquals(200, thing.statusCode());
     assertEquals("{\"rest\": \"/7\", \"q\": \"a b\"}", thing.body());
     assertEquals(404, get("/api/things/missing").statusCode());
+    assertEquals(400, get("/api/things/bad?state=WOBBLY").statusCode());
     HttpResponse<String> broken = get("/api/things/broken");
     assertEquals(503, broken.statusCode());
     assertEquals("{\"error\": \"the \\\"store\\\" is closed\"}", broken.body());

@@ -26,6 +26,7 @@ import org.tropos.proto.scm.ListDatanodesRequest;
 import org.tropos.proto.scm.ListPipelinesRequest;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmAdminServiceGrpc.ScmAdminServiceBlockingStub;
+import org.tropos.proto.scm.ScmResult;
 
 /**
  * The cluster's web console on SCM's status port: a static page ({@code /}, {@code /console.js},
@@ -86,7 +87,10 @@ public final class ScmConsole implements AutoCloseable {
         return JsonRoute.json(call(stub -> stub.getContainer(GetContainerRequest.newBuilder().setContainerId(id)
             .build())));
       } catch (ScmException e) {
-        throw new JsonRoute.NotFound(e.getMessage());
+        if (e.result() == ScmResult.CONTAINER_NOT_FOUND) {
+          throw new JsonRoute.NotFound(e.getMessage());
+        }
+        throw e;
       }
     }
     ListContainersRequest.Builder request = ListContainersRequest.newBuilder().setLimit(CONTAINERS_PER_PAGE)
