@@ -117,15 +117,18 @@ async function overview() {
     <div class="card">Used<div class="big" id="used">${bytes(used)}</div></div>
     <div class="card">Available<div class="big">${bytes(available)}</div></div>
     <div class="card">Datanodes<div class="big" id="datanode-count">${nodes.length}</div></div>
-    <div class="card">Containers<div class="big" id="container-count">${num(replication.containers)}</div></div>
+    <div class="card">Containers (last replication round)<div class="big" id="container-count">${
+      num(replication.lastRunEpochMs) ? num(replication.containers) : 'not yet'}</div></div>
     </div>`;
   html += counts('Datanodes by state', countBy(nodes, n => n.state), 'node-state');
   html += counts('Datanodes by operational state', countBy(nodes, n => n.operationalState), 'operational-state');
   html += '<h2>Racks</h2>' + table(['rack', 'datanodes', 'healthy'], Object.entries(racks).map(([rack, r]) =>
     [cell(rack), numCell(r.nodes), numCell(r.healthy)]));
   html += counts('Pipelines by state', countBy(pipelines.pipelines || [], p => p.state), 'pipeline-state');
-  html += '<h2>Containers by health</h2>' + table(['health', 'containers'], Object.entries(health).map(([h, n]) =>
-    [`<td class="${esc(h)}"><a href="#containers?health=${esc(h)}">${esc(h)}</a></td>`, numCell(n)]));
+  html += '<h2>Containers by health</h2>' + (num(replication.lastRunEpochMs) ? table(['health', 'containers'],
+    Object.entries(health).map(([h, n]) => [`<td class="${esc(h)}"><a href="#containers?health=${esc(h)}">${esc(h)}`
+      + '</a></td>', numCell(n)])) : '<p>The replication manager has not run yet: <a href="#containers">all'
+      + ' containers</a>.</p>');
   html += `<h2>Replication</h2>` + table(['copies in flight', 'deletions in flight', 'last round'],
     [[numCell(replication.copiesInFlight), numCell(replication.deletionsInFlight),
       cell(num(replication.lastRunEpochMs) ? new Date(num(replication.lastRunEpochMs)).toISOString() : 'not yet')]]);
