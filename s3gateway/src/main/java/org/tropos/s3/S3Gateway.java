@@ -6,7 +6,6 @@ import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.http.JsonRoute;
-import org.tropos.common.http.Readiness;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.util.Clock;
@@ -33,6 +32,7 @@ public final class S3Gateway implements AutoCloseable {
   private S3HttpServer server;
   private final DaemonMetrics metrics = new DaemonMetrics();
   private StatusServer http;
+  private OmReachability omReachability;
 
   public S3Gateway(Configuration conf, Clock clock) {
     this.conf = conf;
@@ -50,7 +50,9 @@ public final class S3Gateway implements AutoCloseable {
       server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
       server.start();
       long started = clock.monotonicMillis();
-      http = new StatusServer("s3g-http", config.statusBind(), metrics, Readiness.ALWAYS)
+      omReachability = new OmReachability(client, config.volume());
+      omReachability.start();
+      http = new StatusServer("s3g-http", config.statusBind(), metrics, omReachability)
           .json("/api/summary", (rest, query) -> JsonRoute.json(meters.summary(clock.monotonicMillis() - started)))
           .link("Cluster console (SCM)", "http://" + config.scmConsole() + "/");
       http.start();
@@ -77,7 +79,7 @@ public final class S3Gateway implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("S3 gateway", http, server, client, metrics);
+    Closer.closeAll("S3 gateway", http, omReachability, server, client, metrics);
     lifeCycle.closeEnds();
     LOG.info("S3 gateway stopped");
   }
