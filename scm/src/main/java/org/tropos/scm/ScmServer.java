@@ -74,7 +74,7 @@ public final class ScmServer implements AutoCloseable {
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
-          List.of(new ScmDatanodeRpc(this::datanodeServing, heard, db, racks)));
+          List.of(new ScmDatanodeRpc(this::datanodeServing, heard, db, racks)), metrics.registry());
       datanodeServer.start();
       if (config.ha().isEmpty()) {
         serve();
