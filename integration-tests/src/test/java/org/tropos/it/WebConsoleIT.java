@@ -51,6 +51,7 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * Every daemon's status port ({@code /prom}, {@code /health}, {@code /ready}), the Grafana dashboard's metrics, and
  * SCM's web console in a real headless browser (Debian's Chromium through its ChromeDriver, as CI installs them):
  * the pages show the live cluster's numbers and, left open, a datanode stopped under them turning STALE, then DEAD.
+ * Last, the gateway is not ready while the OM is down.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class WebConsoleIT {
@@ -189,6 +190,32 @@ class WebConsoleIT {
       awaitText(browser, By.tagName("main"), page -> page.contains("DEAD"));
     } finally {
       browser.quit();
+    }
+  }
+
+  @Test
+  @Order(4)
+  void theGatewayIsNotReadyWhileTheOmIsDownAndReadyOnceItIsBack() throws Exception {
+    String ready = "http://127.0.0.1:" + gatewayHttp + "/ready";
+    mini.cluster().om().close();
+    HttpResponse<String> down = awaitStatus(ready, 503);
+    assertThat(down.body()).startsWith("NOT READY: the OM does not answer");
+    mini.cluster().restartOm();
+    awaitStatus(ready, 200);
+  }
+
+  private static HttpResponse<String> awaitStatus(String url, int status) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      HttpResponse<String> response = get(url);
+      if (response.statusCode() == status) {
+        return response;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(url + " answered " + response.statusCode() + " " + response.body() + " for "
+            + WAIT + ", not " + status);
+      }
+      Thread.sleep(200);
     }
   }
 
