@@ -59,7 +59,12 @@ public final class FailureReport {
       message = message.replace("(" + grpcWords(transport.getStatus()) + ")",
           "(" + transportReason(transport.getStatus()) + ")");
     }
-    return message + "; is it running? ('" + startCommand + "', or 'tropos local' for a whole cluster)";
+    return message + whatToTry(startCommand);
+  }
+
+  /** What the line of a service that could not be reached says to try, after its reason. */
+  public static String whatToTry(String startCommand) {
+    return "; is it running? ('" + startCommand + "', or 'tropos local' for a whole cluster)";
   }
 
   /** The exit code for {@code e}: a service that could not be reached or is not ready is 4, not 1. */
@@ -85,8 +90,8 @@ public final class FailureReport {
   }
 
   /**
-   * Prints the stack trace of {@code e} and its causes, one frame a line (what {@code --verbose} asks for). Written
-   * out here because the build bans {@code printStackTrace} calls, which elsewhere mean an exception not handled.
+   * Prints the stack trace of {@code e} and its causes, one frame a line (what {@code --verbose} asks for), written
+   * out here: main code may not hand a trace to the JDK's printer, which elsewhere means an exception not handled.
    */
   public static void printTrace(Throwable e, PrintWriter err) {
     String heading = "";

@@ -60,8 +60,8 @@ public final class FsCommand implements Callable<Integer> {
     HostPort om = ScmAddresses.omService(conf);
     Optional<String> unreachable = unreachable(om);
     if (unreachable.isPresent()) {
-      spec.commandLine().getErr().println("tropos: cannot reach the OM at " + om + " (" + unreachable.get()
-          + "); is it running? ('tropos om', or 'tropos local' for a whole cluster)");
+      spec.commandLine().getErr().println("tropos: cannot reach the OM at " + om + " (" + unreachable.get() + ")"
+          + FailureReport.whatToTry("tropos om"));
       return ExitCodes.UNAVAILABLE;
     }
     return ExitCodes.FAILED;
