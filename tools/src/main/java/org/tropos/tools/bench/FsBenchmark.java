@@ -11,6 +11,7 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
@@ -117,7 +118,9 @@ public final class FsBenchmark implements Callable<Integer> {
       Path cluster) throws Exception {
     org.apache.hadoop.fs.Path table = fs.makeQualified(new org.apache.hadoop.fs.Path("/bench/warehouse/v"
         + algorithm + "-" + size + "/date=2026-11-21"));
-    org.apache.hadoop.conf.Configuration job = new org.apache.hadoop.conf.Configuration(hadoop);
+    // One JobConf for the job and all its tasks: a task context given a plain Configuration copies it into a
+    // JobConf of its own (hundreds of entries), and 2,126 of them do not fit the default heap.
+    JobConf job = new JobConf(hadoop);
     job.setInt(FileOutputCommitter.FILEOUTPUTCOMMITTER_ALGORITHM_VERSION, algorithm);
     JobID jobId = new JobID("20261121", algorithm);
     JobContext jobContext = new JobContextImpl(job, jobId);
