@@ -96,9 +96,9 @@ public final class FailoverBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path root = BenchDirs.open(dir, "tropos-bench-failover");
     PrintWriter out = spec.commandLine().getOut();
-    try {
+    try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-failover")) {
+      Path root = benchDir.path();
       Steady om;
       try (Target target = omService(OmTarget.start(root.resolve("failover"), true, OMS, List.of("dir")))) {
         om = steady(target, rate);
@@ -113,8 +113,6 @@ public final class FailoverBenchmark implements Callable<Integer> {
       out.print(json ? json(om, scm, t) : text(om, scm, t));
       out.flush();
       return 0;
-    } finally {
-      BenchDirs.close(dir, root);
     }
   }
 

@@ -2,7 +2,6 @@ package org.tropos.tools.bench;
 
 import java.io.PrintWriter;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -84,9 +83,10 @@ public final class FsBenchmark implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
-    Path root = dir != null ? dir : Files.createTempDirectory("tropos-bench-fs");
     Configuration conf = BenchClusters.config();
-    try (LocalCluster cluster = new LocalCluster(root.resolve("cluster"), datanodes, 1, 1, conf)) {
+    try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-fs");
+        LocalCluster cluster = new LocalCluster(benchDir.path().resolve("cluster"), datanodes, 1, 1, conf);
+        AutoCloseable stop = benchDir.stopOnExit(cluster)) {
       cluster.start();
       BenchClusters.awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), 1);
       org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
@@ -94,7 +94,7 @@ public final class FsBenchmark implements Callable<Integer> {
       hadoop.set("ozone.scm.block.client.address", "127.0.0.1:" + cluster.scm().blockPort());
       URI uri = URI.create(TroposFileSystem.SCHEME + "://127.0.0.1:" + cluster.om().port());
       try (FileSystem fs = FileSystem.newInstance(uri, hadoop)) {
-        Path clusterDir = root.resolve("cluster");
+        Path clusterDir = benchDir.path().resolve("cluster");
         for (String size : fileSizes) {
           for (int algorithm : new int[] {1, 2}) {
             print(out, commit(fs, hadoop, algorithm, DataSize.parse(size).bytes(), clusterDir));

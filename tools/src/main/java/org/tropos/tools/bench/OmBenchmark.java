@@ -68,9 +68,9 @@ public final class OmBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path root = BenchDirs.open(dir, "tropos-bench-om");
     PrintWriter out = spec.commandLine().getOut();
-    try {
+    try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-om")) {
+      Path root = benchDir.path();
       if (!json) {
         out.printf("%-8s %8s %7s %14s %14s %14s %8s %9s %9s%n", "exp", "files", "threads", "tropos ops/s",
             "grpc ops/s", "namenode ops/s", "ratio", "p50 ms", "p99 ms");
@@ -93,8 +93,6 @@ public final class OmBenchmark implements Callable<Integer> {
       }
       conflicts(root, out);
       renames(root, out);
-    } finally {
-      BenchDirs.close(dir, root);
     }
     out.flush();
     return ExitCodes.OK;

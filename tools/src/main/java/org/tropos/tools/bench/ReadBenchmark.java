@@ -73,8 +73,8 @@ public final class ReadBenchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     long bytes = DataSize.parse(size).bytes();
     int bpc = (int) DataSize.parse(bytesPerChecksum).bytes();
-    Path root = BenchDirs.open(dir, "tropos-bench-read");
-    try {
+    try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-read")) {
+      Path root = benchDir.path();
       VolumeSet volumes = new VolumeSet("bench", List.of(root.resolve("volume")), List.of(root.resolve("ratis")));
       volumes.createDirectories();
       volumes.format(UUID.randomUUID(), "CID-bench");
@@ -83,8 +83,6 @@ public final class ReadBenchmark implements Callable<Integer> {
         BlockId block = writeBlock(store, bytes, bpc);
         measure(store, block, bytes, store.planRead(block, 0, bytes).file());
       }
-    } finally {
-      BenchDirs.close(dir, root);
     }
     return ExitCodes.OK;
   }

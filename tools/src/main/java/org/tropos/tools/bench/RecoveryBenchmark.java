@@ -97,12 +97,9 @@ public final class RecoveryBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path root = BenchDirs.open(dir, "tropos-bench-recovery");
     Result result;
-    try {
-      result = run(root);
-    } finally {
-      BenchDirs.close(dir, root);
+    try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-recovery")) {
+      result = run(benchDir);
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? json(result) : text(result));
@@ -110,13 +107,15 @@ public final class RecoveryBenchmark implements Callable<Integer> {
     return result.lostKeys() == 0 && result.underReplicatedAfter() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
   }
 
-  private Result run(Path root) throws Exception {
+  private Result run(BenchDir benchDir) throws Exception {
+    Path root = benchDir.path();
     Configuration conf = BenchClusters.config().with(Map.of("ozone.scm.container.size", containerSize,
         "ozone.scm.block.size", keySize, "ozone.scm.stale.node.interval", "3s",
         "ozone.scm.dead.node.interval", "6s", "hdds.scm.replication.thread.interval", "1s",
         // Full containers are closed a round after they fill: long enough for a whole block to be written.
         "ozone.scm.pipeline.creation.interval", "5s"));
-    try (LocalCluster cluster = new LocalCluster(root.resolve("cluster"), datanodes, 1, 1, conf)) {
+    try (LocalCluster cluster = new LocalCluster(root.resolve("cluster"), datanodes, 1, 1, conf);
+        AutoCloseable stop = benchDir.stopOnExit(cluster)) {
       cluster.start();
       HostPort scmAdmin = new HostPort("127.0.0.1", cluster.scm().clientPort());
       BenchClusters.awaitPipelines(scmAdmin, datanodes / 3);

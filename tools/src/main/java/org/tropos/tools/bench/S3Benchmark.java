@@ -14,7 +14,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileSystem;
 import org.tropos.common.conf.DataSize;
-import org.tropos.common.io.FileTrees;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
 import org.tropos.tools.cli.ExitCodes;
@@ -135,14 +134,9 @@ public final class S3Benchmark implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--peer needs --peer-key and --peer-secret");
     }
     PrintWriter out = spec.commandLine().getOut();
-    Path root = dir != null ? dir : Files.createTempDirectory("tropos-bench-s3");
     long errors;
-    try {
-      errors = measure(out, root);
-    } finally {
-      if (dir == null) {
-        FileTrees.delete(root); // gigabytes of objects
-      }
+    try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-s3")) {
+      errors = measure(out, benchDir);
     }
     if (errors > 0) {
       spec.commandLine().getErr().printf("tropos bench s3: %d requests failed (see errors in the report)%n", errors);
@@ -152,11 +146,12 @@ public final class S3Benchmark implements Callable<Integer> {
   }
 
   /** Starts the cluster in {@code root}, runs every measurement; the requests that failed. */
-  private long measure(PrintWriter out, Path root) throws Exception {
+  private long measure(PrintWriter out, BenchDir benchDir) throws Exception {
+    Path root = benchDir.path();
     Map<String, String> clusterSettings = new LinkedHashMap<>(BenchClusters.FREE_PORTS);
     clusterSettings.putAll(settings);
     try (TroposLocalProcess local = new TroposLocalProcess(root.resolve("cluster"), datanodes, heap,
-        clusterSettings)) {
+        clusterSettings); AutoCloseable stop = benchDir.stopOnExit(local)) {
       S3Side tropos = local.awaitReady();
       List<S3Side> sides = new ArrayList<>(List.of(tropos));
       if (peer != null) {

@@ -24,7 +24,8 @@ import org.tropos.common.util.NamedThreadFactory;
 /**
  * {@code tropos local} in a JVM of its own, as a user runs it: its CPU time is then the whole cluster's, read
  * from outside as for any other S3 server. Ready once it prints its S3 credentials, which it does only when a key
- * of the default replication can be written; its output goes to a log file. Closing it stops it as Ctrl-C does.
+ * of the default replication can be written; its output goes to a log file. Closing it stops it as Ctrl-C does;
+ * its starter closes it also when the JVM is stopped ({@link BenchDir#stopOnExit}), or it would run on, orphaned.
  */
 final class TroposLocalProcess implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
@@ -35,8 +36,6 @@ final class TroposLocalProcess implements AutoCloseable {
   private final Process process;
   private final Path log;
   private final CompletableFuture<S3Side> ready = new CompletableFuture<>();
-  /** Stops the cluster when the benchmark's JVM ends before closing it (Ctrl-C): it would run on, orphaned. */
-  private final Thread stopOnExit;
 
   /**
    * Starts it with its data in {@code dataDir}, {@code datanodes} datanodes, a heap of {@code heap} (as
@@ -65,8 +64,6 @@ final class TroposLocalProcess implements AutoCloseable {
     Files.createDirectories(dataDir);
     log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
     process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    stopOnExit = new NamedThreadFactory("tropos-local-stop", false).newThread(process::destroy);
-    Runtime.getRuntime().addShutdownHook(stopOnExit);
     new NamedThreadFactory("tropos-local-output", true).newThread(this::copyOutput).start();
   }
 
@@ -115,7 +112,6 @@ final class TroposLocalProcess implements AutoCloseable {
   /** Stops the cluster as Ctrl-C does and waits for it to end; past a minute, kills it. */
   @Override
   public void close() throws InterruptedException {
-    Runtime.getRuntime().removeShutdownHook(stopOnExit);
     process.destroy();
     if (!process.waitFor(STOP_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       process.destroyForcibly().waitFor();

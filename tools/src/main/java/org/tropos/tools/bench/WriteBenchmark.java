@@ -76,18 +76,15 @@ public final class WriteBenchmark implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path root = BenchDirs.open(dir, "tropos-bench-write");
     PrintWriter out = spec.commandLine().getOut();
     List<Phase[]> results = new ArrayList<>();
-    try {
+    try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-write")) {
       for (int limit : limits) {
-        Phase[] phases = runCluster(root.resolve("limit" + limit), limit);
+        Phase[] phases = runCluster(benchDir, "limit" + limit, limit);
         results.add(phases);
         out.print(json ? json(limit, phases) : row(limit, phases));
         out.flush();
       }
-    } finally {
-      BenchDirs.close(dir, root);
     }
     if (!json && results.size() > 1) {
       Phase[] base = results.get(0);
@@ -101,9 +98,10 @@ public final class WriteBenchmark implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  private Phase[] runCluster(Path clusterDir, int limit) throws Exception {
+  private Phase[] runCluster(BenchDir benchDir, String clusterDir, int limit) throws Exception {
     Configuration conf = BenchClusters.config().with("ozone.scm.datanode.pipeline.limit", Integer.toString(limit));
-    try (LocalCluster cluster = new LocalCluster(clusterDir, datanodes, 1, Math.max(1, limit), conf)) {
+    try (LocalCluster cluster = new LocalCluster(benchDir.path().resolve(clusterDir), datanodes, 1,
+        Math.max(1, limit), conf); AutoCloseable stop = benchDir.stopOnExit(cluster)) {
       cluster.start();
       BenchClusters.awaitPipelines(new HostPort("127.0.0.1", cluster.scm().clientPort()), limit * datanodes / 3);
       try (ScmBlockClient scm = new ScmBlockClient(new HostPort("127.0.0.1", cluster.scm().blockPort()));
