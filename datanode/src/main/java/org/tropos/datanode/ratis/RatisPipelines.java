@@ -74,6 +74,14 @@ public final class RatisPipelines implements AutoCloseable {
   private static final long PENDING_WRITE_BYTES = 16L << 20;
   /** Bytes of entries (chunks included) waiting in one group's log queue; must fit one chunk entry. */
   private static final long LOG_QUEUE_BYTES = 8L << 20;
+  /**
+   * Size of a group's RaftLog segment. Ratis keeps every entry of the open segment in memory, and a closed one until
+   * it is evicted: with its 32 MB default a group of small PUTs kept ~90,000 entries (about 60 MB of heap) before
+   * its first segment closed, and a datanode hosts several groups.
+   */
+  private static final long LOG_SEGMENT_BYTES = 2L << 20;
+  /** Closed segments a group keeps cached past which Ratis evicts those every member has (Ratis: 6). */
+  private static final int CACHED_CLOSED_SEGMENTS = 2;
   private static final int CHUNK_WRITERS = 4;
   /**
    * Chunk writes waiting for a writer thread (each pins its chunk, up to 4 MB); past this Ratis's own thread writes
@@ -147,6 +155,9 @@ public final class RatisPipelines implements AutoCloseable {
     // log cache holds entries without them. Left off, every group cached up to 200 MB of chunk bytes and six
     // datanodes' groups exhausted a 2 GB heap (a heap dump of the write benchmark showed 1.27 GB there).
     RaftServerConfigKeys.Log.StateMachineData.setCachingEnabled(properties, true);
+    RaftServerConfigKeys.Log.setSegmentSizeMax(properties, SizeInBytes.valueOf(LOG_SEGMENT_BYTES));
+    RaftServerConfigKeys.Log.setPreallocatedSize(properties, SizeInBytes.valueOf(LOG_SEGMENT_BYTES));
+    RaftServerConfigKeys.Log.setSegmentCacheNumMax(properties, CACHED_CLOSED_SEGMENTS);
     RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(properties, true);
     RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(properties, snapshotEveryEntries);
     // A snapshot here only marks block files synced: it cannot be installed on a member that lags behind. So the

@@ -54,7 +54,7 @@ import org.tropos.proto.hdds.PortName;
  * {@link #watch} waits until an entry is committed on every replica (or a majority). Every Raft reply carries the
  * leader's view of each member's commit index; {@link #watch} answers from the latest one seen when it already
  * covers the entry (always so on a single-member pipeline, whose write reply comes after the commit), saving a
- * round trip.
+ * round trip. Watches go through clients of their own ({@link WatchClients}).
  *
  * <p>Thread-safety: the Ratis client is thread-safe; calls may be issued concurrently.
  */
@@ -64,9 +64,12 @@ public final class PipelineClient implements AutoCloseable {
   }
 
   private static final int MAX_OUTSTANDING_REQUESTS = 16;
+  /** Watches sent through one Ratis client before it is replaced (see {@link WatchClients}). */
+  private static final int WATCHES_PER_CLIENT = 4096;
 
   private final UUID pipeline;
   private final RaftClient client;
+  private final WatchClients watchClients;
   private final List<ByteString> memberIds;
   /** Each member's commit index as last reported in a reply (keyed by Raft peer id). */
   private final Map<ByteString, Long> commitIndexes = new ConcurrentHashMap<>();
@@ -94,17 +97,24 @@ public final class PipelineClient implements AutoCloseable {
     RaftProperties properties = new RaftProperties();
     // At most this many requests in flight per pipeline from this process; the next writer waits.
     RaftClientConfigKeys.Async.setOutstandingRequestsMax(properties, MAX_OUTSTANDING_REQUESTS);
-    RaftClient.Builder builder = RaftClient.newBuilder().setProperties(properties)
-        .setRetryPolicy(RequestTypeDependentRetryPolicy.newBuilder()
-            .setTimeout(TypeCase.WRITE, TimeDuration.valueOf(writeTimeout.toMillis(), TimeUnit.MILLISECONDS))
-            .setTimeout(TypeCase.WATCH, TimeDuration.valueOf(watchTimeout.toMillis(), TimeUnit.MILLISECONDS))
-            .build())
-        .setRaftGroup(RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers))
+    RequestTypeDependentRetryPolicy retries = RequestTypeDependentRetryPolicy.newBuilder()
+        .setTimeout(TypeCase.WRITE, TimeDuration.valueOf(writeTimeout.toMillis(), TimeUnit.MILLISECONDS))
+        .setTimeout(TypeCase.WATCH, TimeDuration.valueOf(watchTimeout.toMillis(), TimeUnit.MILLISECONDS))
+        .build();
+    RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers);
+    this.client = newClient(properties, retries, group, leaderHint);
+    this.watchClients = new WatchClients(() -> newClient(properties, retries, group, leaderHint), WATCHES_PER_CLIENT);
+  }
+
+  private static RaftClient newClient(RaftProperties properties, RequestTypeDependentRetryPolicy retries,
+      RaftGroup group, UUID leaderHint) {
+    RaftClient.Builder builder = RaftClient.newBuilder().setProperties(properties).setRetryPolicy(retries)
+        .setRaftGroup(group)
         .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties));
     if (leaderHint != null) {
       builder.setLeaderId(RaftPeerId.valueOf(leaderHint.toString()));
     }
-    this.client = builder.build();
+    return builder.build();
   }
 
   public UUID pipeline() {
@@ -154,7 +164,7 @@ public final class PipelineClient implements AutoCloseable {
     if (membersCommitted(logIndex) >= needed) {
       return CompletableFuture.completedFuture(null);
     }
-    return client.async().watch(logIndex, level).thenAccept(reply -> {
+    return watchClients.watch(logIndex, level).thenAccept(reply -> {
       if (!reply.isSuccess()) {
         throw new CompletionException(failure("watch of entry " + logIndex, reply));
       }
@@ -217,6 +227,7 @@ public final class PipelineClient implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    watchClients.close();
     client.close();
   }
 }
