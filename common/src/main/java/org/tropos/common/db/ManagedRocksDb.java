@@ -13,6 +13,7 @@ import java.util.function.BiPredicate;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.ReadOptions;
@@ -42,6 +43,11 @@ public final class ManagedRocksDb implements AutoCloseable {
   private static final Map<ManagedRocksDb, Throwable> OPEN = new ConcurrentHashMap<>();
   /** Rows per batch when a checkpoint's rows are loaded: bounds the memory a batch holds. */
   private static final int COPY_BATCH_ROWS = 4096;
+  /**
+   * Table files a database keeps open (RocksDB's default keeps every one open): a datanode's database once held
+   * 5,000 small files, and the process ran out of file descriptors. Past this RocksDB closes the least used.
+   */
+  private static final int MAX_OPEN_FILES = 1000;
 
   private final Path dir;
   private final DBOptions dbOptions;
@@ -56,7 +62,7 @@ public final class ManagedRocksDb implements AutoCloseable {
   private ManagedRocksDb(Path dir, List<String> columnFamilies, boolean readOnly) throws RocksDBException {
     this.dir = dir;
     this.dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-        .setAtomicFlush(true);
+        .setAtomicFlush(true).setMaxOpenFiles(MAX_OPEN_FILES);
     this.cfOptions = new ColumnFamilyOptions();
     this.syncWrites = new WriteOptions().setSync(true);
     this.unloggedWrites = new WriteOptions().setDisableWAL(true);
@@ -277,6 +283,35 @@ public final class ManagedRocksDb implements AutoCloseable {
     } catch (RocksDBException e) {
       throw failure("flush", e);
     }
+  }
+
+  /**
+   * Merges the table files holding {@code family}'s keys from {@code begin} to {@code end} (null: unbounded), those
+   * of the last level included (which RocksDB otherwise leaves as they are); blocks until done.
+   */
+  public void compactRange(String family, byte[] begin, byte[] end) throws IOException {
+    compact(family(family), begin, end);
+  }
+
+  /** Merges all of every column family's table files; blocks until done. */
+  public void compactAll() throws IOException {
+    for (ColumnFamilyHandle handle : handles) {
+      compact(handle, null, null);
+    }
+  }
+
+  private void compact(ColumnFamilyHandle family, byte[] begin, byte[] end) throws IOException {
+    try (CompactRangeOptions options = new CompactRangeOptions()
+        .setBottommostLevelCompaction(CompactRangeOptions.BottommostLevelCompaction.kForce)) {
+      db.compactRange(family, begin, end, options);
+    } catch (RocksDBException e) {
+      throw failure("compaction", e);
+    }
+  }
+
+  /** The number of table files the database is made of, in every column family. */
+  public int tableFiles() {
+    return db.getLiveFilesMetaData().size();
   }
 
   /** A consistent view of the database as of now, until closed (a RocksDB snapshot). */

@@ -407,7 +407,7 @@ public final class ContainerStore implements AutoCloseable {
         if (leavesOpen) {
           // Its block records must be durable before it takes no more commits: a replay of one after a crash
           // would be refused by the no longer OPEN container (VolumeDb#put).
-          container.db().flush();
+          container.db().flushLeavingOpen(containerId);
         }
         container.save(updated);
         if (leavesOpen) {
@@ -478,6 +478,12 @@ public final class ContainerStore implements AutoCloseable {
   /** Whether this datanode holds a replica of the container. */
   public boolean holds(long containerId) {
     return containers.containsKey(containerId);
+  }
+
+  /** The state of this datanode's replica of the container, or UNSPECIFIED if it holds none. */
+  public ContainerState state(long containerId) {
+    Container container = containers.get(containerId);
+    return container == null ? ContainerState.CONTAINER_STATE_UNSPECIFIED : container.descriptor().getState();
   }
 
   /**

@@ -22,15 +22,29 @@ final class VolumeDb implements AutoCloseable {
   private static final String BLOCKS = "blocks";
   private static final String DELETED_BLOCKS = "deletedBlocks";
   private static final byte[] EMPTY = new byte[0];
+  /** Containers leaving OPEN per compacted run (see {@link ClosedContainerRuns}). */
+  private static final int CLOSES_PER_RUN = 16;
+  /** A database opened with more table files than this (as an older version left it) is compacted whole. */
+  private static final int MOST_FILES_AT_OPEN = 256;
 
   private final ManagedRocksDb db;
+  private final ClosedContainerRuns closedRuns = new ClosedContainerRuns(CLOSES_PER_RUN);
 
   private VolumeDb(ManagedRocksDb db) {
     this.db = db;
   }
 
   static VolumeDb open(Path dir) throws IOException {
-    return new VolumeDb(ManagedRocksDb.open(dir, List.of(BLOCKS, DELETED_BLOCKS)));
+    ManagedRocksDb db = ManagedRocksDb.open(dir, List.of(BLOCKS, DELETED_BLOCKS));
+    try {
+      if (db.tableFiles() > MOST_FILES_AT_OPEN) {
+        db.compactAll();
+      }
+    } catch (IOException | RuntimeException e) {
+      db.close();
+      throw e;
+    }
+    return new VolumeDb(db);
   }
 
   /**
@@ -45,6 +59,27 @@ final class VolumeDb implements AutoCloseable {
   /** Makes every record so far durable (memtables written to disk). */
   void flush() throws IOException {
     db.flush();
+  }
+
+  /**
+   * Makes every record so far durable because {@code containerId} leaves OPEN. Such a flush writes small table
+   * files holding mostly that container's records, and as container ids grow they never overlap: RocksDB moves
+   * them down whole instead of merging them, and a datanode kept one file per closed container (5,000 after
+   * 5,000 closes, each an open file descriptor). So the key ranges of such containers are compacted in runs
+   * ({@link ClosedContainerRuns}).
+   */
+  void flushLeavingOpen(long containerId) throws IOException {
+    db.flush();
+    for (ClosedContainerRuns.Range range : closedRuns.leftOpen(containerId)) {
+      for (String family : List.of(BLOCKS, DELETED_BLOCKS)) {
+        db.compactRange(family, key(range.from(), 0), key(range.to() + 1, 0));
+      }
+    }
+  }
+
+  /** The number of table files the volume's database is made of. */
+  int tableFiles() {
+    return db.tableFiles();
   }
 
   /** The block's committed metadata, or null. */
