@@ -2,6 +2,8 @@ package org.tropos.datanode.ratis;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -10,13 +12,17 @@ import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ScmCommand;
 
 /**
  * Carries out SCM's pipeline commands on one thread of its own, so the heartbeat never waits on Ratis. Commands
- * are idempotent; one that fails is logged and SCM sends it again while the cluster still needs it. The queue
- * holds at most {@value #QUEUE_LIMIT} commands; past that a command is dropped (SCM repeats it).
+ * are idempotent; one that fails is logged and SCM sends it again while the cluster still needs it. SCM repeats a
+ * command at each round until it is done, so one already waiting is not queued again, and a container already
+ * closed here is not closed again through Raft. The queue holds at most {@value #QUEUE_LIMIT} commands; past that
+ * a command is dropped (SCM repeats it), with one warning when the queue fills and one when it takes commands
+ * again.
  */
 public final class PipelineCommandHandler implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(PipelineCommandHandler.class);
@@ -26,6 +32,9 @@ public final class PipelineCommandHandler implements AutoCloseable {
   private final RatisPipelines pipelines;
   private final ContainerStore store;
   private final ExecutorService executor;
+  private final Set<ScmCommand> waiting = ConcurrentHashMap.newKeySet();
+  /** Commands dropped since the queue last filled; guarded by this object's monitor. */
+  private long dropped;
 
   public PipelineCommandHandler(String nodeName, RatisPipelines pipelines, ContainerStore store) {
     this.nodeName = nodeName;
@@ -36,15 +45,41 @@ public final class PipelineCommandHandler implements AutoCloseable {
 
   /** Queues a command; returns at once. */
   public void submit(ScmCommand command) {
+    if (!waiting.add(command)) {
+      return;
+    }
     try {
       executor.execute(() -> run(command));
+      countAccepted();
     } catch (RejectedExecutionException e) {
-      LOG.warn("{}: {} pipeline commands are queued; dropped {} (SCM sends it again)", nodeName, QUEUE_LIMIT,
-          command.getCommandCase());
+      waiting.remove(command);
+      countDropped(command);
+    }
+  }
+
+  private synchronized void countDropped(ScmCommand command) {
+    if (dropped++ == 0) {
+      LOG.warn("{}: {} pipeline commands are queued; dropping new ones (SCM sends them again), first {}", nodeName,
+          QUEUE_LIMIT, command.getCommandCase());
+    }
+  }
+
+  private synchronized void countAccepted() {
+    if (dropped > 0) {
+      LOG.warn("{}: the pipeline command queue takes commands again; {} were dropped", nodeName, dropped);
+      dropped = 0;
     }
   }
 
   private void run(ScmCommand command) {
+    try {
+      execute(command);
+    } finally {
+      waiting.remove(command);
+    }
+  }
+
+  private void execute(ScmCommand command) {
     try {
       switch (command.getCommandCase()) {
         case CREATE_PIPELINE:
@@ -79,7 +114,7 @@ public final class PipelineCommandHandler implements AutoCloseable {
       store.forceClose(close.getContainerId());
     } else if (close.getQuasi()) {
       store.quasiClose(close.getContainerId());
-    } else {
+    } else if (store.state(close.getContainerId()) != ContainerState.CONTAINER_CLOSED) {
       pipelines.closeContainer(close.getPipelineId(), close.getContainerId());
     }
   }
