@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,8 +14,10 @@ import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.ShedUnderPressure;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
+import org.tropos.common.util.HeapPressure;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
@@ -32,6 +35,8 @@ import org.tropos.om.rpc.Leadership;
 import org.tropos.om.rpc.OmRpc;
 import org.tropos.om.scm.DeletedKeyHandoff;
 import org.tropos.om.scm.ScmBlocks;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OmServiceGrpc;
 
 /**
  * The Ozone Manager process: builds its components, starts them, stops them in reverse order. It holds no logic
@@ -100,7 +105,11 @@ public final class OmServer implements AutoCloseable {
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
           List.of(new OmRpc(namespace, scm, config.blockSize(),
               new Administrators(config.administrators(), Callers.localUser()), leadership)),
-          daemonMetrics.registry());
+          daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(
+              OmServiceGrpc.getOpenKeyMethod().getFullMethodName(),
+              OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
+              OmServiceGrpc.getLeaseBlocksMethod().getFullMethodName(),
+              OmServiceGrpc.getInitiateMultipartUploadMethod().getFullMethodName())));
       server.start();
       OmSummaries summaries = new OmSummaries(db, metrics, this::serving);
       summaries.register(daemonMetrics.registry());

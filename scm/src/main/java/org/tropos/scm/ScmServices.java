@@ -4,16 +4,21 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.rpc.ShedUnderPressure;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
+import org.tropos.common.util.HeapPressure;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
+import org.tropos.proto.scm.ScmBlockServiceGrpc;
+import org.tropos.proto.scm.ScmResult;
 import org.tropos.scm.block.BlockDeletingService;
 import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
@@ -129,7 +134,10 @@ final class ScmServices implements AutoCloseable {
               containerManager, replicationManager)), registry);
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
-          List.of(new ScmBlockRpc(containerManager, deletedBlocks)), registry);
+          List.of(new ScmBlockRpc(containerManager, deletedBlocks)), registry)
+          .admitting(new ShedUnderPressure(HeapPressure.jvm(), ScmResult.SCM_BUSY, Set.of(
+              ScmBlockServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
+              ScmBlockServiceGrpc.getAllocateBlocksMethod().getFullMethodName())));
       blockServer.start();
       metrics = new ScmMetrics(registry, nodeManager, pipelineManager, containerManager, replicationManager);
     } catch (IOException | RuntimeException e) {

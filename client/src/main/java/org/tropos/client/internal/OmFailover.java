@@ -15,6 +15,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.CallIds;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.RpcChannel;
+import org.tropos.common.rpc.RpcErrors;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.om.OmResult;
 
@@ -23,7 +24,8 @@ import org.tropos.proto.om.OmResult;
  * the leader it names (else to the next OM), even one the client was not configured with (so a client that knows
  * one OM of a service still finds its leader); one that cannot reach its OM goes to the next. Once every OM has
  * been tried the client pauses, doubling from {@link #FIRST_PAUSE} up to {@link #LONGEST_PAUSE}, and after
- * {@code budget} gives up with the last failure. Any other failure is the caller's at once, and so is a single
+ * {@code budget} gives up with the last failure. An OM that answers busy (OM_BUSY, short of memory) is asked again
+ * after the wait it names, within the same budget. Any other failure is the caller's at once, and so is a single
  * OM's "not ready": with one OM and no leader named there is nowhere else to go. Every call carries an id, the
  * same on each attempt, for the OMs' retry cache.
  *
@@ -132,6 +134,10 @@ final class OmFailover implements AutoCloseable {
       try {
         return channels.get(tried).call(rpc);
       } catch (OmException e) {
+        if (e.result() == OmResult.OM_BUSY && clock.monotonicMillis() < giveUpAt) {
+          pauseFor(RpcErrors.retryAfterOf(e.getCause(), FIRST_PAUSE)); // the same OM, once it has memory again
+          continue;
+        }
         boolean elsewhere = e.result() == OmResult.NOT_LEADER || e.result() == OmResult.OM_NOT_READY;
         if (!elsewhere || channels.size() == 1 && e.leaderHint().isEmpty() && e.result() == OmResult.OM_NOT_READY) {
           throw e;

@@ -1,7 +1,11 @@
 package org.tropos.common.rpc;
 
 import io.grpc.BindableService;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
 import io.grpc.ServerBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
@@ -17,6 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.util.LifeCycle;
+import org.tropos.common.util.Preconditions;
 import org.tropos.common.util.Threads;
 
 /**
@@ -36,6 +41,13 @@ public final class GrpcServer implements AutoCloseable {
   private final int handlerThreads;
   private final GrpcCallMetrics callMetrics;
   private final LifeCycle lifeCycle;
+  private ServerInterceptor admission = new ServerInterceptor() {
+    @Override
+    public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+        ServerCallHandler<Q, R> next) {
+      return next.startCall(call, headers);
+    }
+  };
   private ExecutorService executor;
   private Server server;
   private Server inProcess;
@@ -60,6 +72,16 @@ public final class GrpcServer implements AutoCloseable {
     this.lifeCycle = new LifeCycle(name);
   }
 
+  /**
+   * Decides, before start, which calls are refused at once rather than handed to a handler (say, those that bring
+   * data in while the heap is under pressure: {@link ShedUnderPressure}); refusals are timed as other calls.
+   */
+  public GrpcServer admitting(ServerInterceptor admission) {
+    Preconditions.assertTrue(lifeCycle.state() == LifeCycle.State.NEW, "{} has started", name);
+    this.admission = admission;
+    return this;
+  }
+
   public void start() throws IOException {
     lifeCycle.startBegins();
     executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
@@ -79,7 +101,7 @@ public final class GrpcServer implements AutoCloseable {
   /** Events delivered where they arrive, handlers run on the pool (one hand-off), the caller's user known. */
   private <B extends ServerBuilder<B>> B withServices(B builder) {
     builder.directExecutor().intercept(Callers.receiving()).intercept(CallIds.receiving())
-        .intercept(new HandlerHandOff(executor)).intercept(callMetrics);
+        .intercept(new HandlerHandOff(executor)).intercept(admission).intercept(callMetrics);
     services.forEach(builder::addService);
     return builder;
   }

@@ -5,6 +5,7 @@ import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.ProtoUtils;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.function.IntFunction;
 import org.tropos.proto.rpc.ErrorDetail;
@@ -17,6 +18,8 @@ import org.tropos.proto.rpc.Rpc;
  * metrics key off the gRPC code; callers branch on the Result.
  */
 public final class RpcErrors {
+  /** The longest wait a busy server's hint is followed for. */
+  private static final Duration LONGEST_RETRY_AFTER = Duration.ofSeconds(10);
   private static final Metadata.Key<ErrorDetail> DETAIL_KEY = ProtoUtils.keyForProto(ErrorDetail.getDefaultInstance());
 
   private RpcErrors() {
@@ -31,6 +34,20 @@ public final class RpcErrors {
     trailers.put(DETAIL_KEY, ErrorDetail.newBuilder().setResult(result.getNumber()).setMessage(message)
         .setLeaderHint(leaderHint).build());
     return Status.fromCodeValue(grpcCodeOf(result).getNumber()).withDescription(message).asRuntimeException(trailers);
+  }
+
+  /** A busy server's answer: {@code result} (RESOURCE_EXHAUSTED) and how long the caller should wait. */
+  public static StatusRuntimeException busy(ProtocolMessageEnum result, String message, Duration retryAfter) {
+    Metadata trailers = new Metadata();
+    trailers.put(DETAIL_KEY, ErrorDetail.newBuilder().setResult(result.getNumber()).setMessage(message)
+        .setRetryAfterMs(retryAfter.toMillis()).build());
+    return Status.fromCodeValue(grpcCodeOf(result).getNumber()).withDescription(message).asRuntimeException(trailers);
+  }
+
+  /** How long a busy server asked its caller to wait: {@code unsaid} if it did not say, at most 10 s. */
+  public static Duration retryAfterOf(Throwable t, Duration unsaid) {
+    long ms = t == null ? 0 : detailOf(t).map(ErrorDetail::getRetryAfterMs).orElse(0L);
+    return ms <= 0 ? unsaid : Duration.ofMillis(Math.min(ms, LONGEST_RETRY_AFTER.toMillis()));
   }
 
   /** The detail a server attached to a failed call, if any (absent for transport failures). */

@@ -17,7 +17,8 @@ import org.tropos.proto.scm.ScmResult;
  * its SCM unreachable or not ready goes to the next, pausing from {@link #FIRST_PAUSE} (doubling up to
  * {@link #LONGEST_PAUSE}) each time every SCM was tried, for at most {@link #FAILOVER_BUDGET}. A call retried
  * this way may have been carried out by a leader that died before answering: SCM's calls are safe to repeat (a
- * block allocated twice is one unused block; deleted blocks recorded twice are deleted once).
+ * block allocated twice is one unused block; deleted blocks recorded twice are deleted once). An SCM that answers
+ * busy (SCM_BUSY, short of memory) is asked again after the wait it names, within the same budget.
  */
 public final class ScmChannel implements AutoCloseable {
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(15);
@@ -49,6 +50,20 @@ public final class ScmChannel implements AutoCloseable {
   }
 
   public <T> T call(Supplier<T> rpc) throws ScmException {
+    long giveUpAt = clock.monotonicMillis() + FAILOVER_BUDGET.toMillis();
+    while (true) {
+      try {
+        return callLeader(rpc);
+      } catch (ScmException e) {
+        if (e.result() != ScmResult.SCM_BUSY || clock.monotonicMillis() >= giveUpAt) {
+          throw e;
+        }
+        pauseFor(RpcErrors.retryAfterOf(e.getCause(), FIRST_PAUSE), e); // the same SCM, once it has memory again
+      }
+    }
+  }
+
+  private <T> T callLeader(Supplier<T> rpc) throws ScmException {
     if (channels.size() == 1) {
       return channels.get(0).call(rpc);
     }

@@ -34,6 +34,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.metrics.Latency;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.RaftRefusal;
+import org.tropos.common.util.HeapPressure;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.proto.datanode.ContainerCommand;
@@ -69,6 +70,7 @@ final class ContainerStateMachine extends BaseStateMachine {
   private final PipelineId pipeline;
   private final Executor chunkWriters;
   private final MeterRegistry registry;
+  private final HeapPressure pressure = HeapPressure.jvm();
   /** Timed on the leader only: a follower applies entries it did not start. */
   private final Timer commits;
   private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
@@ -146,6 +148,10 @@ final class ContainerStateMachine extends BaseStateMachine {
       }
       if (chunk.hasCommit() && !chunk.getCommit().getBlockId().equals(chunk.getBlockId())) {
         throw new IOException("a WriteChunk can only commit its own block");
+      }
+      if (pressure.high()) {
+        // The leader refuses a new chunk; the writer takes another pipeline (BlockStreamWriter).
+        throw RaftRefusal.of(new DatanodeException(DatanodeResult.DATANODE_BUSY, pressure.reason()));
       }
       try {
         store.checkRoom(chunk.getBlockId().getContainerId());

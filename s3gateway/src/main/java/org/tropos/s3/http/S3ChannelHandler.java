@@ -4,6 +4,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.http.HttpContent;
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
@@ -19,12 +20,15 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.util.HeapPressure;
 import org.tropos.s3.S3ErrorCode;
 
 /**
  * One connection: each request is handed to a worker thread with its body as a {@link BodyPipe}, once the
  * connection's previous response has ended; at most {@code permits} requests of the whole gateway are served at
- * once, the rest get 503 SlowDown at once.
+ * once, the rest get 503 SlowDown at once. While the heap is under pressure ({@link HeapPressure}) a request
+ * that brings data in (PUT, POST) gets 503 SlowDown with a Retry-After header at once; reads, listings and deletes
+ * are served.
  *
  * <p>Event-loop confined, except what the worker touches through the pipe and the response, and {@link #answer},
  * which runs on the thread that ended the previous response.
@@ -37,14 +41,17 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
   private final ExecutorService workers;
   private final Semaphore permits;
   private final List<String> domains;
+  private final HeapPressure pressure;
   private BodyPipe body;
   private CompletableFuture<Void> lastResponse = CompletableFuture.completedFuture(null);
 
-  S3ChannelHandler(S3Handler handler, ExecutorService workers, Semaphore permits, List<String> domains) {
+  S3ChannelHandler(S3Handler handler, ExecutorService workers, Semaphore permits, List<String> domains,
+      HeapPressure pressure) {
     this.handler = handler;
     this.workers = workers;
     this.permits = permits;
     this.domains = domains;
+    this.pressure = pressure;
   }
 
   @Override
@@ -106,6 +113,13 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     if (expect != null && request.protocolVersion().equals(HttpVersion.HTTP_1_1)
         && !HttpUtil.is100ContinueExpected(request)) {
       refuse(pipe, response, S3ErrorCode.EXPECTATION_FAILED, "Only Expect: 100-continue is supported", "");
+      return;
+    }
+    HttpMethod method = request.method();
+    if ((method.equals(HttpMethod.PUT) || method.equals(HttpMethod.POST)) && pressure.high()) {
+      response.headers().set(HttpHeaderNames.RETRY_AFTER, Long.toString(HeapPressure.RETRY_AFTER.toSeconds()));
+      refuse(pipe, response, S3ErrorCode.SLOW_DOWN, "Please reduce your request rate: " + pressure.reason(),
+          request.uri());
       return;
     }
     if (!permits.tryAcquire()) {

@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.NettyTransport;
+import org.tropos.common.util.HeapPressure;
 import org.tropos.common.util.NamedThreadFactory;
 import org.tropos.common.util.Threads;
 
@@ -57,7 +58,7 @@ public final class S3HttpServer implements AutoCloseable {
           protected void initChannel(SocketChannel ch) {
             // No HttpServerExpectContinueHandler: "100 Continue" goes only to a request that passed its checks.
             ch.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),
-                new S3ChannelHandler(handler, workers, permits, domains));
+                new S3ChannelHandler(handler, workers, permits, domains, HeapPressure.jvm()));
           }
         });
     try {

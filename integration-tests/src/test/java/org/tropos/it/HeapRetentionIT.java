@@ -1,0 +1,226 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.BlockWriteSettings;
+import org.tropos.client.BlockWriter;
+import org.tropos.client.TroposClient;
+import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.VolumeInfo;
+
+/**
+ * A cluster keeps memory in proportion to what it stores, not to how long it has run or how much it was asked to
+ * do. SCM, the OM, three datanodes and the writing client share this JVM; what they keep is measured by the
+ * JVM's class histogram of live objects, and a failure lists the classes that grew.
+ */
+@Timeout(600)
+class HeapRetentionIT {
+  private static final int KB = 1024;
+  /**
+   * 1 MB containers of 1 MB blocks, into which writers ask for 64 KB: a container then has no room for a whole
+   * block after its first allocation and closes (the smallest containers SCM allows).
+   */
+  private static final Map<String, String> SMALL_CONTAINERS = Map.of("ozone.scm.datanode.pipeline.limit", "1",
+      "ozone.scm.block.size", "1MB", "ozone.scm.container.size", "1MB");
+  private static final BlockWriteSettings ONE_SMALL_BLOCK = new BlockWriteSettings(64 * KB, 64 * KB, 16 * KB, 4, 5,
+      ReplicationFactor.THREE, Duration.ofSeconds(10));
+  /**
+   * What SCM and three datanodes may keep per container: its record, three replicas' reports in SCM, and each
+   * replica's descriptor on its datanode (about 6 KB measured). 100,000 containers then take at most 1 GB across
+   * a cluster, a fifth of it in SCM.
+   */
+  private static final long BYTES_PER_CONTAINER = 10 * KB;
+  /** What heartbeats, writes and deletions may leave behind once a cluster is warm: measurement noise only. */
+  private static final long FLAT = 2L << 20;
+  private static final Duration HEARTBEATS = Duration.ofSeconds(15);
+  /** Enough that a few hundred bytes kept per write (as Ratis's client once did per watch) exceed {@link #FLAT}. */
+  private static final int OVERWRITES = 8000;
+  private static final int WRITERS = 4;
+
+  @TempDir
+  Path dir;
+  private final BlockClients blockClients = new BlockClients();
+
+  @AfterEach
+  void closeBlockClients() {
+    blockClients.close();
+  }
+
+  /** Thousands of containers closed, then heartbeats that report them all (every 100 ms) and change nothing. */
+  @Test
+  void closedContainersKeepStateInProportionToTheirNumberAndHeartbeatsAddNone() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, SMALL_CONTAINERS);
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress())) {
+      mini.awaitOpenPipelines(1);
+      writeUntilClosed(mini, scm, 200);
+      Snapshot warm = Snapshot.take(containers(mini));
+      writeUntilClosed(mini, scm, closed(mini) + 2000);
+      awaitClosingSettled(mini);
+      long added = containers(mini) - warm.containers;
+      long perContainer = warm.keptSince() / added;
+      System.out.printf("%,d containers more keep %,d B each%n", added, perContainer);
+      assertTrue(perContainer <= BYTES_PER_CONTAINER, () -> String.format("%,d B per container (%,d containers"
+          + " more); grown:%n%s", perContainer, added, warm.growth()));
+
+      Snapshot full = Snapshot.take(containers(mini));
+      Thread.sleep(HEARTBEATS.toMillis());
+      long kept = full.keptSince();
+      System.out.printf("%s of heartbeats over %,d containers kept %,d B%n", HEARTBEATS, full.containers, kept);
+      assertTrue(kept <= FLAT, () -> String.format("%s of heartbeats over %,d containers kept %,d B; grown:%n%s",
+          HEARTBEATS, full.containers, kept, full.growth()));
+    }
+  }
+
+  /**
+   * Thousands of small keys written over the same names in the same containers: nothing new is stored (each
+   * overwrite's old blocks are deleted), so nothing may be kept. Ratis's segments and snapshot interval are small
+   * here so that what its log keeps in memory (a few segments' entries, an index of the entries since the last
+   * purge) settles within the warm-up; its retry cache forgets within the pause.
+   */
+  @Test
+  void overwritingKeysRetainsNothing() throws Exception {
+    Map<String, String> settings = Map.of("ozone.scm.datanode.pipeline.limit", "1",
+        "hdds.scm.block.deleting.service.interval", "500ms",
+        "hdds.ratis.raft.server.log.segment.size.max", "64KB",
+        "hdds.ratis.raft.server.log.preallocated.size", "64KB",
+        "hdds.ratis.raft.server.retrycache.expirytime", "1s", "hdds.ratis.snapshot.threshold", "500",
+        "hdds.ratis.raft.server.log.purge.gap", "256");
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, settings);
+        TroposClient client = TroposClient.create(mini.clientConfig().with(settings))) {
+      mini.awaitOpenPipelines(1);
+      client.createVolume(VolumeInfo.newBuilder().setName("vol").setOwner("it").build());
+      client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("bucket").build());
+      overwrite(client, 3000);
+      Snapshot warm = Snapshot.take(containers(mini));
+      overwrite(client, OVERWRITES);
+      long kept = warm.keptSince();
+      System.out.printf("%,d overwrites kept %,d B%n", OVERWRITES, kept);
+      assertTrue(kept <= FLAT, () -> String.format("%,d overwrites kept %,d B; grown:%n%s", OVERWRITES, kept,
+          warm.growth()));
+    }
+  }
+
+  /** Writes {@code count} 4 KB keys over 100 names from {@link #WRITERS} threads, then lets the cluster settle. */
+  private static void overwrite(TroposClient client, int count) throws Exception {
+    AtomicLong next = new AtomicLong();
+    runWriters(() -> {
+      for (long i = next.getAndIncrement(); i < count; i = next.getAndIncrement()) {
+        try (OutputStream out = client.createKey("vol", "bucket", "k" + i % 100, 4 * KB)) {
+          out.write(new byte[4 * KB]);
+        }
+      }
+    });
+    Thread.sleep(3000); // deletions sent and acknowledged, Ratis's retry cache expired
+  }
+
+  /** Writes one-block objects until SCM counts {@code target} closed containers. */
+  private void writeUntilClosed(MiniCluster mini, ScmBlockClient scm, long target) throws Exception {
+    runWriters(() -> {
+      do {
+        for (int i = 0; i < 20; i++) {
+          try (BlockWriter writer = blockClients.over(scm).newWriter(ONE_SMALL_BLOCK)) {
+            writer.write(ByteBuffer.allocate(16 * KB));
+            writer.finish();
+          }
+        }
+      } while (closed(mini) < target);
+    });
+  }
+
+  /** A writer's loop; it may throw. */
+  @FunctionalInterface
+  private interface Writer {
+    void run() throws Exception;
+  }
+
+  /** Runs {@code writer} on {@link #WRITERS} threads until each returns; the first failure fails the test. */
+  private static void runWriters(Writer writer) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(WRITERS);
+    try {
+      List<Future<?>> running = new ArrayList<>();
+      for (int w = 0; w < WRITERS; w++) {
+        running.add(pool.submit(() -> {
+          writer.run();
+          return null;
+        }));
+      }
+      for (Future<?> f : running) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /**
+   * Waits until no more containers close: the ones written are CLOSED by then; a few, leased ahead by the writers
+   * and never written, stay CLOSING without replicas.
+   */
+  private static void awaitClosingSettled(MiniCluster mini) throws Exception {
+    long[] last = {-1};
+    Await.until("containers to stop closing", Duration.ofMinutes(2), () -> {
+      Thread.sleep(3000);
+      long now = closed(mini);
+      boolean settled = now == last[0];
+      last[0] = now;
+      return settled;
+    }, settled -> settled);
+  }
+
+  private static long containers(MiniCluster mini) {
+    return mini.cluster().scm().containerManager().ids().size();
+  }
+
+  private static long closed(MiniCluster mini) {
+    var containers = mini.cluster().scm().containerManager();
+    return containers.ids().stream()
+        .filter(id -> containers.container(id).getState() == ContainerState.CONTAINER_CLOSED).count();
+  }
+
+  /** What the JVM keeps alive at one point, with the number of containers SCM knows then. */
+  private record Snapshot(RetainedHeap heap, long containers) {
+    static Snapshot take(long containers) throws Exception {
+      return new Snapshot(RetainedHeap.now(), containers);
+    }
+
+    /**
+     * Bytes kept since this snapshot: the least of a few readings a second apart, as something held for a moment
+     * (megabytes of int arrays, once) is let go while what is kept for good stays.
+     */
+    long keptSince() throws Exception {
+      long least = Long.MAX_VALUE;
+      for (int reading = 0; reading < 3; reading++) {
+        Thread.sleep(1000);
+        least = Math.min(least, RetainedHeap.now().bytes() - heap.bytes());
+      }
+      return least;
+    }
+
+    /** The classes that grew most since this snapshot. */
+    String growth() {
+      try {
+        return RetainedHeap.now().growthSince(heap, 25);
+      } catch (Exception e) {
+        return "(no histogram: " + e + ")";
+      }
+    }
+  }
+}
