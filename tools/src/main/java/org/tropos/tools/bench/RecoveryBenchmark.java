@@ -54,7 +54,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "recovery", mixinStandardHelpOptions = true,
     description = {"Re-replication after a datanode stops, against a plain file copy of the same bytes in the same",
-        "run: time to three healthy replicas, MB/s, keys lost. Needs a large heap: TROPOS_HEAPSIZE=2g."})
+        "run: time to three healthy replicas, MB/s, keys lost."})
 public final class RecoveryBenchmark implements Callable<Integer> {
   private static final int MB = 1 << 20;
   private static final Duration HEAL_LIMIT = Duration.ofMinutes(15);
