@@ -2,7 +2,6 @@ package org.tropos.tools.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +24,7 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.OpenKeyRow;
+import org.tropos.tools.local.KeptPorts;
 
 /**
  * An OM on a fresh database for one measurement, driven either in-process (the request path without gRPC, like
@@ -85,11 +85,12 @@ final class OmTarget implements AutoCloseable {
     client = grpc ? TroposClient.create(clientConf) : null;
   }
 
-  /** A port free on loopback now. */
+  /**
+   * A port free now, below the ephemeral range: one the kernel handed out for a probe was taken by an outgoing
+   * connection before the OM bound it ("om-rpc cannot listen on 127.0.0.1:36663", a failed bench failover).
+   */
   static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
+    return KeptPorts.pick();
   }
 
   /** Waits until one of the running OMs serves (an HA service's leader has been elected and caught up). */

@@ -10,9 +10,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * addresses, the nodes of a local HA service). They are taken below Linux's ephemeral range (from 32768), from
  * which every outgoing connection draws its local port: a port the kernel handed out for a probe could later
  * become a connection's, and the restarted node would then fail to bind it (seen in {@code LocalHaIT}: "Address
- * already in use" for a kept OM port).
+ * already in use" for a kept OM port). The benchmarks' own clusters take theirs here too, for the same reason.
  */
-final class KeptPorts {
+public final class KeptPorts {
   private static final int FROM = 20_000;
   private static final int TO = 32_000;
   private static final int PROBES = 200;
@@ -21,7 +21,7 @@ final class KeptPorts {
   }
 
   /** A port free now on every address. */
-  static int pick() throws IOException {
+  public static int pick() throws IOException {
     return pick(null);
   }
 
