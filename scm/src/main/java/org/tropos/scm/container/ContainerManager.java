@@ -388,7 +388,6 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     return Map.copyOf(replicas.of(containerId));
   }
 
-  /** A QUASI_CLOSED container has a CLOSED replica holding every committed write: it is CLOSED. */
   /**
    * Forgets a container that was never written: QUASI_CLOSED (its pipeline is gone, so nothing can write to it any
    * more) and no replica of it was ever reported. Its blocks were allocated but no byte reached a datanode, so no
@@ -411,6 +410,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
         containerId);
   }
 
+  /** A QUASI_CLOSED container has a CLOSED replica holding every committed write: it is CLOSED. */
   public synchronized void markClosed(long containerId) {
     ContainerRecord c = containers.get(containerId);
     if (c != null && c.getState() == ContainerState.CONTAINER_QUASI_CLOSED) {
