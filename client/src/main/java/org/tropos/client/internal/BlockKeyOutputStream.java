@@ -128,10 +128,14 @@ public final class BlockKeyOutputStream extends KeyOutputStream {
       return;
     }
     closed = true;
-    if (failed) {
-      throw new IOException("a write to this key failed: the key was not committed");
+    try {
+      if (failed) {
+        throw new IOException("a write to this key failed: the key was not committed");
+      }
+      finished = writer.finish();
+    } finally {
+      writer.close();
     }
-    finished = writer.finish();
     committed = commit(finished);
   }
 

@@ -21,6 +21,7 @@ import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.util.ByteBudget;
 import org.tropos.common.util.Causes;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -50,9 +51,12 @@ public final class BlockStreamWriter implements BlockWriter {
   private final BlockAllocator allocator;
   private final BlockWriteSettings settings;
   private final PipelineClients pipelines;
+  /** Holds the capacity of {@link #chunk} and of every buffer in {@link #uncommitted}. */
+  private final ByteBudget.Share buffers;
   private final ExcludeList.Builder exclude = ExcludeList.newBuilder();
   private final List<BlockLocation> written = new ArrayList<>();
   private final List<ByteBuffer> uncommitted = new ArrayList<>();
+  private long uncommittedCapacity;
   private final List<CompletableFuture<PipelineClient.Reply>> inFlight = new ArrayList<>();
   /** The in-flight chunk that also commits its block, if the last one sent does. */
   private CompletableFuture<PipelineClient.Reply> carriedCommit;
@@ -74,6 +78,7 @@ public final class BlockStreamWriter implements BlockWriter {
     this.allocator = allocator;
     this.pipelines = pipelines;
     this.settings = settings;
+    this.buffers = pipelines.buffers().share(this);
     this.chunk = ByteBuffer.allocate(0);
   }
 
@@ -82,8 +87,7 @@ public final class BlockStreamWriter implements BlockWriter {
     while (data.hasRemaining()) {
       if (!chunk.hasRemaining()) {
         if (chunk.capacity() < settings.chunkSize()) {
-          chunk = ByteBuffer.allocate(Math.min(Math.max(2 * chunk.capacity(), FIRST_BUFFER), settings.chunkSize()))
-              .put(chunk.flip());
+          growChunk();
         } else {
           sendBufferedChunk(false);
         }
@@ -113,11 +117,13 @@ public final class BlockStreamWriter implements BlockWriter {
     return List.copyOf(written);
   }
 
-  /** Sends the buffered chunk; the stream's last chunk also carries its block's commit. */
+  /**
+   * Sends the buffered chunk; the stream's last chunk also carries its block's commit. The buffer itself goes (kept
+   * until committed, for a resend); the next chunk gets a new one.
+   */
   private void sendBufferedChunk(boolean last) throws IOException {
-    // The buffer itself goes (kept until committed, for a resend); the next chunk gets a new one.
     ByteBuffer data = chunk.flip();
-    chunk = ByteBuffer.allocate(last ? 0 : settings.chunkSize());
+    chunk = ByteBuffer.allocate(0);
     if (block != null && sent + data.remaining() > settings.blockSize()) {
       commitWithRetries();
       written.add(new BlockLocation(block.getBlockId(), committed));
@@ -127,10 +133,45 @@ public final class BlockStreamWriter implements BlockWriter {
       startBlock();
     }
     uncommitted.add(data);
+    uncommittedCapacity += data.capacity();
     send(data, last);
     if (last || uncommitted.size() >= settings.commitEveryChunks()) {
       commitWithRetries();
     }
+    if (!last) {
+      reserve(settings.chunkSize());
+      chunk = ByteBuffer.allocate(settings.chunkSize());
+    }
+  }
+
+  /**
+   * Doubles the first chunk's buffer (up to a chunk) as a stream's first bytes come. When the process's write
+   * buffers are spent, sends what is buffered as a chunk instead: a writer never waits for room while it holds any.
+   */
+  private void growChunk() throws IOException {
+    int grown = Math.min(Math.max(2 * chunk.capacity(), FIRST_BUFFER), settings.chunkSize());
+    if (buffers.tryTake(grown - chunk.capacity())) {
+      chunk = ByteBuffer.allocate(grown).put(chunk.flip());
+    } else if (chunk.position() > 0) {
+      sendBufferedChunk(false);
+    } else {
+      buffers.take(grown); // holds nothing (a stream's first chunk, nothing uncommitted)
+      chunk = ByteBuffer.allocate(grown);
+    }
+  }
+
+  /**
+   * Takes {@code bytes} more from the process's write buffers; when they are spent, commits what this writer holds
+   * first (which gives its buffers back), so that it waits for room holding nothing.
+   */
+  private void reserve(long bytes) throws IOException {
+    if (buffers.tryTake(bytes)) {
+      return;
+    }
+    if (!uncommitted.isEmpty()) {
+      commitWithRetries();
+    }
+    buffers.take(bytes);
   }
 
   private void send(ByteBuffer data, boolean commitsBlock) {
@@ -178,6 +219,8 @@ public final class BlockStreamWriter implements BlockWriter {
       waitForReplicas(index);
       committed = sent;
       uncommitted.clear();
+      buffers.give(uncommittedCapacity);
+      uncommittedCapacity = 0;
     } catch (ExecutionException e) {
       throw new IOException(e.getCause().getMessage(), e.getCause());
     } catch (InterruptedException e) {
@@ -237,8 +280,12 @@ public final class BlockStreamWriter implements BlockWriter {
     return Uuids.fromProto(block.getPipeline().getId().getId());
   }
 
-  /** Nothing to release: the pipeline clients belong to the caller. */
+  /** Gives this writer's buffers back; the pipeline clients belong to the caller. */
   @Override
   public void close() {
+    chunk = ByteBuffer.allocate(0);
+    uncommitted.clear();
+    uncommittedCapacity = 0;
+    buffers.close();
   }
 }

@@ -22,6 +22,11 @@ public final class ClientKeys {
       "hdds.ratis.client.request.watch.timeout", ConfigType.duration(ChronoUnit.MILLIS), "3m",
       "How long a writer waits for a majority of a pipeline's replicas to commit a block before it fails."));
 
+  public static final ConfigKey<DataSize> WRITE_BUFFER_BUDGET = ConfigKey.of("ozone.client.write.buffer.budget",
+      ConfigType.SIZE, "0", "The bytes the writers of one client process (an S3 gateway, a Spark executor) may hold"
+          + " together: each keeps the chunks it sent until every replica has committed them. A writer that finds"
+          + " it spent commits what it holds and waits. 0 (the default) takes a quarter of the JVM's heap.");
+
   private ClientKeys() {
   }
 }

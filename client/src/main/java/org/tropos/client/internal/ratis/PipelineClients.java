@@ -9,13 +9,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.util.ByteBudget;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.scm.PipelineInfo;
 import org.tropos.proto.scm.PipelineMember;
 
 /**
- * One Ratis client per pipeline, shared by every writer of a process: a Ratis client holds gRPC channels, too
- * costly to build per object. A writer that finds a pipeline broken invalidates its client.
+ * What every writer of a process shares: one Ratis client per pipeline (a Ratis client holds gRPC channels, too
+ * costly to build per object), and the budget for the bytes the writers hold until committed. A writer that finds
+ * a pipeline broken invalidates its client.
  *
  * <p>Thread-safety: a concurrent map; the clients themselves are thread-safe.
  */
@@ -25,16 +27,27 @@ public final class PipelineClients implements AutoCloseable {
   private final Map<UUID, PipelineClient> clients = new ConcurrentHashMap<>();
   private final Duration writeTimeout;
   private final Duration watchTimeout;
+  private final ByteBudget buffers;
 
   /** With the default timeouts. */
   public PipelineClients() {
     this(Configuration.defaults());
   }
 
-  /** With the timeouts {@code conf} sets (hdds.ratis.client.request.write.timeout and .watch.timeout). */
+  /**
+   * With the timeouts {@code conf} sets (hdds.ratis.client.request.write.timeout and .watch.timeout) and its write
+   * buffer budget (ozone.client.write.buffer.budget).
+   */
   public PipelineClients(Configuration conf) {
     this.writeTimeout = conf.get(ClientKeys.RATIS_WRITE_TIMEOUT);
     this.watchTimeout = conf.get(ClientKeys.RATIS_WATCH_TIMEOUT);
+    long budget = conf.get(ClientKeys.WRITE_BUFFER_BUDGET).bytes();
+    this.buffers = new ByteBudget(budget > 0 ? budget : Runtime.getRuntime().maxMemory() / 4);
+  }
+
+  /** The bytes this process's writers may hold until committed. */
+  public ByteBudget buffers() {
+    return buffers;
   }
 
   public PipelineClient get(PipelineInfo pipeline) {
