@@ -7,7 +7,9 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.checksums.spi.ChecksumAlgorithm;
 import software.amazon.awssdk.http.ContentStreamProvider;
 import software.amazon.awssdk.http.HttpExecuteRequest;
 import software.amazon.awssdk.http.HttpExecuteResponse;
@@ -69,6 +71,10 @@ final class S3RawClient implements AutoCloseable {
           .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false));
       toSend = signed.request();
     }
+    return execute(toSend, payload, method + " " + path);
+  }
+
+  private Response execute(SdkHttpRequest toSend, ContentStreamProvider payload, String what) {
     try {
       HttpExecuteResponse response = http.prepareRequest(HttpExecuteRequest.builder().request(toSend)
           .contentStreamProvider(payload).build()).call();
@@ -80,8 +86,36 @@ final class S3RawClient implements AutoCloseable {
       }
       return new Response(response.httpResponse().statusCode(), lowerCase(response.httpResponse().headers()), text);
     } catch (IOException e) {
-      throw new UncheckedIOException(method + " " + path, e);
+      throw new UncheckedIOException(what, e);
     }
+  }
+
+  /**
+   * Sends {@code data} as the AWS SDK sends an upload body over HTTPS: aws-chunked, unsigned chunks
+   * ({@code STREAMING-UNSIGNED-PAYLOAD-TRAILER}), the checksum {@code algorithm} of the data as a trailer
+   * (x-amz-checksum-*), computed by the SDK's signer. The SDK signs chunks whenever the scheme is plain HTTP, so the
+   * request is signed as for HTTPS (the scheme is not signed) and sent over HTTP. The encoded body passes through
+   * {@code tamper} before it is sent, as a corrupting hop would change it.
+   */
+  Response sendWithTrailer(String method, String path, byte[] data, ChecksumAlgorithm algorithm,
+      UnaryOperator<String> tamper) {
+    SdkHttpRequest request = SdkHttpRequest.builder().uri(endpoint.resolve(path)).protocol("https")
+        .method(SdkHttpMethod.fromValue(method)).putHeader("Content-Length", Integer.toString(data.length)).build();
+    SignedRequest signed = signer.sign(r -> r.request(request).payload(ContentStreamProvider.fromByteArray(data))
+        .identity(identity).putProperty(AwsV4HttpSigner.SERVICE_SIGNING_NAME, "s3")
+        .putProperty(AwsV4HttpSigner.REGION_NAME, "us-east-1").putProperty(AwsV4HttpSigner.DOUBLE_URL_ENCODE, false)
+        .putProperty(AwsV4HttpSigner.NORMALIZE_PATH, false).putProperty(AwsV4HttpSigner.CHUNK_ENCODING_ENABLED, true)
+        .putProperty(AwsV4HttpSigner.PAYLOAD_SIGNING_ENABLED, false)
+        .putProperty(AwsV4HttpSigner.CHECKSUM_ALGORITHM, algorithm));
+    byte[] encoded;
+    try (InputStream in = signed.payload().orElseThrow().newStream()) {
+      encoded = tamper.apply(new String(in.readAllBytes(), StandardCharsets.ISO_8859_1))
+          .getBytes(StandardCharsets.ISO_8859_1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return execute(signed.request().toBuilder().protocol(endpoint.getScheme()).build(),
+        ContentStreamProvider.fromByteArray(encoded), method + " " + path);
   }
 
   Response send(String method, String path) {

@@ -64,15 +64,19 @@ final class Multipart {
     }
   }
 
-  /** Stores a written part (its ETag comes with the commit's metadata); a part number written again replaces. */
+  /**
+   * Stores a written part (its ETag and checksum come with the commit's metadata); a part number written again
+   * replaces.
+   */
   static KeyInfo commitPart(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request)
       throws OmException {
     byte[] uploadKey = checkUpload(txn, bucket, open.getPath(), open.getUploadId(), open.getPartNumber());
     long size = OpenKeys.toFile(txn, open, 0, "", request).getSize();
     MultipartPartRow part = store(txn, bucket, open.getPath(), open.getUploadId(), uploadKey, MultipartPartRow
         .newBuilder().setPartNumber(open.getPartNumber()).setEtag(request.getMetadataOrDefault(OpenKeys.ETAG, ""))
-        .setSize(size).addAllBlocks(request.getBlocksList()).setModificationTimeMs(txn.nowMillis())
-        .setOpenId(open.getOpenId()).build());
+        .setChecksum(request.getMetadataOrDefault(OpenKeys.PART_CHECKSUM, "")).setSize(size)
+        .addAllBlocks(request.getBlocksList()).setModificationTimeMs(txn.nowMillis()).setOpenId(open.getOpenId())
+        .build());
     return KeyInfo.newBuilder().setName(open.getPath()).setSize(size).putMetadata(OpenKeys.ETAG, part.getEtag())
         .build();
   }
@@ -182,7 +186,8 @@ final class Multipart {
       PartInfo wanted = request.getParts(i);
       MultipartPartRow part = txn.get(OmTable.MULTIPART_PARTS, partKey(request.getUploadId(),
           wanted.getPartNumber()), MultipartPartRow.parser()).orElseThrow(() -> invalidPart(wanted.getPartNumber()));
-      if (!unquoted(part.getEtag()).equals(unquoted(wanted.getEtag()))) {
+      if (!unquoted(part.getEtag()).equals(unquoted(wanted.getEtag()))
+          || (!wanted.getChecksum().isEmpty() && !wanted.getChecksum().equals(part.getChecksum()))) {
         throw invalidPart(wanted.getPartNumber());
       }
       if (i < request.getPartsCount() - 1 && part.getSize() < request.getMinPartSize()) {
@@ -191,13 +196,14 @@ final class Multipart {
       }
       blocks.addAll(part.getBlocksList());
       joined.add(PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
-          .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs()).build());
+          .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs()).setChecksum(part.getChecksum())
+          .build());
       size += part.getSize();
       md5s.update(hexOrText(unquoted(part.getEtag())));
     }
     String etag = "\"" + HexFormat.of().formatHex(md5s.digest()) + "-" + request.getPartsCount() + "\"";
-    OpenKeyRow open = joinedKey(txn, bucket, upload, request).putMetadata(OpenKeys.ETAG, etag)
-        .addAllJoinedParts(joined).build();
+    OpenKeyRow open = joinedKey(txn, bucket, upload, request).putAllMetadata(request.getMetadataMap())
+        .putMetadata(OpenKeys.ETAG, etag).addAllJoinedParts(joined).build();
     KeyInfo key = commitJoined(txn, bucket, open, blocks, size);
     removeUpload(txn, bucket, uploadKey, upload, request.getPartsList());
     return key;
@@ -285,9 +291,10 @@ final class Multipart {
     byte[] prefix = partsOf(uploadId);
     txn.scan(OmTable.MULTIPART_PARTS, prefix, partKey(uploadId, marker + 1), MultipartPartRow.parser(),
         (k, part) -> page.add(PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
-            .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs()).build()));
+            .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs())
+            .setChecksum(part.getChecksum()).build()));
     return ListPartsResponse.newBuilder().addAllParts(page.items()).setTruncated(page.truncated())
-        .setOwner(upload.getOwner()).build();
+        .setOwner(upload.getOwner()).putAllMetadata(upload.getMetadataMap()).build();
   }
 
   static ListMultipartUploadsResponse listUploads(Txn txn, BucketRow bucket, String prefix, String keyMarker,

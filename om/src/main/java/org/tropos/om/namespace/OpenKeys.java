@@ -20,6 +20,8 @@ import org.tropos.proto.om.db.OpenKeyRow;
 final class OpenKeys {
   /** The metadata entry holding a key's S3 ETag. */
   static final String ETAG = "ETag";
+  /** The commit metadata entry holding a multipart part's checksum, as its writer encodes it. */
+  static final String PART_CHECKSUM = "PartChecksum";
 
   private OpenKeys() {
   }

@@ -28,6 +28,7 @@ import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
 import org.tropos.proto.om.ListPartsRequest;
+import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
@@ -533,6 +534,35 @@ class NamespaceTest {
     ns.abortMultipartUpload("vol1", "fso", "big/obj", aborted);
     assertEquals(List.of(106L), released(ns));
     assertEquals(14, ns.lookupKey("vol1", "fso", "big/obj").getSize(), "an abort leaves the key as it was");
+  }
+
+  /**
+   * A part keeps the checksum its writer recorded; the upload's metadata and each part's checksum are listed, a
+   * completion naming another checksum for a part is refused, and the key gets the metadata the completion adds.
+   */
+  @Test
+  void partChecksumsAreKeptListedAndCheckedAtCompletion() throws Exception {
+    Namespace ns = om.namespace;
+    String id = ns.initiateMultipartUpload(InitiateMultipartUploadRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").setKey("big/obj").putMetadata("x-amz-checksum-algorithm", "CRC32").build());
+    OpenKeyRow open = ns.openKey(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setKey("big/obj")
+        .setCreateParents(true).setUploadId(id).setPartNumber(1).build());
+    ns.commitKey(CommitKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setOpenId(open.getOpenId())
+        .setOpenKey(open.toByteString()).setSize(10).addBlocks(block(201, 10)).putMetadata("ETag", "\"e1\"")
+        .putMetadata("PartChecksum", "CRC32:abc=").build());
+    var listed = ns.listParts(ListPartsRequest.newBuilder().setVolume("vol1").setBucket("fso").setKey("big/obj")
+        .setUploadId(id).build());
+    assertEquals("CRC32:abc=", listed.getParts(0).getChecksum());
+    assertEquals("CRC32", listed.getMetadataMap().get("x-amz-checksum-algorithm"));
+    CompleteMultipartUploadRequest.Builder complete = CompleteMultipartUploadRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").setKey("big/obj").setUploadId(id);
+    assertEquals(OmResult.INVALID_PART, failure(() -> ns.completeMultipartUpload(complete.clone()
+        .addParts(listed(1, "e1").toBuilder().setChecksum("CRC32:other=")).build())));
+    KeyInfo key = ns.completeMultipartUpload(complete.clone().addParts(listed(1, "e1").toBuilder()
+        .setChecksum("CRC32:abc=")).putMetadata("x-amz-checksum-crc32", "joined").build());
+    assertEquals("joined", key.getMetadataMap().get("x-amz-checksum-crc32"));
+    assertEquals("CRC32:abc=", ns.lookupKey(LookupKeyRequest.newBuilder().setVolume("vol1").setBucket("fso")
+        .setKey("big/obj").setWithParts(true).build()).getParts(0).getChecksum());
   }
 
   @Test

@@ -3,17 +3,12 @@ package org.tropos.s3.auth;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.Base64;
+import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.zip.CRC32;
-import java.util.zip.CRC32C;
-import java.util.zip.Checksum;
 import org.tropos.s3.BulkInputStream;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
@@ -22,10 +17,10 @@ import org.tropos.s3.S3IOException;
 /**
  * Decodes an {@code aws-chunked} upload body while it streams: {@code <hex size>[;chunk-signature=<sig>]CRLF
  * <data>CRLF ... 0...CRLF [trailers] CRLF}. With signed chunks ({@code STREAMING-AWS4-HMAC-SHA256-PAYLOAD[-TRAILER]})
- * every chunk's signature is checked when the chunk ends, chained from the request's signature; a trailing
- * checksum ({@code x-amz-checksum-*}) is checked against the decoded bytes, and a trailer signature when the
- * trailer is signed. A failure surfaces as an {@link S3IOException} before the caller has seen end of stream, so
- * nothing is committed from a body that does not check out.
+ * every chunk's signature is checked when the chunk ends, chained from the request's signature, and the trailer's
+ * signature when the trailer is signed. A failure surfaces as an {@link S3IOException} before the caller has seen
+ * end of stream, so nothing is committed from a body that does not check out. The checksum the trailer carries
+ * ({@code x-amz-checksum-*}, announced by {@code x-amz-trailer}) is the caller's to check: {@link #trailer()}.
  *
  * <p>Not thread-safe.
  */
@@ -40,8 +35,7 @@ public final class AwsChunkedInputStream extends BulkInputStream {
   private final boolean signedChunks;
   private final boolean signedTrailer;
   private final String trailerName;
-  private final Checksum crc;
-  private final MessageDigest trailerDigest;
+  private String trailerValue;
   private MessageDigest chunkDigest;
   private String previousSignature;
   private String chunkSignature;
@@ -63,16 +57,11 @@ public final class AwsChunkedInputStream extends BulkInputStream {
     }
     this.previousSignature = signed.seedSignature();
     this.trailerName = trailerHeader == null ? null : trailerHeader.strip().toLowerCase(Locale.ROOT);
-    this.crc = trailerName == null ? null : switch (trailerName) {
-      case "x-amz-checksum-crc32" -> new CRC32();
-      case "x-amz-checksum-crc32c" -> new CRC32C();
-      default -> null;
-    };
-    this.trailerDigest = trailerName == null ? null : switch (trailerName) {
-      case "x-amz-checksum-sha1" -> digest("SHA-1");
-      case "x-amz-checksum-sha256" -> digest("SHA-256");
-      default -> null;
-    };
+  }
+
+  /** The value of the trailer x-amz-trailer announced, once the body has been read to its end; else null. */
+  public String trailer() {
+    return trailerValue;
   }
 
   @Override
@@ -89,12 +78,6 @@ public final class AwsChunkedInputStream extends BulkInputStream {
     }
     if (chunkDigest != null) {
       chunkDigest.update(b, off, n);
-    }
-    if (crc != null) {
-      crc.update(b, off, n);
-    }
-    if (trailerDigest != null) {
-      trailerDigest.update(b, off, n);
     }
     chunkLeft -= n;
     if (chunkLeft == 0) {
@@ -147,7 +130,7 @@ public final class AwsChunkedInputStream extends BulkInputStream {
     previousSignature = chunkSignature;
   }
 
-  /** Reads the trailing headers up to the empty line; checks the checksum and, when signed, their signature. */
+  /** Reads the trailing headers up to the empty line; checks that the one announced came and their signature. */
   private void finishTrailer() throws IOException {
     Map<String, String> trailers = new LinkedHashMap<>();
     String trailerSignature = null;
@@ -174,25 +157,10 @@ public final class AwsChunkedInputStream extends BulkInputStream {
       }
     }
     if (trailerName != null) {
-      checkChecksum(trailers.get(trailerName));
-    }
-  }
-
-  private void checkChecksum(String sent) throws IOException {
-    if (sent == null) {
-      throw malformed("the trailer " + trailerName + " announced in x-amz-trailer is missing");
-    }
-    byte[] computed;
-    if (crc != null) {
-      computed = ByteBuffer.allocate(4).putInt((int) crc.getValue()).array();
-    } else if (trailerDigest != null) {
-      computed = trailerDigest.digest();
-    } else {
-      return; // an algorithm the JDK has no implementation of (crc64nvme): not checked here
-    }
-    if (!Base64.getEncoder().encodeToString(computed).equals(sent)) {
-      throw new S3IOException(S3ErrorCode.BAD_DIGEST.error("The " + trailerName + " you specified did not match"
-          + " the calculated checksum."));
+      trailerValue = trailers.get(trailerName);
+      if (trailerValue == null) {
+        throw malformed("the trailer " + trailerName + " announced in x-amz-trailer is missing");
+      }
     }
   }
 
@@ -223,13 +191,5 @@ public final class AwsChunkedInputStream extends BulkInputStream {
 
   private static S3IOException malformed(String what) {
     return new S3IOException(S3ErrorCode.INVALID_REQUEST.error("Malformed aws-chunked body: " + what));
-  }
-
-  private static MessageDigest digest(String algorithm) {
-    try {
-      return MessageDigest.getInstance(algorithm);
-    } catch (java.security.NoSuchAlgorithmException e) {
-      throw new IllegalStateException(algorithm + " is missing from this JVM", e);
-    }
   }
 }

@@ -16,6 +16,8 @@ import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.checksum.ChecksumAlgorithm;
+import org.tropos.s3.checksum.ObjectChecksum;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -85,6 +87,7 @@ final class CopyOps {
     metadata.putAll(TaggingOps.asMetadata(replaceTags ? TaggingOps.fromHeader(request.header("x-amz-tagging"))
         : TaggingOps.tagsOf(source.getMetadataMap())));
     metadata.put(ObjectMetadata.ETAG, ObjectMetadata.etag(source));
+    ObjectChecksum.in(source.getMetadataMap()).ifPresent(c -> metadata.putAll(c.asMetadata()));
     return metadata;
   }
 
@@ -125,6 +128,7 @@ final class CopyOps {
           .startsWith("x-amz-copy-source-if-"))) {
         checkSourceConditions(request, from);
       }
+      checkChecksumAsked(request, from);
       CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume())
           .setBucket(source.bucket()).setKey(source.key()).setVersionId(from.getVersionId())
           .setExpectedObjectId(from.getObjectId()).setToVolume(buckets.volume()).setToBucket(request.bucket())
@@ -138,8 +142,27 @@ final class CopyOps {
     if (!source.versionId().isEmpty()) {
       out.headers().set("x-amz-copy-source-version-id", source.versionId());
     }
-    out.send(200, Xml.document("CopyObjectResult").element("LastModified",
-        S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectMetadata.etag(copied))
-        .close("CopyObjectResult").bytes(), "application/xml");
+    Xml result = Xml.document("CopyObjectResult").element("LastModified",
+        S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectMetadata.etag(copied));
+    ObjectChecksum.in(copied.getMetadataMap()).ifPresent(c -> result.element(c.algorithm().xmlElement(), c.value())
+        .element("ChecksumType", c.type().name()));
+    out.send(200, result.close("CopyObjectResult").bytes(), "application/xml");
+  }
+
+  /**
+   * A copy keeps its source's checksum (the bytes are the same, and none is read); one asked for with another
+   * algorithm would have to read every byte, which a copy here never does: NotImplemented.
+   */
+  private static void checkChecksumAsked(S3Request request, KeyInfo source) throws S3Error {
+    String asked = request.header("x-amz-checksum-algorithm");
+    if (asked == null) {
+      return;
+    }
+    ChecksumAlgorithm algorithm = ChecksumAlgorithm.named(asked).orElseThrow(() -> S3ErrorCode.INVALID_REQUEST
+        .error("Value for x-amz-checksum-algorithm header is invalid."));
+    if (ObjectChecksum.in(source.getMetadataMap()).map(ObjectChecksum::algorithm).orElse(null) != algorithm) {
+      throw S3ErrorCode.NOT_IMPLEMENTED.error("A copy keeps its source's checksum: a " + algorithm + " checksum of"
+          + " a source stored without one is not implemented");
+    }
   }
 }

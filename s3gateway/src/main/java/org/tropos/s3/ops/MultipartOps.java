@@ -1,7 +1,11 @@
 package org.tropos.s3.ops;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.BucketInfo;
@@ -20,6 +24,9 @@ import org.tropos.proto.om.PartInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.checksum.ChecksumAlgorithm;
+import org.tropos.s3.checksum.MultipartChecksum;
+import org.tropos.s3.checksum.ObjectChecksum;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
@@ -45,16 +52,22 @@ final class MultipartOps {
     this.objects = objects;
   }
 
-  /** CreateMultipartUpload: the object's metadata, tags ({@code x-amz-tagging}) and ACL, kept until Complete. */
+  /**
+   * CreateMultipartUpload: the object's metadata, tags ({@code x-amz-tagging}), ACL and the checksum asked for,
+   * kept until Complete.
+   */
   void initiate(S3Request request, Caller caller, S3Response out) throws S3Error {
     ObjectWrites.checkKey(request.key());
     ObjectWrites.checkHeaders(request);
+    MultipartChecksum checksum = MultipartChecksum.ofCreate(request);
     buckets.require(request, caller, Access.Permission.WRITE);
     InitiateMultipartUploadRequest initiate = InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
         .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
-        .setOwner(caller.accessId()).setAcl(AclOps.fromHeaders(request)).build();
+        .putAllMetadata(checksum.asUploadMetadata()).setOwner(caller.accessId()).setAcl(AclOps.fromHeaders(request))
+        .build();
     String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(initiate));
+    checksum.asUploadMetadata().forEach(out.headers()::set);
     out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())
         .element("Key", request.key()).element("UploadId", uploadId).close("InitiateMultipartUploadResult").bytes(),
         "application/xml");
@@ -73,9 +86,10 @@ final class MultipartOps {
       copyPart(request, caller, bucket, number, out);
       return;
     }
-    KeyInfo part = objects.upload(request, caller, buckets.writeTarget(request, caller, bucket),
+    ObjectWrites.Stored part = objects.upload(request, caller, buckets.writeTarget(request, caller, bucket),
         OpenKeyRequest.newBuilder().setUploadId(request.param("uploadId")).setPartNumber(number));
-    out.headers().set("ETag", ObjectMetadata.etag(part));
+    out.headers().set("ETag", ObjectMetadata.etag(part.key()));
+    part.checksum().addTo(out.headers());
     out.send(200, new byte[0], null);
   }
 
@@ -120,7 +134,10 @@ final class MultipartOps {
 
   /**
    * CompleteMultipartUpload, with If-Match / If-None-Match on the key it replaces checked when it commits.
-   * Completing a completed upload again with the same parts answers the same object, as S3 does.
+   * Completing a completed upload again with the same parts answers the same object, as S3 does. The object's
+   * checksum is joined from the parts' (as the OM lists them, and the OM checks at commit that they are still the
+   * parts joined); a part checksum the request names must be the part's, and a FULL_OBJECT checksum it sends must
+   * be the object's.
    */
   void complete(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
@@ -131,7 +148,8 @@ final class MultipartOps {
         .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
         .setUploadId(request.param("uploadId")).setMinPartSize(MIN_PART_SIZE).setIfMatch(conditions.getIfMatch())
         .setIfNoneMatch(conditions.getIfNoneMatch());
-    for (Element part : XmlInput.children(root, "Part")) {
+    List<Element> named = XmlInput.children(root, "Part");
+    for (Element part : named) {
       try {
         complete.addParts(PartInfo.newBuilder().setPartNumber(Integer.parseInt(XmlInput.text(part, "PartNumber")))
             .setEtag(String.valueOf(XmlInput.text(part, "ETag"))));
@@ -142,11 +160,74 @@ final class MultipartOps {
     if (complete.getPartsCount() == 0) {
       throw S3ErrorCode.MALFORMED_XML.error("A CompleteMultipartUpload request names at least one part.");
     }
+    Optional<ObjectChecksum> checksum = joinChecksums(request, complete, named);
+    checksum.ifPresent(c -> complete.putAllMetadata(c.asMetadata()));
     KeyInfo key = OmCalls.call(request.bucket(), request.key(), () -> om.completeMultipartUpload(complete.build()));
     Versions.written(key, out);
-    out.send(200, Xml.document("CompleteMultipartUploadResult").element("Location", "/" + request.bucket() + "/"
+    Xml result = Xml.document("CompleteMultipartUploadResult").element("Location", "/" + request.bucket() + "/"
         + request.key()).element("Bucket", request.bucket()).element("Key", request.key())
-        .element("ETag", ObjectMetadata.etag(key)).close("CompleteMultipartUploadResult").bytes(), "application/xml");
+        .element("ETag", ObjectMetadata.etag(key));
+    ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> result.element(c.algorithm().xmlElement(), c.value())
+        .element("ChecksumType", c.type().name()));
+    out.send(200, result.close("CompleteMultipartUploadResult").bytes(), "application/xml");
+  }
+
+  /**
+   * The checksum of the object the parts {@code complete} names make, from the parts as the OM lists them now; each
+   * part in {@code complete} gets the checksum it was listed with, for the OM to check at commit. BadDigest when
+   * the request's own checksum of a part or of the whole object is not the one found.
+   */
+  private Optional<ObjectChecksum> joinChecksums(S3Request request, CompleteMultipartUploadRequest.Builder complete,
+      List<Element> named) throws S3Error {
+    ListPartsResponse first;
+    try {
+      first = listParts(request, 0, MAX_LISTED);
+    } catch (S3Error e) {
+      if (e.errorCode() == S3ErrorCode.NO_SUCH_UPLOAD) {
+        return Optional.empty(); // completed already: the OM answers the object it made, or NoSuchUpload
+      }
+      throw e;
+    }
+    Map<Integer, PartInfo> listed = new HashMap<>();
+    Map<String, String> uploadMetadata = first.getMetadataMap();
+    for (ListPartsResponse page = first; ; ) {
+      page.getPartsList().forEach(p -> listed.put(p.getPartNumber(), p));
+      if (!page.getTruncated() || page.getPartsCount() == 0) {
+        break;
+      }
+      page = listParts(request, page.getParts(page.getPartsCount() - 1).getPartNumber(), MAX_LISTED);
+    }
+    List<MultipartChecksum.Part> parts = new ArrayList<>();
+    for (int i = 0; i < complete.getPartsCount(); i++) {
+      PartInfo wanted = complete.getParts(i);
+      PartInfo part = listed.get(wanted.getPartNumber());
+      if (part == null) {
+        return Optional.empty(); // the OM answers InvalidPart
+      }
+      for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
+        String sent = XmlInput.text(named.get(i), a.xmlElement());
+        if (sent != null && !part.getChecksum().equals(a.name() + ":" + sent.strip())) {
+          throw S3ErrorCode.INVALID_PART.error("The " + a + " checksum of part " + wanted.getPartNumber()
+              + " is not the one it was uploaded with.");
+        }
+      }
+      complete.setParts(i, wanted.toBuilder().setChecksum(part.getChecksum()));
+      parts.add(new MultipartChecksum.Part(part.getPartNumber(), part.getChecksum(), part.getSize()));
+    }
+    Optional<ObjectChecksum> joined = MultipartChecksum.ofUpload(uploadMetadata).join(parts);
+    for (ChecksumAlgorithm a : ChecksumAlgorithm.values()) {
+      String sent = request.header(a.header());
+      if (sent != null && (joined.isEmpty() || !joined.get().value().equals(sent.strip()))) {
+        throw S3ErrorCode.BAD_DIGEST.error("The " + a + " you specified did not match the calculated checksum.");
+      }
+    }
+    return joined;
+  }
+
+  private ListPartsResponse listParts(S3Request request, int marker, int max) throws S3Error {
+    return OmCalls.call(request.bucket(), request.key(), () -> om.listParts(ListPartsRequest.newBuilder()
+        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+        .setUploadId(request.param("uploadId")).setPartNumberMarker(marker).setMaxParts(max).build()));
   }
 
   void abort(S3Request request, Caller caller, S3Response out) throws S3Error {
@@ -160,10 +241,7 @@ final class MultipartOps {
     buckets.require(request, caller, Access.Permission.READ);
     int marker = intParam(request, "part-number-marker", 0);
     int max = Math.min(intParam(request, "max-parts", MAX_LISTED), MAX_LISTED);
-    ListPartsResponse parts;
-    parts = OmCalls.call(request.bucket(), request.key(), () -> om.listParts(ListPartsRequest.newBuilder()
-        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
-        .setUploadId(request.param("uploadId")).setPartNumberMarker(marker).setMaxParts(max).build()));
+    ListPartsResponse parts = listParts(request, marker, max);
     Xml xml = Xml.document("ListPartsResult").element("Bucket", request.bucket()).element("Key", request.key())
         .element("UploadId", request.param("uploadId")).element("PartNumberMarker", marker).element("MaxParts", max)
         .element("IsTruncated", parts.getTruncated());
@@ -173,10 +251,17 @@ final class MultipartOps {
     }
     xml.open("Owner").element("ID", parts.getOwner()).element("DisplayName", parts.getOwner()).close("Owner")
         .element("StorageClass", "STANDARD");
+    MultipartChecksum asked = MultipartChecksum.ofUpload(parts.getMetadataMap());
+    if (asked.algorithm() != null) {
+      xml.element("ChecksumAlgorithm", asked.algorithm().name()).element("ChecksumType", asked.type().name());
+    }
     for (PartInfo p : list) {
       xml.open("Part").element("PartNumber", p.getPartNumber())
           .element("LastModified", S3Time.iso(p.getModificationTimeMs())).element("ETag", p.getEtag())
-          .element("Size", p.getSize()).close("Part");
+          .element("Size", p.getSize());
+      MultipartChecksum.ofPartEntry(p.getChecksum()).ifPresent(c -> xml.element(c.algorithm().xmlElement(),
+          c.value()));
+      xml.close("Part");
     }
     out.send(200, xml.close("ListPartsResult").bytes(), "application/xml");
   }

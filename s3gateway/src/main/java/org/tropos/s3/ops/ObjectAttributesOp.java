@@ -11,13 +11,15 @@ import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
+import org.tropos.s3.checksum.MultipartChecksum;
+import org.tropos.s3.checksum.ObjectChecksum;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
 
 /**
- * GetObjectAttributes: of the attributes {@code x-amz-object-attributes} names, the ETag, the size, the storage
- * class and the parts of an object a multipart upload made (paged by {@code x-amz-part-number-marker} and
- * {@code x-amz-max-parts}). We keep no S3 additional checksums, so Checksum is never in the answer.
+ * GetObjectAttributes: of the attributes {@code x-amz-object-attributes} names, the ETag, the checksum, the size,
+ * the storage class and the parts of an object a multipart upload made (paged by {@code x-amz-part-number-marker}
+ * and {@code x-amz-max-parts}), each with its checksum.
  */
 final class ObjectAttributesOp {
   private static final Set<String> ATTRIBUTES = Set.of("ETag", "Checksum", "ObjectParts", "StorageClass",
@@ -43,6 +45,10 @@ final class ObjectAttributesOp {
     if (wanted.contains("ETag")) {
       xml.element("ETag", ObjectMetadata.etag(key).replace("\"", ""));
     }
+    if (wanted.contains("Checksum")) {
+      ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> xml.open("Checksum")
+          .element(c.algorithm().xmlElement(), c.value()).element("ChecksumType", c.type().name()).close("Checksum"));
+    }
     if (wanted.contains("ObjectParts") && key.getPartCount() > 0) {
       parts(xml, key, marker, max);
     }
@@ -67,7 +73,10 @@ final class ObjectAttributesOp {
     }
     xml.element("MaxParts", max).element("IsTruncated", page.size() < after.size());
     for (PartInfo part : page) {
-      xml.open("Part").element("PartNumber", part.getPartNumber()).element("Size", part.getSize()).close("Part");
+      xml.open("Part").element("PartNumber", part.getPartNumber()).element("Size", part.getSize());
+      MultipartChecksum.ofPartEntry(part.getChecksum()).ifPresent(c -> xml.element(c.algorithm().xmlElement(),
+          c.value()));
+      xml.close("Part");
     }
     xml.close("ObjectParts");
   }

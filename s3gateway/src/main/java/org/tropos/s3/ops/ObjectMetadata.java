@@ -19,6 +19,8 @@ import org.tropos.s3.http.S3Response;
  */
 final class ObjectMetadata {
   static final String ETAG = "ETag";
+  /** The commit metadata entry in which the OM records a multipart part's checksum. */
+  static final String PART_CHECKSUM = "PartChecksum";
   static final String CONTENT_TYPE = "Content-Type";
   static final String USER_META = "x-amz-meta-";
   static final String DEFAULT_TYPE = "binary/octet-stream";

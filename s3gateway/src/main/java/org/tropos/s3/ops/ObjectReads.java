@@ -15,6 +15,7 @@ import org.tropos.proto.om.PartInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.checksum.ObjectChecksum;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 
@@ -146,6 +147,7 @@ final class ObjectReads {
     ByteRange range = partNumber != null ? part(key, partNumber, out)
         : ByteRange.parse(request.header("range"), key.getSize());
     describe(request, bucket, key, out);
+    checksum(request, key, range == null, out);
     try (KeyInputStream in = om.readKey(found)) {
       if (range == null) {
         out.stream(200, key.getSize(), body -> in.transferTo(key.getSize(), body));
@@ -180,7 +182,18 @@ final class ObjectReads {
       }
     }
     describe(request, bucket, key, out);
+    checksum(request, key, partNumber == null || key.getPartCount() == 0, out);
     out.sendHead(partNumber != null && key.getPartCount() > 0 ? 206 : 200, length);
+  }
+
+  /**
+   * The object's checksum, when the request asks for it (x-amz-checksum-mode: ENABLED) and the response carries the
+   * whole object: a range has no checksum of its own.
+   */
+  private static void checksum(S3Request request, KeyInfo key, boolean whole, S3Response out) {
+    if (whole && "ENABLED".equalsIgnoreCase(request.header("x-amz-checksum-mode"))) {
+      ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> c.addTo(out.headers()));
+    }
   }
 
   private static void describe(S3Request request, BucketInfo bucket, KeyInfo key, S3Response out) {

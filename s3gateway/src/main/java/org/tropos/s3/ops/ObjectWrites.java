@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
@@ -28,6 +29,10 @@ import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.AwsChunkedInputStream;
 import org.tropos.s3.auth.Caller;
 import org.tropos.s3.auth.SigV4;
+import org.tropos.s3.checksum.ChecksumAlgorithm;
+import org.tropos.s3.checksum.DeclaredChecksum;
+import org.tropos.s3.checksum.MultipartChecksum;
+import org.tropos.s3.checksum.ObjectChecksum;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 
@@ -64,9 +69,10 @@ final class ObjectWrites {
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(AclOps.fromHeaders(request));
     conditions(request, open);
-    KeyInfo key = upload(request, caller, bucket, open);
-    out.headers().set("ETag", ObjectMetadata.etag(key));
-    Versions.written(key, out);
+    Stored stored = upload(request, caller, bucket, open);
+    out.headers().set("ETag", ObjectMetadata.etag(stored.key()));
+    stored.checksum().addTo(out.headers());
+    Versions.written(stored.key(), out);
     out.send(200, new byte[0], null);
   }
 
@@ -120,11 +126,13 @@ final class ObjectWrites {
 
   /**
    * Streams the body into a new key (or part) opened with {@code open}'s settings, and commits it only after
-   * the length, the SHA-256 (when signed), the chunk signatures (aws-chunked) and the Content-MD5 (when sent)
-   * check out; returns the key committed (a part: its size and ETag).
+   * the length, the SHA-256 (when signed), the chunk signatures (aws-chunked), the Content-MD5 (when sent) and the
+   * checksum declared (header or trailer) check out; returns the key committed (a part: its size and ETag) and the
+   * checksum kept with it.
    */
-  KeyInfo upload(S3Request request, Caller caller, TargetBucket bucket, OpenKeyRequest.Builder open)
+  Stored upload(S3Request request, Caller caller, TargetBucket bucket, OpenKeyRequest.Builder open)
       throws S3Error, IOException {
+    DeclaredChecksum declared = DeclaredChecksum.of(request);
     String payloadHash = payloadHash(request, caller);
     boolean chunked = payloadHash.startsWith("STREAMING-");
     long length = length(request, chunked ? "x-amz-decoded-content-length" : "content-length");
@@ -133,7 +141,8 @@ final class ObjectWrites {
     request.acceptBody();
     // A signed aws-chunked body's chunks are verified as they stream; only a body signed whole is hashed here.
     boolean signedWhole = !chunked && !payloadHash.equals(UNSIGNED_PAYLOAD);
-    return store(request.bucket(), request.key(), caller, bucket, open, body, length, signedWhole, digests -> {
+    return store(request.bucket(), request.key(), caller, bucket, open, body, length, signedWhole, declared,
+        digests -> {
       if (chunked && body.read() >= 0) {
         throw S3ErrorCode.INVALID_REQUEST.error("The aws-chunked body holds more than x-amz-decoded-content-length"
             + " bytes");
@@ -148,8 +157,15 @@ final class ObjectWrites {
     });
   }
 
-  /** The MD5 and (when asked for, else null) the SHA-256 of a body, computed as it streamed. */
-  record Digests(byte[] md5, byte[] sha256) {
+  /**
+   * The MD5, (when asked for, else null) the SHA-256, and the declared flexible checksum of a body, computed as it
+   * streamed.
+   */
+  record Digests(byte[] md5, byte[] sha256, byte[] checksum) {
+  }
+
+  /** A key (or part) committed, and the checksum kept with it. */
+  record Stored(KeyInfo key, ObjectChecksum checksum) {
   }
 
   /** The bucket a write goes to; {@code fresh}: read from the OM now (OpenKey found it changed since). */
@@ -166,22 +182,31 @@ final class ObjectWrites {
 
   /**
    * Streams {@code length} bytes of {@code body} (-1: all of it) into a new key opened with {@code open}'s
-   * settings, and commits it only once {@code check} accepts what arrived (its SHA-256 too if {@code withSha256});
-   * otherwise nothing is stored. Returns the key committed (a part: its size and ETag).
+   * settings, and commits it only once {@code check} accepts what arrived (its SHA-256 too if {@code withSha256})
+   * and it matches the checksum {@code declared} (a trailer's value read from an aws-chunked body); otherwise
+   * nothing is stored. Returns the key committed (a part: its size and ETag) and its checksum.
    */
-  KeyInfo store(String bucketName, String keyName, Caller caller, TargetBucket bucket, OpenKeyRequest.Builder open,
-      InputStream body, long length, boolean withSha256, BodyCheck check) throws S3Error, IOException {
+  Stored store(String bucketName, String keyName, Caller caller, TargetBucket bucket, OpenKeyRequest.Builder open,
+      InputStream body, long length, boolean withSha256, DeclaredChecksum declared, BodyCheck check)
+      throws S3Error, IOException {
     open.setVolume(buckets.volume()).setKey(keyName).setSize(Math.max(0, length)).setCreateParents(true)
         .setOwner(caller.accessId());
     KeyOutputStream key = open(bucketName, keyName, bucket, open, length);
     boolean committed = false;
     try {
-      Digests digests = copy(body, key, length, withSha256);
+      Digests digests = copy(body, key, length, withSha256, declared.algorithm().newHasher());
       check.check(digests);
-      key.setCommitMetadata(Map.of(ObjectMetadata.ETAG, "\"" + HexFormat.of().formatHex(digests.md5()) + "\""));
+      ObjectChecksum checksum = declared.verify(digests.checksum(),
+          body instanceof AwsChunkedInputStream chunked ? chunked.trailer() : null);
+      Map<String, String> metadata = new HashMap<>(checksum.asMetadata());
+      metadata.put(ObjectMetadata.ETAG, "\"" + HexFormat.of().formatHex(digests.md5()) + "\"");
+      if (open.getPartNumber() > 0) {
+        metadata.put(ObjectMetadata.PART_CHECKSUM, MultipartChecksum.partEntry(checksum));
+      }
+      key.setCommitMetadata(metadata);
       commit(key, bucket, open);
       committed = true;
-      return key.committedKey();
+      return new Stored(key.committedKey(), checksum);
     } catch (IOException e) {
       if (e.getCause() instanceof OmException failure) {
         throw OmCalls.translate(failure, bucketName, keyName);
@@ -293,8 +318,8 @@ final class ObjectWrites {
   }
 
   /** Copies {@code length} bytes (-1: to the end) of the body into the key, digesting them. */
-  private static Digests copy(InputStream body, KeyOutputStream key, long length, boolean withSha256)
-      throws S3Error, IOException {
+  private static Digests copy(InputStream body, KeyOutputStream key, long length, boolean withSha256,
+      ChecksumAlgorithm.Hasher checksum) throws S3Error, IOException {
     MessageDigest md5 = md5();
     MessageDigest sha256 = withSha256 ? SigV4.sha256() : null;
     // No larger than the body: a small object's PUT need not allocate (and zero) a whole buffer.
@@ -313,6 +338,7 @@ final class ObjectWrites {
       if (sha256 != null) {
         sha256.update(buffer, 0, n);
       }
+      checksum.update(buffer, 0, n);
       key.write(buffer, 0, n);
       left -= n;
       copied += n;
@@ -320,7 +346,7 @@ final class ObjectWrites {
         throw S3ErrorCode.ENTITY_TOO_LARGE.error();
       }
     }
-    return new Digests(md5.digest(), sha256 == null ? null : sha256.digest());
+    return new Digests(md5.digest(), sha256 == null ? null : sha256.digest(), checksum.value());
   }
 
   private static MessageDigest md5() {

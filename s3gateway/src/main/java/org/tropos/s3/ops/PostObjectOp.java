@@ -7,7 +7,6 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -22,6 +21,7 @@ import org.tropos.s3.S3IOException;
 import org.tropos.s3.auth.Caller;
 import org.tropos.s3.auth.PostPolicy;
 import org.tropos.s3.auth.RequestAuthenticator;
+import org.tropos.s3.checksum.DeclaredChecksum;
 import org.tropos.s3.http.FormDataReader;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
@@ -38,7 +38,6 @@ import org.tropos.s3.http.Xml;
 final class PostObjectOp {
   /** The most bytes all fields before the file may hold: they are kept in memory. */
   static final int MAX_FIELD_BYTES = 1 << 20;
-  private static final String SHA256_FIELD = "x-amz-checksum-sha256";
 
   private final BucketOps buckets;
   private final ObjectWrites writes;
@@ -90,19 +89,16 @@ final class PostObjectOp {
     long min = policy == null ? 0 : policy.minLength();
     long max = Math.min(ObjectWrites.MAX_PUT_BYTES, policy == null ? Long.MAX_VALUE : policy.maxLength());
     CountingInputStream content = new CountingInputStream(form.content(), max);
-    String sha256 = fields.get(SHA256_FIELD);
-    boolean withSha256 = sha256 != null;
+    DeclaredChecksum declared = DeclaredChecksum.of(name -> fields.get(name.toLowerCase(Locale.ROOT)),
+        fields.keySet());
     ObjectWrites.TargetBucket target = buckets.writeTarget(request, caller, bucket);
-    KeyInfo stored = writes.store(request.bucket(), key, caller, target, open, content, -1, withSha256, digests -> {
-      if (content.count() < min) {
-        throw S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum allowed size: "
-            + content.count() + " bytes of at least " + min);
-      }
-      if (sha256 != null && !sha256.strip().equals(Base64.getEncoder().encodeToString(digests.sha256()))) {
-        throw S3ErrorCode.BAD_DIGEST.error("The x-amz-checksum-sha256 you specified did not match the calculated"
-            + " checksum.");
-      }
-    });
+    KeyInfo stored = writes.store(request.bucket(), key, caller, target, open, content, -1, false, declared,
+        digests -> {
+          if (content.count() < min) {
+            throw S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum allowed size: "
+                + content.count() + " bytes of at least " + min);
+          }
+        }).key();
     while (form.next() != null) {
       // Fields after the file are ignored, as S3 ignores them; reading them keeps the connection usable.
     }
@@ -140,10 +136,6 @@ final class PostObjectOp {
     for (String name : fields.keySet()) {
       if (name.startsWith("x-amz-grant-")) {
         throw S3ErrorCode.NOT_IMPLEMENTED.error(name + " is not implemented: set a canned ACL with the acl field");
-      }
-      if (name.startsWith("x-amz-checksum-") && !name.equals(SHA256_FIELD)
-          && !(name.equals("x-amz-checksum-algorithm") && fields.get(name).strip().equalsIgnoreCase("SHA256"))) {
-        throw S3ErrorCode.NOT_IMPLEMENTED.error(name + " is not implemented: only x-amz-checksum-sha256 is checked");
       }
     }
   }
