@@ -18,6 +18,8 @@ public enum S3ErrorCode {
   BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty"),
   CONDITIONAL_REQUEST_CONFLICT("ConditionalRequestConflict", 409, "A conflicting operation occurred. Please"
       + " retry the request."),
+  DIRECTORY_NOT_EMPTY("DirectoryNotEmpty", 409, "The directory is not empty: in a FILE_SYSTEM_OPTIMIZED bucket a"
+      + " directory goes only with what it holds."),
   ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
   ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
   EXPECTATION_FAILED("ExpectationFailed", 417, "Expectation Failed"),
@@ -63,6 +65,10 @@ public enum S3ErrorCode {
   NO_SUCH_VERSION("NoSuchVersion", 404, "The specified version does not exist."),
   NOT_IMPLEMENTED("NotImplemented", 501, "A header or query you provided implies functionality that is not"
       + " implemented."),
+  OBJECT_EXISTS_AS_DIRECTORY("ObjectExistsAsDirectory", 409, "The key names a directory in this"
+      + " FILE_SYSTEM_OPTIMIZED bucket: a file cannot have its name."),
+  PARENT_IS_OBJECT("ParentIsObject", 409, "The key's path, or a part of it, is a file in this FILE_SYSTEM_OPTIMIZED"
+      + " bucket: it cannot also be a directory."),
   PRECONDITION_FAILED("PreconditionFailed", 412, "At least one of the pre-conditions you specified did not hold"),
   QUOTA_EXCEEDED("QuotaExceeded", 403, "The bucket's quota would be exceeded."),
   REQUEST_HEADER_SECTION_TOO_LARGE("RequestHeaderSectionTooLarge", 400, "Your request header section exceeds the"

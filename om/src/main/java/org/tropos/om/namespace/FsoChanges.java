@@ -43,12 +43,20 @@ final class FsoChanges {
     return Infos.file(bucket, r.path(), file);
   }
 
-  /** A file, or a directory: at once, its contents purged in the background; non-empty only if recursive. */
-  static void delete(Txn txn, BucketRow bucket, String path, boolean recursive) throws OmException {
+  /**
+   * A file, or a directory: at once, its contents purged in the background; non-empty only if recursive. A path
+   * ending in '/' names only a directory, and with {@code fileOnly} a path names only a file (S3's keys).
+   */
+  static void delete(Txn txn, BucketRow bucket, String path, boolean recursive, boolean fileOnly)
+      throws OmException {
     FsoTree.Resolved r = FsoTree.resolve(txn, bucket, Names.split(path));
     if (r.parts().isEmpty()) {
       throw new OmException(OmResult.INVALID_PATH, "cannot delete the root of " + FsoTree.name(bucket)
           + ": delete the bucket");
+    }
+    boolean directoryOnly = path.endsWith("/");
+    if ((directoryOnly && r.file().isPresent()) || (fileOnly && !directoryOnly && r.dir().isPresent())) {
+      throw FsoTree.notFound(bucket, path);
     }
     byte[] key = OmDbKeys.child(bucket.getObjectId(), r.parentId(), r.parts().get(r.parts().size() - 1));
     if (r.file().isPresent()) {

@@ -19,7 +19,8 @@ import org.tropos.proto.om.db.FileRow;
  * The files of an FSO bucket as a flat list of keys (ListKeys, S3 listings): full paths in byte order, under a
  * prefix, after a key, a page at a time. The tree is walked depth first; within a directory a subdirectory
  * {@code d} sorts as {@code d/} among the files, which is where its keys fall in byte order, and subtrees wholly
- * before the start key or outside the prefix are skipped.
+ * before the start key or outside the prefix are skipped. An empty directory is listed as a key of its own,
+ * {@code path/} (a directory key): with nothing under it, it would not show otherwise, as S3's folder marker does.
  */
 final class FsoKeyListing {
   private final Txn txn;
@@ -39,7 +40,7 @@ final class FsoKeyListing {
   static ListKeysResponse list(Txn txn, BucketRow bucket, String prefix, String startAfter, int max)
       throws OmException {
     FsoKeyListing listing = new FsoKeyListing(txn, bucket, prefix, startAfter, max);
-    listing.walk(bucket.getObjectId(), "");
+    listing.walk(bucket.getObjectId(), "", null);
     return ListKeysResponse.newBuilder().addAllKeys(listing.page.items()).setTruncated(listing.page.truncated())
         .build();
   }
@@ -48,16 +49,25 @@ final class FsoKeyListing {
   private record Entry(byte[] sortKey, String name, FileRow file, DirectoryRow dir) {
   }
 
-  /** Lists the directory {@code dirId} whose path is {@code base} (ending in '/', or empty); false when full. */
-  private boolean walk(long dirId, String base) throws OmException {
-    for (Entry e : entries(dirId)) {
+  /**
+   * Lists the directory {@code dirId} whose path is {@code base} (ending in '/', or empty for the root, whose
+   * {@code row} is null); false when full.
+   */
+  private boolean walk(long dirId, String base, DirectoryRow row) throws OmException {
+    List<Entry> entries = entries(dirId);
+    if (entries.isEmpty() && row != null) {
+      byte[] full = utf8(base);
+      return !(startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0)
+          || page.add(Infos.directory(bucket, base, row));
+    }
+    for (Entry e : entries) {
       byte[] full = concat(utf8(base), e.sortKey());
       if (e.file() != null) {
         if (startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0
             && !page.add(Infos.file(bucket, base + e.name(), e.file()))) {
           return false;
         }
-      } else if (mayHold(full) && !walk(e.dir().getObjectId(), base + e.name() + "/")) {
+      } else if (mayHold(full) && !walk(e.dir().getObjectId(), base + e.name() + "/", e.dir())) {
         return false;
       }
     }

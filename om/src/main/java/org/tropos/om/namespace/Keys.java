@@ -28,7 +28,7 @@ final class Keys {
     }
     List<String> parts = Names.split(name);
     FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts);
-    if (r.dir().isPresent() || parts.isEmpty()) {
+    if (r.dir().isPresent() || parts.isEmpty() || (name.endsWith("/") && r.file().isPresent())) {
       throw new OmException(OmResult.NOT_A_FILE, r.path() + " in " + FsoTree.name(bucket) + " is a directory");
     }
     if (r.file().isEmpty()) {
@@ -69,11 +69,31 @@ final class Keys {
     return bucket.getLayout() == BucketLayout.OBJECT_STORE ? name : Names.join(Names.split(name));
   }
 
-  /** A version of a key as clients see it, with its multipart parts if {@code withParts}. */
+  /**
+   * A version of a key as clients see it, with its multipart parts if {@code withParts}. In an FSO bucket a name
+   * ending in '/' is a directory (S3's folder marker, Ozone's filesystem paths): found only as one.
+   */
   static KeyInfo lookup(Txn txn, BucketRow bucket, String name, String versionId, boolean markers,
       boolean withParts) throws OmException {
+    if (bucket.getLayout() != BucketLayout.OBJECT_STORE && name.endsWith("/")) {
+      return directory(txn, bucket, name, versionId);
+    }
     KeyVersions.Located found = find(txn, bucket, name, versionId, markers);
     KeyInfo info = Infos.version(bucket, path(bucket, name), found.row(), found.table() != OmTable.KEY_VERSIONS);
     return withParts ? info.toBuilder().addAllParts(found.row().getPartsList()).build() : info;
+  }
+
+  /** The directory {@code name} (ending in '/') names, as a key of that name; not found if it is not one. */
+  private static KeyInfo directory(Txn txn, BucketRow bucket, String name, String versionId) throws OmException {
+    List<String> parts = Names.split(name);
+    FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts);
+    if (parts.isEmpty() || r.dir().isEmpty()) {
+      throw FsoTree.notFound(bucket, name);
+    }
+    if (!versionId.isEmpty() && !versionId.equals(KeyVersions.NULL_ID)) {
+      throw new OmException(OmResult.VERSION_NOT_FOUND, "version " + versionId + " of " + name + " not found in "
+          + FsoTree.name(bucket) + ": a directory has only the null version");
+    }
+    return Infos.directory(bucket, r.path() + "/", r.dir().get());
   }
 }

@@ -61,6 +61,8 @@ final class Multipart {
       Names.checkKey(key);
     } else if (Names.split(key).isEmpty()) {
       throw new OmException(OmResult.INVALID_PATH, "a key needs a name");
+    } else {
+      Names.checkFileName(key);
     }
   }
 

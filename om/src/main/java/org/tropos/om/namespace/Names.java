@@ -64,6 +64,14 @@ public final class Names {
     return parts;
   }
 
+  /** A file's path in an FSO bucket: one ending in '/' names a directory, which holds no bytes. */
+  public static void checkFileName(String path) throws OmException {
+    if (path.endsWith("/")) {
+      throw new OmException(OmResult.INVALID_PATH, "'" + path + "' ends in '/': in a FILE_SYSTEM_OPTIMIZED bucket"
+          + " that names a directory, which holds no bytes");
+    }
+  }
+
   public static String join(List<String> parts) {
     return String.join("/", parts);
   }

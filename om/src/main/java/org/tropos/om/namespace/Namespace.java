@@ -226,7 +226,7 @@ public final class Namespace {
       if (!r.getVersionId().isEmpty() && !r.getVersionId().equals(KeyVersions.NULL_ID)) {
         Keys.find(txn, b, r.getKey(), r.getVersionId(), false);
       }
-      FsoChanges.delete(txn, b, r.getKey(), r.getRecursive());
+      FsoChanges.delete(txn, b, r.getKey(), r.getRecursive(), r.getFileOnly());
       return DeleteKeyResponse.getDefaultInstance();
     });
   }

@@ -62,6 +62,7 @@ final class OpenKeys {
     if (parts.isEmpty()) {
       throw new OmException(OmResult.INVALID_PATH, "a key needs a name");
     }
+    Names.checkFileName(request.getKey());
     FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts);
     if (r.dir().isPresent()) {
       throw new OmException(OmResult.NOT_A_FILE, r.path() + " in " + FsoTree.name(bucket) + " is a directory");

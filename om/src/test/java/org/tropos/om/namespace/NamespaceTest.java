@@ -275,13 +275,15 @@ class NamespaceTest {
       put(ns, "fso", k, 1, true);
     }
     ns.createDirectory("vol1", "fso", "empty/dir", "");
-    List<String> sorted = keys.stream().sorted((x, y) -> java.util.Arrays.compareUnsigned(
+    // An empty directory is listed too, as its folder marker; its parent, not empty, is not.
+    List<String> sorted = java.util.stream.Stream.concat(keys.stream(), java.util.stream.Stream.of("empty/dir/"))
+        .sorted((x, y) -> java.util.Arrays.compareUnsigned(
         x.getBytes(java.nio.charset.StandardCharsets.UTF_8), y.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
         .toList();
     assertEquals(sorted, names(ns.listKeys("vol1", "fso", "", "", 0)));
     assertEquals(List.of("a/x", "a/y/z"), names(ns.listKeys("vol1", "fso", "a/", "", 0)));
     assertEquals(List.of("a-b", "a.txt", "a/x", "a/y/z", "a0", "ab/q"), names(ns.listKeys("vol1", "fso", "a", "", 0)));
-    assertEquals(List.of("b/c/f", "z"), names(ns.listKeys("vol1", "fso", "", "b/c/d/e", 0)));
+    assertEquals(List.of("b/c/f", "empty/dir/", "z"), names(ns.listKeys("vol1", "fso", "", "b/c/d/e", 0)));
     List<String> paged = new java.util.ArrayList<>();
     String after = "";
     org.tropos.proto.om.ListKeysResponse page;

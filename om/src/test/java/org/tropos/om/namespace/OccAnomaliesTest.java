@@ -117,7 +117,7 @@ class OccAnomaliesTest {
   void phantom_aDirectoryFoundEmptyThatGainsAChildIsNotDeleted() throws Exception {
     om.namespace.createDirectory("vol1", "fso", "d", "");
     Prepared<Object> delete = prepare(txn -> {
-      FsoChanges.delete(txn, bucket(txn), "d", false);
+      FsoChanges.delete(txn, bucket(txn), "d", false, false);
       return null;
     });
     NamespaceTest.put(om.namespace, "fso", "d/new", 1, false);

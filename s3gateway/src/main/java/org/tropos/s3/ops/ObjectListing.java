@@ -48,10 +48,7 @@ final class ObjectListing {
         ListKeysResponse page = om.listKeys(buckets.volume(), bucket, prefix, cursor, MAX_KEYS);
         boolean jumped = false;
         for (KeyInfo key : page.getKeysList()) {
-          if (key.getDirectory()) {
-            cursor = key.getName();
-            continue;
-          }
+          // An empty directory of an FSO bucket is listed as its folder marker, "name/".
           String name = key.getName();
           int cut = delimiter.isEmpty() ? -1 : name.indexOf(delimiter, prefix.length());
           if (objects.size() + prefixes.size() == max) {

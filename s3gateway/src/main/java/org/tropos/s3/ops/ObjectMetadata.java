@@ -77,8 +77,17 @@ final class ObjectMetadata {
     return s.getBytes(StandardCharsets.UTF_8).length;
   }
 
-  /** The object's ETag: the MD5 recorded at upload, or one derived from its ids for keys written otherwise. */
+  /** The ETag of an empty object: a directory's, as a folder marker's. */
+  static final String EMPTY_ETAG = "\"d41d8cd98f00b204e9800998ecf8427e\"";
+
+  /**
+   * The object's ETag: the MD5 recorded at upload, an empty object's for a directory, or one derived from its ids
+   * for keys written otherwise.
+   */
   static String etag(KeyInfo key) {
+    if (key.getDirectory()) {
+      return EMPTY_ETAG;
+    }
     String etag = key.getMetadataMap().get(ETAG);
     return etag != null ? etag : "\"" + Long.toHexString(key.getObjectId()) + Long.toHexString(key.getUpdateId())
         + "\"";

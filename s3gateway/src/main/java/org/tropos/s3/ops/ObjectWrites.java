@@ -4,6 +4,7 @@ import static org.tropos.s3.auth.RequestAuthenticator.UNSIGNED_PAYLOAD;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,6 +20,7 @@ import org.tropos.client.KeyOutputStream;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.KeyInfo;
@@ -65,6 +67,10 @@ final class ObjectWrites {
     checkKey(request.key());
     checkHeaders(request);
     TargetBucket bucket = buckets.writeTarget(request, caller, buckets.requireWrite(request, caller, false));
+    if (request.key().endsWith("/") && bucket.get(false).getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+      putDirectory(request, bucket.get(false), out);
+      return;
+    }
     OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(AclOps.fromHeaders(request));
@@ -74,6 +80,44 @@ final class ObjectWrites {
     stored.checksum().addTo(out.headers());
     Versions.written(stored.key(), out);
     out.send(200, new byte[0], null);
+  }
+
+  /**
+   * PutObject of a key ending in '/' in an FSO bucket (a folder marker, as S3A's mkdirs and pyarrow write them): the
+   * directory, with its parents; one that exists already is kept. It holds no bytes, so a body is refused.
+   */
+  private void putDirectory(S3Request request, BucketInfo bucket, S3Response out) throws S3Error, IOException {
+    String length = request.header("x-amz-decoded-content-length");
+    if (length == null) {
+      length = request.header("content-length");
+    }
+    if (length == null || number(length, "content-length") != 0) {
+      throw S3ErrorCode.INVALID_REQUEST.error("The key " + S3Error.quote(request.key()) + " ends in '/': in this"
+          + " FILE_SYSTEM_OPTIMIZED bucket it names a directory, which holds no bytes.");
+    }
+    request.acceptBody();
+    request.body().transferTo(OutputStream.nullOutputStream()); // an aws-chunked empty body's framing
+    try {
+      om.createDirectory(buckets.volume(), bucket.getName(), request.key());
+    } catch (OmException e) {
+      throw writeRefusal(e, request.bucket(), request.key());
+    }
+    out.headers().set("ETag", ObjectMetadata.EMPTY_ETAG);
+    out.send(200, new byte[0], null);
+  }
+
+  /**
+   * The S3 error for a write the OM refused: in an FSO bucket a file where a directory is, or the reverse, is a
+   * conflict S3 has no word for, named as such; the rest as any OM failure.
+   */
+  static S3Error writeRefusal(OmException e, String bucket, String key) {
+    return switch (e.result()) {
+      case NOT_A_FILE -> S3ErrorCode.OBJECT_EXISTS_AS_DIRECTORY.error("The key " + S3Error.quote(key) + " names a"
+          + " directory in this FILE_SYSTEM_OPTIMIZED bucket: a file cannot have its name.");
+      case NOT_A_DIRECTORY, FILE_ALREADY_EXISTS -> S3ErrorCode.PARENT_IS_OBJECT.error("A part of the path "
+          + S3Error.quote(key) + " is a file in this FILE_SYSTEM_OPTIMIZED bucket: it cannot also be a directory.");
+      default -> OmCalls.translate(e, bucket, key);
+    };
   }
 
   /** S3's limit on key names. */
@@ -209,7 +253,8 @@ final class ObjectWrites {
       return new Stored(key.committedKey(), checksum);
     } catch (IOException e) {
       if (e.getCause() instanceof OmException failure) {
-        throw OmCalls.translate(failure, bucketName, keyName);
+        throw failure.result() == OmResult.FILE_ALREADY_EXISTS ? OmCalls.translate(failure, bucketName, keyName)
+            : writeRefusal(failure, bucketName, keyName);
       }
       throw e;
     } finally {
@@ -231,7 +276,8 @@ final class ObjectWrites {
       return length >= 0 ? om.createSmallKey(in(bucket, open)) : om.createKey(in(bucket, open));
     } catch (OmException e) {
       if (e.result() != OmResult.BUCKET_CHANGED) {
-        throw OmCalls.translate(e, bucketName, keyName);
+        throw e.result() == OmResult.FILE_ALREADY_EXISTS ? OmCalls.translate(e, bucketName, keyName)
+            : writeRefusal(e, bucketName, keyName);
       }
     }
     BucketInfo now = target.get(true);
@@ -399,7 +445,9 @@ final class ObjectWrites {
       DeleteKeyRequest.Builder delete, Caller caller) throws S3Error {
     String versionId = delete.getVersionId();
     try {
-      return om.deleteKey(delete.setVolume(volume).setBucket(bucket).setKey(key).setOwner(caller.accessId()).build());
+      // S3 keys name files: a directory of an FSO bucket is deleted only as "name/".
+      return om.deleteKey(delete.setVolume(volume).setBucket(bucket).setKey(key).setOwner(caller.accessId())
+          .setFileOnly(true).build());
     } catch (OmException e) {
       if (e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.DIRECTORY_NOT_FOUND
           || e.result() == OmResult.VERSION_NOT_FOUND) {
@@ -407,6 +455,10 @@ final class ObjectWrites {
       }
       if (e.result() == OmResult.INVALID_REQUEST && !versionId.isEmpty()) {
         throw S3ErrorCode.INVALID_ARGUMENT.error("Invalid version id specified");
+      }
+      if (e.result() == OmResult.DIRECTORY_NOT_EMPTY) {
+        throw S3ErrorCode.DIRECTORY_NOT_EMPTY.error("The directory " + S3Error.quote(key) + " is not empty: in"
+            + " this FILE_SYSTEM_OPTIMIZED bucket it goes only with what it holds.");
       }
       throw OmCalls.translate(e, bucket, key);
     }

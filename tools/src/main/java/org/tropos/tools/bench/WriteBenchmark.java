@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "write", mixinStandardHelpOptions = true,
     description = {"Concurrent 3-replica writes of small and large objects on a local cluster, once per pipeline",
-        "limit (default 1 then 3): throughput and p50/p99 latency. Needs a large heap: TROPOS_HEAPSIZE=2g."})
+        "limit (default 1 then 3): throughput and p50/p99 latency."})
 public final class WriteBenchmark implements Callable<Integer> {
   private static final int MB = 1 << 20;
 
