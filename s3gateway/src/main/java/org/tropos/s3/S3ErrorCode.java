@@ -58,6 +58,7 @@ public enum S3ErrorCode {
   MISSING_SECURITY_HEADER("MissingSecurityHeader", 400, "Your request was missing a required header."),
   MISSING_CONTENT_LENGTH("MissingContentLength", 411, "You must provide the Content-Length HTTP header."),
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist"),
+  NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
   NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),
   NO_SUCH_UPLOAD("NoSuchUpload", 404, "The specified multipart upload does not exist. The upload ID might be"

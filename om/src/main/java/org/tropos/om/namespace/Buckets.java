@@ -179,13 +179,16 @@ final class Buckets {
     if (request.hasAcl() && request.getAcl() == CannedAcl.UNRECOGNIZED) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown ACL");
     }
-    if (request.hasAcl() || request.getSetTags()) {
+    if (request.hasAcl() || request.getSetTags() || request.getSetCors()) {
       BucketRow.Builder row = requireRow(txn, volume, name).toBuilder();
       if (request.hasAcl()) {
         row.setAcl(request.getAcl());
       }
       if (request.getSetTags()) {
         row.clearTags().putAllTags(request.getTagsMap());
+      }
+      if (request.getSetCors()) {
+        row.clearCorsRules().addAllCorsRules(request.getCorsRulesList());
       }
       txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
     }

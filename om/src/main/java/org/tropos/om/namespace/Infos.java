@@ -27,7 +27,8 @@ final class Infos {
         .setModificationTimeMs(row.getModificationTimeMs()).setUsedBytes(usage.getUsedBytes())
         .setUsedNamespace(usage.getUsedNamespace()).setObjectId(row.getObjectId())
         .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket())
-        .setVersioning(row.getVersioning()).setAcl(row.getAcl()).putAllTags(row.getTagsMap()).build();
+        .setVersioning(row.getVersioning()).setAcl(row.getAcl()).putAllTags(row.getTagsMap())
+        .addAllCorsRules(row.getCorsRulesList()).build();
   }
 
   /** A key's latest version (its parts, when joined by a multipart upload, only counted). */

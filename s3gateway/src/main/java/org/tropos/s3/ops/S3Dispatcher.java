@@ -33,6 +33,7 @@ public final class S3Dispatcher implements S3Handler {
   private final RequestAuthenticator authenticator;
   private final Clock clock;
   private final S3Routes routes;
+  private final CorsOps cors;
   private final S3Meters meters;
 
   public S3Dispatcher(TroposClient om, RequestAuthenticator authenticator, Clock clock, String volume,
@@ -40,11 +41,13 @@ public final class S3Dispatcher implements S3Handler {
     this.meters = meters;
     this.authenticator = authenticator;
     this.clock = clock;
-    this.routes = routes(om, new BucketOps(om, volume, layout, clock), authenticator, clock);
+    BucketOps buckets = new BucketOps(om, volume, layout, clock);
+    this.cors = new CorsOps(om, buckets);
+    this.routes = routes(om, buckets, cors, authenticator, clock);
   }
 
-  private static S3Routes routes(TroposClient om, BucketOps buckets, RequestAuthenticator authenticator,
-      Clock clock) {
+  private static S3Routes routes(TroposClient om, BucketOps buckets, CorsOps cors,
+      RequestAuthenticator authenticator, Clock clock) {
     ObjectReads reads = new ObjectReads(om, buckets);
     ObjectWrites writes = new ObjectWrites(om, buckets);
     ObjectListing listing = new ObjectListing(om, buckets);
@@ -74,6 +77,9 @@ public final class S3Dispatcher implements S3Handler {
         .add("GET", BUCKET, "tagging", tagging::getBucket)
         .add("PUT", BUCKET, "tagging", tagging::putBucket)
         .add("DELETE", BUCKET, "tagging", tagging::deleteBucket)
+        .add("GET", BUCKET, "cors", cors::get)
+        .add("PUT", BUCKET, "cors", cors::put)
+        .add("DELETE", BUCKET, "cors", cors::delete)
         .add("PUT", OBJECT, "", (r, c, o) -> {
           if (r.header("x-amz-copy-source") != null) {
             copies.copy(r, c, o);
@@ -102,8 +108,10 @@ public final class S3Dispatcher implements S3Handler {
     long start = clock.monotonicNanos();
     try {
       if (request.method().equals("OPTIONS")) {
-        throw preflightRefused(request);
+        cors.preflight(request, out);
+        return;
       }
+      cors.addHeaders(request, out);
       Caller signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
       routes.find(request).serve(request, signed, out);
@@ -138,15 +146,6 @@ public final class S3Dispatcher implements S3Handler {
   /** Whether a write failed because the datanodes had no room left (their DISK_FULL refusals). */
   private static boolean diskFull(IOException e) {
     return Causes.any(e, t -> t instanceof DatanodeException d && d.result() == DatanodeResult.DISK_FULL);
-  }
-
-  /**
-   * A CORS preflight (OPTIONS), answered before any signature is checked, as browsers send it unsigned: we keep
-   * no CORS configuration, so none is allowed.
-   */
-  private static S3Error preflightRefused(S3Request request) {
-    return request.header("origin") == null ? S3ErrorCode.BAD_REQUEST.error("Insufficient information. Origin"
-        + " request header needed.") : S3ErrorCode.ACCESS_FORBIDDEN.error();
   }
 
   private static void fail(S3Request request, S3Response out, S3Error e) {
