@@ -308,6 +308,28 @@ class S3GatewayIT {
         "deleting the link leaves the source's keys");
   }
 
+  /** ListBuckets by pages of max-buckets, each after the previous page's continuation token, under a prefix. */
+  @Test
+  void listBucketsPagesByNameUnderAPrefix() {
+    for (String name : List.of("page-c", "page-a", "page-e", "page-b", "page-d")) {
+      s3.createBucket(b -> b.bucket(name));
+    }
+    List<String> seen = new java.util.ArrayList<>();
+    String token = null;
+    int pages = 0;
+    do {
+      String from = token;
+      var page = s3.listBuckets(l -> l.prefix("page-").maxBuckets(2).continuationToken(from));
+      page.buckets().forEach(b -> seen.add(b.name()));
+      token = page.continuationToken();
+      pages++;
+    } while (token != null);
+    assertEquals(List.of("page-a", "page-b", "page-c", "page-d", "page-e"), seen);
+    assertEquals(3, pages);
+    assertEquals("InvalidArgument", assertThrows(S3Exception.class, () -> s3.listBuckets(l -> l.maxBuckets(0)))
+        .awsErrorDetails().errorCode());
+  }
+
   @Test
   void aWrongSecretIsRefusedAndAnotherUsersBucketIsClosed() {
     s3.createBucket(b -> b.bucket("private"));

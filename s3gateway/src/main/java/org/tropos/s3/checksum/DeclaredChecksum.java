@@ -86,7 +86,10 @@ public record DeclaredChecksum(ChecksumAlgorithm algorithm, String headerValue, 
     return a.get();
   }
 
-  /** InvalidRequest unless {@code value} is base64 of a checksum of {@code algorithm}'s length. */
+  /**
+   * BadDigest unless {@code value} is base64 of a checksum of {@code algorithm}'s length: a value that is not one
+   * cannot match the body (as S3 answers it); refused before the body is read.
+   */
   public static void checkValue(ChecksumAlgorithm algorithm, String value) throws S3Error {
     byte[] raw;
     try {
@@ -95,8 +98,13 @@ public record DeclaredChecksum(ChecksumAlgorithm algorithm, String headerValue, 
       raw = null;
     }
     if (raw == null || raw.length != algorithm.bytes()) {
-      throw S3ErrorCode.INVALID_REQUEST.error("Value for " + algorithm.header() + " header is invalid.");
+      throw mismatch(algorithm);
     }
+  }
+
+  private static S3Error mismatch(ChecksumAlgorithm algorithm) {
+    return S3ErrorCode.BAD_DIGEST.error("The " + algorithm + " you specified did not match the calculated"
+        + " checksum.");
   }
 
   /**
@@ -110,8 +118,7 @@ public record DeclaredChecksum(ChecksumAlgorithm algorithm, String headerValue, 
     }
     ObjectChecksum actual = ObjectChecksum.fullObject(algorithm, computed);
     if (sent != null && !sent.equals(actual.value())) {
-      throw S3ErrorCode.BAD_DIGEST.error("The " + algorithm + " you specified did not match the calculated"
-          + " checksum.");
+      throw mismatch(algorithm);
     }
     return actual;
   }

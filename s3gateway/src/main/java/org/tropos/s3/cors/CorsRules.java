@@ -77,8 +77,9 @@ public final class CorsRules {
   }
 
   /**
-   * The headers that tell a browser what {@code rule} allows {@code origin}: for a preflight ({@code preflight},
-   * with the request headers it asked for) the methods, headers and cache time too.
+   * The headers that tell a browser what {@code rule} allows {@code origin}: the origin and methods, the headers
+   * its scripts may read, and for a preflight ({@code preflight}, with the request headers it asked for) the
+   * request headers and how long to cache the answer.
    */
   public static Map<String, String> headers(CorsRule rule, String origin, boolean preflight,
       List<String> requestHeaders) {
@@ -92,8 +93,8 @@ public final class CorsRules {
     if (rule.getExposeHeadersCount() > 0) {
       headers.put("Access-Control-Expose-Headers", String.join(", ", rule.getExposeHeadersList()));
     }
+    headers.put("Access-Control-Allow-Methods", String.join(", ", rule.getAllowedMethodsList()));
     if (preflight) {
-      headers.put("Access-Control-Allow-Methods", String.join(", ", rule.getAllowedMethodsList()));
       if (!requestHeaders.isEmpty()) {
         headers.put("Access-Control-Allow-Headers", String.join(", ", requestHeaders));
       }

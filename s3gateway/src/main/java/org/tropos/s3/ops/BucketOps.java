@@ -2,6 +2,9 @@ package org.tropos.s3.ops;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
@@ -25,6 +28,8 @@ final class BucketOps {
 
   private final TroposClient om;
   private final String volume;
+  /** S3's largest page of ListBuckets. */
+  private static final int MAX_BUCKETS = 10000;
   private final BucketLayout layout;
   private final RecentBuckets recentBuckets;
 
@@ -95,18 +100,27 @@ final class BucketOps {
     return info;
   }
 
+  /**
+   * ListBuckets: the caller's buckets (every bucket for an administrator) by name, under {@code prefix}, a page of
+   * {@code max-buckets} at a time after {@code continuation-token} (the last name of the page before, opaque).
+   */
   void list(S3Request request, Caller caller, S3Response out) throws S3Error {
     if (caller.anonymous()) {
       throw S3ErrorCode.ACCESS_DENIED.error("Anonymous callers may not list buckets");
     }
-    Xml xml = Xml.document("ListAllMyBucketsResult").open("Owner").element("ID", caller.accessId())
-        .element("DisplayName", caller.accessId()).close("Owner").open("Buckets");
+    String prefix = request.param("prefix") == null ? "" : request.param("prefix");
+    int max = maxBuckets(request.param("max-buckets"));
+    String after = afterToken(request.param("continuation-token"));
+    List<BucketInfo> page = new ArrayList<>();
+    boolean more = false;
     try {
-      List<BucketInfo> buckets = om.listBuckets(volume, "");
-      for (BucketInfo b : buckets) {
-        if (b.getOwner().equals(caller.accessId()) || caller.administrator()) {
-          xml.open("Bucket").element("Name", b.getName()).element("CreationDate", S3Time.iso(b.getCreationTimeMs()))
-              .close("Bucket");
+      for (BucketInfo b : om.listBuckets(volume, prefix)) {
+        if ((b.getOwner().equals(caller.accessId()) || caller.administrator()) && b.getName().compareTo(after) > 0) {
+          if (page.size() == max) {
+            more = true;
+            break;
+          }
+          page.add(b);
         }
       }
     } catch (OmException e) {
@@ -114,7 +128,47 @@ final class BucketOps {
         throw OmCalls.translate(e, "", "");
       }
     }
-    out.send(200, xml.close("Buckets").close("ListAllMyBucketsResult").bytes(), "application/xml");
+    Xml xml = Xml.document("ListAllMyBucketsResult").open("Owner").element("ID", caller.accessId())
+        .element("DisplayName", caller.accessId()).close("Owner").open("Buckets");
+    for (BucketInfo b : page) {
+      xml.open("Bucket").element("Name", b.getName()).element("CreationDate", S3Time.iso(b.getCreationTimeMs()))
+          .close("Bucket");
+    }
+    xml.close("Buckets");
+    if (more) {
+      xml.element("ContinuationToken", Base64.getUrlEncoder().encodeToString(page.get(page.size() - 1).getName()
+          .getBytes(StandardCharsets.UTF_8)));
+    }
+    if (!prefix.isEmpty()) {
+      xml.element("Prefix", prefix);
+    }
+    out.send(200, xml.close("ListAllMyBucketsResult").bytes(), "application/xml");
+  }
+
+  private static int maxBuckets(String value) throws S3Error {
+    if (value == null) {
+      return MAX_BUCKETS;
+    }
+    try {
+      int max = Integer.parseInt(value.strip());
+      if (max >= 1 && max <= MAX_BUCKETS) {
+        return max;
+      }
+    } catch (NumberFormatException e) {
+      // answered below
+    }
+    throw S3ErrorCode.INVALID_ARGUMENT.error("max-buckets must be an integer between 1 and " + MAX_BUCKETS);
+  }
+
+  private static String afterToken(String token) throws S3Error {
+    if (token == null) {
+      return "";
+    }
+    try {
+      return new String(Base64.getUrlDecoder().decode(token.strip()), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error("The continuation token provided is incorrect");
+    }
   }
 
   /**

@@ -131,8 +131,10 @@ final class CorsOps {
   }
 
   /**
-   * Sets the CORS headers of a request from a browser (one with an Origin) that its bucket's rules allow; nothing
-   * for others. A bucket that cannot be read leaves the response as it is: the request itself answers that.
+   * Sets the CORS headers of a request from a browser (one with an Origin) that its bucket's rules allow for its
+   * method (or the Access-Control-Request-Method it names); nothing for others, and nothing when the bucket cannot
+   * be read: the request itself answers that. Set before the request is served, so an error answer has them too,
+   * and the browser lets the page read why it failed.
    */
   void addHeaders(S3Request request, S3Response out) {
     String origin = request.header("origin");
@@ -145,7 +147,9 @@ final class CorsOps {
     } catch (S3Error e) {
       return;
     }
-    Optional<CorsRule> rule = new CorsRules(bucket.getCorsRulesList()).match(origin, request.method(), List.of());
+    String asked = request.header("access-control-request-method");
+    Optional<CorsRule> rule = new CorsRules(bucket.getCorsRulesList()).match(origin,
+        asked != null ? asked.strip() : request.method(), List.of());
     rule.ifPresent(r -> CorsRules.headers(r, origin, false, List.of()).forEach(out.headers()::set));
   }
 }

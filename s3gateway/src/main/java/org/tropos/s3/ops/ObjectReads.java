@@ -15,6 +15,7 @@ import org.tropos.proto.om.PartInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.checksum.MultipartChecksum;
 import org.tropos.s3.checksum.ObjectChecksum;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
@@ -147,7 +148,7 @@ final class ObjectReads {
     ByteRange range = partNumber != null ? part(key, partNumber, out)
         : ByteRange.parse(request.header("range"), key.getSize());
     describe(request, bucket, key, out);
-    checksum(request, key, range == null, out);
+    checksum(request, key, partNumber, range == null, out);
     try (KeyInputStream in = om.readKey(found)) {
       if (range == null) {
         out.stream(200, key.getSize(), body -> in.transferTo(key.getSize(), body));
@@ -182,16 +183,26 @@ final class ObjectReads {
       }
     }
     describe(request, bucket, key, out);
-    checksum(request, key, partNumber == null || key.getPartCount() == 0, out);
+    checksum(request, key, partNumber, true, out);
     out.sendHead(partNumber != null && key.getPartCount() > 0 ? 206 : 200, length);
   }
 
   /**
-   * The object's checksum, when the request asks for it (x-amz-checksum-mode: ENABLED) and the response carries the
-   * whole object: a range has no checksum of its own.
+   * The checksum of what the response carries, when the request asks for it (x-amz-checksum-mode: ENABLED): the
+   * object's, or with {@code partNumber} of a multipart object that part's; a byte range has none of its own.
    */
-  private static void checksum(S3Request request, KeyInfo key, boolean whole, S3Response out) {
-    if (whole && "ENABLED".equalsIgnoreCase(request.header("x-amz-checksum-mode"))) {
+  private static void checksum(S3Request request, KeyInfo key, Integer partNumber, boolean whole, S3Response out) {
+    if (!"ENABLED".equalsIgnoreCase(request.header("x-amz-checksum-mode"))) {
+      return;
+    }
+    if (partNumber != null && key.getPartCount() > 0) {
+      // The part's own checksum, and the type of the object's.
+      MultipartChecksum.ofPartEntry(key.getParts(partNumber - 1).getChecksum()).ifPresent(c -> {
+        out.headers().set(c.algorithm().header(), c.value());
+        ObjectChecksum.in(key.getMetadataMap()).ifPresent(o -> out.headers().set(ObjectChecksum.TYPE,
+            o.type().name()));
+      });
+    } else if (whole) {
       ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> c.addTo(out.headers()));
     }
   }
