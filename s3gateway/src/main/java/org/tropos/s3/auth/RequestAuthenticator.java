@@ -89,7 +89,7 @@ public final class RequestAuthenticator {
       throw S3ErrorCode.INVALID_ARGUMENT.error("Bucket POST with a policy must contain fields named 'signature' and"
           + " 'AWSAccessKeyId' (Signature V2) or 'x-amz-signature' and 'x-amz-credential' (V4)");
     }
-    return verifyV2(accessId, policy, v2Signature);
+    return verifyV2(accessId, path -> policy, "", v2Signature);
   }
 
   private Caller verifyFormV4(Map<String, String> fields, String policy, String signature) throws S3Error {
@@ -123,9 +123,9 @@ public final class RequestAuthenticator {
     String date = header.apply("date");
     Instant signedAt = amzDate != null ? parseAnyDate(amzDate) : parseAnyDate(date);
     checkSkew(signedAt, now);
-    String toSign = SigV2.stringToSign(method, header.apply("content-md5"), header.apply("content-type"),
-        amzDate != null ? "" : date, amzHeaders, resourcePath, query);
-    return verifyV2(accessId, toSign, authorization.substring(colon + 1).strip());
+    String signature = authorization.substring(colon + 1).strip();
+    return verifyV2(accessId, path -> SigV2.stringToSign(method, header.apply("content-md5"),
+        header.apply("content-type"), amzDate != null ? "" : date, amzHeaders, path, query), resourcePath, signature);
   }
 
   private Caller fromV2Query(String method, String resourcePath, Map<String, List<String>> query,
@@ -138,18 +138,26 @@ public final class RequestAuthenticator {
     } catch (NumberFormatException e) {
       throw S3ErrorCode.ACCESS_DENIED.error("Expires must be seconds since the epoch");
     }
-    String toSign = SigV2.stringToSign(method, header.apply("content-md5"), header.apply("content-type"), expires,
-        amzHeaders, resourcePath, query);
-    return verifyV2(first(query, "AWSAccessKeyId"), toSign, first(query, "Signature"));
+    return verifyV2(first(query, "AWSAccessKeyId"), path -> SigV2.stringToSign(method,
+        header.apply("content-md5"), header.apply("content-type"), expires, amzHeaders, path, query), resourcePath,
+        first(query, "Signature"));
   }
 
-  private Caller verifyV2(String accessId, String stringToSign, String signature) throws S3Error {
+  /**
+   * Checks a Signature V2 over the string {@code toSign} makes of the resource path. A request to a bucket itself
+   * ({@code /bucket}) may be signed as {@code /bucket/}, the form its virtual-hosted request would have: botocore
+   * signs path-style bucket requests so.
+   */
+  private Caller verifyV2(String accessId, UnaryOperator<String> toSign, String resourcePath, String signature)
+      throws S3Error {
     Credentials.Credential credential = credentials.of(accessId);
-    String expected = SigV2.signature(credential.secret(), stringToSign);
-    if (!SigV4.same(expected, signature)) {
-      throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
+    boolean bucketRoot = resourcePath.length() > 1 && resourcePath.indexOf('/', 1) < 0;
+    for (String path : bucketRoot ? List.of(resourcePath, resourcePath + "/") : List.of(resourcePath)) {
+      if (SigV4.same(SigV2.signature(credential.secret(), toSign.apply(path)), signature)) {
+        return new Caller(accessId, credential.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
+      }
     }
-    return new Caller(accessId, credential.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
+    throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
   }
 
   private static Instant parseAnyDate(String value) throws S3Error {

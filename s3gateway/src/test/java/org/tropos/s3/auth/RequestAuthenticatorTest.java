@@ -111,6 +111,24 @@ class RequestAuthenticatorTest {
         Instant.ofEpochSecond(1175139621))).code());
   }
 
+  /** botocore signs a path-style request to a bucket itself with the resource "/bucket/"; "/other/" stays wrong. */
+  @Test
+  void aBucketRequestSignedWithVersion2AsBucketSlashVerifies() throws Exception {
+    String date = "Tue, 27 Mar 2007 19:36:42 +0000";
+    String signature = java.util.Base64.getEncoder().encodeToString(hmac("HmacSHA1", SECRET.getBytes(),
+        "PUT\n\n\n" + date + "\n/johnsmith/"));
+    UnaryOperator<String> header = name -> switch (name) {
+      case "authorization" -> "AWS " + ACCESS + ":" + signature;
+      case "date" -> date;
+      default -> null;
+    };
+    Instant then = Instant.parse("2007-03-27T19:36:42Z");
+    assertEquals(ACCESS, authenticator.authenticate("PUT", "/johnsmith", "/johnsmith", Map.of(), header, Map.of(),
+        then).accessId());
+    assertEquals("SignatureDoesNotMatch", assertThrows(S3Error.class, () -> authenticator.authenticate("PUT",
+        "/other", "/other", Map.of(), header, Map.of(), then)).code());
+  }
+
   /** HMAC computed here with the JDK alone, not with the classes under test. */
   private static byte[] hmac(String algorithm, byte[] key, String data) throws Exception {
     javax.crypto.Mac mac = javax.crypto.Mac.getInstance(algorithm);
