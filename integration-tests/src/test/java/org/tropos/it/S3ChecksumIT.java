@@ -314,34 +314,12 @@ class S3ChecksumIT {
     };
   }
 
-  private static String checksumOf(GetObjectResponse r, ChecksumAlgorithm algorithm) {
-    return switch (algorithm) {
-      case CRC32 -> r.checksumCRC32();
-      case CRC32_C -> r.checksumCRC32C();
-      case CRC64_NVME -> r.checksumCRC64NVME();
-      case SHA1 -> r.checksumSHA1();
-      default -> r.checksumSHA256();
-    };
-  }
-
-  private static String checksumOf(UploadPartResponse r, ChecksumAlgorithm algorithm) {
-    return switch (algorithm) {
-      case CRC32 -> r.checksumCRC32();
-      case CRC32_C -> r.checksumCRC32C();
-      case CRC64_NVME -> r.checksumCRC64NVME();
-      case SHA1 -> r.checksumSHA1();
-      default -> r.checksumSHA256();
-    };
-  }
-
-  private static String checksumOf(software.amazon.awssdk.services.s3.model.Part p, ChecksumAlgorithm algorithm) {
-    return switch (algorithm) {
-      case CRC32 -> p.checksumCRC32();
-      case CRC32_C -> p.checksumCRC32C();
-      case CRC64_NVME -> p.checksumCRC64NVME();
-      case SHA1 -> p.checksumSHA1();
-      default -> p.checksumSHA256();
-    };
+  /** The checksum of {@code algorithm} that a response or a listed part carries (its ChecksumCRC32, ...). */
+  private static String checksumOf(software.amazon.awssdk.core.SdkPojo carrier, ChecksumAlgorithm algorithm) {
+    String field = "Checksum" + algorithm;
+    return carrier instanceof software.amazon.awssdk.core.SdkResponse r ? r.getValueForField(field, String.class)
+        .orElse(null) : ((software.amazon.awssdk.services.s3.model.Part) carrier).getValueForField(field,
+            String.class).orElse(null);
   }
 
   /** The checksum of {@code data}, computed here with the JDK and the AWS CRT, not by the gateway. */
