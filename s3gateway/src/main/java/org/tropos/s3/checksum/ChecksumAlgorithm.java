@@ -22,6 +22,8 @@ public enum ChecksumAlgorithm {
   SHA1(20, null, "SHA-1", 0),
   SHA256(32, null, "SHA-256", 0);
 
+  static final String PREFIX = "x-amz-checksum-";
+
   private final int bytes;
   private final Supplier<Checksum> crc;
   private final String digest;
@@ -51,8 +53,6 @@ public enum ChecksumAlgorithm {
     String lower = header.strip().toLowerCase(Locale.ROOT);
     return lower.startsWith(PREFIX) ? named(lower.substring(PREFIX.length())) : Optional.empty();
   }
-
-  static final String PREFIX = "x-amz-checksum-";
 
   /** The header (and trailer) that carries this checksum: x-amz-checksum-crc32, ... */
   public String header() {

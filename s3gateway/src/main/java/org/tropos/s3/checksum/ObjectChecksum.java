@@ -1,6 +1,7 @@
 package org.tropos.s3.checksum;
 
 import io.netty.handler.codec.http.HttpHeaders;
+import org.tropos.s3.http.Xml;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -54,6 +55,11 @@ public record ObjectChecksum(ChecksumAlgorithm algorithm, String value, Type typ
   public byte[] raw() {
     int dash = value.indexOf('-');
     return Base64.getDecoder().decode(dash < 0 ? value : value.substring(0, dash));
+  }
+
+  /** Writes it as S3's documents carry it: ChecksumCRC32 (or another algorithm's element) and ChecksumType. */
+  public Xml addTo(Xml xml) {
+    return xml.element(algorithm.xmlElement(), value).element("ChecksumType", type.name());
   }
 
   /** Sets the response headers that carry it (GET and HEAD with x-amz-checksum-mode: ENABLED). */

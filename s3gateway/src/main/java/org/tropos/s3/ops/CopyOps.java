@@ -144,8 +144,7 @@ final class CopyOps {
     }
     Xml result = Xml.document("CopyObjectResult").element("LastModified",
         S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectMetadata.etag(copied));
-    ObjectChecksum.in(copied.getMetadataMap()).ifPresent(c -> result.element(c.algorithm().xmlElement(), c.value())
-        .element("ChecksumType", c.type().name()));
+    ObjectChecksum.in(copied.getMetadataMap()).ifPresent(c -> c.addTo(result));
     out.send(200, result.close("CopyObjectResult").bytes(), "application/xml");
   }
 

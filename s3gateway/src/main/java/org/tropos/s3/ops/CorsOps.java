@@ -1,6 +1,7 @@
 package org.tropos.s3.ops;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.tropos.client.TroposClient;
@@ -77,7 +78,7 @@ final class CorsOps {
     if (!root.getTagName().equals("CORSConfiguration")) {
       throw S3ErrorCode.MALFORMED_XML.error();
     }
-    List<CorsRule> rules = new java.util.ArrayList<>();
+    List<CorsRule> rules = new ArrayList<>();
     for (Element r : XmlInput.children(root, "CORSRule")) {
       CorsRule.Builder rule = CorsRule.newBuilder();
       String id = XmlInput.text(r, "ID");

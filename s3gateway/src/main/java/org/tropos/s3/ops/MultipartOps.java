@@ -167,8 +167,7 @@ final class MultipartOps {
     Xml result = Xml.document("CompleteMultipartUploadResult").element("Location", "/" + request.bucket() + "/"
         + request.key()).element("Bucket", request.bucket()).element("Key", request.key())
         .element("ETag", ObjectMetadata.etag(key));
-    ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> result.element(c.algorithm().xmlElement(), c.value())
-        .element("ChecksumType", c.type().name()));
+    ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> c.addTo(result));
     out.send(200, result.close("CompleteMultipartUploadResult").bytes(), "application/xml");
   }
 

@@ -46,8 +46,7 @@ final class ObjectAttributesOp {
       xml.element("ETag", ObjectMetadata.etag(key).replace("\"", ""));
     }
     if (wanted.contains("Checksum")) {
-      ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> xml.open("Checksum")
-          .element(c.algorithm().xmlElement(), c.value()).element("ChecksumType", c.type().name()).close("Checksum"));
+      ObjectChecksum.in(key.getMetadataMap()).ifPresent(c -> c.addTo(xml.open("Checksum")).close("Checksum"));
     }
     if (wanted.contains("ObjectParts") && key.getPartCount() > 0) {
       parts(xml, key, marker, max);

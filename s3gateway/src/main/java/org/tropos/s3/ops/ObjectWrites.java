@@ -100,7 +100,9 @@ final class ObjectWrites {
     try {
       om.createDirectory(buckets.volume(), bucket.getName(), request.key());
     } catch (OmException e) {
-      throw writeRefusal(e, request.bucket(), request.key());
+      // FILE_ALREADY_EXISTS here: the directory's own name is a file.
+      throw e.result() == OmResult.FILE_ALREADY_EXISTS ? parentIsObject(request.key())
+          : writeRefusal(e, request.bucket(), request.key());
     }
     out.headers().set("ETag", ObjectMetadata.EMPTY_ETAG);
     out.send(200, new byte[0], null);
@@ -110,14 +112,18 @@ final class ObjectWrites {
    * The S3 error for a write the OM refused: in an FSO bucket a file where a directory is, or the reverse, is a
    * conflict S3 has no word for, named as such; the rest as any OM failure.
    */
-  static S3Error writeRefusal(OmException e, String bucket, String key) {
+  private static S3Error writeRefusal(OmException e, String bucket, String key) {
     return switch (e.result()) {
       case NOT_A_FILE -> S3ErrorCode.OBJECT_EXISTS_AS_DIRECTORY.error("The key " + S3Error.quote(key) + " names a"
           + " directory in this FILE_SYSTEM_OPTIMIZED bucket: a file cannot have its name.");
-      case NOT_A_DIRECTORY, FILE_ALREADY_EXISTS -> S3ErrorCode.PARENT_IS_OBJECT.error("A part of the path "
-          + S3Error.quote(key) + " is a file in this FILE_SYSTEM_OPTIMIZED bucket: it cannot also be a directory.");
+      case NOT_A_DIRECTORY -> parentIsObject(key);
       default -> OmCalls.translate(e, bucket, key);
     };
+  }
+
+  private static S3Error parentIsObject(String key) {
+    return S3ErrorCode.PARENT_IS_OBJECT.error("A part of the path " + S3Error.quote(key) + " is a file in this"
+        + " FILE_SYSTEM_OPTIMIZED bucket: it cannot also be a directory.");
   }
 
   /** S3's limit on key names. */
@@ -253,8 +259,7 @@ final class ObjectWrites {
       return new Stored(key.committedKey(), checksum);
     } catch (IOException e) {
       if (e.getCause() instanceof OmException failure) {
-        throw failure.result() == OmResult.FILE_ALREADY_EXISTS ? OmCalls.translate(failure, bucketName, keyName)
-            : writeRefusal(failure, bucketName, keyName);
+        throw writeRefusal(failure, bucketName, keyName);
       }
       throw e;
     } finally {
@@ -276,8 +281,7 @@ final class ObjectWrites {
       return length >= 0 ? om.createSmallKey(in(bucket, open)) : om.createKey(in(bucket, open));
     } catch (OmException e) {
       if (e.result() != OmResult.BUCKET_CHANGED) {
-        throw e.result() == OmResult.FILE_ALREADY_EXISTS ? OmCalls.translate(e, bucketName, keyName)
-            : writeRefusal(e, bucketName, keyName);
+        throw writeRefusal(e, bucketName, keyName);
       }
     }
     BucketInfo now = target.get(true);
