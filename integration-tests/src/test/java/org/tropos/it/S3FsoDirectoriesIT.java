@@ -24,6 +24,7 @@ import org.tropos.proto.om.VolumeInfo;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.ObjectIdentifier;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -83,11 +84,16 @@ class S3FsoDirectoriesIT {
     s3.putObject(p -> p.bucket("lake").key("m1/a.txt"), RequestBody.fromString("under m1"));
     assertEquals("under m1", s3.getObjectAsBytes(g -> g.bucket("lake").key("m1/a.txt")).asUtf8String());
     s3.putObject(p -> p.bucket("lake").key("m1/"), RequestBody.empty());
-    assertEquals(List.of("m1/a.txt"), keys("m1/"), "an existing directory stays as it is, its files too");
+    assertEquals(List.of("m1/", "m1/a.txt"), keys("m1/"), "an existing directory stays as it is, its files too");
+
+    s3.copyObject(c -> c.sourceBucket("lake").sourceKey("m1/").destinationBucket("lake").destinationKey("m2/"));
+    assertTrue(tropos.getFileStatus("warehouse", "lake", "m2").getDirectory(), "a directory copies as one (S3A)");
+    assertEquals("InvalidRequest", code(() -> s3.copyObject(c -> c.sourceBucket("lake").sourceKey("m1/")
+        .destinationBucket("lake").destinationKey("m3"))), "a directory is not copied to a file");
 
     s3.putObject(p -> p.bucket("lake").key("d1/d2/d3/"), RequestBody.empty());
     assertTrue(tropos.getFileStatus("warehouse", "lake", "d1/d2").getDirectory(), "parents are made too");
-    assertEquals(List.of("d1/d2/d3/"), keys("d1/"), "only the empty directory shows as a marker");
+    assertEquals(List.of("d1/", "d1/d2/", "d1/d2/d3/"), keys("d1/"), "each directory shows as its marker");
   }
 
   @Test
@@ -127,6 +133,15 @@ class S3FsoDirectoriesIT {
     assertEquals(404, assertThrows(S3Exception.class, () -> s3.headObject(h -> h.bucket("lake").key("gone/")))
         .statusCode());
     assertFalse(keys("").contains("gone/"));
+
+    s3.putObject(p -> p.bucket("lake").key("tree/sub/f"), RequestBody.fromString("f"));
+    List<ObjectIdentifier> parentsFirst = keys("tree/").stream().map(k -> ObjectIdentifier.builder().key(k).build())
+        .toList();
+    assertEquals(List.of("tree/", "tree/sub/", "tree/sub/f"), parentsFirst.stream().map(ObjectIdentifier::key)
+        .toList());
+    assertTrue(s3.deleteObjects(d -> d.bucket("lake").delete(x -> x.objects(parentsFirst))).errors().isEmpty(),
+        "one DeleteObjects of a directory and all it holds, listed parents first, deletes them all");
+    assertEquals(List.of(), keys("tree"));
   }
 
   /** pyarrow's write_dataset makes its directories with folder markers, then writes files under them. */

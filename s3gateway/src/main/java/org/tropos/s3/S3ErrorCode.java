@@ -13,8 +13,6 @@ public enum S3ErrorCode {
   BAD_REQUEST("BadRequest", 400, "Bad Request"),
   BUCKET_ALREADY_EXISTS("BucketAlreadyExists", 409, "The requested bucket name is not available. The bucket"
       + " namespace is shared by all users of the system. Please select a different name and try again."),
-  BUCKET_ALREADY_OWNED_BY_YOU("BucketAlreadyOwnedByYou", 409, "Your previous request to create the named bucket"
-      + " succeeded and you already own it."),
   BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty"),
   CONDITIONAL_REQUEST_CONFLICT("ConditionalRequestConflict", 409, "A conflicting operation occurred. Please"
       + " retry the request."),

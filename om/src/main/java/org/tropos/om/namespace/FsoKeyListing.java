@@ -19,8 +19,9 @@ import org.tropos.proto.om.db.FileRow;
  * The files of an FSO bucket as a flat list of keys (ListKeys, S3 listings): full paths in byte order, under a
  * prefix, after a key, a page at a time. The tree is walked depth first; within a directory a subdirectory
  * {@code d} sorts as {@code d/} among the files, which is where its keys fall in byte order, and subtrees wholly
- * before the start key or outside the prefix are skipped. An empty directory is listed as a key of its own,
- * {@code path/} (a directory key): with nothing under it, it would not show otherwise, as S3's folder marker does.
+ * before the start key or outside the prefix are skipped. Every directory is listed as a key of its own,
+ * {@code path/} (a directory key), right before what it holds: as S3's folder marker, which S3A and other S3
+ * clients read as "this directory exists" and delete along with its contents.
  */
 final class FsoKeyListing {
   private final Txn txn;
@@ -54,13 +55,14 @@ final class FsoKeyListing {
    * {@code row} is null); false when full.
    */
   private boolean walk(long dirId, String base, DirectoryRow row) throws OmException {
-    List<Entry> entries = entries(dirId);
-    if (entries.isEmpty() && row != null) {
+    if (row != null) {
       byte[] full = utf8(base);
-      return !(startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0)
-          || page.add(Infos.directory(bucket, base, row));
+      if (startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0
+          && !page.add(Infos.directory(bucket, base, row))) {
+        return false;
+      }
     }
-    for (Entry e : entries) {
+    for (Entry e : entries(dirId)) {
       byte[] full = concat(utf8(base), e.sortKey());
       if (e.file() != null) {
         if (startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0

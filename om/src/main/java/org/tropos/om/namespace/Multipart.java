@@ -163,7 +163,8 @@ final class Multipart {
    * Joins the listed parts into the key. Completing an upload again with the same parts answers the key it made,
    * as S3 does, as long as that is still the key's latest version.
    */
-  static KeyInfo complete(Txn txn, BucketRow bucket, CompleteMultipartUploadRequest request) throws OmException {
+  static KeyInfo complete(Txn txn, BucketRow bucket, CompleteMultipartUploadRequest listed) throws OmException {
+    CompleteMultipartUploadRequest request = eachPartOnce(listed);
     byte[] uploadKey = uploadKey(bucket, request.getKey(), request.getUploadId());
     Optional<MultipartUploadRow> found = txn.get(OmTable.MULTIPART_UPLOADS, uploadKey, MultipartUploadRow.parser());
     if (found.isEmpty()) {
@@ -172,13 +173,6 @@ final class Multipart {
     MultipartUploadRow upload = found.get();
     if (request.getPartsCount() == 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "a multipart upload is completed with at least one part");
-    }
-    int previous = 0;
-    for (PartInfo wanted : request.getPartsList()) {
-      if (wanted.getPartNumber() <= previous) {
-        throw new OmException(OmResult.INVALID_PART_ORDER, "parts must be listed in ascending order");
-      }
-      previous = wanted.getPartNumber();
     }
     List<KeyBlock> blocks = new ArrayList<>();
     List<PartInfo> joined = new ArrayList<>();
@@ -209,6 +203,27 @@ final class Multipart {
     KeyInfo key = commitJoined(txn, bucket, open, blocks, size);
     removeUpload(txn, bucket, uploadKey, upload, request.getPartsList());
     return key;
+  }
+
+  /**
+   * The request with its parts in ascending order, each once: a part number listed twice in a row counts with its
+   * last entry, as S3 takes it (a part sent again while its first upload was still running is listed by both).
+   */
+  private static CompleteMultipartUploadRequest eachPartOnce(CompleteMultipartUploadRequest request)
+      throws OmException {
+    List<PartInfo> parts = new ArrayList<>();
+    for (PartInfo wanted : request.getPartsList()) {
+      int previous = parts.isEmpty() ? 0 : parts.get(parts.size() - 1).getPartNumber();
+      if (wanted.getPartNumber() < previous || wanted.getPartNumber() < 1) {
+        throw new OmException(OmResult.INVALID_PART_ORDER, "parts must be listed in ascending order");
+      }
+      if (wanted.getPartNumber() == previous) {
+        parts.remove(parts.size() - 1);
+      }
+      parts.add(wanted);
+    }
+    return parts.size() == request.getPartsCount() ? request
+        : request.toBuilder().clearParts().addAllParts(parts).build();
   }
 
   /** The key an upload makes, with the conditions Complete put on the key it replaces. */

@@ -275,15 +275,18 @@ class NamespaceTest {
       put(ns, "fso", k, 1, true);
     }
     ns.createDirectory("vol1", "fso", "empty/dir", "");
-    // An empty directory is listed too, as its folder marker; its parent, not empty, is not.
-    List<String> sorted = java.util.stream.Stream.concat(keys.stream(), java.util.stream.Stream.of("empty/dir/"))
+    // Every directory is listed too, as its folder marker, right before what it holds.
+    List<String> directories = List.of("a/", "a/y/", "ab/", "b/", "b/c/", "b/c/d/", "empty/", "empty/dir/");
+    List<String> sorted = java.util.stream.Stream.concat(keys.stream(), directories.stream())
         .sorted((x, y) -> java.util.Arrays.compareUnsigned(
         x.getBytes(java.nio.charset.StandardCharsets.UTF_8), y.getBytes(java.nio.charset.StandardCharsets.UTF_8)))
         .toList();
     assertEquals(sorted, names(ns.listKeys("vol1", "fso", "", "", 0)));
-    assertEquals(List.of("a/x", "a/y/z"), names(ns.listKeys("vol1", "fso", "a/", "", 0)));
-    assertEquals(List.of("a-b", "a.txt", "a/x", "a/y/z", "a0", "ab/q"), names(ns.listKeys("vol1", "fso", "a", "", 0)));
-    assertEquals(List.of("b/c/f", "empty/dir/", "z"), names(ns.listKeys("vol1", "fso", "", "b/c/d/e", 0)));
+    assertEquals(List.of("a/", "a/x", "a/y/", "a/y/z"), names(ns.listKeys("vol1", "fso", "a/", "", 0)));
+    assertEquals(List.of("a-b", "a.txt", "a/", "a/x", "a/y/", "a/y/z", "a0", "ab/", "ab/q"),
+        names(ns.listKeys("vol1", "fso", "a", "", 0)));
+    assertEquals(List.of("b/c/f", "empty/", "empty/dir/", "z"), names(ns.listKeys("vol1", "fso", "", "b/c/d/e", 0)));
+    assertEquals(List.of("b/c/d/e", "b/c/f"), names(ns.listKeys("vol1", "fso", "b/", "b/c/d/", 0)));
     List<String> paged = new java.util.ArrayList<>();
     String after = "";
     org.tropos.proto.om.ListKeysResponse page;
@@ -518,8 +521,11 @@ class NamespaceTest {
         .addParts(listed(1, md5b)).build())));
     assertEquals(OmResult.ENTITY_TOO_SMALL, failure(() -> ns.completeMultipartUpload(complete.clone()
         .addParts(listed(1, md5a)).addParts(listed(2, md5b)).setMinPartSize(11).build())));
-    KeyInfo key = ns.completeMultipartUpload(complete.clone().addParts(listed(1, md5a)).addParts(listed(2, md5b))
-        .setMinPartSize(5).build());
+    assertEquals(OmResult.INVALID_PART, failure(() -> ns.completeMultipartUpload(complete.clone()
+        .addParts(listed(1, md5a)).addParts(listed(2, md5b)).addParts(listed(2, "stale")).build())),
+        "a part listed twice counts with its last entry");
+    KeyInfo key = ns.completeMultipartUpload(complete.clone().addParts(listed(1, md5a)).addParts(listed(2, "stale"))
+        .addParts(listed(2, md5b)).setMinPartSize(5).build());
     assertEquals(14, key.getSize());
     assertEquals(List.of(101L, 104L), key.getBlocksList().stream().map(b -> b.getBlockId().getLocalId()).toList());
     assertEquals("text/plain", key.getMetadataMap().get("Content-Type"));

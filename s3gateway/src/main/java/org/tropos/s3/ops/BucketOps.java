@@ -172,8 +172,9 @@ final class BucketOps {
   }
 
   /**
-   * Creates a bucket owned by the caller, with the canned ACL of {@code x-amz-acl}. Creating it again is
-   * BucketAlreadyOwnedByYou; with another ACL than it has, or by another user, BucketAlreadyExists.
+   * Creates a bucket owned by the caller, with the canned ACL of {@code x-amz-acl}. Its owner creating it again
+   * succeeds and changes nothing, as in S3's us-east-1, the region this gateway answers as; with another ACL than
+   * it has, or by another user, BucketAlreadyExists.
    */
   void create(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     if (caller.anonymous()) {
@@ -199,7 +200,6 @@ final class BucketOps {
       if (!existing.getOwner().equals(caller.accessId()) || existing.getAcl() != acl) {
         throw OmCalls.translate(e, request.bucket(), "");
       }
-      throw S3ErrorCode.BUCKET_ALREADY_OWNED_BY_YOU.error();
     }
     out.headers().set("Location", "/" + request.bucket());
     out.send(200, new byte[0], null);

@@ -10,9 +10,11 @@ import java.util.Locale;
 import java.util.Map;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
@@ -112,7 +114,7 @@ final class CopyOps {
     ObjectWrites.checkKey(request.key());
     ObjectWrites.checkHeaders(request);
     Source source = Source.parse(request.header("x-amz-copy-source"));
-    buckets.require(request, caller, Access.Permission.WRITE);
+    BucketInfo target = buckets.require(request, caller, Access.Permission.WRITE);
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
     if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())
@@ -127,6 +129,9 @@ final class CopyOps {
       if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)
           .startsWith("x-amz-copy-source-if-"))) {
         checkSourceConditions(request, from);
+      }
+      if (from.getDirectory()) {
+        return copyDirectory(request, target);
       }
       checkChecksumAsked(request, from);
       CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume())
@@ -146,6 +151,20 @@ final class CopyOps {
         S3Time.iso(copied.getModificationTimeMs())).element("ETag", ObjectMetadata.etag(copied));
     ObjectChecksum.in(copied.getMetadataMap()).ifPresent(c -> c.addTo(result));
     out.send(200, result.close("CopyObjectResult").bytes(), "application/xml");
+  }
+
+  /**
+   * A copy of a directory of an FSO bucket (a folder marker, as S3A copies them in a rename): the directory of the
+   * target's name, with its parents, when the target can be one. It holds nothing else to copy.
+   */
+  private KeyInfo copyDirectory(S3Request request, BucketInfo target) throws S3Error {
+    if (target.getLayout() != BucketLayout.FILE_SYSTEM_OPTIMIZED || !request.key().endsWith("/")) {
+      throw S3ErrorCode.INVALID_REQUEST.error("The copy source is a directory of a FILE_SYSTEM_OPTIMIZED bucket:"
+          + " it can be copied only to a key ending in '/' of such a bucket.");
+    }
+    ObjectWrites.createDirectory(om, buckets.volume(), target.getName(), request.key());
+    return OmCalls.call(target.getName(), request.key(), () -> om.lookupKey(LookupKeyRequest.newBuilder()
+        .setVolume(buckets.volume()).setBucket(target.getName()).setKey(request.key()).build()).getKey());
   }
 
   /**

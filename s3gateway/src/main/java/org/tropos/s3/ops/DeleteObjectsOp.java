@@ -1,6 +1,7 @@
 package org.tropos.s3.ops;
 
 import java.io.IOException;
+import java.util.Comparator;
 import java.util.List;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
@@ -46,7 +47,7 @@ final class DeleteObjectsOp {
     }
     boolean quiet = "true".equalsIgnoreCase(XmlInput.text(root, "Quiet"));
     Xml xml = Xml.document("DeleteResult");
-    for (Element object : objects) {
+    for (Element object : childrenFirst(objects)) {
       String key = XmlInput.exactText(object, "Key");
       String versionId = XmlInput.text(object, "VersionId");
       try {
@@ -67,6 +68,16 @@ final class DeleteObjectsOp {
     out.send(200, xml.close("DeleteResult").bytes(), "application/xml");
   }
 
+  /**
+   * The request's objects, every key after those it is a prefix of: in an FSO bucket a directory ("d/") is deleted
+   * only when empty, so the files and directories under it named in the same request go first, as S3A's recursive
+   * delete expects whatever order it lists them in. S3 promises no order in its answer.
+   */
+  private static List<Element> childrenFirst(List<Element> objects) {
+    return objects.stream().sorted(Comparator.comparing((Element o) -> XmlInput.exactText(o, "Key")).reversed())
+        .toList();
+  }
+
   /** The conditions an Object of the request puts on its deletion: ETag, Size, LastModifiedTime. */
   private static DeleteKeyRequest.Builder conditions(Element object) throws S3Error {
     DeleteKeyRequest.Builder delete = DeleteKeyRequest.newBuilder();
@@ -81,7 +92,7 @@ final class DeleteObjectsOp {
         delete.setIfMatchSize(Long.parseLong(size));
       }
       if (modified != null) {
-        delete.setIfMatchModificationTimeMs(S3Time.parseIso(modified).toEpochMilli());
+        delete.setIfMatchModificationTimeMs(S3Time.parseXml(modified).toEpochMilli());
       }
     } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
       throw S3ErrorCode.MALFORMED_XML.error("An Object's Size or LastModifiedTime cannot be read.");

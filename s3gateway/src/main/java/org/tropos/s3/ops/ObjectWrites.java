@@ -97,15 +97,19 @@ final class ObjectWrites {
     }
     request.acceptBody();
     request.body().transferTo(OutputStream.nullOutputStream()); // an aws-chunked empty body's framing
-    try {
-      om.createDirectory(buckets.volume(), bucket.getName(), request.key());
-    } catch (OmException e) {
-      // FILE_ALREADY_EXISTS here: the directory's own name is a file.
-      throw e.result() == OmResult.FILE_ALREADY_EXISTS ? parentIsObject(request.key())
-          : writeRefusal(e, request.bucket(), request.key());
-    }
+    createDirectory(om, buckets.volume(), bucket.getName(), request.key());
     out.headers().set("ETag", ObjectMetadata.EMPTY_ETAG);
     out.send(200, new byte[0], null);
+  }
+
+  /** The directory {@code key} (ending in '/') names in an FSO bucket, with its parents; kept if it exists. */
+  static void createDirectory(TroposClient om, String volume, String bucket, String key) throws S3Error {
+    try {
+      om.createDirectory(volume, bucket, key);
+    } catch (OmException e) {
+      // FILE_ALREADY_EXISTS here: the directory's own name is a file.
+      throw e.result() == OmResult.FILE_ALREADY_EXISTS ? parentIsObject(key) : writeRefusal(e, bucket, key);
+    }
   }
 
   /**

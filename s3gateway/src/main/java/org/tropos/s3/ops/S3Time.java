@@ -22,7 +22,6 @@ final class S3Time {
     return DateTimeFormatter.RFC_1123_DATE_TIME.format(Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC));
   }
 
-  /** An HTTP date, or null if it cannot be read (S3 then ignores the condition). */
   /** An ISO 8601 time as S3 clients write them: with a zone or offset, or without one (UTC). */
   static Instant parseIso(String value) {
     String text = value.strip();
@@ -33,11 +32,21 @@ final class S3Time {
     }
   }
 
+  /** An HTTP date, or null if it cannot be read (S3 then ignores the condition). */
   static Instant parseHttp(String value) {
     try {
       return value == null ? null : Instant.from(DateTimeFormatter.RFC_1123_DATE_TIME.parse(value.strip()));
     } catch (DateTimeParseException e) {
       return null;
     }
+  }
+
+  /**
+   * A time in an XML document, which SDKs write either way: ISO 8601, or an HTTP date (botocore, for
+   * DeleteObjects' LastModifiedTime).
+   */
+  static Instant parseXml(String value) {
+    Instant http = parseHttp(value);
+    return http != null ? http : parseIso(value);
   }
 }

@@ -1,0 +1,40 @@
+package org.tropos.it;
+
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.contract.AbstractContractEtagTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.AfterClass;
+import org.junit.BeforeClass;
+import org.junit.runner.RunWith;
+import org.junit.runners.Parameterized;
+
+/** Hadoop's Etag contract against s3a:// on the gateway, in an S3 bucket and in a linked FSO bucket. */
+@RunWith(Parameterized.class)
+public class S3AContractEtagIT extends AbstractContractEtagTest {
+  private final S3AContract.Bucket bucket;
+
+  public S3AContractEtagIT(S3AContract.Bucket bucket) {
+    this.bucket = bucket;
+  }
+
+  @Parameterized.Parameters(name = "{0}")
+  public static List<Object[]> buckets() {
+    return S3AContract.buckets();
+  }
+
+  @BeforeClass
+  public static void startTroposCluster() throws Exception {
+    S3AContract.startCluster();
+  }
+
+  @AfterClass
+  public static void stopTroposCluster() throws Exception {
+    S3AContract.stopCluster();
+  }
+
+  @Override
+  protected AbstractFSContract createContract(Configuration conf) {
+    return new S3AContract(conf, bucket);
+  }
+}
