@@ -96,6 +96,31 @@ class S3ChecksumIT {
         .objectAttributes(ObjectAttributes.CHECKSUM)).checksum().checksumCRC32());
   }
 
+  /**
+   * A copy keeps its source's checksum without reading it; asked for another algorithm, the gateway reads the source
+   * once and the copy keeps that checksum, while the source keeps its own.
+   */
+  @Test
+  void aCopyKeepsTheChecksumOrComputesTheOneAskedFor() {
+    byte[] data = random(2 * MB + 5, 7);
+    s3.putObject(p -> p.bucket("sums").key("copy-src"), RequestBody.fromBytes(data));
+    assertEquals(expected(ChecksumAlgorithm.CRC32, data), s3.copyObject(c -> c.sourceBucket("sums")
+        .sourceKey("copy-src").destinationBucket("sums").destinationKey("copy-same")).copyObjectResult()
+        .checksumCRC32());
+    for (ChecksumAlgorithm algorithm : List.of(ChecksumAlgorithm.SHA256, ChecksumAlgorithm.CRC64_NVME)) {
+      String key = "copy-" + algorithm;
+      assertEquals(expected(algorithm, data), checksumOf(s3.copyObject(c -> c.sourceBucket("sums")
+          .sourceKey("copy-src").destinationBucket("sums").destinationKey(key).checksumAlgorithm(algorithm))
+          .copyObjectResult(), algorithm), algorithm.toString());
+      ResponseBytes<GetObjectResponse> copy = s3.getObjectAsBytes(g -> g.bucket("sums").key(key)
+          .checksumMode(ChecksumMode.ENABLED));
+      assertArrayEquals(data, copy.asByteArray());
+      assertEquals(expected(algorithm, data), checksumOf(copy.response(), algorithm));
+    }
+    assertEquals(expected(ChecksumAlgorithm.CRC32, data), s3.headObject(h -> h.bucket("sums").key("copy-src")
+        .checksumMode(ChecksumMode.ENABLED)).checksumCRC32(), "the source keeps its own");
+  }
+
   /** Each algorithm the SDK offers is computed by the gateway as the body streams and given back as sent. */
   @Test
   void everyAlgorithmIsKeptAsTheSdkComputedIt() {
@@ -213,6 +238,36 @@ class S3ChecksumIT {
     }
   }
 
+  /**
+   * A part copied by UploadPartCopy into an upload created with a checksum algorithm gets that checksum of its range
+   * (the range is read once for it), so the object made with it has its full-object checksum.
+   */
+  @Test
+  void aCopiedPartHasTheChecksumItsUploadAskedFor() {
+    byte[] data = random(7 * MB + 9, 8);
+    byte[] first = java.util.Arrays.copyOfRange(data, 0, 5 * MB);
+    byte[] copied = java.util.Arrays.copyOfRange(data, 5 * MB, data.length);
+    byte[] source = new byte[copied.length + 100];
+    System.arraycopy(copied, 0, source, 100, copied.length);
+    s3.putObject(p -> p.bucket("sums").key("part-source"), RequestBody.fromBytes(source));
+    String key = "with-copied-part";
+    var created = s3.createMultipartUpload(m -> m.bucket("sums").key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32_C)
+        .checksumType(ChecksumType.FULL_OBJECT));
+    UploadPartResponse up = s3.uploadPart(u -> u.bucket("sums").key(key).uploadId(created.uploadId()).partNumber(1)
+        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromBytes(first));
+    var copy = s3.uploadPartCopy(c -> c.sourceBucket("sums").sourceKey("part-source").destinationBucket("sums")
+        .destinationKey(key).uploadId(created.uploadId()).partNumber(2)
+        .copySourceRange("bytes=100-" + (source.length - 1))).copyPartResult();
+    assertEquals(expected(ChecksumAlgorithm.CRC32_C, copied), copy.checksumCRC32C(), "the copied range's own");
+    s3.completeMultipartUpload(m -> m.bucket("sums").key(key).uploadId(created.uploadId()).multipartUpload(u -> u
+        .parts(CompletedPart.builder().partNumber(1).eTag(up.eTag()).build(),
+            CompletedPart.builder().partNumber(2).eTag(copy.eTag()).build())));
+    ResponseBytes<GetObjectResponse> got = s3.getObjectAsBytes(g -> g.bucket("sums").key(key)
+        .checksumMode(ChecksumMode.ENABLED));
+    assertArrayEquals(data, got.asByteArray());
+    assertEquals(expected(ChecksumAlgorithm.CRC32_C, data), got.response().checksumCRC32C());
+  }
+
   /** Completing with a part checksum that is not the part's (InvalidPart) or a wrong whole one (BadDigest). */
   @Test
   void aCompletionNamingWrongChecksumsIsRefused() {
@@ -314,12 +369,11 @@ class S3ChecksumIT {
     };
   }
 
-  /** The checksum of {@code algorithm} that a response or a listed part carries (its ChecksumCRC32, ...). */
+  /** The checksum of {@code algorithm} that a response, a copy result or a listed part carries (ChecksumCRC32...). */
   private static String checksumOf(software.amazon.awssdk.core.SdkPojo carrier, ChecksumAlgorithm algorithm) {
     String field = "Checksum" + algorithm;
-    return carrier instanceof software.amazon.awssdk.core.SdkResponse r ? r.getValueForField(field, String.class)
-        .orElse(null) : ((software.amazon.awssdk.services.s3.model.Part) carrier).getValueForField(field,
-            String.class).orElse(null);
+    return carrier.sdkFields().stream().filter(f -> f.memberName().equals(field)).findFirst()
+        .map(f -> (String) f.getValueOrDefault(carrier)).orElse(null);
   }
 
   /** The checksum of {@code data}, computed here with the JDK and the AWS CRT, not by the gateway. */

@@ -104,10 +104,11 @@ final class Multipart {
         + first + "-" + last).getBytes(StandardCharsets.UTF_8))) + "\"";
     MultipartPartRow part = store(txn, bucket, request.getKey(), request.getUploadId(), uploadKey, MultipartPartRow
         .newBuilder().setPartNumber(request.getPartNumber()).setEtag(etag).setSize(last - first + 1)
-        .addAllBlocks(slices).setModificationTimeMs(txn.nowMillis()).setOpenId(txn.newObjectId()).build());
+        .addAllBlocks(slices).setModificationTimeMs(txn.nowMillis()).setOpenId(txn.newObjectId())
+        .setChecksum(request.getChecksum()).build());
     BlockRefs.share(txn, slices);
     return PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(etag).setSize(part.getSize())
-        .setModificationTimeMs(part.getModificationTimeMs()).build();
+        .setModificationTimeMs(part.getModificationTimeMs()).setChecksum(part.getChecksum()).build();
   }
 
   /** Checks the part number, and (as advice, unrecorded) that the upload exists; returns the upload row's key. */

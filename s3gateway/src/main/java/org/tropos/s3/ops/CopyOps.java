@@ -1,6 +1,7 @@
 package org.tropos.s3.ops;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
+import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -8,6 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import org.tropos.client.KeyInputStream;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
@@ -15,6 +18,7 @@ import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.LookupKeyRequest;
+import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
@@ -63,10 +67,15 @@ final class CopyOps {
 
     /** The source object, if {@code caller} may read it (and its bucket has the owner the request expects). */
     KeyInfo read(TroposClient om, BucketOps buckets, S3Request request, Caller caller) throws S3Error {
+      return lookup(om, buckets, request, caller).getKey();
+    }
+
+    /** As {@link #read}, as the OM found it: what {@link TroposClient#readKey} reads. */
+    LookupKeyResponse lookup(TroposClient om, BucketOps buckets, S3Request request, Caller caller) throws S3Error {
       BucketInfo sourceBucket = buckets.find(bucket, request.header("x-amz-source-expected-bucket-owner"));
-      KeyInfo source = ObjectReads.lookup(om, buckets.volume(), sourceBucket, key, versionId, caller, false).getKey();
-      Access.checkRead(sourceBucket, source, caller);
-      return source;
+      LookupKeyResponse found = ObjectReads.lookup(om, buckets.volume(), sourceBucket, key, versionId, caller, false);
+      Access.checkRead(sourceBucket, found.getKey(), caller);
+      return found;
     }
   }
 
@@ -124,8 +133,10 @@ final class CopyOps {
           + " encryption attributes.");
     }
     CannedAcl acl = AclOps.fromHeaders(request);
+    Optional<ChecksumAlgorithm> asked = checksumAsked(request);
     KeyInfo copied = OmCalls.againIfChanged(() -> {
-      KeyInfo from = source.read(om, buckets, request, caller);
+      LookupKeyResponse found = source.lookup(om, buckets, request, caller);
+      KeyInfo from = found.getKey();
       if (request.headers().names().stream().anyMatch(n -> n.toLowerCase(Locale.ROOT)
           .startsWith("x-amz-copy-source-if-"))) {
         checkSourceConditions(request, from);
@@ -133,13 +144,20 @@ final class CopyOps {
       if (from.getDirectory()) {
         return copyDirectory(request, target);
       }
-      checkChecksumAsked(request, from);
+      Optional<ObjectChecksum> computed = asked.isEmpty() || hasChecksum(from, asked.get()) ? Optional.empty()
+          : Optional.of(checksumOf(om, found, 0, from.getSize(), asked.get()));
+      boolean newMetadata = replace || replaceTags || computed.isPresent();
       CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume())
           .setBucket(source.bucket()).setKey(source.key()).setVersionId(from.getVersionId())
           .setExpectedObjectId(from.getObjectId()).setToVolume(buckets.volume()).setToBucket(request.bucket())
-          .setToKey(request.key()).setOwner(caller.accessId()).setReplaceMetadata(replace || replaceTags).setAcl(acl);
-      if (replace || replaceTags) {
-        copy.putAllMetadata(metadataOfCopy(request, from, replace, replaceTags));
+          .setToKey(request.key()).setOwner(caller.accessId()).setReplaceMetadata(newMetadata).setAcl(acl);
+      if (newMetadata) {
+        Map<String, String> metadata = metadataOfCopy(request, from, replace, replaceTags);
+        computed.ifPresent(c -> {
+          metadata.keySet().removeIf(ObjectChecksum::isEntry);
+          metadata.putAll(c.asMetadata());
+        });
+        copy.putAllMetadata(metadata);
       }
       return OmCalls.call(source.bucket(), source.key(), () -> om.copyKey(copy.build()));
     });
@@ -167,20 +185,43 @@ final class CopyOps {
         .setVolume(buckets.volume()).setBucket(target.getName()).setKey(request.key()).build()).getKey());
   }
 
-  /**
-   * A copy keeps its source's checksum (the bytes are the same, and none is read); one asked for with another
-   * algorithm would have to read every byte, which a copy here never does: NotImplemented.
-   */
-  private static void checkChecksumAsked(S3Request request, KeyInfo source) throws S3Error {
+  /** The checksum algorithm a copy asks for ({@code x-amz-checksum-algorithm}), if any. */
+  private static Optional<ChecksumAlgorithm> checksumAsked(S3Request request) throws S3Error {
     String asked = request.header("x-amz-checksum-algorithm");
     if (asked == null) {
-      return;
+      return Optional.empty();
     }
-    ChecksumAlgorithm algorithm = ChecksumAlgorithm.named(asked).orElseThrow(() -> S3ErrorCode.INVALID_REQUEST
-        .error("Value for x-amz-checksum-algorithm header is invalid."));
-    if (ObjectChecksum.in(source.getMetadataMap()).map(ObjectChecksum::algorithm).orElse(null) != algorithm) {
-      throw S3ErrorCode.NOT_IMPLEMENTED.error("A copy keeps its source's checksum: a " + algorithm + " checksum of"
-          + " a source stored without one is not implemented");
+    return Optional.of(ChecksumAlgorithm.named(asked).orElseThrow(() -> S3ErrorCode.INVALID_REQUEST
+        .error("Value for x-amz-checksum-algorithm header is invalid.")));
+  }
+
+  /** Whether {@code key} keeps a checksum of {@code algorithm}, which its copy keeps too (the bytes are the same). */
+  private static boolean hasChecksum(KeyInfo key, ChecksumAlgorithm algorithm) {
+    return ObjectChecksum.in(key.getMetadataMap()).map(ObjectChecksum::algorithm).orElse(null) == algorithm;
+  }
+
+  /**
+   * The checksum by {@code algorithm} of {@code length} bytes of {@code source} from {@code first}: a copy (or a
+   * copied part) asked for one its source does not keep reads that range once, the only copy that reads data; the
+   * copy itself still moves no byte.
+   */
+  static ObjectChecksum checksumOf(TroposClient om, LookupKeyResponse source, long first, long length,
+      ChecksumAlgorithm algorithm) throws S3Error {
+    ChecksumAlgorithm.Hasher hasher = algorithm.newHasher();
+    byte[] buffer = new byte[(int) Math.min(1 << 20, Math.max(1, length))];
+    try (KeyInputStream in = om.readKey(source)) {
+      in.seek(first);
+      for (long left = length; left > 0; ) {
+        int n = in.read(buffer, 0, (int) Math.min(buffer.length, left));
+        if (n < 0) {
+          throw new java.io.EOFException(left + " bytes short of the range");
+        }
+        hasher.update(buffer, 0, n);
+        left -= n;
+      }
+    } catch (IOException e) {
+      throw S3ErrorCode.INTERNAL_ERROR.error("The copy source could not be read for its checksum: " + e.getMessage());
     }
+    return ObjectChecksum.fullObject(algorithm, hasher.value());
   }
 }

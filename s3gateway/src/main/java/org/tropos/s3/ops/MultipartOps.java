@@ -17,6 +17,7 @@ import org.tropos.proto.om.ListMultipartUploadsRequest;
 import org.tropos.proto.om.ListMultipartUploadsResponse;
 import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.ListPartsResponse;
+import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.MultipartUploadInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
@@ -93,7 +94,10 @@ final class MultipartOps {
     out.send(200, new byte[0], null);
   }
 
-  /** UploadPartCopy: the part references a byte range of the source's blocks; no byte moves. */
+  /**
+   * UploadPartCopy: the part references a byte range of the source's blocks; no byte moves, except that the range
+   * is read once for its checksum when the upload was created with a checksum algorithm.
+   */
   private void copyPart(S3Request request, Caller caller, BucketInfo bucket, int number, S3Response out)
       throws S3Error {
     CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
@@ -118,8 +122,17 @@ final class MultipartOps {
         .setSourceBucket(source.bucket()).setSourceKey(source.key()).setFirstByte(first).setLastByte(last)
         .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
         .setUploadId(request.param("uploadId")).setPartNumber(number);
+    ChecksumAlgorithm algorithm = MultipartChecksum.ofUpload(listParts(request, 0, 1).getMetadataMap()).algorithm();
+    long firstByte = first;
+    long lastByte = last;
     PartInfo part = OmCalls.againIfChanged(() -> {
-      KeyInfo from = source.read(om, buckets, request, caller);
+      LookupKeyResponse found = source.lookup(om, buckets, request, caller);
+      KeyInfo from = found.getKey();
+      long end = lastByte < 0 ? from.getSize() - 1 : lastByte;
+      if (algorithm != null && firstByte <= end && end < from.getSize()) { // else the OM refuses the range
+        copy.setChecksum(MultipartChecksum.partEntry(CopyOps.checksumOf(om, found, firstByte, end - firstByte + 1,
+            algorithm)));
+      }
       try {
         return om.copyPart(copy.setSourceVersionId(from.getVersionId()).setExpectedObjectId(from.getObjectId())
             .build());
@@ -128,8 +141,10 @@ final class MultipartOps {
             : OmCalls.translate(e, source.bucket(), source.key());
       }
     });
-    out.send(200, Xml.document("CopyPartResult").element("LastModified", S3Time.iso(part.getModificationTimeMs()))
-        .element("ETag", part.getEtag()).close("CopyPartResult").bytes(), "application/xml");
+    Xml result = Xml.document("CopyPartResult").element("LastModified", S3Time.iso(part.getModificationTimeMs()))
+        .element("ETag", part.getEtag());
+    MultipartChecksum.ofPartEntry(part.getChecksum()).ifPresent(c -> c.addTo(result));
+    out.send(200, result.close("CopyPartResult").bytes(), "application/xml");
   }
 
   /**
