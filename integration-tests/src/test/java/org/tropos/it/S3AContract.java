@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.rules.ExternalResource;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
@@ -54,8 +55,26 @@ public class S3AContract extends AbstractFSContract {
     return List.of(new Object[] {Bucket.OBJECT_STORE}, new Object[] {Bucket.LINKED_FSO});
   }
 
-  /** Starts this JVM's cluster and its buckets (from a test class's {@code @BeforeClass}). */
-  static synchronized void startCluster() throws Exception {
+  /** This JVM's cluster, as a test class's {@code @ClassRule}: started before its tests, stopped after them. */
+  static ExternalResource cluster() {
+    return new ExternalResource() {
+      @Override
+      protected void before() throws Exception {
+        startCluster();
+      }
+
+      @Override
+      protected void after() {
+        try {
+          stopCluster();
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }
+    };
+  }
+
+  private static synchronized void startCluster() throws Exception {
     if (cluster != null) {
       return;
     }
@@ -73,8 +92,8 @@ public class S3AContract extends AbstractFSContract {
         .setSourceVolume("warehouse").setSourceBucket("lake").build());
   }
 
-  /** Stops it (from {@code @AfterClass}), with every FileSystem instance this JVM cached. */
-  static synchronized void stopCluster() throws IOException {
+  /** Stops it with every FileSystem instance this JVM cached. */
+  private static synchronized void stopCluster() throws IOException {
     FileSystem.closeAll();
     if (cluster != null) {
       cluster.close();

@@ -5,16 +5,19 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractMultipartUploaderTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.junit.AfterClass;
 import org.junit.Assume;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.rules.ExternalResource;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 
 /** Hadoop's MultipartUploader contract against s3a:// on the gateway, in an S3 bucket and in a linked FSO bucket. */
 @RunWith(Parameterized.class)
 public class S3AContractMultipartUploaderIT extends AbstractContractMultipartUploaderTest {
+  @ClassRule
+  public static final ExternalResource CLUSTER = S3AContract.cluster();
+
   private final S3AContract.Bucket bucket;
 
   public S3AContractMultipartUploaderIT(S3AContract.Bucket bucket) {
@@ -24,16 +27,6 @@ public class S3AContractMultipartUploaderIT extends AbstractContractMultipartUpl
   @Parameterized.Parameters(name = "{0}")
   public static List<Object[]> buckets() {
     return S3AContract.buckets();
-  }
-
-  @BeforeClass
-  public static void startTroposCluster() throws Exception {
-    S3AContract.startCluster();
-  }
-
-  @AfterClass
-  public static void stopTroposCluster() throws Exception {
-    S3AContract.stopCluster();
   }
 
   /** S3's smallest part but the last. */

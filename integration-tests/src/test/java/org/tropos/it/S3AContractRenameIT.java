@@ -9,17 +9,20 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.contract.AbstractContractRenameTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.junit.AfterClass;
 import org.junit.Assert;
 import org.junit.Assume;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.rules.ExternalResource;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 
 /** Hadoop's Rename contract against s3a:// on the gateway, in an S3 bucket and in a linked FSO bucket. */
 @RunWith(Parameterized.class)
 public class S3AContractRenameIT extends AbstractContractRenameTest {
+  @ClassRule
+  public static final ExternalResource CLUSTER = S3AContract.cluster();
+
   private final S3AContract.Bucket bucket;
 
   public S3AContractRenameIT(S3AContract.Bucket bucket) {
@@ -29,16 +32,6 @@ public class S3AContractRenameIT extends AbstractContractRenameTest {
   @Parameterized.Parameters(name = "{0}")
   public static List<Object[]> buckets() {
     return S3AContract.buckets();
-  }
-
-  @BeforeClass
-  public static void startTroposCluster() throws Exception {
-    S3AContract.startCluster();
-  }
-
-  @AfterClass
-  public static void stopTroposCluster() throws Exception {
-    S3AContract.stopCluster();
   }
 
   /** S3A's rules: a rename of a directory onto a directory that has files answers false. */

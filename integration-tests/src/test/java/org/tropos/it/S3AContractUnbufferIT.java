@@ -4,14 +4,17 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractUnbufferTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.rules.ExternalResource;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 
 /** Hadoop's Unbuffer contract against s3a:// on the gateway, in an S3 bucket and in a linked FSO bucket. */
 @RunWith(Parameterized.class)
 public class S3AContractUnbufferIT extends AbstractContractUnbufferTest {
+  @ClassRule
+  public static final ExternalResource CLUSTER = S3AContract.cluster();
+
   private final S3AContract.Bucket bucket;
 
   public S3AContractUnbufferIT(S3AContract.Bucket bucket) {
@@ -21,16 +24,6 @@ public class S3AContractUnbufferIT extends AbstractContractUnbufferTest {
   @Parameterized.Parameters(name = "{0}")
   public static List<Object[]> buckets() {
     return S3AContract.buckets();
-  }
-
-  @BeforeClass
-  public static void startTroposCluster() throws Exception {
-    S3AContract.startCluster();
-  }
-
-  @AfterClass
-  public static void stopTroposCluster() throws Exception {
-    S3AContract.stopCluster();
   }
 
   @Override

@@ -65,12 +65,10 @@ final class CopyOps {
       return new Source(value.substring(0, slash), value.substring(slash + 1), versionId);
     }
 
-    /** The source object, if {@code caller} may read it (and its bucket has the owner the request expects). */
-    KeyInfo read(TroposClient om, BucketOps buckets, S3Request request, Caller caller) throws S3Error {
-      return lookup(om, buckets, request, caller).getKey();
-    }
-
-    /** As {@link #read}, as the OM found it: what {@link TroposClient#readKey} reads. */
+    /**
+     * The source object, if {@code caller} may read it (and its bucket has the owner the request expects), as the
+     * OM found it: what {@link TroposClient#readKey} reads.
+     */
     LookupKeyResponse lookup(TroposClient om, BucketOps buckets, S3Request request, Caller caller) throws S3Error {
       BucketInfo sourceBucket = buckets.find(bucket, request.header("x-amz-source-expected-bucket-owner"));
       LookupKeyResponse found = ObjectReads.lookup(om, buckets.volume(), sourceBucket, key, versionId, caller, false);
