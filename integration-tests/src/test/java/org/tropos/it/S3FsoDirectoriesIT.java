@@ -1,7 +1,6 @@
 package org.tropos.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -116,23 +115,26 @@ class S3FsoDirectoriesIT {
   }
 
   /**
-   * DELETE "d/" removes an empty directory and is refused for one with files (S3 would keep them; here they go
-   * only with it); DELETE "d" is about an object d, so it leaves the directory, and DELETE "f/" leaves file f.
+   * DELETE "d/" removes an empty directory; for one that holds files it removes the folder marker only, as S3 keeps
+   * what is under a deleted marker (the directory then shows only as a prefix), and the delete of its last file
+   * takes it. DELETE "d" is about an object d, so it leaves the directory, and DELETE "f/" leaves file f.
    */
   @Test
   void deletesNameEitherTheDirectoryOrTheFileNeverTheOther() throws Exception {
     s3.putObject(p -> p.bucket("lake").key("gone/k"), RequestBody.fromString("k"));
     s3.putObject(p -> p.bucket("lake").key("kept"), RequestBody.fromString("kept"));
-    assertEquals("DirectoryNotEmpty", code(() -> s3.deleteObject(d -> d.bucket("lake").key("gone/"))));
+    s3.deleteObject(d -> d.bucket("lake").key("gone/"));
+    assertEquals("k", s3.getObjectAsBytes(g -> g.bucket("lake").key("gone/k")).asUtf8String(), "its file is kept");
+    assertEquals(404, assertThrows(S3Exception.class, () -> s3.headObject(h -> h.bucket("lake").key("gone/")))
+        .statusCode(), "its marker is gone");
+    assertEquals(List.of("gone/k"), keys("gone"));
     s3.deleteObject(d -> d.bucket("lake").key("gone"));
     assertTrue(tropos.getFileStatus("warehouse", "lake", "gone").getDirectory(), "DELETE gone is not about gone/");
     s3.deleteObject(d -> d.bucket("lake").key("kept/"));
     assertEquals("kept", s3.getObjectAsBytes(g -> g.bucket("lake").key("kept")).asUtf8String());
     s3.deleteObject(d -> d.bucket("lake").key("gone/k"));
-    s3.deleteObject(d -> d.bucket("lake").key("gone/"));
-    assertEquals(404, assertThrows(S3Exception.class, () -> s3.headObject(h -> h.bucket("lake").key("gone/")))
-        .statusCode());
-    assertFalse(keys("").contains("gone/"));
+    assertThrows(OmException.class, () -> tropos.getFileStatus("warehouse", "lake", "gone"),
+        "the delete of its last file takes a directory without a marker");
 
     s3.putObject(p -> p.bucket("lake").key("tree/sub/f"), RequestBody.fromString("f"));
     List<ObjectIdentifier> parentsFirst = keys("tree/").stream().map(k -> ObjectIdentifier.builder().key(k).build())
@@ -142,7 +144,9 @@ class S3FsoDirectoriesIT {
     assertTrue(s3.deleteObjects(d -> d.bucket("lake").delete(x -> x.objects(parentsFirst))).errors().isEmpty(),
         "one DeleteObjects of a directory and all it holds, listed parents first, deletes them all");
     assertEquals(List.of(), keys("tree"));
+    assertThrows(OmException.class, () -> tropos.getFileStatus("warehouse", "lake", "tree"));
   }
+
 
   /** pyarrow's write_dataset makes its directories with folder markers, then writes files under them. */
   @Test

@@ -304,7 +304,8 @@ class S3GatewayIT {
     assertEquals(18, tropos.getKey("warehouse", "tables", "sales/part-1").getSize(), "the key is in the source");
 
     s3.deleteBucket(d -> d.bucket("tables"));
-    assertEquals(2, tropos.listKeys("warehouse", "tables", "sales/", "", 10).getKeysCount(),
+    assertEquals(List.of("sales/", "sales/part-0", "sales/part-1"), tropos.listKeys("warehouse", "tables", "sales/",
+        "", 10).getKeysList().stream().map(org.tropos.proto.om.KeyInfo::getName).toList(),
         "deleting the link leaves the source's keys");
   }
 

@@ -16,8 +16,6 @@ public enum S3ErrorCode {
   BUCKET_NOT_EMPTY("BucketNotEmpty", 409, "The bucket you tried to delete is not empty"),
   CONDITIONAL_REQUEST_CONFLICT("ConditionalRequestConflict", 409, "A conflicting operation occurred. Please"
       + " retry the request."),
-  DIRECTORY_NOT_EMPTY("DirectoryNotEmpty", 409, "The directory is not empty: in a FILE_SYSTEM_OPTIMIZED bucket a"
-      + " directory goes only with what it holds."),
   ENTITY_TOO_LARGE("EntityTooLarge", 400, "Your proposed upload exceeds the maximum allowed object size."),
   ENTITY_TOO_SMALL("EntityTooSmall", 400, "Your proposed upload is smaller than the minimum allowed object size."),
   EXPECTATION_FAILED("ExpectationFailed", 417, "Expectation Failed"),

@@ -46,6 +46,11 @@ final class FsoChanges {
   /**
    * A file, or a directory: at once, its contents purged in the background; non-empty only if recursive. A path
    * ending in '/' names only a directory, and with {@code fileOnly} a path names only a file (S3's keys).
+   *
+   * <p>With {@code fileOnly}, as S3 deletes: a directory that holds something loses only its folder marker
+   * ({@code marker_deleted}) and stays while it holds anything; a delete that empties such a directory takes it
+   * too, and so on up. So a client that deletes a tree in any order (S3A, a page of keys at a time, markers after
+   * files) leaves nothing behind.
    */
   static void delete(Txn txn, BucketRow bucket, String path, boolean recursive, boolean fileOnly)
       throws OmException {
@@ -61,18 +66,51 @@ final class FsoChanges {
     byte[] key = OmDbKeys.child(bucket.getObjectId(), r.parentId(), r.parts().get(r.parts().size() - 1));
     if (r.file().isPresent()) {
       DeletedKeys.remove(txn, bucket, OmTable.FILES, key, r.path(), r.file().get());
-      return;
+    } else {
+      DirectoryRow dir = r.dir().orElseThrow(() -> FsoTree.notFound(bucket, r.path()));
+      if (!recursive && !isEmpty(txn, bucket, dir)) {
+        if (!fileOnly) {
+          throw new OmException(OmResult.DIRECTORY_NOT_EMPTY, r.path() + " in " + FsoTree.name(bucket)
+              + " is not empty");
+        }
+        if (!dir.getMarkerDeleted()) {
+          txn.put(OmTable.DIRECTORIES, key, dir.toBuilder().setMarkerDeleted(true).build());
+        }
+        return;
+      }
+      removeDirectory(txn, bucket, key, dir, r.path());
     }
-    DirectoryRow dir = r.dir().orElseThrow(() -> FsoTree.notFound(bucket, r.path()));
+    if (fileOnly) {
+      removeEmptiedWithoutMarker(txn, bucket, r);
+    }
+  }
+
+  /** The ancestors of what {@code r} names that lost their marker and now hold nothing, nearest first, go. */
+  private static void removeEmptiedWithoutMarker(Txn txn, BucketRow bucket, FsoTree.Resolved r)
+      throws OmException {
+    for (int i = r.ancestors().size() - 1; i >= 0; i--) {
+      DirectoryRow ancestor = r.ancestors().get(i);
+      if (!ancestor.getMarkerDeleted() || !isEmpty(txn, bucket, ancestor)) {
+        return;
+      }
+      removeDirectory(txn, bucket, OmDbKeys.child(bucket.getObjectId(), ancestor.getParentId(), ancestor.getName()),
+          ancestor, Names.join(r.parts().subList(0, i + 1)));
+    }
+  }
+
+  /** Whether {@code dir} holds nothing; either answer is checked again at commit. */
+  private static boolean isEmpty(Txn txn, BucketRow bucket, DirectoryRow dir) throws OmException {
     byte[] children = OmDbKeys.childrenOf(bucket.getObjectId(), dir.getObjectId());
-    if (!recursive && !(txn.isEmpty(OmTable.DIRECTORIES, children) && txn.isEmpty(OmTable.FILES, children))) {
-      throw new OmException(OmResult.DIRECTORY_NOT_EMPTY, r.path() + " in " + FsoTree.name(bucket)
-          + " is not empty");
-    }
+    return !txn.hasAny(OmTable.DIRECTORIES, children) && !txn.hasAny(OmTable.FILES, children);
+  }
+
+  /** Removes the directory row at {@code key}; whatever it still holds is purged in the background. */
+  private static void removeDirectory(Txn txn, BucketRow bucket, byte[] key, DirectoryRow dir, String path)
+      throws OmException {
     txn.delete(OmTable.DIRECTORIES, key);
     txn.put(OmTable.DELETED_DIRECTORIES, OmDbKeys.ids(bucket.getObjectId(), dir.getObjectId()),
         DeletedDirectoryRow.newBuilder().setBucketId(bucket.getObjectId()).setObjectId(dir.getObjectId())
-            .setPath(FsoTree.name(bucket) + "/" + r.path()).setDeletedTimeMs(txn.nowMillis())
+            .setPath(FsoTree.name(bucket) + "/" + path).setDeletedTimeMs(txn.nowMillis())
             .setBucketKey(Usage.key(bucket)).build());
     Usage.add(txn, bucket, 0, -1);
   }

@@ -21,7 +21,8 @@ import org.tropos.proto.om.db.FileRow;
  * {@code d} sorts as {@code d/} among the files, which is where its keys fall in byte order, and subtrees wholly
  * before the start key or outside the prefix are skipped. Every directory is listed as a key of its own,
  * {@code path/} (a directory key), right before what it holds: as S3's folder marker, which S3A and other S3
- * clients read as "this directory exists" and delete along with its contents.
+ * clients read as "this directory exists" and delete along with its contents (unless an S3 client deleted the
+ * marker: then the directory shows only through what it holds, as a prefix).
  */
 final class FsoKeyListing {
   private final Txn txn;
@@ -55,7 +56,7 @@ final class FsoKeyListing {
    * {@code row} is null); false when full.
    */
   private boolean walk(long dirId, String base, DirectoryRow row) throws OmException {
-    if (row != null) {
+    if (row != null && !row.getMarkerDeleted()) {
       byte[] full = utf8(base);
       if (startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0
           && !page.add(Infos.directory(bucket, base, row))) {

@@ -88,6 +88,11 @@ final class FsoTree {
       return Infos.root(bucket);
     }
     Resolved r = resolve(txn, bucket, parts);
+    if (r.dir().isPresent() && r.dir().get().getMarkerDeleted()) {
+      DirectoryRow marked = r.dir().get().toBuilder().setMarkerDeleted(false).build();
+      txn.put(OmTable.DIRECTORIES, OmDbKeys.child(bucket.getObjectId(), r.parentId(), marked.getName()), marked);
+      return Infos.directory(bucket, r.path(), marked);
+    }
     if (r.dir().isPresent()) {
       return Infos.directory(bucket, r.path(), r.dir().get());
     }

@@ -83,11 +83,14 @@ final class Keys {
     return withParts ? info.toBuilder().addAllParts(found.row().getPartsList()).build() : info;
   }
 
-  /** The directory {@code name} (ending in '/') names, as a key of that name; not found if it is not one. */
+  /**
+   * The directory {@code name} (ending in '/') names, as a key of that name (its folder marker); not found if it
+   * is not one, or if an S3 client deleted its marker.
+   */
   private static KeyInfo directory(Txn txn, BucketRow bucket, String name, String versionId) throws OmException {
     List<String> parts = Names.split(name);
     FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts);
-    if (parts.isEmpty() || r.dir().isEmpty()) {
+    if (parts.isEmpty() || r.dir().isEmpty() || r.dir().get().getMarkerDeleted()) {
       throw FsoTree.notFound(bucket, name);
     }
     if (!versionId.isEmpty() && !versionId.equals(KeyVersions.NULL_ID)) {

@@ -58,7 +58,7 @@ public final class BatchValidator {
       }
     }
     for (ReadSet.EmptyRange range : reads.emptyRanges()) {
-      if (!isEmpty(range.table(), range.prefix())) {
+      if (!isEmpty(range.table(), range.prefix(), writes)) {
         throw new Conflict(range.table().family() + " range no longer empty");
       }
     }
@@ -135,26 +135,35 @@ public final class BatchValidator {
     return read;
   }
 
-  private boolean isEmpty(OmTable table, byte[] prefix) {
+  /**
+   * Whether no row's key starts with {@code prefix} after the batch so far, leaving out the rows the transaction
+   * itself deletes ({@code own}): it found the range empty as it saw it, its own deletes included.
+   */
+  private boolean isEmpty(OmTable table, byte[] prefix, WriteSet own) {
     TreeMap<ByteBuffer, Boolean> changed = changedKeys.getOrDefault(table, new TreeMap<>());
     for (Map.Entry<ByteBuffer, Boolean> e : changed.tailMap(ByteBuffer.wrap(prefix), true).entrySet()) {
       byte[] key = e.getKey().array();
       if (!Txn.startsWith(key, prefix)) {
         break;
       }
-      if (e.getValue()) {
+      if (e.getValue() && !deletes(own, table, key)) {
         return false;
       }
     }
     boolean[] empty = {true};
     latest.scan(table.family(), prefix, prefix, (k, v) -> {
-      if (Boolean.FALSE.equals(changed.get(ByteBuffer.wrap(k)))) {
+      if (Boolean.FALSE.equals(changed.get(ByteBuffer.wrap(k))) || deletes(own, table, k)) {
         return true;
       }
       empty[0] = false;
       return false;
     });
     return empty[0];
+  }
+
+  private static boolean deletes(WriteSet writes, OmTable table, byte[] key) {
+    WriteSet.Mutation m = writes.mutationOf(RowRef.of(table, key));
+    return m != null && m.deletes();
   }
 
   /** Each bucket's usage after this transaction's deltas (summed first), checked against its quotas. */

@@ -93,6 +93,36 @@ public final class Txn {
     return empty[0];
   }
 
+  /**
+   * Whether some row's key starts with {@code prefix}, as this transaction sees it. A "yes" from a stored row is
+   * validated at commit by that row (it must still be there), a "no" as {@link #isEmpty}'s: so a decision taken on
+   * either answer conflicts with a commit that changes it.
+   */
+  public boolean hasAny(OmTable table, byte[] prefix) throws OmException {
+    for (WriteSet.Mutation m : writes.mutations()) {
+      if (!m.deletes() && m.ref().table() == table && startsWith(m.ref().keyBytes(), prefix)) {
+        return true;
+      }
+    }
+    byte[][] found = {null, null};
+    view.scan(table.family(), prefix, prefix, (k, v) -> {
+      WriteSet.Mutation pending = writes.mutationOf(RowRef.of(table, k));
+      if (pending != null && pending.deletes()) {
+        return true;
+      }
+      found[0] = k;
+      found[1] = v;
+      return false;
+    });
+    if (found[0] == null) {
+      return !isEmpty(table, prefix);
+    }
+    if (recording) {
+      reads.recordRow(RowRef.of(table, found[0]), RowCodec.updateId(found[1]));
+    }
+    return true;
+  }
+
   /** Visits rows under a prefix without recording them: for listings, which change nothing. */
   public <T extends Message> void scan(OmTable table, byte[] prefix, byte[] from, Parser<T> parser,
       RowVisitor<T> visitor) throws OmException {

@@ -22,6 +22,7 @@ import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.ExpectedBucket;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
@@ -206,6 +207,45 @@ class NamespaceTest {
     assertEquals(OmResult.FILE_ALREADY_EXISTS, failure(() -> ns.renameKey("vol1", "fso", "dst/moved", "dst")));
     assertEquals(OmResult.DIRECTORY_NOT_FOUND, failure(() -> ns.renameKey("vol1", "fso", "dst", "no/where")));
     assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
+  }
+
+  /**
+   * S3's deletes in an FSO bucket: deleting the folder marker of a directory that holds something keeps what it
+   * holds (the marker is gone: no lookup, no listing of "t/"), and the delete that empties it takes it and every
+   * emptied ancestor whose marker went too, in whatever order a client deletes.
+   */
+  @Test
+  void anS3DeleteOfAFolderMarkerKeepsWhatItHoldsAndTheLastDeleteUnderItTakesIt() throws Exception {
+    Namespace ns = om.namespace;
+    put(ns, "fso", "t/p/f1", 1, true);
+    put(ns, "fso", "t/p/f2", 1, true);
+    ns.createDirectory("vol1", "fso", "t/keep", "");
+    for (String marker : List.of("t/", "t/p/", "t/")) {
+      s3Delete(ns, marker);
+    }
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.lookupKey(LookupKeyRequest.newBuilder().setVolume("vol1")
+        .setBucket("fso").setKey("t/").build())), "its marker is gone");
+    assertTrue(ns.getFileStatus("vol1", "fso", "t/p/f1").getSize() == 1, "what it holds is kept");
+    assertEquals(List.of("t/keep/", "t/p/f1", "t/p/f2"), names(ns.listKeys("vol1", "fso", "t", "", 0)));
+    assertEquals(OmResult.DIRECTORY_NOT_EMPTY, failure(() -> ns.deleteKey("vol1", "fso", "t", false)),
+        "a filesystem delete still needs recursive");
+    s3Delete(ns, "t/p/f1");
+    s3Delete(ns, "t/p/f2");
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.getFileStatus("vol1", "fso", "t/p")), "emptied, it goes");
+    assertTrue(ns.getFileStatus("vol1", "fso", "t").getDirectory(), "t still holds keep/, whose marker stays");
+    s3Delete(ns, "t/keep/");
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.getFileStatus("vol1", "fso", "t")));
+    assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
+    put(ns, "fso", "m/f", 1, true);
+    s3Delete(ns, "m/");
+    ns.createDirectory("vol1", "fso", "m", "");
+    s3Delete(ns, "m/f");
+    assertTrue(ns.getFileStatus("vol1", "fso", "m").getDirectory(), "a marker made again keeps it");
+  }
+
+  private static void s3Delete(Namespace ns, String key) throws OmException {
+    ns.deleteKey(DeleteKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setKey(key).setFileOnly(true)
+        .build());
   }
 
   @Test

@@ -36,7 +36,7 @@ final class SigV2 {
     out.append(method).append('\n').append(nullToEmpty(contentMd5)).append('\n').append(nullToEmpty(contentType))
         .append('\n').append(nullToEmpty(dateOrExpires)).append('\n');
     new TreeMap<>(amzHeaders).forEach((name, value) -> out.append(name.toLowerCase(Locale.ROOT)).append(':')
-        .append(value.strip()).append('\n'));
+        .append(SigV4.signedText(value).strip()).append('\n'));
     out.append(resourcePath);
     char separator = '?';
     for (String name : new TreeMap<>(query).keySet()) {

@@ -1,5 +1,8 @@
 package org.tropos.s3.auth;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -43,7 +46,7 @@ public final class SigV4 {
     out.append(method).append('\n').append(rawPath.isEmpty() ? "/" : rawPath).append('\n');
     out.append(canonicalQuery(query)).append('\n');
     for (String name : signedHeaders) {
-      out.append(name).append(':').append(trimValue(headers.getOrDefault(name, ""))).append('\n');
+      out.append(name).append(':').append(trimValue(signedText(headers.getOrDefault(name, "")))).append('\n');
     }
     out.append('\n').append(String.join(";", signedHeaders)).append('\n').append(payloadHash);
     return out.toString();
@@ -81,6 +84,23 @@ public final class SigV4 {
       }
     }
     return out.toString();
+  }
+
+  /**
+   * The text a client signed for a header value read as ISO-8859-1 (one char per byte, as HTTP parsers read
+   * headers): its bytes as UTF-8 when they are UTF-8, which is how botocore sends and signs a non-ASCII value (user
+   * metadata), else as read (a client that sent ISO-8859-1 signed those characters).
+   */
+  static String signedText(String value) {
+    if (value.chars().allMatch(c -> c < 0x80)) {
+      return value;
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(value.getBytes(StandardCharsets.ISO_8859_1))).toString();
+    } catch (CharacterCodingException e) {
+      return value;
+    }
   }
 
   private static String trimValue(String value) {

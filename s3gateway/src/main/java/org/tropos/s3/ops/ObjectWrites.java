@@ -453,7 +453,8 @@ final class ObjectWrites {
       DeleteKeyRequest.Builder delete, Caller caller) throws S3Error {
     String versionId = delete.getVersionId();
     try {
-      // S3 keys name files: a directory of an FSO bucket is deleted only as "name/".
+      // S3 keys name files: a directory of an FSO bucket is deleted only as "name/", and one that holds something
+      // loses only its folder marker, as S3 keeps what is under a deleted marker.
       return om.deleteKey(delete.setVolume(volume).setBucket(bucket).setKey(key).setOwner(caller.accessId())
           .setFileOnly(true).build());
     } catch (OmException e) {
@@ -463,10 +464,6 @@ final class ObjectWrites {
       }
       if (e.result() == OmResult.INVALID_REQUEST && !versionId.isEmpty()) {
         throw S3ErrorCode.INVALID_ARGUMENT.error("Invalid version id specified");
-      }
-      if (e.result() == OmResult.DIRECTORY_NOT_EMPTY) {
-        throw S3ErrorCode.DIRECTORY_NOT_EMPTY.error("The directory " + S3Error.quote(key) + " is not empty: in"
-            + " this FILE_SYSTEM_OPTIMIZED bucket it goes only with what it holds.");
       }
       throw OmCalls.translate(e, bucket, key);
     }
