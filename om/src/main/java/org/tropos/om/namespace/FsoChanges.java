@@ -68,7 +68,7 @@ final class FsoChanges {
       DeletedKeys.remove(txn, bucket, OmTable.FILES, key, r.path(), r.file().get());
     } else {
       DirectoryRow dir = r.dir().orElseThrow(() -> FsoTree.notFound(bucket, r.path()));
-      if (!recursive && !isEmpty(txn, bucket, dir)) {
+      if (!recursive && !FsoTree.isEmpty(txn, bucket, dir)) {
         if (!fileOnly) {
           throw new OmException(OmResult.DIRECTORY_NOT_EMPTY, r.path() + " in " + FsoTree.name(bucket)
               + " is not empty");
@@ -90,18 +90,12 @@ final class FsoChanges {
       throws OmException {
     for (int i = r.ancestors().size() - 1; i >= 0; i--) {
       DirectoryRow ancestor = r.ancestors().get(i);
-      if (!ancestor.getMarkerDeleted() || !isEmpty(txn, bucket, ancestor)) {
+      if (!ancestor.getMarkerDeleted() || !FsoTree.isEmpty(txn, bucket, ancestor)) {
         return;
       }
       removeDirectory(txn, bucket, OmDbKeys.child(bucket.getObjectId(), ancestor.getParentId(), ancestor.getName()),
           ancestor, Names.join(r.parts().subList(0, i + 1)));
     }
-  }
-
-  /** Whether {@code dir} holds nothing; either answer is checked again at commit. */
-  private static boolean isEmpty(Txn txn, BucketRow bucket, DirectoryRow dir) throws OmException {
-    byte[] children = OmDbKeys.childrenOf(bucket.getObjectId(), dir.getObjectId());
-    return !txn.hasAny(OmTable.DIRECTORIES, children) && !txn.hasAny(OmTable.FILES, children);
   }
 
   /** Removes the directory row at {@code key}; whatever it still holds is purged in the background. */

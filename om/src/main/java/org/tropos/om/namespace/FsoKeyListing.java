@@ -22,7 +22,7 @@ import org.tropos.proto.om.db.FileRow;
  * before the start key or outside the prefix are skipped. Every directory is listed as a key of its own,
  * {@code path/} (a directory key), right before what it holds: as S3's folder marker, which S3A and other S3
  * clients read as "this directory exists" and delete along with its contents (unless an S3 client deleted the
- * marker: then the directory shows only through what it holds, as a prefix).
+ * marker while it held something: then it shows only through what it holds, as a prefix, until it is empty).
  */
 final class FsoKeyListing {
   private final Txn txn;
@@ -56,14 +56,15 @@ final class FsoKeyListing {
    * {@code row} is null); false when full.
    */
   private boolean walk(long dirId, String base, DirectoryRow row) throws OmException {
-    if (row != null && !row.getMarkerDeleted()) {
+    List<Entry> entries = entries(dirId);
+    if (row != null && (!row.getMarkerDeleted() || entries.isEmpty())) {
       byte[] full = utf8(base);
       if (startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0
           && !page.add(Infos.directory(bucket, base, row))) {
         return false;
       }
     }
-    for (Entry e : entries(dirId)) {
+    for (Entry e : entries) {
       byte[] full = concat(utf8(base), e.sortKey());
       if (e.file() != null) {
         if (startsWith(full, prefix) && Arrays.compareUnsigned(full, startAfter) > 0

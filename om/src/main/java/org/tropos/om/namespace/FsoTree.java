@@ -81,6 +81,21 @@ final class FsoTree {
     return new Resolved(parts, ancestors, parent, -1, dir, file);
   }
 
+  /** Whether {@code dir} holds nothing; either answer is checked again at commit. */
+  static boolean isEmpty(Txn txn, BucketRow bucket, DirectoryRow dir) throws OmException {
+    byte[] children = OmDbKeys.childrenOf(bucket.getObjectId(), dir.getObjectId());
+    return !txn.hasAny(OmTable.DIRECTORIES, children) && !txn.hasAny(OmTable.FILES, children);
+  }
+
+  /**
+   * Whether S3 clients see {@code dir}'s folder marker: unless one deleted it while the directory held something.
+   * A directory emptied otherwise since (by the Hadoop FileSystem, a rename) shows again, so that S3 can see and
+   * delete what would else be an empty directory nobody can list.
+   */
+  static boolean markerShown(Txn txn, BucketRow bucket, DirectoryRow dir) throws OmException {
+    return !dir.getMarkerDeleted() || isEmpty(txn, bucket, dir);
+  }
+
   /** mkdir -p: the directory and any missing parents; an existing directory is returned as it is. */
   static KeyInfo mkdirs(Txn txn, BucketRow bucket, String path, String owner) throws OmException {
     List<String> parts = Names.split(path);

@@ -85,12 +85,12 @@ final class Keys {
 
   /**
    * The directory {@code name} (ending in '/') names, as a key of that name (its folder marker); not found if it
-   * is not one, or if an S3 client deleted its marker.
+   * is not one, or if an S3 client deleted its marker and it still holds something.
    */
   private static KeyInfo directory(Txn txn, BucketRow bucket, String name, String versionId) throws OmException {
     List<String> parts = Names.split(name);
     FsoTree.Resolved r = FsoTree.resolve(txn, bucket, parts);
-    if (parts.isEmpty() || r.dir().isEmpty() || r.dir().get().getMarkerDeleted()) {
+    if (parts.isEmpty() || r.dir().isEmpty() || !FsoTree.markerShown(txn, bucket, r.dir().get())) {
       throw FsoTree.notFound(bucket, name);
     }
     if (!versionId.isEmpty() && !versionId.equals(KeyVersions.NULL_ID)) {

@@ -236,6 +236,14 @@ class NamespaceTest {
     s3Delete(ns, "t/keep/");
     assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.getFileStatus("vol1", "fso", "t")));
     assertEquals(List.of(), NamespaceCheck.check(om.runner, "vol1", "fso"));
+    put(ns, "fso", "h/f", 1, true);
+    s3Delete(ns, "h/");
+    ns.deleteKey("vol1", "fso", "h/f", false);
+    assertEquals("h/", ns.lookupKey(LookupKeyRequest.newBuilder().setVolume("vol1").setBucket("fso").setKey("h/")
+        .build()).getName(), "emptied by the filesystem, not by S3: its marker shows again, for S3 to delete");
+    assertEquals(List.of("h/"), names(ns.listKeys("vol1", "fso", "h", "", 0)));
+    s3Delete(ns, "h/");
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.getFileStatus("vol1", "fso", "h")));
     put(ns, "fso", "m/f", 1, true);
     s3Delete(ns, "m/");
     ns.createDirectory("vol1", "fso", "m", "");
