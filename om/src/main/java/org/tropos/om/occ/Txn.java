@@ -76,10 +76,8 @@ public final class Txn {
     if (recording) {
       reads.recordEmpty(table, prefix);
     }
-    for (WriteSet.Mutation m : writes.mutations()) {
-      if (!m.deletes() && m.ref().table() == table && startsWith(m.ref().keyBytes(), prefix)) {
-        return false;
-      }
+    if (writesUnder(table, prefix)) {
+      return false;
     }
     boolean[] empty = {true};
     view.scan(table.family(), prefix, prefix, (k, v) -> {
@@ -99,10 +97,8 @@ public final class Txn {
    * either answer conflicts with a commit that changes it.
    */
   public boolean hasAny(OmTable table, byte[] prefix) throws OmException {
-    for (WriteSet.Mutation m : writes.mutations()) {
-      if (!m.deletes() && m.ref().table() == table && startsWith(m.ref().keyBytes(), prefix)) {
-        return true;
-      }
+    if (writesUnder(table, prefix)) {
+      return true;
     }
     byte[][] found = {null, null};
     view.scan(table.family(), prefix, prefix, (k, v) -> {
@@ -121,6 +117,16 @@ public final class Txn {
       reads.recordRow(RowRef.of(table, found[0]), RowCodec.updateId(found[1]));
     }
     return true;
+  }
+
+  /** Whether this transaction puts a row whose key starts with {@code prefix}. */
+  private boolean writesUnder(OmTable table, byte[] prefix) {
+    for (WriteSet.Mutation m : writes.mutations()) {
+      if (!m.deletes() && m.ref().table() == table && startsWith(m.ref().keyBytes(), prefix)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Visits rows under a prefix without recording them: for listings, which change nothing. */

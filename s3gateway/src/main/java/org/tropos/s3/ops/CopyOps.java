@@ -17,7 +17,6 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
-import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
@@ -178,9 +177,7 @@ final class CopyOps {
       throw S3ErrorCode.INVALID_REQUEST.error("The copy source is a directory of a FILE_SYSTEM_OPTIMIZED bucket:"
           + " it can be copied only to a key ending in '/' of such a bucket.");
     }
-    ObjectWrites.createDirectory(om, buckets.volume(), target.getName(), request.key());
-    return OmCalls.call(target.getName(), request.key(), () -> om.lookupKey(LookupKeyRequest.newBuilder()
-        .setVolume(buckets.volume()).setBucket(target.getName()).setKey(request.key()).build()).getKey());
+    return ObjectWrites.createDirectory(om, buckets.volume(), target.getName(), request.key());
   }
 
   /** The checksum algorithm a copy asks for ({@code x-amz-checksum-algorithm}), if any. */

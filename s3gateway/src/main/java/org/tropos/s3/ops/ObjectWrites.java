@@ -103,9 +103,9 @@ final class ObjectWrites {
   }
 
   /** The directory {@code key} (ending in '/') names in an FSO bucket, with its parents; kept if it exists. */
-  static void createDirectory(TroposClient om, String volume, String bucket, String key) throws S3Error {
+  static KeyInfo createDirectory(TroposClient om, String volume, String bucket, String key) throws S3Error {
     try {
-      om.createDirectory(volume, bucket, key);
+      return om.createDirectory(volume, bucket, key);
     } catch (OmException e) {
       // FILE_ALREADY_EXISTS here: the directory's own name is a file.
       throw e.result() == OmResult.FILE_ALREADY_EXISTS ? parentIsObject(key) : writeRefusal(e, bucket, key);
