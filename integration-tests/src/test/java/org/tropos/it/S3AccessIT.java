@@ -25,8 +25,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.Type;
 
 /**
- * Canned ACLs through the AWS SDK v2, with the bucket's owner, a second user and an anonymous client: what each
- * may read, list and write, and the 404s and 403s S3 gives a caller who may or may not learn that a key exists.
+ * Canned ACLs and grants to named users through the AWS SDK v2, with the bucket's owner, a second user and an
+ * anonymous client: what each may read, list and write, and the 404s and 403s S3 gives a caller who may or may not
+ * learn that a key exists.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class S3AccessIT {
@@ -128,10 +129,59 @@ class S3AccessIT {
     owner.putBucketAcl(a -> a.bucket("dropbox").acl(BucketCannedACL.PRIVATE));
     assertEquals(403, status(() -> other.putObject(p -> p.bucket("dropbox").key("again"),
         RequestBody.fromString("x"))));
-    assertEquals("NotImplemented", code(() -> owner.putBucketAcl(a -> a.bucket("dropbox")
-        .grantRead("id=frank"))), "a grant to a named user is not a canned ACL");
+    assertEquals("InvalidArgument", code(() -> owner.putBucketAcl(a -> a.bucket("dropbox")
+        .grantRead("id=nobody"))), "a grant to a user nobody is");
+    assertEquals("UnresolvableGrantByEmailAddress", code(() -> owner.putBucketAcl(a -> a.bucket("dropbox")
+        .grantRead("emailAddress=frank@example.com"))), "users have no email address to grant by");
     assertEquals(1, owner.getBucketAcl(a -> a.bucket("dropbox")).grants().size(),
-        "the refused grant changed nothing: the owner's full control only");
+        "the refused grants changed nothing: the owner's full control only");
+  }
+
+  /**
+   * Grants to a named user, by x-amz-grant-* headers and by an AccessControlPolicy document: the user gets what
+   * each names and nothing more; the owner stays the owner, and keeps its rights when its ACL lists none.
+   */
+  @Test
+  void aGrantToANamedUserGivesItWhatTheGrantNamesAndNothingMore() {
+    owner.createBucket(b -> b.bucket("shared").grantRead("id=frank"));
+    owner.putObject(p -> p.bucket("shared").key("report"), RequestBody.fromString("r"));
+    assertEquals(List.of("report"), list(other, "shared"), "READ on the bucket lists it");
+    assertEquals(403, status(() -> list(anonymous, "shared")));
+    assertEquals(403, status(() -> read(other, "shared", "report")), "the object's own ACL decides its reads");
+    assertEquals(403, status(() -> other.putObject(p -> p.bucket("shared").key("x"), RequestBody.fromString("x"))));
+    assertEquals(403, status(() -> other.getBucketAcl(a -> a.bucket("shared"))));
+
+    owner.putBucketAcl(a -> a.bucket("shared").grantWrite("id=frank").grantReadACP("id=frank"));
+    other.putObject(p -> p.bucket("shared").key("from-frank"), RequestBody.fromString("f"));
+    List<Grant> grants = other.getBucketAcl(a -> a.bucket("shared")).grants();
+    assertEquals(2, grants.size(), grants.toString());
+    assertTrue(grants.stream().allMatch(g -> g.grantee().id().equals("frank")), grants.toString());
+    assertEquals(403, status(() -> list(other, "shared")), "the new grants replaced READ");
+    assertEquals(403, status(() -> other.putBucketAcl(a -> a.bucket("shared").acl(BucketCannedACL.PUBLIC_READ))),
+        "READ_ACP does not change the ACL");
+
+    owner.putObject(p -> p.bucket("shared").key("memo").grantRead("id=frank"), RequestBody.fromString("m"));
+    assertEquals("m", read(other, "shared", "memo"));
+    assertEquals(403, status(() -> read(anonymous, "shared", "memo")));
+    assertEquals(403, status(() -> other.getObjectAcl(a -> a.bucket("shared").key("memo"))));
+
+    GetObjectAclResponse memo = owner.getObjectAcl(a -> a.bucket("shared").key("memo"));
+    owner.putObjectAcl(a -> a.bucket("shared").key("memo").accessControlPolicy(p -> p.owner(memo.owner())
+        .grants(Grant.builder().grantee(g -> g.id("frank").type(Type.CANONICAL_USER))
+            .permission(Permission.FULL_CONTROL).build())));
+    other.putObjectAcl(a -> a.bucket("shared").key("memo").acl(ObjectCannedACL.PUBLIC_READ));
+    assertEquals("m", read(anonymous, "shared", "memo"), "FULL_CONTROL let frank make it public");
+    assertEquals("erin", owner.getObjectAcl(a -> a.bucket("shared").key("memo")).owner().id(),
+        "changing the ACL does not change the owner");
+    assertEquals(403, status(() -> other.getObjectAcl(a -> a.bucket("shared").key("memo"))),
+        "the canned ACL frank set replaced its own grant");
+
+    owner.putBucketAcl(a -> a.bucket("shared").accessControlPolicy(p -> p.owner(memo.owner()).grants(List.of())));
+    assertEquals(List.of(), owner.getBucketAcl(a -> a.bucket("shared")).grants(), "every grant revoked");
+    assertEquals(403, status(() -> other.putObject(p -> p.bucket("shared").key("y"), RequestBody.fromString("y"))));
+    assertEquals(List.of("from-frank", "memo", "report"), list(owner, "shared"), "the owner keeps its rights");
+    owner.putBucketAcl(a -> a.bucket("shared").acl(BucketCannedACL.PRIVATE));
+    assertEquals(1, owner.getBucketAcl(a -> a.bucket("shared")).grants().size());
   }
 
   /**

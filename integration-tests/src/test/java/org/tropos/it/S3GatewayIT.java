@@ -331,6 +331,22 @@ class S3GatewayIT {
         .awsErrorDetails().errorCode());
   }
 
+  /** A bucket keeps the region its CreateBucketConfiguration named; one that named none is in us-east-1. */
+  @Test
+  void aBucketKeepsTheLocationItWasCreatedIn() {
+    s3.createBucket(b -> b.bucket("placed").createBucketConfiguration(c -> c.locationConstraint("eu-west-1")));
+    assertEquals("eu-west-1", s3.getBucketLocation(l -> l.bucket("placed")).locationConstraintAsString());
+    assertEquals("eu-west-1", s3.headBucket(h -> h.bucket("placed")).bucketRegion());
+    s3.createBucket(b -> b.bucket("unplaced"));
+    String none = s3.getBucketLocation(l -> l.bucket("unplaced")).locationConstraintAsString();
+    assertTrue(none == null || none.isEmpty(), none);
+    assertEquals("us-east-1", s3.headBucket(h -> h.bucket("unplaced")).bucketRegion());
+    assertEquals("InvalidLocationConstraint", assertThrows(S3Exception.class, () -> s3.createBucket(b -> b
+        .bucket("misplaced").createBucketConfiguration(c -> c.locationConstraint("no such place")))).awsErrorDetails()
+        .errorCode());
+    assertEquals(404, assertThrows(S3Exception.class, () -> s3.headBucket(h -> h.bucket("misplaced"))).statusCode());
+  }
+
   @Test
   void aWrongSecretIsRefusedAndAnotherUsersBucketIsClosed() {
     s3.createBucket(b -> b.bucket("private"));

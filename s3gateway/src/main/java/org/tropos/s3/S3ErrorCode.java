@@ -31,9 +31,9 @@ public enum S3ErrorCode {
   INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
   INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
   INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
+  INVALID_LOCATION_CONSTRAINT("InvalidLocationConstraint", 400, "The specified location-constraint is not valid."),
   INVALID_PART("InvalidPart", 400, "One or more of the specified parts could not be found. The part might not have"
       + " been uploaded, or the specified entity tag might not have matched the part's entity tag."),
-  INVALID_PART_NUMBER("InvalidPartNumber", 416, "The requested partnumber is not satisfiable"),
   INVALID_PART_ORDER("InvalidPartOrder", 400, "The list of parts was not in ascending order. Parts must be ordered"
       + " by part number."),
   INVALID_POLICY_DOCUMENT("InvalidPolicyDocument", 400, "The content of the form does not meet the conditions"
@@ -76,6 +76,8 @@ public enum S3ErrorCode {
   SIGNATURE_DOES_NOT_MATCH("SignatureDoesNotMatch", 403, "The request signature we calculated does not match the"
       + " signature you provided. Check your key and signing method."),
   UNEXPECTED_CONTENT("UnexpectedContent", 400, "This request does not support content."),
+  UNRESOLVABLE_GRANT_BY_EMAIL("UnresolvableGrantByEmailAddress", 400, "The email address you provided does not"
+      + " match any account on record."),
   SLOW_DOWN("SlowDown", 503, "Please reduce your request rate."),
   X_AMZ_CONTENT_SHA256_MISMATCH("XAmzContentSHA256Mismatch", 400, "The provided 'x-amz-content-sha256' header does"
       + " not match what was computed.");

@@ -13,7 +13,6 @@ import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.VersionInfo;
 import org.tropos.s3.auth.OmCredentials;
-import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.http.S3HttpServer;
 import org.tropos.s3.ops.S3Dispatcher;
 import org.tropos.s3.ops.S3Meters;
@@ -45,8 +44,8 @@ public final class S3Gateway implements AutoCloseable {
     try {
       client = TroposClient.create(conf);
       S3Meters meters = new S3Meters(metrics.registry());
-      S3Dispatcher dispatcher = new S3Dispatcher(client, new RequestAuthenticator(new OmCredentials(client, clock)),
-          clock, config.volume(), config.layout(), meters);
+      S3Dispatcher dispatcher = new S3Dispatcher(client, new OmCredentials(client, clock), clock, config.volume(),
+          config.layout(), meters);
       server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
       server.start();
       long started = clock.monotonicMillis();

@@ -49,7 +49,7 @@ final class Buckets {
       throws OmException {
     BucketRow row = requireRow(txn, volume, bucket);
     if (row.getObjectId() != expected.getObjectId() || !row.getOwner().equals(expected.getOwner())
-        || row.getAcl() != expected.getAcl()) {
+        || row.getAcl() != expected.getAcl() || !row.getGrants().equals(expected.getGrants())) {
       throw new OmException(OmResult.BUCKET_CHANGED, "bucket " + volume + "/" + bucket + " changed since it was"
           + " read: its owner, ACL or identity differ");
     }
@@ -89,6 +89,7 @@ final class Buckets {
 
   static BucketInfo create(Txn txn, BucketInfo request, Defaults defaults) throws OmException {
     Names.checkBucket(request.getName());
+    AclGrantChecks.check(request.getGrants());
     if (request.getQuotaBytes() < 0 || request.getQuotaNamespace() < 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "quotas must be >= 0 (0 = none)");
     }
@@ -115,7 +116,7 @@ final class Buckets {
         .setQuotaBytes(request.getQuotaBytes()).setQuotaNamespace(request.getQuotaNamespace())
         .setCreationTimeMs(txn.nowMillis()).setModificationTimeMs(txn.nowMillis())
         .setSourceVolume(request.getSourceVolume()).setSourceBucket(request.getSourceBucket())
-        .setAcl(request.getAcl()).build();
+        .setAcl(request.getAcl()).setGrants(request.getGrants()).setLocation(request.getLocation()).build();
     txn.put(OmTable.BUCKETS, key, row);
     return Infos.bucket(row, UsageRow.getDefaultInstance());
   }
@@ -153,6 +154,10 @@ final class Buckets {
    * named, a link itself). Versioning needs an OBJECT_STORE bucket, and once enabled never returns to never-enabled.
    */
   static BucketInfo setProperties(Txn txn, SetBucketPropertiesRequest request) throws OmException {
+    AclGrantChecks.check(request.getGrants());
+    if (request.getGrants().getGiven() && !request.hasAcl()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "ACL grants are set with the acl they stand instead of");
+    }
     String volume = request.getVolume();
     String name = request.getName();
     if (request.hasVersioning()) {
@@ -182,7 +187,7 @@ final class Buckets {
     if (request.hasAcl() || request.getSetTags() || request.getSetCors()) {
       BucketRow.Builder row = requireRow(txn, volume, name).toBuilder();
       if (request.hasAcl()) {
-        row.setAcl(request.getAcl());
+        row.setAcl(request.getAcl()).setGrants(request.getGrants());
       }
       if (request.getSetTags()) {
         row.clearTags().putAllTags(request.getTagsMap());

@@ -27,7 +27,8 @@ final class Infos {
         .setModificationTimeMs(row.getModificationTimeMs()).setUsedBytes(usage.getUsedBytes())
         .setUsedNamespace(usage.getUsedNamespace()).setObjectId(row.getObjectId())
         .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket())
-        .setVersioning(row.getVersioning()).setAcl(row.getAcl()).putAllTags(row.getTagsMap())
+        .setVersioning(row.getVersioning()).setAcl(row.getAcl()).setGrants(row.getGrants()).putAllTags(row.getTagsMap())
+        .setLocation(row.getLocation())
         .addAllCorsRules(row.getCorsRulesList()).build();
   }
 
@@ -43,7 +44,7 @@ final class Infos {
         .setCreationTimeMs(row.getCreationTimeMs()).setModificationTimeMs(row.getModificationTimeMs())
         .putAllMetadata(row.getMetadataMap()).setObjectId(row.getObjectId()).setPermission(row.getPermission())
         .setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).setVersionId(KeyVersions.id(row))
-        .setDeleteMarker(row.getDeleteMarker()).setLatest(latest).setAcl(row.getAcl())
+        .setDeleteMarker(row.getDeleteMarker()).setLatest(latest).setAcl(row.getAcl()).setGrants(row.getGrants())
         .setPartCount(row.getPartsCount()).build();
   }
 

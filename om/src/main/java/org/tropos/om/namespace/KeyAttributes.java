@@ -33,8 +33,9 @@ final class KeyAttributes {
   }
 
   static KeyInfo setAcl(Txn txn, BucketRow bucket, SetKeyAclRequest request) throws OmException {
+    AclGrantChecks.check(request.getGrants());
     return rewrite(txn, bucket, request.getKey(), request.getVersionId(), request.getExpectedObjectId(),
-        row -> row.toBuilder().setAcl(request.getAcl()).build());
+        row -> row.toBuilder().setAcl(request.getAcl()).setGrants(request.getGrants()).build());
   }
 
   /** Rewrites a version's row; {@code expectedObjectId} (0: any) is the object the caller checked it may change. */

@@ -19,6 +19,7 @@ final class KeyCopies {
   }
 
   static KeyInfo copy(Txn txn, BucketRow from, BucketRow to, CopyKeyRequest request) throws OmException {
+    AclGrantChecks.check(request.getGrants());
     FileRow source = Keys.find(txn, from, request.getKey(), request.getVersionId(), false).row();
     Keys.checkExpected(source, request.getExpectedObjectId(), request.getKey());
     boolean flat = to.getLayout() == BucketLayout.OBJECT_STORE;
@@ -30,7 +31,7 @@ final class KeyCopies {
         .setFactor(source.getFactor()).setOwner(request.getOwner().isEmpty() ? to.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis())
         .putAllMetadata(request.getReplaceMetadata() ? request.getMetadataMap() : source.getMetadataMap())
-        .setCreateParents(true).setAcl(request.getAcl()).build();
+        .setCreateParents(true).setAcl(request.getAcl()).setGrants(request.getGrants()).build();
     CommitKeyRequest blocks = CommitKeyRequest.newBuilder().setSize(source.getSize())
         .addAllBlocks(source.getBlocksList()).build();
     KeyInfo copied = flat ? FlatKeys.commit(txn, to, open, blocks) : FsoChanges.commit(txn, to, open, blocks);

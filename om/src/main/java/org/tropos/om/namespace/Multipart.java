@@ -48,11 +48,12 @@ final class Multipart {
 
   static String initiate(Txn txn, BucketRow bucket, InitiateMultipartUploadRequest request) throws OmException {
     checkName(bucket, request.getKey());
+    AclGrantChecks.check(request.getGrants());
     String uploadId = String.format("%016x", txn.newObjectId());
     txn.put(OmTable.MULTIPART_UPLOADS, uploadKey(bucket, request.getKey(), uploadId), MultipartUploadRow.newBuilder()
         .setUploadId(uploadId).setKey(request.getKey()).setOwner(request.getOwner().isEmpty() ? bucket.getOwner()
             : request.getOwner()).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
-        .setFactor(bucket.getFactor()).setAcl(request.getAcl()).build());
+        .setFactor(bucket.getFactor()).setAcl(request.getAcl()).setGrants(request.getGrants()).build());
     return uploadId;
   }
 
@@ -235,6 +236,7 @@ final class Multipart {
         .setPath(flat ? upload.getKey() : Names.join(Names.split(upload.getKey()))).setFactor(upload.getFactor())
         .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs())
         .putAllMetadata(upload.getMetadataMap()).setCreateParents(true).setAcl(upload.getAcl())
+        .setGrants(upload.getGrants())
         .setJoinedUploadId(upload.getUploadId()).setIfMatch(request.getIfMatch())
         .setIfNoneMatch(request.getIfNoneMatch());
   }

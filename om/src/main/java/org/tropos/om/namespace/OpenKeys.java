@@ -32,6 +32,7 @@ final class OpenKeys {
    * in the OM.
    */
   static OpenKeyRow open(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {
+    AclGrantChecks.check(request.getGrants());
     if (request.getPermission() < 0 || request.getPermission() > FileAttributes.MAX_PERMISSION) {
       throw new OmException(OmResult.INVALID_REQUEST, "permission " + Integer.toOctalString(request.getPermission())
           + " is not 0 to 7777 (octal)");
@@ -53,7 +54,8 @@ final class OpenKeys {
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents())
         .setUploadId(request.getUploadId()).setPartNumber(request.getPartNumber())
-        .setPermission(request.getPermission()).setAcl(request.getAcl()).setIfMatch(request.getIfMatch())
+        .setPermission(request.getPermission()).setAcl(request.getAcl()).setGrants(request.getGrants())
+        .setIfMatch(request.getIfMatch())
         .setIfNoneMatch(request.getIfNoneMatch()).build();
   }
 
@@ -126,7 +128,8 @@ final class OpenKeys {
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())
         .setOwner(open.getOwner()).setCreationTimeMs(open.getCreationTimeMs()).setModificationTimeMs(txn.nowMillis())
         .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap())
-        .setPermission(open.getPermission()).setAcl(open.getAcl()).setUploadId(open.getJoinedUploadId())
+        .setPermission(open.getPermission()).setAcl(open.getAcl()).setGrants(open.getGrants())
+        .setUploadId(open.getJoinedUploadId())
         .addAllParts(open.getJoinedPartsList()).build();
   }
 }

@@ -16,6 +16,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.om.AclGrant;
+import org.tropos.proto.om.AclGrants;
+import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CannedAcl;
@@ -35,6 +38,7 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
+import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.om.db.OpenKeyRow;
 
@@ -89,6 +93,35 @@ class NamespaceTest {
     return CommitKeyRequest.newBuilder().setVolume(open.getVolume()).setBucket(open.getBucket()).setOpen(open)
         .setSize(size).addBlocks(KeyBlock.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(1)
             .setLocalId(7)).setLength(size)).build();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"flat", "fso"})
+  void aclGrantsAreKeptWithBucketsAndKeysAndAMalformedGrantChangesNothing(String bucket) throws Exception {
+    Namespace ns = om.namespace;
+    AclGrants toBob = AclGrants.newBuilder().setGiven(true).addGrants(AclGrant.newBuilder().setUser("bob")
+        .setPermission(AclPermission.ACL_READ)).build();
+    ns.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName(bucket)
+        .setAcl(CannedAcl.ACL_PRIVATE).setGrants(toBob).build());
+    assertEquals(toBob, ns.getBucket("vol1", bucket).getGrants());
+    ns.commitKey(createdWithCommit(OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey("k")
+        .setGrants(toBob).build(), 5));
+    assertEquals(toBob, ns.lookupKey("vol1", bucket, "k").getGrants());
+
+    AclGrants noGrantee = AclGrants.newBuilder().setGiven(true).addGrants(AclGrant.newBuilder()
+        .setPermission(AclPermission.ACL_READ)).build();
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.setKeyAcl(SetKeyAclRequest.newBuilder()
+        .setVolume("vol1").setBucket(bucket).setKey("k").setGrants(noGrantee).build())));
+    assertEquals(toBob, ns.lookupKey("vol1", bucket, "k").getGrants());
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.setBucketProperties(SetBucketPropertiesRequest
+        .newBuilder().setVolume("vol1").setName(bucket).setGrants(AclGrants.newBuilder().setGiven(true)).build())),
+        "grants without the canned ACL they replace");
+    assertEquals(toBob, ns.getBucket("vol1", bucket).getGrants());
+
+    ns.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName(bucket)
+        .setAcl(CannedAcl.ACL_PUBLIC_READ).build());
+    assertEquals(AclGrants.getDefaultInstance(), ns.getBucket("vol1", bucket).getGrants(),
+        "a canned ACL set alone replaces the grants");
   }
 
   @ParameterizedTest

@@ -1,16 +1,17 @@
 package org.tropos.s3.ops;
 
+import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.BucketInfo;
-import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
 
 /**
- * Who may do what, from owners and canned ACLs. The OM's administrators and a bucket's owner may do everything in
- * the bucket; an object's writer owns that object. Others get what the bucket's ACL grants ({@code READ}: list
- * its objects; {@code WRITE}: write and delete objects) and what an object's ACL grants ({@code READ}: read it).
+ * Who may do what, from owners and ACLs ({@link S3Acl}). The OM's administrators and a bucket's owner may do
+ * everything in the bucket; an object's writer owns that object. Others get what the bucket's ACL grants
+ * ({@code READ}: list its objects; {@code WRITE}: write and delete objects; {@code READ_ACP}/{@code WRITE_ACP}:
+ * read/change its ACL) and what an object's ACL grants ({@code READ}: read it; {@code READ_ACP}/{@code WRITE_ACP}).
  * As in S3, reading an object depends on the object's ACL alone, not on the bucket's.
  */
 final class Access {
@@ -20,7 +21,11 @@ final class Access {
     READ,
     /** Create, overwrite and delete objects. */
     WRITE,
-    /** Change or read the bucket's ACL, versioning, and delete it: its owner's business. */
+    /** Read the bucket's ACL. */
+    READ_ACP,
+    /** Change the bucket's ACL. */
+    WRITE_ACP,
+    /** Change the bucket's versioning, tags, CORS rules, and delete it: its owner's business. */
     OWNER
   }
 
@@ -32,13 +37,14 @@ final class Access {
     if (caller.administrator() || owns(bucket, caller)) {
       return true;
     }
-    CannedAcl acl = bucket.getAcl();
-    return switch (permission) {
-      case READ -> acl == CannedAcl.ACL_PUBLIC_READ || acl == CannedAcl.ACL_PUBLIC_READ_WRITE
-          || (acl == CannedAcl.ACL_AUTHENTICATED_READ && !caller.anonymous());
-      case WRITE -> acl == CannedAcl.ACL_PUBLIC_READ_WRITE;
-      case OWNER -> false;
+    AclPermission needed = switch (permission) {
+      case READ -> AclPermission.ACL_READ;
+      case WRITE -> AclPermission.ACL_WRITE;
+      case READ_ACP -> AclPermission.ACL_READ_ACP;
+      case WRITE_ACP -> AclPermission.ACL_WRITE_ACP;
+      case OWNER -> null;
     };
+    return needed != null && S3Acl.of(bucket).grants(caller, needed, bucket.getOwner(), bucket.getOwner());
   }
 
   static void check(BucketInfo bucket, Caller caller, Permission permission) throws S3Error {
@@ -62,12 +68,13 @@ final class Access {
 
   /** Whether {@code caller} may read {@code key} (its data, metadata and tags). */
   static boolean mayRead(BucketInfo bucket, KeyInfo key, Caller caller) {
-    if (mayChange(bucket, key, caller)) {
-      return true;
-    }
-    CannedAcl acl = key.getAcl();
-    return acl == CannedAcl.ACL_PUBLIC_READ || acl == CannedAcl.ACL_PUBLIC_READ_WRITE
-        || (acl == CannedAcl.ACL_AUTHENTICATED_READ && !caller.anonymous());
+    return granted(bucket, key, caller, AclPermission.ACL_READ);
+  }
+
+  /** Whether {@code caller} owns {@code key} (see {@link #mayChange}) or its ACL grants it {@code permission}. */
+  static boolean granted(BucketInfo bucket, KeyInfo key, Caller caller, AclPermission permission) {
+    return mayChange(bucket, key, caller)
+        || S3Acl.of(key).grants(caller, permission, key.getOwner(), bucket.getOwner());
   }
 
   /** Whether {@code caller} may change {@code key}'s ACL and tags: its owner, the bucket's, an administrator. */
@@ -77,8 +84,14 @@ final class Access {
   }
 
   static void checkRead(BucketInfo bucket, KeyInfo key, Caller caller) throws S3Error {
-    if (!mayRead(bucket, key, caller)) {
-      throw denied(caller, "read", key);
+    checkGranted(bucket, key, caller, AclPermission.ACL_READ, "read");
+  }
+
+  /** Refuses {@code caller} what {@link #granted} does not allow it on {@code key}: {@code what} it wanted. */
+  static void checkGranted(BucketInfo bucket, KeyInfo key, Caller caller, AclPermission permission, String what)
+      throws S3Error {
+    if (!granted(bucket, key, caller, permission)) {
+      throw denied(caller, what, key);
     }
   }
 

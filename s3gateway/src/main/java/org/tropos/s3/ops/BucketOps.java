@@ -1,18 +1,18 @@
 package org.tropos.s3.ops;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.regex.Pattern;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
-import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.s3.S3Error;
@@ -21,10 +21,13 @@ import org.tropos.s3.auth.Caller;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
+import org.tropos.s3.http.XmlInput;
+import org.w3c.dom.Element;
 
 /** ListBuckets, CreateBucket, HeadBucket, DeleteBucket, GetBucketLocation. S3 buckets live in one volume. */
 final class BucketOps {
   private static final String REGION = "us-east-1";
+  private static final Pattern REGION_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
   private final TroposClient om;
   private final String volume;
@@ -32,9 +35,11 @@ final class BucketOps {
   private static final int MAX_BUCKETS = 10000;
   private final BucketLayout layout;
   private final RecentBuckets recentBuckets;
+  private final AclRequests acls;
 
-  BucketOps(TroposClient om, String volume, BucketLayout layout, Clock clock) {
+  BucketOps(TroposClient om, String volume, BucketLayout layout, Clock clock, AclRequests acls) {
     this.om = om;
+    this.acls = acls;
     this.volume = volume;
     this.layout = layout;
     this.recentBuckets = new RecentBuckets(clock);
@@ -172,23 +177,23 @@ final class BucketOps {
   }
 
   /**
-   * Creates a bucket owned by the caller, with the canned ACL of {@code x-amz-acl}. Its owner creating it again
-   * succeeds and changes nothing, as in S3's us-east-1, the region this gateway answers as; with another ACL than
-   * it has, or by another user, BucketAlreadyExists.
+   * Creates a bucket owned by the caller, with the ACL its headers set and the location its body names. Its owner
+   * creating it again succeeds and changes nothing, as in S3's us-east-1; with another ACL or location than it
+   * has, or by another user, BucketAlreadyExists.
    */
   void create(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     if (caller.anonymous()) {
       throw S3ErrorCode.ACCESS_DENIED.error("Anonymous callers may not create buckets");
     }
-    CannedAcl acl = AclOps.fromHeaders(request);
+    S3Acl acl = acls.fromHeaders(request, caller.accessId(), caller.accessId());
     if (request.header("x-amz-bucket-object-lock-enabled") != null
         && !request.header("x-amz-bucket-object-lock-enabled").strip().equalsIgnoreCase("false")) {
       throw S3ErrorCode.NOT_IMPLEMENTED.error("Object lock is not implemented");
     }
-    request.body().transferTo(OutputStream.nullOutputStream());
+    String location = locationConstraint(request);
     BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket())
         .setOwner(caller.accessId()).setLayout(layout).setFactor(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED)
-        .setAcl(acl).build();
+        .setAcl(acl.canned()).setGrants(acl.given()).setLocation(location).build();
     try {
       createVolumeIfMissing();
       om.createBucket(wanted);
@@ -197,12 +202,34 @@ final class BucketOps {
         throw OmCalls.translate(e, request.bucket(), "");
       }
       BucketInfo existing = find(request);
-      if (!existing.getOwner().equals(caller.accessId()) || existing.getAcl() != acl) {
+      if (!existing.getOwner().equals(caller.accessId()) || !S3Acl.of(existing).equals(acl)
+          || !existing.getLocation().equals(location)) {
         throw OmCalls.translate(e, request.bucket(), "");
       }
     }
     out.headers().set("Location", "/" + request.bucket());
     out.send(200, new byte[0], null);
+  }
+
+  /**
+   * The region a CreateBucketConfiguration names (empty when the request has none), kept with the bucket for
+   * GetBucketLocation and HEAD to answer: this gateway serves every region it is given.
+   */
+  private static String locationConstraint(S3Request request) throws S3Error, IOException {
+    byte[] body = request.body().readNBytes(XmlInput.MAX_BYTES + 1);
+    if (body.length == 0) {
+      return "";
+    }
+    Element configuration = XmlInput.parse(new ByteArrayInputStream(body), S3ErrorCode.MALFORMED_XML);
+    String location = XmlInput.text(configuration, "LocationConstraint");
+    if (!configuration.getTagName().equals("CreateBucketConfiguration") || location == null) {
+      return "";
+    }
+    if (!REGION_NAME.matcher(location).matches()) {
+      throw S3ErrorCode.INVALID_LOCATION_CONSTRAINT.error("The specified location-constraint is not valid: "
+          + S3Error.quote(location));
+    }
+    return location;
   }
 
   private void createVolumeIfMissing() throws OmException {
@@ -223,8 +250,8 @@ final class BucketOps {
   }
 
   void head(S3Request request, Caller caller, S3Response out) throws S3Error {
-    require(request, caller, Access.Permission.READ);
-    out.headers().set("x-amz-bucket-region", REGION);
+    BucketInfo bucket = require(request, caller, Access.Permission.READ);
+    out.headers().set("x-amz-bucket-region", bucket.getLocation().isEmpty() ? REGION : bucket.getLocation());
     out.sendHead(200, 0);
   }
 
@@ -235,7 +262,11 @@ final class BucketOps {
   }
 
   void location(S3Request request, Caller caller, S3Response out) throws S3Error {
-    require(request, caller, Access.Permission.OWNER);
-    out.send(200, Xml.document("LocationConstraint").close("LocationConstraint").bytes(), "application/xml");
+    BucketInfo bucket = require(request, caller, Access.Permission.OWNER);
+    Xml xml = Xml.document("LocationConstraint");
+    if (!bucket.getLocation().isEmpty()) {
+      xml.text(bucket.getLocation());
+    }
+    out.send(200, xml.close("LocationConstraint").bytes(), "application/xml");
   }
 }

@@ -14,7 +14,6 @@ import org.tropos.client.KeyInputStream;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
-import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.LookupKeyResponse;
@@ -34,10 +33,12 @@ import org.tropos.s3.http.Xml;
 final class CopyOps {
   private final TroposClient om;
   private final BucketOps buckets;
+  private final AclRequests acls;
 
-  CopyOps(TroposClient om, BucketOps buckets) {
+  CopyOps(TroposClient om, BucketOps buckets, AclRequests acls) {
     this.om = om;
     this.buckets = buckets;
+    this.acls = acls;
   }
 
   /** The bucket, key and version of an x-amz-copy-source header ({@code [/]bucket/key[?versionId=...]}). */
@@ -129,7 +130,7 @@ final class CopyOps {
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
-    CannedAcl acl = AclOps.fromHeaders(request);
+    S3Acl acl = acls.fromHeaders(request, caller.accessId(), target.getOwner());
     Optional<ChecksumAlgorithm> asked = checksumAsked(request);
     KeyInfo copied = OmCalls.againIfChanged(() -> {
       LookupKeyResponse found = source.lookup(om, buckets, request, caller);
@@ -147,7 +148,8 @@ final class CopyOps {
       CopyKeyRequest.Builder copy = CopyKeyRequest.newBuilder().setVolume(buckets.volume())
           .setBucket(source.bucket()).setKey(source.key()).setVersionId(from.getVersionId())
           .setExpectedObjectId(from.getObjectId()).setToVolume(buckets.volume()).setToBucket(request.bucket())
-          .setToKey(request.key()).setOwner(caller.accessId()).setReplaceMetadata(newMetadata).setAcl(acl);
+          .setToKey(request.key()).setOwner(caller.accessId()).setReplaceMetadata(newMetadata).setAcl(acl.canned())
+          .setGrants(acl.given());
       if (newMetadata) {
         Map<String, String> metadata = metadataOfCopy(request, from, replace, replaceTags);
         computed.ifPresent(c -> {

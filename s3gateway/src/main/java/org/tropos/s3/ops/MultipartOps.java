@@ -46,11 +46,13 @@ final class MultipartOps {
   private final TroposClient om;
   private final BucketOps buckets;
   private final ObjectWrites objects;
+  private final AclRequests acls;
 
-  MultipartOps(TroposClient om, BucketOps buckets, ObjectWrites objects) {
+  MultipartOps(TroposClient om, BucketOps buckets, ObjectWrites objects, AclRequests acls) {
     this.om = om;
     this.buckets = buckets;
     this.objects = objects;
+    this.acls = acls;
   }
 
   /**
@@ -61,12 +63,13 @@ final class MultipartOps {
     ObjectWrites.checkKey(request.key());
     ObjectWrites.checkHeaders(request);
     MultipartChecksum checksum = MultipartChecksum.ofCreate(request);
-    buckets.require(request, caller, Access.Permission.WRITE);
+    BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
+    S3Acl acl = acls.fromHeaders(request, caller.accessId(), bucket.getOwner());
     InitiateMultipartUploadRequest initiate = InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
         .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
-        .putAllMetadata(checksum.asUploadMetadata()).setOwner(caller.accessId()).setAcl(AclOps.fromHeaders(request))
-        .build();
+        .putAllMetadata(checksum.asUploadMetadata()).setOwner(caller.accessId()).setAcl(acl.canned())
+        .setGrants(acl.given()).build();
     String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(initiate));
     checksum.asUploadMetadata().forEach(out.headers()::set);
     out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())

@@ -241,17 +241,18 @@ final class ObjectReads {
 
   /**
    * The bytes of part {@code number} of a key joined by a multipart upload, with its part count in the response;
-   * a key written whole is its own part 1 (null: all of it).
+   * a key written whole is its own part 1 (null: all of it). A part it does not have is InvalidPart, as S3
+   * answers.
    */
   private static ByteRange part(KeyInfo key, int number, S3Response out) throws S3Error {
     if (key.getPartCount() == 0) {
       if (number != 1) {
-        throw S3ErrorCode.INVALID_PART_NUMBER.error();
+        throw S3ErrorCode.INVALID_PART.error("The object has no part " + number + ": it was not uploaded in parts");
       }
       return null;
     }
     if (number > key.getPartsCount()) {
-      throw S3ErrorCode.INVALID_PART_NUMBER.error();
+      throw S3ErrorCode.INVALID_PART.error("The object has " + key.getPartsCount() + " parts, not " + number);
     }
     long first = 0;
     for (PartInfo part : key.getPartsList().subList(0, number - 1)) {

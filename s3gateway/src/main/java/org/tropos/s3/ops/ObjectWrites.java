@@ -57,10 +57,12 @@ final class ObjectWrites {
 
   private final TroposClient om;
   private final BucketOps buckets;
+  private final AclRequests acls;
 
-  ObjectWrites(TroposClient om, BucketOps buckets) {
+  ObjectWrites(TroposClient om, BucketOps buckets, AclRequests acls) {
     this.om = om;
     this.buckets = buckets;
+    this.acls = acls;
   }
 
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
@@ -71,9 +73,10 @@ final class ObjectWrites {
       putDirectory(request, bucket.get(false), out);
       return;
     }
+    S3Acl acl = acls.fromHeaders(request, caller.accessId(), bucket.get(false).getOwner());
     OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
-        .setAcl(AclOps.fromHeaders(request));
+        .setAcl(acl.canned()).setGrants(acl.given());
     conditions(request, open);
     Stored stored = upload(request, caller, bucket, open);
     out.headers().set("ETag", ObjectMetadata.etag(stored.key()));

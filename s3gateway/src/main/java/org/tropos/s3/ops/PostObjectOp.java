@@ -85,7 +85,7 @@ final class PostObjectOp {
         .putAllMetadata(ObjectMetadata.of(name -> fields.get(name.toLowerCase(Locale.ROOT)), fields.keySet()))
         .putAllMetadata(TaggingOps.asMetadata(tagging == null ? Map.of() : TaggingOps.fromDocument(
             new ByteArrayInputStream(tagging.getBytes(StandardCharsets.UTF_8)))))
-        .setAcl(AclOps.canned(fields.get("acl")));
+        .setAcl(AclRequests.canned(fields.get("acl")));
     long min = policy == null ? 0 : policy.minLength();
     long max = Math.min(ObjectWrites.MAX_PUT_BYTES, policy == null ? Long.MAX_VALUE : policy.maxLength());
     CountingInputStream content = new CountingInputStream(form.content(), max);

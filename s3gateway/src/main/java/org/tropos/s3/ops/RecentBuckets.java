@@ -43,6 +43,6 @@ final class RecentBuckets {
   /** What OpenKey is to find unchanged in {@code bucket} for an access decision made on it to stand. */
   static ExpectedBucket expectation(BucketInfo bucket) {
     return ExpectedBucket.newBuilder().setObjectId(bucket.getObjectId()).setOwner(bucket.getOwner())
-        .setAcl(bucket.getAcl()).build();
+        .setAcl(bucket.getAcl()).setGrants(bucket.getGrants()).build();
   }
 }

@@ -17,6 +17,7 @@ import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.auth.Credentials;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.http.ErrorDocument;
 import org.tropos.s3.http.S3Handler;
@@ -36,27 +37,29 @@ public final class S3Dispatcher implements S3Handler {
   private final CorsOps cors;
   private final S3Meters meters;
 
-  public S3Dispatcher(TroposClient om, RequestAuthenticator authenticator, Clock clock, String volume,
-      BucketLayout layout, S3Meters meters) {
+  /** Serves S3 for the users {@code credentials} knows: it authenticates callers and resolves ACL grantees. */
+  public S3Dispatcher(TroposClient om, Credentials credentials, Clock clock, String volume, BucketLayout layout,
+      S3Meters meters) {
     this.meters = meters;
-    this.authenticator = authenticator;
+    this.authenticator = new RequestAuthenticator(credentials);
     this.clock = clock;
-    BucketOps buckets = new BucketOps(om, volume, layout, clock);
+    AclRequests acls = new AclRequests(credentials);
+    BucketOps buckets = new BucketOps(om, volume, layout, clock, acls);
     this.cors = new CorsOps(om, buckets);
-    this.routes = routes(om, buckets, cors, authenticator, clock);
+    this.routes = routes(om, buckets, cors, acls, authenticator, clock);
   }
 
-  private static S3Routes routes(TroposClient om, BucketOps buckets, CorsOps cors,
+  private static S3Routes routes(TroposClient om, BucketOps buckets, CorsOps cors, AclRequests acls,
       RequestAuthenticator authenticator, Clock clock) {
     ObjectReads reads = new ObjectReads(om, buckets);
-    ObjectWrites writes = new ObjectWrites(om, buckets);
+    ObjectWrites writes = new ObjectWrites(om, buckets, acls);
     ObjectListing listing = new ObjectListing(om, buckets);
-    MultipartOps multipart = new MultipartOps(om, buckets, writes);
-    CopyOps copies = new CopyOps(om, buckets);
+    MultipartOps multipart = new MultipartOps(om, buckets, writes, acls);
+    CopyOps copies = new CopyOps(om, buckets, acls);
     DeleteObjectsOp bulkDelete = new DeleteObjectsOp(om, buckets);
     TaggingOps tagging = new TaggingOps(om, buckets);
     VersioningOps versioning = new VersioningOps(om, buckets);
-    AclOps acls = new AclOps(om, buckets);
+    AclOps aclOps = new AclOps(om, buckets, acls);
     ObjectAttributesOp attributes = new ObjectAttributesOp(om, buckets);
     PostObjectOp formUpload = new PostObjectOp(buckets, writes, authenticator, clock);
     return new S3Routes()
@@ -72,8 +75,8 @@ public final class S3Dispatcher implements S3Handler {
         .add("GET", BUCKET, "versioning", versioning::get)
         .add("PUT", BUCKET, "versioning", versioning::put)
         .add("GET", BUCKET, "versions", versioning::list)
-        .add("GET", BUCKET, "acl", acls::getBucketAcl)
-        .add("PUT", BUCKET, "acl", acls::putBucketAcl)
+        .add("GET", BUCKET, "acl", aclOps::getBucketAcl)
+        .add("PUT", BUCKET, "acl", aclOps::putBucketAcl)
         .add("GET", BUCKET, "tagging", tagging::getBucket)
         .add("PUT", BUCKET, "tagging", tagging::putBucket)
         .add("DELETE", BUCKET, "tagging", tagging::deleteBucket)
@@ -98,8 +101,8 @@ public final class S3Dispatcher implements S3Handler {
         .add("GET", OBJECT, "tagging", tagging::get)
         .add("PUT", OBJECT, "tagging", tagging::put)
         .add("DELETE", OBJECT, "tagging", tagging::delete)
-        .add("GET", OBJECT, "acl", acls::getObjectAcl)
-        .add("PUT", OBJECT, "acl", acls::putObjectAcl)
+        .add("GET", OBJECT, "acl", aclOps::getObjectAcl)
+        .add("PUT", OBJECT, "acl", aclOps::putObjectAcl)
         .add("GET", OBJECT, "attributes", attributes::get);
   }
 

@@ -1,0 +1,58 @@
+package org.tropos.s3.ops;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.tropos.proto.om.AclGroup;
+import org.tropos.proto.om.AclPermission;
+import org.tropos.proto.om.CannedAcl;
+import org.tropos.s3.auth.Caller;
+
+class S3AclTest {
+  private static final Caller ALT = new Caller("alt", false, "", null, null, null, null);
+  private static final Caller OTHER = new Caller("other", false, "", null, null, null, null);
+
+  @Test
+  void aGrantToAUserGivesThatUserThePermissionNamedAndFullControlGivesEveryPermission() {
+    S3Acl acl = S3Acl.granting(List.of(S3Acl.user("alt", AclPermission.ACL_READ_ACP)));
+    assertTrue(acl.grants(ALT, AclPermission.ACL_READ_ACP, "owner", "owner"));
+    assertFalse(acl.grants(ALT, AclPermission.ACL_READ, "owner", "owner"));
+    assertFalse(acl.grants(OTHER, AclPermission.ACL_READ_ACP, "owner", "owner"));
+    assertFalse(acl.grants(Caller.ANONYMOUS, AclPermission.ACL_READ_ACP, "owner", "owner"));
+
+    S3Acl full = S3Acl.granting(List.of(S3Acl.user("alt", AclPermission.ACL_FULL_CONTROL)));
+    for (AclPermission p : List.of(AclPermission.ACL_READ, AclPermission.ACL_WRITE, AclPermission.ACL_READ_ACP,
+        AclPermission.ACL_WRITE_ACP)) {
+      assertTrue(full.grants(ALT, p, "owner", "owner"), p.name());
+    }
+  }
+
+  @Test
+  void groupsGrantToEveryoneOrToSignedCallersOnly() {
+    S3Acl authenticated = S3Acl.granting(List.of(S3Acl.group(AclGroup.ACL_AUTHENTICATED_USERS,
+        AclPermission.ACL_READ)));
+    assertTrue(authenticated.grants(OTHER, AclPermission.ACL_READ, "owner", "owner"));
+    assertFalse(authenticated.grants(Caller.ANONYMOUS, AclPermission.ACL_READ, "owner", "owner"));
+    assertTrue(S3Acl.canned(CannedAcl.ACL_PUBLIC_READ_WRITE).grants(Caller.ANONYMOUS, AclPermission.ACL_WRITE,
+        "owner", "owner"));
+  }
+
+  @Test
+  void givenGrantsStandInsteadOfTheCannedAclAndAnEmptyListGrantsNothing() {
+    S3Acl none = S3Acl.granting(List.of());
+    assertEquals(List.of(), none.grants("owner", "owner"));
+    assertFalse(none.grants(ALT, AclPermission.ACL_READ, "owner", "owner"));
+    assertEquals(List.of(S3Acl.user("owner", AclPermission.ACL_FULL_CONTROL)), S3Acl.PRIVATE.grants("owner",
+        "owner"));
+  }
+
+  @Test
+  void bucketOwnerCannedAclsGrantTheBucketsOwnerOnlyWhenItIsNotTheObjectsOwner() {
+    assertEquals(List.of(S3Acl.user("alt", AclPermission.ACL_FULL_CONTROL), S3Acl.user("owner",
+        AclPermission.ACL_READ)), S3Acl.canned(CannedAcl.ACL_BUCKET_OWNER_READ).grants("alt", "owner"));
+    assertEquals(1, S3Acl.canned(CannedAcl.ACL_BUCKET_OWNER_FULL_CONTROL).grants("owner", "owner").size());
+  }
+}
