@@ -9,7 +9,8 @@ import java.util.regex.Pattern;
 /**
  * Durations as configuration writes them: {@code 30s}, {@code 500ms}, {@code 5m}, {@code 1h}, {@code 2d},
  * {@code 100us}, {@code 10ns}. A bare number takes the key's default unit, as Hadoop's
- * {@code getTimeDuration} does, so old configs that say {@code 30000} keep working.
+ * {@code getTimeDuration} does, so old configs that say {@code 30000} keep working. ISO-8601 durations
+ * ({@code P365D}, {@code PT12H}) are read too: Ozone's certificate keys are written that way.
  */
 public final class Durations {
   private static final Pattern FORMAT = Pattern.compile("^\\s*(\\d+)\\s*([a-zA-Z]*)\\s*$");
@@ -18,6 +19,13 @@ public final class Durations {
   }
 
   public static Duration parse(String text, ChronoUnit bareUnit) {
+    if (text.strip().toUpperCase(Locale.ROOT).startsWith("P")) {
+      try {
+        return Duration.parse(text.strip());
+      } catch (java.time.format.DateTimeParseException e) {
+        throw new IllegalArgumentException("not a duration");
+      }
+    }
     Matcher m = FORMAT.matcher(text);
     if (!m.matches()) {
       throw new IllegalArgumentException("not a duration");

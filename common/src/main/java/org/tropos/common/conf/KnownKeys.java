@@ -14,7 +14,7 @@ import java.util.Map;
  */
 public final class KnownKeys {
   private static final Map<String, ConfigKey<?>> KEYS = collect(CommonKeys.class, ScmKeys.class,
-      DatanodeKeys.class, ClientKeys.class, OmKeys.class, S3GatewayKeys.class);
+      DatanodeKeys.class, ClientKeys.class, OmKeys.class, S3GatewayKeys.class, SecurityKeys.class);
 
   /** Old name -> current name. Ozone renamed these; operators still carry the old names in their configs. */
   private static final Map<String, String> DEPRECATED = Map.of(

@@ -35,6 +35,9 @@ class UnitsTest {
     assertEquals(Duration.ofHours(1), Durations.parse("1H", ChronoUnit.MILLIS));
     assertEquals(Duration.ofDays(2), Durations.parse("2d", ChronoUnit.MILLIS));
     assertEquals(Duration.ofNanos(100_000), Durations.parse("100us", ChronoUnit.MILLIS));
+    assertEquals(Duration.ofDays(365), Durations.parse("P365D", ChronoUnit.MILLIS));
+    assertEquals(Duration.ofHours(12), Durations.parse("PT12H", ChronoUnit.MILLIS));
+    assertThrows(IllegalArgumentException.class, () -> Durations.parse("P1Y", ChronoUnit.MILLIS));
     assertThrows(IllegalArgumentException.class, () -> Durations.parse("abc", ChronoUnit.MILLIS));
     assertThrows(IllegalArgumentException.class, () -> Durations.parse("3 fortnights", ChronoUnit.MILLIS));
   }

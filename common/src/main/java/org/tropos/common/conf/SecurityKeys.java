@@ -1,0 +1,35 @@
+package org.tropos.common.conf;
+
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+
+/** Keys of the cluster's certificate authority and the certificates it issues (Ozone's names). */
+public final class SecurityKeys {
+  public static final ConfigKey<String> KEY_ALGORITHM = ConfigKey.of("hdds.key.algo", ConfigType.STRING, "RSA",
+      "The algorithm of every key pair a daemon or the CA makes: RSA or EC.")
+      .requiring(a -> a.equals("RSA") || a.equals("EC"), "RSA or EC");
+
+  public static final ConfigKey<Integer> KEY_LENGTH = ConfigKey.of("hdds.key.len", ConfigType.INT, "2048",
+      "Bits of an RSA key (2048 to 8192), or of an EC key's curve (256 or 384).")
+      .requiring(n -> n == 256 || n == 384 || (n >= 2048 && n <= 8192), "2048 to 8192 (RSA), 256 or 384 (EC)");
+
+  public static final ConfigKey<String> SIGNATURE_ALGORITHM = ConfigKey.of("hdds.x509.signature.algorithm",
+      ConfigType.STRING, "SHA256withRSA", "How the CA signs certificates: a JCA name such as SHA256withRSA or"
+          + " SHA256withECDSA, matching hdds.key.algo.");
+
+  public static final ConfigKey<Duration> DEFAULT_DURATION = ConfigKey.of("hdds.x509.default.duration",
+      ConfigType.duration(ChronoUnit.MILLIS), "P365D", "How long a certificate the CA issues is valid.")
+      .requiring(d -> d.compareTo(Duration.ofMinutes(1)) >= 0, "at least a minute");
+
+  public static final ConfigKey<Duration> MAX_DURATION = ConfigKey.of("hdds.x509.max.duration",
+      ConfigType.duration(ChronoUnit.MILLIS), "P1865D", "How long the CA's own certificate is valid; no certificate"
+          + " it issues outlives it.")
+      .requiring(d -> d.compareTo(Duration.ofMinutes(1)) >= 0, "at least a minute");
+
+  public static final ConfigKey<Duration> RENEW_GRACE_DURATION = ConfigKey.of("hdds.x509.renew.grace.duration",
+      ConfigType.duration(ChronoUnit.MILLIS), "P28D", "A daemon renews its certificate this long before it"
+          + " expires.");
+
+  private SecurityKeys() {
+  }
+}
