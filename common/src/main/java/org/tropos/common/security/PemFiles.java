@@ -1,7 +1,6 @@
 package org.tropos.common.security;
 
 import java.io.IOException;
-import java.io.Reader;
 import java.io.StringReader;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +14,7 @@ import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
 import org.bouncycastle.cert.X509CertificateHolder;
 import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
@@ -75,20 +75,27 @@ public final class PemFiles {
 
   /** The private key in {@code file}: PKCS#8 ({@code PRIVATE KEY}) or OpenSSL's traditional form. */
   public static PrivateKey privateKey(Path file) throws IOException {
-    try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII)) {
-      Object value = single(reader);
-      JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
-      if (value instanceof PEMKeyPair pair) {
-        return converter.getKeyPair(pair).getPrivate();
-      }
-      if (value instanceof PrivateKeyInfo info) {
-        return converter.getPrivateKey(info);
-      }
-      throw new IOException(file + " holds no unencrypted PEM private key");
-    }
+    return privateKey(Files.readString(file, StandardCharsets.US_ASCII)).orElseThrow(() ->
+        new IOException(file + " holds no unencrypted PEM private key"));
   }
 
-  private static Object single(Reader reader) throws IOException {
+  /** The first unencrypted private key in {@code pem}, if any (beside certificates, say). */
+  public static Optional<PrivateKey> privateKey(String pem) throws IOException {
+    JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
+    try (PEMParser parser = new PEMParser(new StringReader(pem))) {
+      for (Object value = parser.readObject(); value != null; value = parser.readObject()) {
+        if (value instanceof PEMKeyPair pair) {
+          return Optional.of(converter.getKeyPair(pair).getPrivate());
+        }
+        if (value instanceof PrivateKeyInfo info) {
+          return Optional.of(converter.getPrivateKey(info));
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static Object single(StringReader reader) throws IOException {
     try (PEMParser parser = new PEMParser(reader)) {
       return parser.readObject();
     }
@@ -102,7 +109,12 @@ public final class PemFiles {
 
   /** Writes {@code keys}' private key to a new file that only its owner may read; refuses to replace one. */
   public static void writePrivateKey(Path file, KeyPair keys) throws IOException {
+    writeOwnerOnly(file, toPem(keys.getPrivate()));
+  }
+
+  /** Writes {@code text} to a new file that only its owner may read (created so before anything is in it). */
+  public static void writeOwnerOnly(Path file, String text) throws IOException {
     Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(file, toPem(keys.getPrivate()), StandardCharsets.US_ASCII, StandardOpenOption.WRITE);
+    Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
   }
 }

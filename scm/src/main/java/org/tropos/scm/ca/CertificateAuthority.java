@@ -34,6 +34,7 @@ import org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.bouncycastle.pkcs.PKCSException;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequest;
+import org.tropos.common.security.CertificateSigner;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.KeyPairs;
 import org.tropos.common.security.PemFiles;
@@ -105,6 +106,17 @@ public final class CertificateAuthority {
 
   public X509Certificate root() {
     return root;
+  }
+
+  /** This CA as a daemon in the same process asks it: the certificate, then the root. */
+  public CertificateSigner inProcess() {
+    return request -> {
+      try {
+        return List.of(sign(request), root);
+      } catch (RequestRefusedException | GeneralSecurityException e) {
+        throw new IOException("the certificate authority refused the request: " + e.getMessage(), e);
+      }
+    };
   }
 
   /**
