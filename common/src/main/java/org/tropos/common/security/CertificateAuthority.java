@@ -1,4 +1,4 @@
-package org.tropos.scm.ca;
+package org.tropos.common.security;
 
 import java.io.IOException;
 import java.math.BigInteger;
@@ -34,11 +34,6 @@ import org.bouncycastle.operator.jcajce.JcaContentVerifierProviderBuilder;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.bouncycastle.pkcs.PKCSException;
 import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequest;
-import org.tropos.common.security.CertificateSigner;
-import org.tropos.common.security.CertificateSubject;
-import org.tropos.common.security.KeyPairs;
-import org.tropos.common.security.PemFiles;
-import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.Clock;
 
 /**

@@ -1,4 +1,4 @@
-package org.tropos.scm.ca;
+package org.tropos.common.security;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -39,12 +39,6 @@ import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.conf.Configuration;
-import org.tropos.common.security.CertificateRequests;
-import org.tropos.common.security.CertificateSubject;
-import org.tropos.common.security.KeyPairs;
-import org.tropos.common.security.PemFiles;
-import org.tropos.common.security.ServiceRole;
-import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.ManualClock;
 import org.tropos.common.util.SystemClock;
 

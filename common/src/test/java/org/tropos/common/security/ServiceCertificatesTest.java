@@ -1,4 +1,4 @@
-package org.tropos.scm.ca;
+package org.tropos.common.security;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,11 +16,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.conf.Configuration;
-import org.tropos.common.security.CertificateSigner;
-import org.tropos.common.security.CertificateSubject;
-import org.tropos.common.security.ServiceCertificates;
-import org.tropos.common.security.ServiceRole;
-import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.ManualClock;
 
 class ServiceCertificatesTest {

@@ -1,4 +1,4 @@
-package org.tropos.scm.ca;
+package org.tropos.common.security;
 
 /** A certificate signing request the CA will not sign, and why. */
 public final class RequestRefusedException extends Exception {
