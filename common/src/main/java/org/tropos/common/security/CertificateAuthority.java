@@ -75,6 +75,22 @@ public final class CertificateAuthority {
       throw new IOException("a certificate authority exists in " + dir + ": it is not replaced");
     }
     Files.createDirectories(dir);
+    CertificateAuthority ca = create(settings, clusterId, clock);
+    PemFiles.writeOwnerOnly(dir.resolve(KEY_FILE), ca.keyPem());
+    PemFiles.writeCertificates(dir.resolve(CERTIFICATE_FILE), List.of(ca.root));
+    return ca;
+  }
+
+  /** The CA {@link #initialize} made in {@code dir}, or an operator's PEM files placed there under those names. */
+  public static CertificateAuthority load(Path dir, X509Settings settings, String clusterId, Clock clock)
+      throws IOException {
+    return of(Files.readString(dir.resolve(CERTIFICATE_FILE)), Files.readString(dir.resolve(KEY_FILE)), settings,
+        clusterId, clock);
+  }
+
+  /** A new CA of cluster {@code clusterId}, held in memory: its key and root are kept by the caller. */
+  public static CertificateAuthority create(X509Settings settings, String clusterId, Clock clock)
+      throws GeneralSecurityException {
     KeyPair keys = KeyPairs.generate(settings);
     X500Name name = new X500Name("CN=tropos-ca,OU=scm,O=" + clusterId);
     Instant now = clock.wallTime();
@@ -82,21 +98,28 @@ public final class CertificateAuthority {
         Date.from(now.minus(Duration.ofMinutes(5))), Date.from(now.plus(settings.caValidity())), name,
         keys.getPublic());
     JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
-    builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
-        .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
-        .addExtension(Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(keys.getPublic()));
+    try {
+      builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+          .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign))
+          .addExtension(Extension.subjectKeyIdentifier, false,
+              extensions.createSubjectKeyIdentifier(keys.getPublic()));
+    } catch (IOException e) {
+      throw new GeneralSecurityException("encoding a certificate extension", e);
+    }
     X509Certificate root = sign(builder, keys.getPrivate(), settings);
-    PemFiles.writePrivateKey(dir.resolve(KEY_FILE), keys);
-    PemFiles.writeCertificates(dir.resolve(CERTIFICATE_FILE), List.of(root));
     return new CertificateAuthority(root, keys.getPrivate(), settings, clusterId, clock);
   }
 
-  /** The CA {@link #initialize} made in {@code dir}, or an operator's PEM files placed there under those names. */
-  public static CertificateAuthority load(Path dir, X509Settings settings, String clusterId, Clock clock)
-      throws IOException {
-    X509Certificate root = PemFiles.certificate(Files.readString(dir.resolve(CERTIFICATE_FILE)));
-    PrivateKey key = PemFiles.privateKey(dir.resolve(KEY_FILE));
+  /** The CA whose root certificate and private key are these PEM texts. */
+  public static CertificateAuthority of(String rootPem, String keyPem, X509Settings settings, String clusterId,
+      Clock clock) throws IOException {
+    X509Certificate root = PemFiles.certificate(rootPem);
+    PrivateKey key = PemFiles.privateKey(keyPem).orElseThrow(() -> new IOException("no PEM private key for the CA"));
     return new CertificateAuthority(root, key, settings, clusterId, clock);
+  }
+
+  public String keyPem() {
+    return PemFiles.toPem(key);
   }
 
   public X509Certificate root() {
