@@ -33,6 +33,8 @@ import org.tropos.scm.replication.ReplicationManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
 import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
+import org.tropos.scm.rpc.ScmSecurityRpc;
+import org.tropos.scm.security.ScmCertificateAuthority;
 
 /**
  * What an SCM runs while it serves: the node, pipeline and container managers loaded from the database (and, for
@@ -87,6 +89,8 @@ final class ScmServices implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       identity = ScmIdentity.loadOrCreate(db);
+      ScmCertificateAuthority ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(),
+          config.security().x509(), identity.clusterId(), clock);
       CommandQueue commands = new CommandQueue();
       nodeManager = new NodeManager(db, racks, clock, config.staleNodeInterval(), config.deadNodeInterval(),
           identity.clusterId(), commands);
@@ -131,7 +135,7 @@ final class ScmServices implements AutoCloseable {
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
-              containerManager, replicationManager)), registry);
+              containerManager, replicationManager), new ScmSecurityRpc(ca)), registry);
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
           List.of(new ScmBlockRpc(containerManager, deletedBlocks)), registry)

@@ -1,6 +1,7 @@
 package org.tropos.common.security;
 
 import java.time.Duration;
+import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.SecurityKeys;
 
@@ -21,9 +22,14 @@ public record X509Settings(String keyAlgorithm, int keyLength, String signatureA
     }
   }
 
+  /** The settings {@code conf} makes; ConfigException when its keys do not go together. */
   public static X509Settings from(Configuration conf) {
-    return new X509Settings(conf.get(SecurityKeys.KEY_ALGORITHM), conf.get(SecurityKeys.KEY_LENGTH),
-        conf.get(SecurityKeys.SIGNATURE_ALGORITHM), conf.get(SecurityKeys.DEFAULT_DURATION),
-        conf.get(SecurityKeys.MAX_DURATION), conf.get(SecurityKeys.RENEW_GRACE_DURATION));
+    try {
+      return new X509Settings(conf.get(SecurityKeys.KEY_ALGORITHM), conf.get(SecurityKeys.KEY_LENGTH),
+          conf.get(SecurityKeys.SIGNATURE_ALGORITHM), conf.get(SecurityKeys.DEFAULT_DURATION),
+          conf.get(SecurityKeys.MAX_DURATION), conf.get(SecurityKeys.RENEW_GRACE_DURATION));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 }

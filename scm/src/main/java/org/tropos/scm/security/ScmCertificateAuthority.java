@@ -1,0 +1,119 @@
+package org.tropos.scm.security;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import org.bouncycastle.pkcs.PKCS10CertificationRequest;
+import org.tropos.common.security.BootstrapTokens;
+import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.RequestRefusedException;
+import org.tropos.common.security.X509Settings;
+import org.tropos.common.util.Clock;
+import org.tropos.scm.db.ScmDb;
+
+/**
+ * The cluster's CA as SCM keeps it: its root and key, and the bootstrap secret, are rows of SCM's database (so
+ * under HA every SCM holds them and a new leader keeps signing), made once with the cluster's identity. For
+ * operators SCM also writes {@code ca.crt} and the owner-only {@code bootstrap.secret} to its security directory,
+ * from which {@code tropos admin cert token} mints tokens. A first certificate is signed for a valid bootstrap
+ * token of the request's role that pins this CA, each token once.
+ */
+public final class ScmCertificateAuthority {
+  static final String CA_CERTIFICATE = "ca.certificate";
+  static final String CA_KEY = "ca.key";
+  static final String BOOTSTRAP_SECRET = "bootstrap.secret";
+  private static final String USED_NONCE = "bootstrap.nonce.";
+  public static final String CA_FILE = "ca.crt";
+  public static final String SECRET_FILE = "bootstrap.secret";
+
+  private final ScmDb db;
+  private final CertificateAuthority ca;
+  private final BootstrapTokens tokens;
+  private final String caFingerprint;
+  private final Clock clock;
+
+  private ScmCertificateAuthority(ScmDb db, CertificateAuthority ca, BootstrapTokens tokens, Clock clock)
+      throws GeneralSecurityException {
+    this.db = db;
+    this.ca = ca;
+    this.tokens = tokens;
+    this.caFingerprint = BootstrapTokens.fingerprint(ca.root());
+    this.clock = clock;
+  }
+
+  /** The CA the database holds, made now if it holds none; its public files written to {@code dir}. */
+  public static ScmCertificateAuthority loadOrCreate(ScmDb db, Path dir, X509Settings settings, String clusterId,
+      Clock clock) throws IOException {
+    try {
+      return loadOrCreateChecked(db, dir, settings, clusterId, clock);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("the cluster's certificate authority cannot be made or read: " + e.getMessage(), e);
+    }
+  }
+
+  private static ScmCertificateAuthority loadOrCreateChecked(ScmDb db, Path dir, X509Settings settings,
+      String clusterId, Clock clock) throws IOException, GeneralSecurityException {
+    String rootPem = db.meta(CA_CERTIFICATE);
+    if (rootPem == null) {
+      CertificateAuthority created = CertificateAuthority.create(settings, clusterId, clock);
+      db.putMeta(BOOTSTRAP_SECRET, HexFormat.of().formatHex(BootstrapTokens.newSecret()));
+      db.putMeta(CA_KEY, created.keyPem());
+      rootPem = PemFiles.toPem(created.root());
+      db.putMeta(CA_CERTIFICATE, rootPem);
+    }
+    CertificateAuthority ca = CertificateAuthority.of(rootPem, db.meta(CA_KEY), settings, clusterId, clock);
+    byte[] secret = HexFormat.of().parseHex(db.meta(BOOTSTRAP_SECRET));
+    writeOperatorFiles(dir, rootPem, secret);
+    return new ScmCertificateAuthority(db, ca, new BootstrapTokens(secret), clock);
+  }
+
+  private static void writeOperatorFiles(Path dir, String rootPem, byte[] secret) throws IOException {
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve(CA_FILE), rootPem, StandardCharsets.US_ASCII);
+    Path secretFile = dir.resolve(SECRET_FILE);
+    String hex = HexFormat.of().formatHex(secret);
+    if (!Files.exists(secretFile) || !Files.readString(secretFile).strip().equals(hex)) {
+      Files.deleteIfExists(secretFile);
+      PemFiles.writeOwnerOnly(secretFile, hex + "\n");
+    }
+  }
+
+  public X509Certificate root() {
+    return ca.root();
+  }
+
+  /**
+   * Signs {@code request} admitted by {@code token}: minted with this SCM's secret, for the request's role,
+   * pinning this CA, not expired and not used before (its nonce is recorded before the certificate is returned).
+   */
+  public synchronized List<X509Certificate> signFirst(PKCS10CertificationRequest request, String token)
+      throws RequestRefusedException, GeneralSecurityException, IOException {
+    BootstrapTokens.Token said = tokens.verify(token).orElseThrow(() ->
+        new RequestRefusedException("the bootstrap token is not one this cluster's SCM made"));
+    Optional<CertificateSubject> subject = CertificateSubject.of(request.getSubject());
+    if (subject.isEmpty() || subject.get().role() != said.role()) {
+      throw new RequestRefusedException("the bootstrap token is for a " + said.role().subjectName()
+          + ", the request for " + request.getSubject());
+    }
+    if (!said.expiry().isAfter(clock.wallTime())) {
+      throw new RequestRefusedException("the bootstrap token expired at " + said.expiry());
+    }
+    if (!said.caFingerprint().equals(caFingerprint)) {
+      throw new RequestRefusedException("the bootstrap token pins another CA");
+    }
+    if (db.meta(USED_NONCE + said.nonce()) != null) {
+      throw new RequestRefusedException("the bootstrap token was used already");
+    }
+    X509Certificate certificate = ca.sign(request);
+    db.putMeta(USED_NONCE + said.nonce(), said.expiry().toString());
+    return List.of(certificate, ca.root());
+  }
+}

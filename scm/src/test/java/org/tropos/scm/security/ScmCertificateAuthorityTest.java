@@ -1,0 +1,138 @@
+package org.tropos.scm.security;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.rpc.ScmCertificateClient;
+import org.tropos.common.rpc.ScmChannel;
+import org.tropos.common.security.BootstrapTokens;
+import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.ServiceCertificates;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.X509Settings;
+import org.tropos.common.util.ManualClock;
+import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.rpc.ScmSecurityRpc;
+
+/** A daemon's first certificate from SCM's certificate service, for a one-time bootstrap token an operator minted. */
+class ScmCertificateAuthorityTest {
+  private static final String CLUSTER = "CID-scm";
+  private final X509Settings settings = X509Settings.from(Configuration.defaults());
+  private final ManualClock clock = new ManualClock();
+  private ScmDb db;
+  private ScmCertificateAuthority ca;
+  private GrpcServer server;
+  private ScmChannel channel;
+
+  @TempDir
+  Path dir;
+
+  @BeforeEach
+  void start() throws Exception {
+    db = ScmDb.open(dir.resolve("scm.db"));
+    serve();
+  }
+
+  private void serve() throws IOException {
+    ca = ScmCertificateAuthority.loadOrCreate(db, dir.resolve("scm-security"), settings, CLUSTER, clock);
+    server = new GrpcServer("scm-security-test", new HostPort("127.0.0.1", 0), 2, List.of(new ScmSecurityRpc(ca)));
+    server.start();
+    channel = new ScmChannel(new HostPort("127.0.0.1", server.port()));
+  }
+
+  @AfterEach
+  void stop() {
+    channel.close();
+    server.close();
+    db.close();
+  }
+
+  /** A token as `tropos admin cert token` mints one: from the operator files SCM wrote. */
+  private String token(ServiceRole role, Instant expiry) throws Exception {
+    Path files = dir.resolve("scm-security");
+    byte[] secret = HexFormat.of().parseHex(Files.readString(files.resolve(ScmCertificateAuthority.SECRET_FILE))
+        .strip());
+    X509Certificate pinned = PemFiles.certificate(Files.readString(files.resolve(ScmCertificateAuthority.CA_FILE)));
+    return new BootstrapTokens(secret).mint(role, expiry, pinned);
+  }
+
+  private ServiceCertificates obtain(String name, ServiceRole role, String token) throws Exception {
+    return ServiceCertificates.loadOrObtain(dir.resolve(name), new CertificateSubject(role, name, CLUSTER),
+        settings, new ScmCertificateClient(channel, token));
+  }
+
+  private Instant tomorrow() {
+    return clock.wallTime().plus(Duration.ofDays(1));
+  }
+
+  @Test
+  void aDaemonGetsItsCertificateForATokenOfItsRoleOnce() throws Exception {
+    assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(
+        dir.resolve("scm-security").resolve(ScmCertificateAuthority.SECRET_FILE)));
+    String token = token(ServiceRole.DATANODE, tomorrow());
+    ServiceCertificates.Identity dn1 = obtain("dn1", ServiceRole.DATANODE, token).identity();
+    dn1.certificate().verify(ca.root().getPublicKey());
+    assertEquals(ca.root(), dn1.root());
+
+    IOException replay = assertThrows(IOException.class, () -> obtain("dn2", ServiceRole.DATANODE, token));
+    assertTrue(replay.getMessage().contains("used already"), replay.getMessage());
+    assertFalse(Files.exists(dir.resolve("dn2").resolve("identity.pem")), "nothing was kept for the refused one");
+  }
+
+  @Test
+  void aTokenOfAnotherRoleExpiredOrOfAnotherSecretIsRefused() throws Exception {
+    assertTrue(assertThrows(IOException.class, () -> obtain("om1", ServiceRole.OM, token(ServiceRole.DATANODE,
+        tomorrow()))).getMessage().contains("for a datanode"));
+    String expiring = token(ServiceRole.OM, tomorrow());
+    clock.advance(Duration.ofDays(1));
+    assertTrue(assertThrows(IOException.class, () -> obtain("om1", ServiceRole.OM, expiring)).getMessage()
+        .contains("expired"));
+    String foreign = new BootstrapTokens(BootstrapTokens.newSecret()).mint(ServiceRole.OM, tomorrow(), ca.root());
+    assertTrue(assertThrows(IOException.class, () -> obtain("om1", ServiceRole.OM, foreign)).getMessage()
+        .contains("not one this cluster's SCM made"));
+    obtain("om1", ServiceRole.OM, token(ServiceRole.OM, tomorrow()));
+  }
+
+  @Test
+  void aDaemonTrustsOnlyTheCaItsTokenPins() throws Exception {
+    CertificateAuthority other = CertificateAuthority.create(settings, CLUSTER, clock);
+    byte[] secret = HexFormat.of().parseHex(Files.readString(dir.resolve("scm-security")
+        .resolve(ScmCertificateAuthority.SECRET_FILE)).strip());
+    String pinsAnother = new BootstrapTokens(secret).mint(ServiceRole.S3G, tomorrow(), other.root());
+    assertTrue(assertThrows(IOException.class, () -> obtain("s3g", ServiceRole.S3G, pinsAnother)).getMessage()
+        .contains("pins"));
+  }
+
+  @Test
+  void theCaAndUsedTokensOutliveARestart() throws Exception {
+    X509Certificate root = ca.root();
+    String token = token(ServiceRole.DATANODE, tomorrow());
+    obtain("dn1", ServiceRole.DATANODE, token);
+    stop();
+    db = ScmDb.open(dir.resolve("scm.db"));
+    serve();
+    assertEquals(root, ca.root());
+    assertThrows(IOException.class, () -> obtain("dn9", ServiceRole.DATANODE, token));
+    obtain("dn9", ServiceRole.DATANODE, token(ServiceRole.DATANODE, tomorrow()));
+  }
+}
