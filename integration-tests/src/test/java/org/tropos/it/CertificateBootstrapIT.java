@@ -1,12 +1,9 @@
 package org.tropos.it;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -20,7 +17,6 @@ import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.X509Settings;
-import org.tropos.tools.Tropos;
 
 /**
  * A daemon joins as an operator would let it: `tropos admin cert token` mints a token from SCM's security
@@ -30,19 +26,11 @@ class CertificateBootstrapIT {
   @TempDir
   Path dir;
 
-  private static String tropos(int expectedExit, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), args);
-    assertEquals(expectedExit, code, String.join(" ", args) + ": " + out + err);
-    return out.toString();
-  }
-
   @Test
   void aTokenMintedByTheCliGetsOneDaemonItsCertificateFromScm() throws Exception {
     try (MiniCluster cluster = new MiniCluster(dir.resolve("cluster"), 1, 1, Map.of())) {
       Path security = dir.resolve("cluster").resolve("scm").resolve("scm-security");
-      String token = tropos(0, "admin", "cert", "token", "--role", "datanode", "--valid", "10m",
+      String token = TroposCli.run(0, "admin", "cert", "token", "--role", "datanode", "--valid", "10m",
           "--security-dir", security.toString()).strip();
       String clusterId = cluster.cluster().scm().identity().clusterId();
       X509Settings settings = X509Settings.from(Configuration.defaults());

@@ -264,14 +264,6 @@ class OmHaIT {
     return served;
   }
 
-  private static String tropos(int expectedExit, String... args) {
-    java.io.StringWriter out = new java.io.StringWriter();
-    java.io.StringWriter err = new java.io.StringWriter();
-    int code = org.tropos.tools.Tropos.run(new java.io.PrintWriter(out), new java.io.PrintWriter(err), args);
-    assertEquals(expectedExit, code, String.join(" ", args) + ": " + out + err);
-    return out.toString();
-  }
-
   /** The node whose row of {@code tropos admin om roles} says {@code role}. */
   private static List<String> nodesIn(String roles, String role) {
     return roles.lines().skip(1).map(l -> l.split("\\s+")).filter(f -> f[2].equals(role)).map(f -> f[0]).toList();
@@ -290,24 +282,24 @@ class OmHaIT {
     java.nio.file.Files.writeString(dir.resolve("conf/ozone-site.xml"), site.append("</configuration>\n"));
     String conf = dir.resolve("conf").toString();
     leader();
-    String roles = tropos(0, "admin", "om", "roles", "--conf", conf);
+    String roles = TroposCli.run(0, "admin", "om", "roles", "--conf", conf);
     assertEquals(1, nodesIn(roles, "LEADER").size(), roles);
     List<String> followers = nodesIn(roles, "FOLLOWER");
     assertEquals(2, followers.size(), roles);
 
     String next = followers.get(0);
-    assertTrue(tropos(0, "admin", "om", "transfer", next, "--conf", conf).contains(next));
-    assertEquals(List.of(next), nodesIn(tropos(0, "admin", "om", "roles", "--conf", conf), "LEADER"));
+    assertTrue(TroposCli.run(0, "admin", "om", "transfer", next, "--conf", conf).contains(next));
+    assertEquals(List.of(next), nodesIn(TroposCli.run(0, "admin", "om", "roles", "--conf", conf), "LEADER"));
     try (TroposClient client = TroposClient.create(haConf)) {
       client.createVolume(VolumeInfo.newBuilder().setName("after-transfer").setOwner("it").build());
     }
     assertEquals("om" + leader(), next);
-    tropos(1, "admin", "om", "transfer", "om9", "--conf", conf);
+    TroposCli.run(1, "admin", "om", "transfer", "om9", "--conf", conf);
 
     int stopped = (leader() + 1) % OMS;
     oms.get(stopped).close();
     oms.set(stopped, null);
-    assertTrue(tropos(4, "admin", "om", "roles", "--conf", conf).contains("UNREACHABLE"));
+    assertTrue(TroposCli.run(4, "admin", "om", "roles", "--conf", conf).contains("UNREACHABLE"));
   }
 
   /** The OM that serves (the others answer NOT_LEADER to their clients). */

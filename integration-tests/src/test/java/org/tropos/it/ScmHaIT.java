@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,7 +22,6 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.scm.ScmServer;
-import org.tropos.tools.Tropos;
 import org.tropos.tools.local.LocalCluster;
 
 /**
@@ -52,7 +49,7 @@ class ScmHaIT {
         KeyLoad load = new KeyLoad(client, "vol", "bucket");
         load.write(5);
         String conf = siteWith(cluster.serviceKeys());
-        String roles = tropos(0, "admin", "scm", "roles", "--conf", conf);
+        String roles = TroposCli.run(0, "admin", "scm", "roles", "--conf", conf);
         assertEquals(1, nodesIn(roles, "LEADER").size(), roles);
         assertEquals(2, nodesIn(roles, "FOLLOWER").size(), roles);
         ScmServer first = cluster.scm();
@@ -80,7 +77,7 @@ class ScmHaIT {
             "the new leader knows the containers the first one made");
         Await.until("the datanodes registered with the new leader", MiniCluster.WAIT,
             () -> admin.listDatanodes(NodeState.HEALTHY).size(), n -> n == 3);
-        String after = tropos(4, "admin", "scm", "roles", "--conf", conf);
+        String after = TroposCli.run(4, "admin", "scm", "roles", "--conf", conf);
         assertEquals(1, nodesIn(after, "LEADER").size(), after);
         assertEquals(1, nodesIn(after, "UNREACHABLE").size(), after);
       }
@@ -121,14 +118,6 @@ class ScmHaIT {
     Path conf = Files.createDirectories(dir.resolve("conf"));
     Files.writeString(conf.resolve("ozone-site.xml"), site.append("</configuration>\n"));
     return conf.toString();
-  }
-
-  private static String tropos(int expectedExit, String... args) {
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), args);
-    assertEquals(expectedExit, code, String.join(" ", args) + ": " + out + err);
-    return out.toString();
   }
 
   /** The nodes whose row of {@code tropos admin scm roles} says {@code role}. */
