@@ -37,11 +37,11 @@ import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequest;
 import org.tropos.common.util.Clock;
 
 /**
- * The cluster's certificate authority: a root key and self-signed certificate made once ({@link #initialize}),
- * which then signs the certificate requests of the cluster's daemons. A request is signed only if it proves
- * possession of its key and names a known role, a host and this cluster; the certificate names them, as a
- * server and a client of TLS. Serial numbers are random (160 bits), so SCMs that sign independently never
- * repeat one.
+ * The cluster's certificate authority: a root key and self-signed certificate made once ({@link #create}; kept
+ * by the caller as PEM text, or in files by {@link #initialize}), which then signs the certificate requests of
+ * the cluster's daemons. A request is signed only if it proves possession of its key and names a known role, a
+ * host and this cluster; the certificate names them, as a server and a client of TLS. Serial numbers are 159
+ * random bits, so SCMs that sign independently never repeat one.
  */
 public final class CertificateAuthority {
   static final String CERTIFICATE_FILE = "ca.crt";
@@ -63,15 +63,10 @@ public final class CertificateAuthority {
     this.clock = clock;
   }
 
-  /** Whether {@code dir} holds a CA's certificate. */
-  public static boolean exists(Path dir) {
-    return Files.exists(dir.resolve(CERTIFICATE_FILE));
-  }
-
   /** Makes the root key and certificate of cluster {@code clusterId} in {@code dir}; refuses to replace a CA. */
   public static CertificateAuthority initialize(Path dir, X509Settings settings, String clusterId, Clock clock)
       throws IOException, GeneralSecurityException {
-    if (exists(dir) || Files.exists(dir.resolve(KEY_FILE))) {
+    if (Files.exists(dir.resolve(CERTIFICATE_FILE)) || Files.exists(dir.resolve(KEY_FILE))) {
       throw new IOException("a certificate authority exists in " + dir + ": it is not replaced");
     }
     Files.createDirectories(dir);
