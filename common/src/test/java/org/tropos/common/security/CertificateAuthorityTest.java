@@ -105,7 +105,7 @@ class CertificateAuthorityTest {
     KeyPair keys = KeyPairs.generate(ec);
     ca.sign(CertificateRequests.create(keys, new CertificateSubject(ServiceRole.OM, "om1", CLUSTER), ec))
         .verify(ca.root().getPublicKey());
-    assertThrows(IllegalArgumentException.class, () -> X509Settings.from(Configuration.defaults()
+    assertThrows(org.tropos.common.conf.ConfigException.class, () -> X509Settings.from(Configuration.defaults()
         .with("hdds.key.algo", "EC")), "an EC key of 2048 bits signed with RSA");
   }
 
