@@ -4,8 +4,11 @@ import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.util.List;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.RequestRefusedException;
 import org.tropos.proto.scm.GetCaCertificateRequest;
@@ -16,7 +19,10 @@ import org.tropos.proto.scm.SignCertificateRequest;
 import org.tropos.proto.scm.SignCertificateResponse;
 import org.tropos.scm.security.ScmCertificateAuthority;
 
-/** SCM's certificate service: the CA's certificate, and first certificates for bootstrap tokens. */
+/**
+ * SCM's certificate service: the CA's certificate, first certificates for bootstrap tokens, and renewals asked
+ * over mutual TLS with the certificate being renewed.
+ */
 public final class ScmSecurityRpc extends ScmSecurityServiceGrpc.ScmSecurityServiceImplBase {
   private final ScmCertificateAuthority ca;
 
@@ -39,9 +45,19 @@ public final class ScmSecurityRpc extends ScmSecurityServiceGrpc.ScmSecurityServ
       } catch (IOException | RuntimeException e) {
         throw ScmCalls.invalid("csr_pem is not a PEM certificate signing request");
       }
+      CertificateSubject peer = PeerRoles.PEER.get();
       try {
+        List<X509Certificate> signed;
+        if (!request.getBootstrapToken().isEmpty()) {
+          signed = ca.signFirst(csr, request.getBootstrapToken());
+        } else if (peer != null) {
+          signed = ca.renew(csr, peer);
+        } else {
+          throw new RequestRefusedException("a first certificate needs a bootstrap token; a renewal is asked over"
+              + " TLS with the certificate it renews");
+        }
         StringBuilder chain = new StringBuilder();
-        for (X509Certificate certificate : ca.signFirst(csr, request.getBootstrapToken())) {
+        for (X509Certificate certificate : signed) {
           chain.append(PemFiles.toPem(certificate));
         }
         return SignCertificateResponse.newBuilder().setCertificateChainPem(chain.toString()).build();

@@ -116,4 +116,18 @@ public final class ScmCertificateAuthority {
     db.putMeta(USED_NONCE + said.nonce(), said.expiry().toString());
     return List.of(certificate, ca.root());
   }
+
+  /**
+   * Signs a renewal: {@code request} must name exactly the subject of the certificate {@code peer} showed over
+   * mutual TLS, so a daemon renews its own identity and no other.
+   */
+  public List<X509Certificate> renew(PKCS10CertificationRequest request, CertificateSubject peer)
+      throws RequestRefusedException, GeneralSecurityException {
+    Optional<CertificateSubject> subject = CertificateSubject.of(request.getSubject());
+    if (subject.isEmpty() || !subject.get().equals(peer)) {
+      throw new RequestRefusedException(peer.role().subjectName() + " " + peer.host() + " may renew only its own"
+          + " certificate, not one for " + request.getSubject());
+    }
+    return List.of(ca.sign(request), ca.root());
+  }
 }

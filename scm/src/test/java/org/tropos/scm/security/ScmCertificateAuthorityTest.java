@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.KeyPair;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,14 +24,21 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmChannel;
+import org.tropos.common.rpc.ScmException;
 import org.tropos.common.security.BootstrapTokens;
 import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.CertificateRequests;
 import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.KeyPairs;
 import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.RequestRefusedException;
 import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.ManualClock;
+import org.tropos.proto.scm.ScmResult;
+import org.tropos.proto.scm.ScmSecurityServiceGrpc;
+import org.tropos.proto.scm.SignCertificateRequest;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.rpc.ScmSecurityRpc;
 
@@ -121,6 +129,24 @@ class ScmCertificateAuthorityTest {
     String pinsAnother = new BootstrapTokens(secret).mint(ServiceRole.S3G, tomorrow(), other.root());
     assertTrue(assertThrows(IOException.class, () -> obtain("s3g", ServiceRole.S3G, pinsAnother)).getMessage()
         .contains("pins"));
+  }
+
+  @Test
+  void aDaemonRenewsItsOwnCertificateAndNoOther() throws Exception {
+    CertificateSubject dn1 = new CertificateSubject(ServiceRole.DATANODE, "dn1", CLUSTER);
+    KeyPair keys = KeyPairs.generate(settings);
+    List<X509Certificate> renewed = ca.renew(CertificateRequests.create(keys, dn1,
+        settings), dn1);
+    assertEquals(keys.getPublic(), renewed.get(0).getPublicKey());
+    CertificateSubject om = new CertificateSubject(ServiceRole.OM, "dn1", CLUSTER);
+    assertThrows(RequestRefusedException.class, () -> ca.renew(
+        CertificateRequests.create(keys, om, settings), dn1), "a datanode asking for an"
+        + " OM certificate");
+    String csr = PemFiles.toPem(CertificateRequests.create(keys, dn1, settings));
+    ScmException anonymous = assertThrows(ScmException.class, () ->
+        channel.call(() -> channel.stub(ScmSecurityServiceGrpc::newBlockingStub)
+            .signCertificate(SignCertificateRequest.newBuilder().setCsrPem(csr).build())));
+    assertEquals(ScmResult.CERTIFICATE_REFUSED, anonymous.result(), "no token and no TLS peer");
   }
 
   @Test
