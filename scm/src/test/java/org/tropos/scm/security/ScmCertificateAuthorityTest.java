@@ -135,13 +135,11 @@ class ScmCertificateAuthorityTest {
   void aDaemonRenewsItsOwnCertificateAndNoOther() throws Exception {
     CertificateSubject dn1 = new CertificateSubject(ServiceRole.DATANODE, "dn1", CLUSTER);
     KeyPair keys = KeyPairs.generate(settings);
-    List<X509Certificate> renewed = ca.renew(CertificateRequests.create(keys, dn1,
-        settings), dn1);
+    List<X509Certificate> renewed = ca.renew(CertificateRequests.create(keys, dn1, settings), dn1);
     assertEquals(keys.getPublic(), renewed.get(0).getPublicKey());
     CertificateSubject om = new CertificateSubject(ServiceRole.OM, "dn1", CLUSTER);
-    assertThrows(RequestRefusedException.class, () -> ca.renew(
-        CertificateRequests.create(keys, om, settings), dn1), "a datanode asking for an"
-        + " OM certificate");
+    assertThrows(RequestRefusedException.class, () -> ca.renew(CertificateRequests.create(keys, om, settings), dn1),
+        "a datanode asking for an OM certificate");
     String csr = PemFiles.toPem(CertificateRequests.create(keys, dn1, settings));
     ScmException anonymous = assertThrows(ScmException.class, () ->
         channel.call(() -> channel.stub(ScmSecurityServiceGrpc::newBlockingStub)
