@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
@@ -105,11 +104,6 @@ public final class PemFiles {
     StringBuilder text = new StringBuilder();
     chain.forEach(c -> text.append(toPem(c)));
     Files.writeString(file, text, StandardCharsets.US_ASCII);
-  }
-
-  /** Writes {@code keys}' private key to a new file that only its owner may read; refuses to replace one. */
-  public static void writePrivateKey(Path file, KeyPair keys) throws IOException {
-    writeOwnerOnly(file, toPem(keys.getPrivate()));
   }
 
   /** Writes {@code text} to a new file that only its owner may read (created so before anything is in it). */
