@@ -28,14 +28,12 @@ public final class ScmCertificateClient implements CertificateSigner {
 
   @Override
   public List<X509Certificate> sign(PKCS10CertificationRequest request) throws IOException {
-    String[] parts = token.split("\\.", -1);
-    if (parts.length != 5) {
-      throw new IOException("the bootstrap token is malformed: mint one with `tropos admin cert token`");
-    }
+    String pinned = BootstrapTokens.pinnedCa(token).orElseThrow(() -> new IOException("the bootstrap token is"
+        + " malformed: mint one with `tropos admin cert token`"));
     try {
       X509Certificate ca = PemFiles.certificate(scm.call(() -> scm.stub(ScmSecurityServiceGrpc::newBlockingStub)
           .getCaCertificate(GetCaCertificateRequest.getDefaultInstance())).getCertificatePem());
-      if (!BootstrapTokens.fingerprint(ca).equals(parts[3])) {
+      if (!BootstrapTokens.fingerprint(ca).equals(pinned)) {
         throw new IOException("SCM shows a CA other than the one the bootstrap token pins: not trusted");
       }
       List<X509Certificate> chain = PemFiles.certificates(scm.call(() -> scm.stub(

@@ -54,6 +54,15 @@ public final class BootstrapTokens {
     return body + "." + HEX.formatHex(mac(body));
   }
 
+  /**
+   * The fingerprint of the CA {@code token} tells its holder to trust, read without the secret (which only SCM
+   * has); empty for a malformed token.
+   */
+  public static Optional<String> pinnedCa(String token) {
+    String[] parts = token.strip().split("\\.", -1);
+    return parts.length == 5 ? Optional.of(parts[3]) : Optional.empty();
+  }
+
   /** What {@code token} says, if this secret made it (expiry and nonce are the caller's to check). */
   public Optional<Token> verify(String token) {
     String[] parts = token.strip().split("\\.", -1);

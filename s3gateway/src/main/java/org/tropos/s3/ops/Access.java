@@ -44,7 +44,7 @@ final class Access {
       case WRITE_ACP -> AclPermission.ACL_WRITE_ACP;
       case OWNER -> null;
     };
-    return needed != null && S3Acl.of(bucket).grants(caller, needed, bucket.getOwner(), bucket.getOwner());
+    return needed != null && S3Acl.of(bucket).allows(caller, needed, bucket.getOwner(), bucket.getOwner());
   }
 
   static void check(BucketInfo bucket, Caller caller, Permission permission) throws S3Error {
@@ -74,7 +74,7 @@ final class Access {
   /** Whether {@code caller} owns {@code key} (see {@link #mayChange}) or its ACL grants it {@code permission}. */
   static boolean granted(BucketInfo bucket, KeyInfo key, Caller caller, AclPermission permission) {
     return mayChange(bucket, key, caller)
-        || S3Acl.of(key).grants(caller, permission, key.getOwner(), bucket.getOwner());
+        || S3Acl.of(key).allows(caller, permission, key.getOwner(), bucket.getOwner());
   }
 
   /** Whether {@code caller} may change {@code key}'s ACL and tags: its owner, the bucket's, an administrator. */

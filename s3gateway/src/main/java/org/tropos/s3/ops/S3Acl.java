@@ -41,7 +41,7 @@ record S3Acl(CannedAcl canned, AclGrants given) {
   }
 
   /** Whether this ACL grants {@code caller} {@code permission} (or full control). */
-  boolean grants(Caller caller, AclPermission permission, String owner, String bucketOwner) {
+  boolean allows(Caller caller, AclPermission permission, String owner, String bucketOwner) {
     for (AclGrant grant : grants(owner, bucketOwner)) {
       if ((grant.getPermission() == permission || grant.getPermission() == AclPermission.ACL_FULL_CONTROL)
           && names(grant, caller)) {

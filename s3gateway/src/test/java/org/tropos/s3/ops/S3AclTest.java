@@ -18,15 +18,15 @@ class S3AclTest {
   @Test
   void aGrantToAUserGivesThatUserThePermissionNamedAndFullControlGivesEveryPermission() {
     S3Acl acl = S3Acl.granting(List.of(S3Acl.user("alt", AclPermission.ACL_READ_ACP)));
-    assertTrue(acl.grants(ALT, AclPermission.ACL_READ_ACP, "owner", "owner"));
-    assertFalse(acl.grants(ALT, AclPermission.ACL_READ, "owner", "owner"));
-    assertFalse(acl.grants(OTHER, AclPermission.ACL_READ_ACP, "owner", "owner"));
-    assertFalse(acl.grants(Caller.ANONYMOUS, AclPermission.ACL_READ_ACP, "owner", "owner"));
+    assertTrue(acl.allows(ALT, AclPermission.ACL_READ_ACP, "owner", "owner"));
+    assertFalse(acl.allows(ALT, AclPermission.ACL_READ, "owner", "owner"));
+    assertFalse(acl.allows(OTHER, AclPermission.ACL_READ_ACP, "owner", "owner"));
+    assertFalse(acl.allows(Caller.ANONYMOUS, AclPermission.ACL_READ_ACP, "owner", "owner"));
 
     S3Acl full = S3Acl.granting(List.of(S3Acl.user("alt", AclPermission.ACL_FULL_CONTROL)));
     for (AclPermission p : List.of(AclPermission.ACL_READ, AclPermission.ACL_WRITE, AclPermission.ACL_READ_ACP,
         AclPermission.ACL_WRITE_ACP)) {
-      assertTrue(full.grants(ALT, p, "owner", "owner"), p.name());
+      assertTrue(full.allows(ALT, p, "owner", "owner"), p.name());
     }
   }
 
@@ -34,9 +34,9 @@ class S3AclTest {
   void groupsGrantToEveryoneOrToSignedCallersOnly() {
     S3Acl authenticated = S3Acl.granting(List.of(S3Acl.group(AclGroup.ACL_AUTHENTICATED_USERS,
         AclPermission.ACL_READ)));
-    assertTrue(authenticated.grants(OTHER, AclPermission.ACL_READ, "owner", "owner"));
-    assertFalse(authenticated.grants(Caller.ANONYMOUS, AclPermission.ACL_READ, "owner", "owner"));
-    assertTrue(S3Acl.canned(CannedAcl.ACL_PUBLIC_READ_WRITE).grants(Caller.ANONYMOUS, AclPermission.ACL_WRITE,
+    assertTrue(authenticated.allows(OTHER, AclPermission.ACL_READ, "owner", "owner"));
+    assertFalse(authenticated.allows(Caller.ANONYMOUS, AclPermission.ACL_READ, "owner", "owner"));
+    assertTrue(S3Acl.canned(CannedAcl.ACL_PUBLIC_READ_WRITE).allows(Caller.ANONYMOUS, AclPermission.ACL_WRITE,
         "owner", "owner"));
   }
 
@@ -44,7 +44,7 @@ class S3AclTest {
   void givenGrantsStandInsteadOfTheCannedAclAndAnEmptyListGrantsNothing() {
     S3Acl none = S3Acl.granting(List.of());
     assertEquals(List.of(), none.grants("owner", "owner"));
-    assertFalse(none.grants(ALT, AclPermission.ACL_READ, "owner", "owner"));
+    assertFalse(none.allows(ALT, AclPermission.ACL_READ, "owner", "owner"));
     assertEquals(List.of(S3Acl.user("owner", AclPermission.ACL_FULL_CONTROL)), S3Acl.PRIVATE.grants("owner",
         "owner"));
   }
