@@ -16,10 +16,16 @@ final class Await {
     T last = probe.call();
     while (!done.test(last)) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last seen: " + last);
+        throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last seen: " + shown(last));
       }
       Thread.sleep(POLL_MS);
       last = probe.call();
     }
+  }
+
+  /** A value as a message shows it: arrays by their elements. */
+  private static String shown(Object value) {
+    String inList = java.util.Arrays.deepToString(new Object[] {value});
+    return inList.substring(1, inList.length() - 1);
   }
 }

@@ -234,7 +234,8 @@ class OmHaIT {
       // from when every follower has served a read, the steady state is measured, not the restart.
       int leader = leader();
       int[] warm = {0};
-      Await.until("every follower serving reads", MiniCluster.WAIT, () -> {
+      // Three OMs just restarted on two busy cores may take longer than one wait to settle: a CI run once saw 20 s go by.
+      Await.until("every follower serving reads", MiniCluster.WAIT.multipliedBy(3), () -> {
         createAndRead(client, "warm" + warm[0]++);
         return followerReads(leader);
       }, served -> Arrays.stream(served).filter(n -> n > 0).count() == OMS - 1);
