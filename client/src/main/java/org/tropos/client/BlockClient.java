@@ -10,6 +10,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.proto.hdds.DatanodeDetails;
 
 /**
@@ -39,7 +40,7 @@ public final class BlockClient implements AutoCloseable {
    * ozone.scm.service.ids), with the pipeline timeouts it sets; replicas are ordered nearest this host first.
    */
   public static BlockClient connect(Configuration conf) throws IOException {
-    ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
+    ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf), SecuritySettings.userTransport(conf));
     return new BlockClient(scm, true, new PipelineClients(conf), InetAddress.getLocalHost().getHostAddress());
   }
 

@@ -2,32 +2,33 @@ package org.tropos.client;
 
 import java.util.List;
 import java.util.UUID;
-import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
-import org.tropos.proto.scm.CreatePipelineRequest;
-import org.tropos.proto.scm.ReplicationReport;
-import org.tropos.proto.scm.ListContainersRequest;
-import org.tropos.proto.scm.GetReplicationReportRequest;
-import org.tropos.proto.scm.GetContainerRequest;
-import org.tropos.proto.scm.DatanodeAdminResult;
-import org.tropos.proto.scm.DatanodeAdminRequest;
-import org.tropos.proto.scm.ContainerSummary;
-import org.tropos.proto.scm.ContainerHealth;
 import org.tropos.proto.scm.ContainerDetails;
+import org.tropos.proto.scm.ContainerHealth;
+import org.tropos.proto.scm.ContainerSummary;
+import org.tropos.proto.scm.CreatePipelineRequest;
+import org.tropos.proto.scm.DatanodeAdminRequest;
+import org.tropos.proto.scm.DatanodeAdminResult;
 import org.tropos.proto.scm.DatanodeStatus;
+import org.tropos.proto.scm.GetContainerRequest;
+import org.tropos.proto.scm.GetReplicationReportRequest;
 import org.tropos.proto.scm.GetScmInfoRequest;
 import org.tropos.proto.scm.GetScmInfoResponse;
+import org.tropos.proto.scm.ListContainersRequest;
 import org.tropos.proto.scm.ListDatanodesRequest;
 import org.tropos.proto.scm.ListPipelinesRequest;
 import org.tropos.proto.scm.PipelineInfo;
 import org.tropos.proto.scm.PipelineRequest;
+import org.tropos.proto.scm.ReplicationReport;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 
 /** A client of SCM's admin service. Failures arrive as {@link ScmException} with SCM's result code. */
@@ -40,7 +41,12 @@ public final class ScmAdminClient implements AutoCloseable {
 
   /** @param addresses the client service of each SCM of an HA service: calls follow the leader */
   public ScmAdminClient(List<HostPort> addresses) {
-    this.scm = new ScmChannel(addresses);
+    this(addresses, TransportSecurity.plaintext());
+  }
+
+  /** The same, SCM reached as {@code transport} says. */
+  public ScmAdminClient(List<HostPort> addresses, TransportSecurity transport) {
+    this.scm = new ScmChannel(addresses, transport);
   }
 
   public GetScmInfoResponse scmInfo() throws ScmException {

@@ -8,10 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.tropos.client.internal.BlockLease;
-import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.BlockKeyInputStream;
 import org.tropos.client.internal.BlockKeyOutputStream;
+import org.tropos.client.internal.BlockLease;
+import org.tropos.client.internal.BlockStreamReader;
 import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.ClientKeys;
@@ -24,6 +24,8 @@ import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.common.security.SecuritySettings;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -87,16 +89,18 @@ public final class TroposClient implements AutoCloseable {
   private final String clientHost;
   private final String user;
   private final List<HostPort> omAddresses;
+  private final TransportSecurity transport;
 
-  private TroposClient(Configuration conf, String user) throws IOException {
+  private TroposClient(Configuration conf, String user, TransportSecurity transport) throws IOException {
     this.conf = conf;
     this.user = user;
+    this.transport = transport;
     this.pipelines = new PipelineClients(conf);
     this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
         .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
-    this.om = new OmClient(omAddresses, user, conf.get(ClientKeys.FOLLOWER_READ_ENABLED));
+    this.om = new OmClient(omAddresses, user, conf.get(ClientKeys.FOLLOWER_READ_ENABLED), transport);
     this.lease = new BlockLease(SystemClock.INSTANCE, om::leaseBlocks);
-    this.scm = new ScmBlockClient(ScmAddresses.blockServices(conf));
+    this.scm = new ScmBlockClient(ScmAddresses.blockServices(conf), transport);
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
   }
 
@@ -105,7 +109,7 @@ public final class TroposClient implements AutoCloseable {
    * replicas) of {@code conf}.
    */
   public static TroposClient create(Configuration conf) throws IOException {
-    return new TroposClient(conf, Callers.localUser());
+    return create(conf, Callers.localUser());
   }
 
   /**
@@ -113,7 +117,13 @@ public final class TroposClient implements AutoCloseable {
    * the OM decides what that user may do).
    */
   public static TroposClient create(Configuration conf, String user) throws IOException {
-    return new TroposClient(conf, user);
+    return new TroposClient(conf, user, SecuritySettings.userTransport(conf));
+  }
+
+  /** The same, the cluster reached as {@code transport} says (a daemon, with its own certificate). */
+  public static TroposClient create(Configuration conf, String user, TransportSecurity transport)
+      throws IOException {
+    return new TroposClient(conf, user, transport);
   }
 
   public VolumeInfo createVolume(VolumeInfo volume) throws OmException {
@@ -361,7 +371,7 @@ public final class TroposClient implements AutoCloseable {
   public Map<HostPort, GetOmRoleResponse> omRoles(Map<HostPort, OmException> unreachable) {
     Map<HostPort, GetOmRoleResponse> roles = new LinkedHashMap<>();
     for (HostPort address : omAddresses) {
-      try (OmClient one = new OmClient(address, user)) {
+      try (OmClient one = new OmClient(List.of(address), user, false, transport)) {
         roles.put(address, one.getOmRole());
       } catch (OmException e) {
         unreachable.put(address, e);

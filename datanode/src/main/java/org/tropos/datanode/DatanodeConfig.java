@@ -13,6 +13,7 @@ import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.datanode.container.ScrubConfig;
 
 /**
@@ -37,12 +38,14 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param ratisProperties Ratis keys set through {@code hdds.ratis.raft.*} ({@link RatisPassThrough})
  * @param directIoThreshold the least bytes of a chunk written, or a range read, past the page cache (0: none)
  * @param volumeReservedBytes free space kept back on each data volume for writes already accepted
+ * @param security whether the cluster runs secure, and where the datanode keeps its key and certificate
+ *     ({@code security} in the id directory)
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
     String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, HostPort httpBind,
     Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
     ScrubConfig scrub, long ratisSnapshotThreshold, Map<String, String> ratisProperties, long directIoThreshold,
-    long volumeReservedBytes) {
+    long volumeReservedBytes, SecuritySettings security) {
 
   private static final int HTTP_PORT = 9882;
 
@@ -55,11 +58,12 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
   public static DatanodeConfig from(Configuration conf) {
     List<String> metadataDirs = conf.get(CommonKeys.METADATA_DIRS);
     String host = conf.get(DatanodeKeys.HOSTNAME).isBlank() ? localHostName() : conf.get(DatanodeKeys.HOSTNAME);
+    Path idDir = dirs(conf.get(DatanodeKeys.ID_DIR).isBlank() ? List.of() : List.of(conf.get(DatanodeKeys.ID_DIR)),
+        metadataDirs, "", DatanodeKeys.ID_DIR.name()).get(0);
     return new DatanodeConfig(
         dirs(conf.get(DatanodeKeys.DATA_DIRS), metadataDirs, "hdds", DatanodeKeys.DATA_DIRS.name()),
         dirs(conf.get(DatanodeKeys.RAFT_LOG_DIRS), metadataDirs, "ratis", DatanodeKeys.RAFT_LOG_DIRS.name()),
-        dirs(conf.get(DatanodeKeys.ID_DIR).isBlank() ? List.of() : List.of(conf.get(DatanodeKeys.ID_DIR)),
-            metadataDirs, "", DatanodeKeys.ID_DIR.name()).get(0),
+        idDir,
         host, ipOf(host), ScmAddresses.datanodeServices(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
         conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT),
         HostPort.parse(conf.get(DatanodeKeys.HTTP_ADDRESS), HTTP_PORT, DatanodeKeys.HTTP_ADDRESS.name()),
@@ -67,7 +71,7 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),
         ScrubConfig.from(conf), conf.get(DatanodeKeys.RATIS_SNAPSHOT_THRESHOLD),
         RatisPassThrough.of(conf, RatisPassThrough.DATANODE), conf.get(DatanodeKeys.DIRECT_IO_THRESHOLD).bytes(),
-        conf.get(DatanodeKeys.VOLUME_MIN_FREE_SPACE).bytes());
+        conf.get(DatanodeKeys.VOLUME_MIN_FREE_SPACE).bytes(), SecuritySettings.from(conf, idDir.resolve("security")));
   }
 
   /** The configured directories, else {@code <first metadata dir>/<fallback>}. */

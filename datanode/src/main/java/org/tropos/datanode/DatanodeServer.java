@@ -13,7 +13,12 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.CertificateIssuer;
+import org.tropos.common.security.CertificateRenewal;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.SystemClock;
@@ -30,8 +35,8 @@ import org.tropos.datanode.container.VolumeMeters;
 import org.tropos.datanode.ratis.PipelineCommandHandler;
 import org.tropos.datanode.ratis.RatisPipelines;
 import org.tropos.datanode.read.BlockReadServer;
-import org.tropos.datanode.read.ContainerReads;
 import org.tropos.datanode.read.BlockTransfer;
+import org.tropos.datanode.read.ContainerReads;
 import org.tropos.datanode.scm.HeartbeatReports;
 import org.tropos.datanode.scm.ScmHeartbeat;
 import org.tropos.datanode.volume.StorageDirectory;
@@ -58,6 +63,7 @@ public final class DatanodeServer implements AutoCloseable {
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
   private final DatanodeConfig config;
+  private final CertificateIssuer issuer;
   private final String name;
   private final LifeCycle lifeCycle;
   private volatile DatanodeId id;
@@ -74,11 +80,20 @@ public final class DatanodeServer implements AutoCloseable {
   private ScmHeartbeat heartbeat;
   private final DaemonMetrics metrics = new DaemonMetrics();
   private StatusServer http;
+  private CertificateRenewal renewal;
   /** Set under this object's monitor by close(): a data-path start that comes later does nothing. */
   private boolean closing;
 
+  /** A datanode that, in a secure cluster, must have its certificate already (or fails to start saying so). */
   public DatanodeServer(DatanodeConfig config) {
+    this(config, CertificateIssuer.none("the datanode has no certificate in " + config.security().dir()
+        + ": start it once with a bootstrap token (tropos admin cert token --role datanode)"));
+  }
+
+  /** @param issuer where the datanode gets its first certificate in a secure cluster */
+  public DatanodeServer(DatanodeConfig config, CertificateIssuer issuer) {
     this.config = config;
+    this.issuer = issuer;
     this.name = "dn-" + config.hostName();
     this.lifeCycle = new LifeCycle(name);
   }
@@ -87,6 +102,9 @@ public final class DatanodeServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       id = DatanodeId.loadOrCreate(config.idDir());
+      TransportSecurity transport = config.security().transport(ServiceRole.DATANODE, config.hostName(), issuer);
+      renewal = ScmCertificateClient.renewal(name, config.security().scm(), transport, SystemClock.INSTANCE)
+          .orElse(null);
       http = new StatusServer(name + "-http", config.httpBind(), metrics, this::whyNotReady);
       http.start();
       volumes = new VolumeSet(name, config.dataDirs(), config.raftLogDirs(), config.volumeReservedBytes());
@@ -96,7 +114,7 @@ public final class DatanodeServer implements AutoCloseable {
         volumes.format(id.uuid(), id.clusterId());
         startDataPath();
       }
-      heartbeat = new ScmHeartbeat(name, config.scms(), config.heartbeatInterval(), this::details,
+      heartbeat = new ScmHeartbeat(name, config.scms(), transport, config.heartbeatInterval(), this::details,
           new HeartbeatReports(this::nodeReport, this::pipelineReports, this::containerReports, this::deletionAcks),
           this::registered, this::onCommand);
       heartbeat.start();
@@ -271,7 +289,7 @@ public final class DatanodeServer implements AutoCloseable {
     }
     // The heartbeat first: its registration may be starting the data path, which must finish (or not begin)
     // before the data path's components are read and closed below.
-    Closer.closeAll(name, heartbeat);
+    Closer.closeAll(name, heartbeat, renewal);
     synchronized (this) {
       closing = true;
     }

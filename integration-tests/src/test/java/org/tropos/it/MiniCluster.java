@@ -13,6 +13,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
@@ -40,7 +41,12 @@ final class MiniCluster implements AutoCloseable {
   MiniCluster(Path dir, int datanodes, int raftDirs, Map<String, String> settings) throws IOException {
     cluster = new LocalCluster(dir, datanodes, 1, raftDirs, testConfig().with(settings));
     cluster.start();
-    admin = new ScmAdminClient(scmClientAddress());
+    admin = newAdmin();
+  }
+
+  /** A client of SCM's admin service, as a user of this cluster reaches it. */
+  ScmAdminClient newAdmin() throws IOException {
+    return new ScmAdminClient(List.of(scmClientAddress()), SecuritySettings.userTransport(clientConfig()));
   }
 
   static Configuration testConfig() {
@@ -107,7 +113,7 @@ final class MiniCluster implements AutoCloseable {
   Configuration clientConfig() {
     return testConfig().with(Map.of("ozone.om.address", omAddress().toString(),
         "ozone.scm.block.client.address", scmBlockAddress().toString(),
-        "ozone.scm.client.address", scmClientAddress().toString()));
+        "ozone.scm.client.address", scmClientAddress().toString())).with(cluster.securityKeys());
   }
 
   /** Writes an ozone-site.xml that points a client at this cluster's SCM and OM, and returns its directory. */
@@ -158,7 +164,7 @@ final class MiniCluster implements AutoCloseable {
   void restartScm(Map<String, String> settings) throws IOException {
     admin.close();
     cluster.restartScm(settings);
-    admin = new ScmAdminClient(scmClientAddress());
+    admin = newAdmin();
   }
 
   @Override

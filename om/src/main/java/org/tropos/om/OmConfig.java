@@ -16,6 +16,7 @@ import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
 
@@ -38,11 +39,14 @@ import org.tropos.proto.om.BucketLayout;
  * @param scmConsole SCM's status port, where the cluster's web console is (linked from the OM's)
  * @param administrators users who administer the cluster besides the one running the OM
  * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
+ * @param security whether the cluster runs secure, and where the OM keeps its key and certificate
+ *     ({@code om-security} beside the database)
  */
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
-    HostPort httpBind, HostPort scmConsole, List<String> administrators, Optional<Ha> ha) {
+    HostPort httpBind, HostPort scmConsole, List<String> administrators, Optional<Ha> ha,
+    SecuritySettings security) {
 
   private static final int HTTP_PORT = 9874;
 
@@ -86,7 +90,8 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
         conf.get(OmKeys.CONTAINER_LOCATION_TTL), conf.get(OmKeys.CONTAINER_LOCATION_CACHE_SIZE),
         HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()),
-        ScmAddresses.scmHttp(conf), conf.get(CommonKeys.ADMINISTRATORS), ha);
+        ScmAddresses.scmHttp(conf), conf.get(CommonKeys.ADMINISTRATORS), ha,
+        SecuritySettings.from(conf, dbDir.resolveSibling("om-security")));
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

@@ -11,10 +11,16 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.http.JsonRoute;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
+import org.tropos.common.net.LocalHosts;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ShedUnderPressure;
+import org.tropos.common.security.CertificateIssuer;
+import org.tropos.common.security.CertificateRenewal;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.HeapPressure;
@@ -50,6 +56,7 @@ public final class OmServer implements AutoCloseable {
 
   private final OmConfig config;
   private final Clock clock;
+  private final CertificateIssuer issuer;
   private final DaemonMetrics daemonMetrics = new DaemonMetrics();
   private final OccMetrics metrics = new OccMetrics(daemonMetrics.registry());
   private final LifeCycle lifeCycle = new LifeCycle("OM");
@@ -63,15 +70,27 @@ public final class OmServer implements AutoCloseable {
   private ScheduledExecutorService background;
   private OmRaftServer raft;
   private Leadership leadership;
+  private CertificateRenewal renewal;
 
+  /** An OM that, in a secure cluster, must have its certificate already (or fails to start saying so). */
   public OmServer(OmConfig config, Clock clock) {
+    this(config, clock, CertificateIssuer.none("the OM has no certificate in " + config.security().dir()
+        + ": start it once with a bootstrap token (tropos admin cert token --role om)"));
+  }
+
+  /** @param issuer where the OM gets its first certificate in a secure cluster */
+  public OmServer(OmConfig config, Clock clock, CertificateIssuer issuer) {
     this.config = config;
     this.clock = clock;
+    this.issuer = issuer;
   }
 
   public void start() throws IOException {
     lifeCycle.startBegins();
     try {
+      TransportSecurity transport = config.security().transport(ServiceRole.OM, config.ha().map(ha -> ha.self()
+          .rpc().host()).orElse(LocalHosts.name()), issuer);
+      renewal = ScmCertificateClient.renewal("om", config.security().scm(), transport, clock).orElse(null);
       db = OmDb.open(config.dbDir());
       ObjectIds ids;
       if (config.ha().isPresent()) {
@@ -89,7 +108,7 @@ public final class OmServer implements AutoCloseable {
       committer.start();
       runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
-      scm = new ScmBlocks(config.scmBlockAddresses(), clock, config.containerLocationTtl(),
+      scm = new ScmBlocks(config.scmBlockAddresses(), transport, clock, config.containerLocationTtl(),
           config.containerLocationsKept());
       DirectoryPurger purger = new DirectoryPurger(runner);
       DeletedKeyHandoff handoff = new DeletedKeyHandoff(namespace, scm);
@@ -110,6 +129,7 @@ public final class OmServer implements AutoCloseable {
               OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
               OmServiceGrpc.getLeaseBlocksMethod().getFullMethodName(),
               OmServiceGrpc.getInitiateMultipartUploadMethod().getFullMethodName())));
+      transport.subject().ifPresent(self -> server.secured(transport, OmRpc.admission(self.clusterId())));
       server.start();
       OmSummaries summaries = new OmSummaries(db, metrics, this::serving);
       summaries.register(daemonMetrics.registry());
@@ -204,8 +224,9 @@ public final class OmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("OM", http, server, background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT),
-        scm, committer, raft, db, daemonMetrics);
+    Closer.closeAll("OM", renewal, http, server,
+        background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT), scm, committer, raft, db,
+        daemonMetrics);
     lifeCycle.closeEnds();
     LOG.info("OM stopped");
   }

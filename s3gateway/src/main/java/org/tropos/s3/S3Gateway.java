@@ -8,6 +8,13 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.http.JsonRoute;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
+import org.tropos.common.net.LocalHosts;
+import org.tropos.common.rpc.Callers;
+import org.tropos.common.rpc.ScmCertificateClient;
+import org.tropos.common.security.CertificateIssuer;
+import org.tropos.common.security.CertificateRenewal;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
@@ -26,23 +33,38 @@ public final class S3Gateway implements AutoCloseable {
 
   private final Configuration conf;
   private final Clock clock;
+  private final CertificateIssuer issuer;
   private final LifeCycle lifeCycle = new LifeCycle("S3 gateway");
   private TroposClient client;
   private S3HttpServer server;
   private final DaemonMetrics metrics = new DaemonMetrics();
   private StatusServer http;
   private OmReachability omReachability;
+  private CertificateRenewal renewal;
 
+  /** A gateway that, in a secure cluster, must have its certificate already (or fails to start saying so). */
   public S3Gateway(Configuration conf, Clock clock) {
+    this(conf, clock, null);
+  }
+
+  /** @param issuer where the gateway gets its first certificate in a secure cluster (null: it must have one) */
+  public S3Gateway(Configuration conf, Clock clock, CertificateIssuer issuer) {
     this.conf = conf;
     this.clock = clock;
+    this.issuer = issuer;
   }
 
   public void start() throws IOException {
     lifeCycle.startBegins();
     S3GatewayConfig config = S3GatewayConfig.from(conf);
     try {
-      client = TroposClient.create(conf);
+      CertificateIssuer firstCertificate = issuer != null ? issuer : CertificateIssuer.none("the S3 gateway has no"
+          + " certificate in " + config.security().dir() + ": start it once with a bootstrap token (tropos admin"
+          + " cert token --role s3g)");
+      TransportSecurity transport = config.security().transport(ServiceRole.S3G, LocalHosts.name(),
+          firstCertificate);
+      renewal = ScmCertificateClient.renewal("s3g", config.security().scm(), transport, clock).orElse(null);
+      client = TroposClient.create(conf, Callers.localUser(), transport);
       S3Meters meters = new S3Meters(metrics.registry());
       S3Dispatcher dispatcher = new S3Dispatcher(client, new OmCredentials(client, clock), clock, config.volume(),
           config.layout(), meters);
@@ -78,7 +100,7 @@ public final class S3Gateway implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("S3 gateway", http, omReachability, server, client, metrics);
+    Closer.closeAll("S3 gateway", http, omReachability, server, client, renewal, metrics);
     lifeCycle.closeEnds();
     LOG.info("S3 gateway stopped");
   }

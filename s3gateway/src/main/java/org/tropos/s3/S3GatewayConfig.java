@@ -1,10 +1,15 @@
 package org.tropos.s3;
 
+import java.nio.file.Path;
 import java.util.List;
+import org.tropos.common.conf.CommonKeys;
+import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.S3GatewayKeys;
+import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.proto.om.BucketLayout;
 
 /**
@@ -18,9 +23,11 @@ import org.tropos.proto.om.BucketLayout;
  * @param statusBind where the status port (/prom, /health, /ready) listens: apart from the S3 port, where
  *     {@code /prom} would be a bucket
  * @param scmConsole SCM's status port, where the cluster's web console is (linked from the gateway's)
+ * @param security whether the cluster runs secure, and where the gateway keeps its key and certificate
+ *     ({@code s3g-security} in the first of {@code ozone.metadata.dirs})
  */
 public record S3GatewayConfig(HostPort bind, List<String> domains, String volume, BucketLayout layout,
-    int maxConcurrent, HostPort statusBind, HostPort scmConsole) {
+    int maxConcurrent, HostPort statusBind, HostPort scmConsole, SecuritySettings security) {
   public static final int DEFAULT_PORT = 9878;
   private static final int STATUS_PORT = 19878;
 
@@ -30,6 +37,19 @@ public record S3GatewayConfig(HostPort bind, List<String> domains, String volume
         BucketLayout.valueOf(conf.get(S3GatewayKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(S3GatewayKeys.MAX_CONCURRENT_REQUESTS),
         HostPort.parse(conf.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), STATUS_PORT,
-            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()), ScmAddresses.scmHttp(conf));
+            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()), ScmAddresses.scmHttp(conf),
+        SecuritySettings.from(conf, securityDir(conf)));
+  }
+
+  private static Path securityDir(Configuration conf) {
+    List<String> dirs = conf.get(CommonKeys.METADATA_DIRS);
+    if (dirs.isEmpty()) {
+      if (conf.get(SecurityKeys.SECURITY_ENABLED)) {
+        throw new ConfigException("Set " + CommonKeys.METADATA_DIRS.name() + ": in a secure cluster the S3 gateway"
+            + " keeps its key and certificate there");
+      }
+      return Path.of("s3g-security");
+    }
+    return Path.of(dirs.get(0)).resolve("s3g-security");
   }
 }

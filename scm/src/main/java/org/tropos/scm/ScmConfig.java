@@ -13,11 +13,11 @@ import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
-import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.net.LocalHosts;
+import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.net.ScmService;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
-import org.tropos.common.security.X509Settings;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.scm.block.BlockDeletionConfig;
 import org.tropos.scm.pipeline.PipelineLimits;
 import org.tropos.scm.replication.ReplicationConfig;
@@ -44,14 +44,14 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param omHttp the OM's status port, whose summary the console shows
  * @param gatewayHttp the S3 gateway's status port, whose request counts the console shows
  * @param ha this SCM's place in an HA service ({@code ozone.scm.service.ids}), empty for a single SCM
- * @param security where the CA's public files are written ({@code scm-security} beside the database) and how it
- *     makes keys and certificates
+ * @param security whether the cluster runs secure; where the CA's public files and SCM's own key and certificate
+ *     are kept ({@code scm-security} beside the database); how keys and certificates are made
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
     DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind,
-    HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, Security security) {
+    HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security) {
 
   private static final int HTTP_PORT = 9876;
 
@@ -72,10 +72,6 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
     public Ha {
       ratisProperties = Map.copyOf(ratisProperties);
     }
-  }
-
-  /** The cluster CA's settings: its operator files' directory and its key and certificate settings. */
-  public record Security(Path dir, X509Settings x509) {
   }
 
   public ScmConfig {
@@ -111,7 +107,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         ReplicationConfig.from(conf),
         HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()),
         ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha,
-        new Security(dbDir.resolveSibling("scm-security"), X509Settings.from(conf)));
+        SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")));
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

@@ -8,12 +8,19 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.conf.ConfigException;
+import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.net.HostPort;
-import org.tropos.common.net.ScmService;
+import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.RackResolver;
+import org.tropos.common.net.ScmService;
 import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.security.CertificateIssuer;
+import org.tropos.common.security.CertificateRenewal;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
@@ -25,7 +32,9 @@ import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.ratis.ScmRaftServer;
 import org.tropos.scm.replication.ReplicationManager;
+import org.tropos.scm.rpc.ScmAdmissions;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
+import org.tropos.scm.security.ScmCertificateAuthority;
 
 /**
  * The Storage Container Manager process: its database, its status port, its datanode service and, with SCM HA,
@@ -55,6 +64,11 @@ public final class ScmServer implements AutoCloseable {
   private HeardDatanodes heard;
   private ScheduledExecutorService leadership;
   private volatile ScmServices services;
+  /** How SCM's servers and channels are protected: mutual TLS in a secure cluster. */
+  private TransportSecurity transport = TransportSecurity.plaintext();
+  /** The cluster's CA, for daemons in this JVM to obtain their certificates from (secure cluster only). */
+  private CertificateIssuer issuer;
+  private CertificateRenewal renewal;
   /** The Raft term this SCM serves in (HA). */
   private long servingTerm;
 
@@ -68,13 +82,15 @@ public final class ScmServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       db = ScmDb.open(config.dbDir());
+      Optional<String> secureCluster = startSecurity();
       http = new StatusServer("scm-http", config.httpBind(), metrics, this::whyNotReady);
-      console = new ScmConsole(this::clientAddresses, config.omHttp(), config.gatewayHttp());
+      console = new ScmConsole(this::clientAddresses, transport, config.omHttp(), config.gatewayHttp());
       console.addTo(http);
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
           List.of(new ScmDatanodeRpc(this::datanodeServing, heard, db, racks)), metrics.registry());
+      secureCluster.ifPresent(cluster -> datanodeServer.secured(transport, ScmAdmissions.datanodePort(cluster)));
       datanodeServer.start();
       if (config.ha().isEmpty()) {
         serve();
@@ -137,10 +153,36 @@ public final class ScmServer implements AutoCloseable {
     return current == null ? null : current.datanodeServing();
   }
 
+  /**
+   * In a secure cluster, the CA and SCM's own certificate, which SCM signs in process; the cluster's id then,
+   * else empty. The CA is made with the cluster at first start.
+   */
+  private Optional<String> startSecurity() throws IOException {
+    if (!config.security().enabled()) {
+      return Optional.empty();
+    }
+    if (config.ha().isPresent()) {
+      throw new ConfigException(SecurityKeys.SECURITY_ENABLED.name() + "=true is not built for SCM HA yet: the"
+          + " CA's rows are replicated, but an SCM's own certificate is not yet obtained before it leads");
+    }
+    ScmIdentity identity = ScmIdentity.loadOrCreate(db);
+    ScmCertificateAuthority ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(),
+        config.security().x509(), identity.clusterId(), clock);
+    issuer = ca.inProcess();
+    transport = config.security().transport(ServiceRole.SCM, LocalHosts.name(), issuer);
+    renewal = transport.certificates().map(own -> CertificateRenewal.start("scm", own, issuer, clock)).orElse(null);
+    return Optional.of(identity.clusterId());
+  }
+
   private void serve() throws IOException {
-    ScmServices starting = new ScmServices(config, racks, clock, db, heard, metrics.registry());
+    ScmServices starting = new ScmServices(config, racks, clock, db, heard, metrics.registry(), transport);
     starting.start();
     services = starting;
+  }
+
+  /** The cluster's CA as daemons started in this JVM reach it; empty unless the cluster runs secure. */
+  public Optional<CertificateIssuer> certificateIssuer() {
+    return Optional.ofNullable(issuer);
   }
 
   /** Whether this SCM serves now: always for a single SCM, while it leads for an HA one. */
@@ -216,7 +258,7 @@ public final class ScmServer implements AutoCloseable {
       return;
     }
     Closer.closeAll("SCM", leadership == null ? null : () -> Threads.shutdown(leadership, STOP_TIMEOUT),
-        http, console, services, datanodeServer, raft, db, metrics);
+        renewal, http, console, services, datanodeServer, raft, db, metrics);
     services = null;
     lifeCycle.closeEnds();
     LOG.info("SCM stopped");

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.ShedUnderPressure;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.HeapPressure;
@@ -31,6 +32,7 @@ import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineRenewer;
 import org.tropos.scm.replication.ReplicationManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
+import org.tropos.scm.rpc.ScmAdmissions;
 import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
 import org.tropos.scm.rpc.ScmSecurityRpc;
@@ -73,11 +75,13 @@ final class ScmServices implements AutoCloseable {
   private ScmMetrics metrics;
   private final HeardDatanodes heard;
   private final MeterRegistry registry;
+  private final TransportSecurity transport;
 
   /** @param heard what this SCM heard from the datanodes before it served (HA); null for a single SCM */
   ScmServices(ScmConfig config, RackResolver racks, Clock clock, ScmDb db, HeardDatanodes heard,
-      MeterRegistry registry) {
+      MeterRegistry registry, TransportSecurity transport) {
     this.registry = registry;
+    this.transport = transport;
     this.config = config;
     this.racks = racks;
     this.clock = clock;
@@ -135,13 +139,15 @@ final class ScmServices implements AutoCloseable {
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
-              containerManager, replicationManager), new ScmSecurityRpc(ca)), registry);
+              containerManager, replicationManager), new ScmSecurityRpc(ca)), registry)
+          .secured(transport, ScmAdmissions.clientPort(identity.clusterId()));
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
           List.of(new ScmBlockRpc(containerManager, deletedBlocks)), registry)
           .admitting(new ShedUnderPressure(HeapPressure.jvm(), ScmResult.SCM_BUSY, Set.of(
               ScmBlockServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
-              ScmBlockServiceGrpc.getAllocateBlocksMethod().getFullMethodName())));
+              ScmBlockServiceGrpc.getAllocateBlocksMethod().getFullMethodName())))
+          .secured(transport, ScmAdmissions.blockPort(identity.clusterId()));
       blockServer.start();
       metrics = new ScmMetrics(registry, nodeManager, pipelineManager, containerManager, replicationManager);
     } catch (IOException | RuntimeException e) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
@@ -82,12 +83,16 @@ public final class OmClient implements AutoCloseable {
 
   /** A client calling the OMs at {@code addresses} (an HA service's, in order) as {@code user}. */
   public OmClient(List<HostPort> addresses, String user) {
-    this(addresses, user, false);
+    this(addresses, user, false, TransportSecurity.plaintext());
   }
 
-  /** The same, read calls sent to the OMs in turn when {@code followerReads} (the OMs must serve them). */
-  public OmClient(List<HostPort> addresses, String user, boolean followerReads) {
-    this.om = new OmFailover(addresses, CALL_TIMEOUT, user, SystemClock.INSTANCE, FAILOVER_BUDGET, followerReads);
+  /**
+   * The same, read calls sent to the OMs in turn when {@code followerReads} (the OMs must serve them), the OMs
+   * reached as {@code transport} says.
+   */
+  public OmClient(List<HostPort> addresses, String user, boolean followerReads, TransportSecurity transport) {
+    this.om = new OmFailover(addresses, CALL_TIMEOUT, user, SystemClock.INSTANCE, FAILOVER_BUDGET, followerReads,
+        transport);
   }
 
   private OmServiceGrpc.OmServiceBlockingStub stub() {

@@ -16,6 +16,8 @@ import org.tropos.common.rpc.CallIds;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.RpcChannel;
 import org.tropos.common.rpc.RpcErrors;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.om.OmResult;
 
@@ -44,6 +46,8 @@ final class OmFailover implements AutoCloseable {
   private final List<RpcChannel<OmException>> channels;
   private final Duration callTimeout;
   private final String user;
+  /** How the OMs are reached. */
+  private final RpcChannel.ServerTrust om;
   private final Clock clock;
   private final Duration budget;
   /** With several OMs every call carries an id, the same on each attempt (the OMs' retry cache). */
@@ -62,14 +66,18 @@ final class OmFailover implements AutoCloseable {
   }
 
   OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget) {
-    this(addresses, callTimeout, user, clock, budget, false);
+    this(addresses, callTimeout, user, clock, budget, false, TransportSecurity.plaintext());
   }
 
-  /** @param followerReads whether read calls ({@link #read}) go to the OMs in turn rather than to the leader */
+  /**
+   * @param followerReads whether read calls ({@link #read}) go to the OMs in turn rather than to the leader
+   * @param transport how this process reaches the OMs (with TLS, only servers with an OM certificate are trusted)
+   */
   OmFailover(List<HostPort> addresses, Duration callTimeout, String user, Clock clock, Duration budget,
-      boolean followerReads) {
+      boolean followerReads, TransportSecurity transport) {
+    this.om = new RpcChannel.ServerTrust(transport, ServiceRole.OM);
     this.channels = new CopyOnWriteArrayList<>(addresses.stream().map(a -> new RpcChannel<>(a, OmException::fromRpc,
-        callTimeout, user)).toList());
+        callTimeout, user, om)).toList());
     this.callTimeout = callTimeout;
     this.user = user;
     this.clock = clock;
@@ -174,7 +182,7 @@ final class OmFailover implements AutoCloseable {
     }
     if (!leaderHint.isEmpty() && channels.size() < MAX_OMS) {
       channels.add(new RpcChannel<>(HostPort.parse(leaderHint, 0, "the leader's address"), OmException::fromRpc,
-          callTimeout, user));
+          callTimeout, user, om));
       current = channels.size() - 1;
       return;
     }

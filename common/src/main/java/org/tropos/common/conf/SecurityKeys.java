@@ -5,6 +5,15 @@ import java.time.temporal.ChronoUnit;
 
 /** Keys of the cluster's certificate authority and the certificates it issues (Ozone's names). */
 public final class SecurityKeys {
+  public static final ConfigKey<Boolean> SECURITY_ENABLED = ConfigKey.of("ozone.security.enabled",
+      ConfigType.BOOLEAN, "false", "Whether the daemons hold certificates of the cluster's CA (SCM) and speak mutual"
+          + " TLS on their gRPC ports, admitting only peers of the right role. Set it on every daemon and client of"
+          + " the cluster alike.");
+
+  public static final ConfigKey<String> CA_FILE = ConfigKey.of("tropos.security.ca.file", ConfigType.STRING, "",
+      "A client's copy of the cluster's CA certificate (ca.crt, which SCM writes to scm-security beside its"
+          + " database): with ozone.security.enabled, clients trust only servers whose certificates it signed.");
+
   public static final ConfigKey<String> KEY_ALGORITHM = ConfigKey.of("hdds.key.algo", ConfigType.STRING, "RSA",
       "The algorithm of every key pair a daemon or the CA makes: RSA or EC.")
       .requiring(a -> a.equals("RSA") || a.equals("EC"), "RSA or EC");

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 
-/** Whether a host name is this machine: how a member of an HA service finds itself among the configured nodes. */
+/**
+ * This machine's names: whether a host name is this machine (how a member of an HA service finds itself among
+ * the configured nodes), and the name it goes by.
+ */
 public final class LocalHosts {
   private LocalHosts() {
   }
@@ -17,6 +20,15 @@ public final class LocalHosts {
           || NetworkInterface.getByInetAddress(address) != null;
     } catch (IOException e) {
       return false;
+    }
+  }
+
+  /** This machine's host name, as its certificates name it; "localhost" when it has none that resolves. */
+  public static String name() {
+    try {
+      return InetAddress.getLocalHost().getCanonicalHostName();
+    } catch (IOException e) {
+      return "localhost";
     }
   }
 }

@@ -3,10 +3,10 @@ package org.tropos.common.rpc;
 import io.grpc.BindableService;
 import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerBuilder;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
-import io.grpc.ServerBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -17,9 +17,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.PeerRoles;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Preconditions;
 import org.tropos.common.util.Threads;
@@ -48,6 +51,8 @@ public final class GrpcServer implements AutoCloseable {
       return next.startCall(call, headers);
     }
   };
+  private TransportSecurity security = TransportSecurity.plaintext();
+  private PeerRoles.Admission peers;
   private ExecutorService executor;
   private Server server;
   private Server inProcess;
@@ -82,14 +87,29 @@ public final class GrpcServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Decides, before start, that the server speaks TLS as {@code security} says and admits only the peers
+   * {@code peers} names ({@link PeerRoles}), on the network and in process alike.
+   */
+  public GrpcServer secured(TransportSecurity security, PeerRoles.Admission peers) {
+    Preconditions.assertTrue(lifeCycle.state() == LifeCycle.State.NEW, "{} has started", name);
+    this.security = security;
+    this.peers = peers;
+    return this;
+  }
+
   public void start() throws IOException {
     lifeCycle.startBegins();
     executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
     try {
-      server = withServices(NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port())))
-          .build().start();
+      NettyServerBuilder network = NettyServerBuilder.forAddress(new InetSocketAddress(bind.host(), bind.port()));
+      if (security.tls()) {
+        network.sslContext(security.serverContext());
+      }
+      server = withServices(network, PeerRoles::overTls).build().start();
       bound = new InetSocketAddress(bind.host(), server.getPort());
-      inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.addGrpc(bound))).build().start();
+      inProcess = withServices(InProcessServerBuilder.forName(InProcessServers.addGrpc(bound)),
+          PeerRoles::inProcess).build().start();
     } catch (IOException e) {
       close();
       throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
@@ -98,10 +118,18 @@ public final class GrpcServer implements AutoCloseable {
     LOG.info("{}: listening on {}", name, new HostPort(bind.host(), port()));
   }
 
-  /** Events delivered where they arrive, handlers run on the pool (one hand-off), the caller's user known. */
-  private <B extends ServerBuilder<B>> B withServices(B builder) {
+  /**
+   * Events delivered where they arrive, handlers run on the pool (one hand-off), the caller's user known; with
+   * TLS, peers checked as they reach this server ({@code peerCheck}) before anything else.
+   */
+  private <B extends ServerBuilder<B>> B withServices(B builder,
+      Function<PeerRoles.Admission, PeerRoles> peerCheck) {
     builder.directExecutor().intercept(Callers.receiving()).intercept(CallIds.receiving())
-        .intercept(new HandlerHandOff(executor)).intercept(admission).intercept(callMetrics);
+        .intercept(new HandlerHandOff(executor)).intercept(admission);
+    if (security.tls()) {
+      builder.intercept(peerCheck.apply(peers));
+    }
+    builder.intercept(callMetrics);
     services.forEach(builder::addService);
     return builder;
   }

@@ -10,7 +10,11 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLException;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.PeerRoles;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 
 /**
  * A channel to one gRPC service of ours, shared by its clients: stubs get a deadline per call, and a failed call
@@ -39,30 +43,53 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   private final Translator<E> translator;
   private final Duration callTimeout;
   private final String user;
+  private final TransportSecurity security;
   private volatile Twin twin;
 
-  /** A channel whose calls are made as this process's user ({@link Callers#localUser}). */
+  /** A plaintext channel whose calls are made as this process's user ({@link Callers#localUser}). */
   public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout) {
-    this(address, translator, callTimeout, Callers.localUser());
+    this(address, translator, callTimeout, Callers.localUser(), ServerTrust.plaintext());
   }
 
-  /** A channel whose calls are made as {@code user}. */
-  public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout, String user) {
+  /**
+   * A channel whose calls are made as {@code user}, to a server reached as {@code server} says.
+   */
+  public RpcChannel(HostPort address, Translator<E> translator, Duration callTimeout, String user, ServerTrust server) {
     this.address = address;
     this.translator = translator;
     this.callTimeout = callTimeout;
     this.user = user;
-    this.channel = builder(address).intercept(Callers.sending(user)).build();
+    this.security = server.security();
+    this.channel = builder(address, server).intercept(Callers.sending(user)).build();
   }
 
-  /** A plaintext channel to {@code address} that gives up opening a connection after the connect timeout. */
-  public static ManagedChannel open(HostPort address) {
-    return builder(address).build();
+  /**
+   * How a channel reaches its server: with the process's transport security, and, with TLS, trusting a server
+   * only if its certificate names {@code role}.
+   */
+  public record ServerTrust(TransportSecurity security, ServiceRole role) {
+    /** No TLS (the role then says nothing). */
+    public static ServerTrust plaintext() {
+      return new ServerTrust(TransportSecurity.plaintext(), ServiceRole.SCM);
+    }
   }
 
-  private static NettyChannelBuilder builder(HostPort address) {
-    return NettyChannelBuilder.forAddress(address.host(), address.port()).usePlaintext()
+  /** A channel to {@code address} that gives up opening a connection after the connect timeout. */
+  public static ManagedChannel open(HostPort address, ServerTrust server) {
+    return builder(address, server).build();
+  }
+
+  private static NettyChannelBuilder builder(HostPort address, ServerTrust server) {
+    NettyChannelBuilder builder = NettyChannelBuilder.forAddress(address.host(), address.port())
         .withOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) CONNECT_TIMEOUT.toMillis());
+    if (!server.security().tls()) {
+      return builder.usePlaintext();
+    }
+    try {
+      return builder.sslContext(server.security().clientContext(server.role()));
+    } catch (SSLException e) {
+      throw new IllegalStateException("TLS to " + address + " cannot be set up: " + e.getMessage(), e);
+    }
   }
 
   /** A stub for this channel with the call deadline set, e.g. {@code stub(OmServiceGrpc::newBlockingStub)}. */
@@ -90,7 +117,9 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
         if (twin != null) {
           twin.channel().shutdown();
         }
-        twin = new Twin(name, InProcessChannelBuilder.forName(name).intercept(Callers.sending(user)).build());
+        InProcessChannelBuilder builder = InProcessChannelBuilder.forName(name).intercept(Callers.sending(user));
+        security.subject().ifPresent(self -> builder.intercept(PeerRoles.naming(self)));
+        twin = new Twin(name, builder.build());
       }
       return twin.channel();
     }

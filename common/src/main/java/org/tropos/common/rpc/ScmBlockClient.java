@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -27,12 +28,15 @@ public final class ScmBlockClient implements AutoCloseable {
   private final ScmChannel scm;
 
   public ScmBlockClient(HostPort address) {
-    this(List.of(address));
+    this(List.of(address), TransportSecurity.plaintext());
   }
 
-  /** @param addresses the block service of each SCM of an HA service: calls follow the leader */
-  public ScmBlockClient(List<HostPort> addresses) {
-    this.scm = new ScmChannel(addresses);
+  /**
+   * @param addresses the block service of each SCM of an HA service: calls follow the leader
+   * @param security how this process reaches SCM
+   */
+  public ScmBlockClient(List<HostPort> addresses, TransportSecurity security) {
+    this.scm = new ScmChannel(addresses, security);
   }
 
   public AllocateBlockResponse allocateBlock(long size, ReplicationFactor factor, ExcludeList exclude)

@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.scm.ScmResult;
@@ -33,15 +35,20 @@ public final class ScmChannel implements AutoCloseable {
   private volatile int current;
 
   public ScmChannel(HostPort address) {
-    this(List.of(address));
+    this(List.of(address), TransportSecurity.plaintext());
   }
 
-  /** @param addresses the service on each SCM of an HA service (one for a single SCM) */
-  public ScmChannel(List<HostPort> addresses) {
+  /**
+   * @param addresses the service on each SCM of an HA service (one for a single SCM)
+   * @param security how this process reaches SCM (with TLS, only a server with an SCM certificate is trusted)
+   */
+  public ScmChannel(List<HostPort> addresses, TransportSecurity security) {
     if (addresses.isEmpty()) {
       throw new IllegalArgumentException("no SCM address");
     }
-    this.channels = addresses.stream().map(a -> new RpcChannel<>(a, ScmException::fromRpc, CALL_TIMEOUT)).toList();
+    RpcChannel.ServerTrust scm = new RpcChannel.ServerTrust(security, ServiceRole.SCM);
+    this.channels = addresses.stream().map(a -> new RpcChannel<>(a, ScmException::fromRpc, CALL_TIMEOUT,
+        Callers.localUser(), scm)).toList();
   }
 
   /** A stub of the SCM the call in progress goes to. */

@@ -122,12 +122,20 @@ public final class CertificateAuthority {
   }
 
   /** This CA as a daemon in the same process asks it: the certificate, then the root. */
-  public CertificateSigner inProcess() {
-    return request -> {
-      try {
-        return List.of(sign(request), root);
-      } catch (RequestRefusedException | GeneralSecurityException e) {
-        throw new IOException("the certificate authority refused the request: " + e.getMessage(), e);
+  public CertificateIssuer inProcess() {
+    return new CertificateIssuer() {
+      @Override
+      public String clusterId() {
+        return clusterId;
+      }
+
+      @Override
+      public List<X509Certificate> sign(PKCS10CertificationRequest request) throws IOException {
+        try {
+          return List.of(CertificateAuthority.this.sign(request), root);
+        } catch (RequestRefusedException | GeneralSecurityException e) {
+          throw new IOException("the certificate authority refused the request: " + e.getMessage(), e);
+        }
       }
     };
   }

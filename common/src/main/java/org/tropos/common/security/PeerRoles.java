@@ -1,13 +1,21 @@
 package org.tropos.common.security;
 
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
 import io.grpc.Context;
 import io.grpc.Contexts;
+import io.grpc.ForwardingClientCall;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.Map;
@@ -21,40 +29,120 @@ import org.bouncycastle.asn1.x500.X500Name;
  * Admits a call only from a peer whose TLS certificate names a role the called service accepts, in this cluster:
  * the datanode service takes datanodes, the block service OMs, and so on. The peer's subject is then known to the
  * handler ({@link #PEER}). A call without TLS, without a certificate, or from another role is refused before
- * any handler runs.
+ * any handler runs, except to the services open to callers without a certificate (a daemon's first certificate
+ * request; user calls, until users authenticate), where a certificate, if shown, still names the peer.
+ *
+ * <p>A call through a server's in-process twin has no TLS session: the calling channel of this JVM names its
+ * daemon in a header ({@link #naming}), which only the twin reads, since only this JVM can reach it.
  */
 public final class PeerRoles implements ServerInterceptor {
   /** The authenticated peer of the call being handled. */
   public static final Context.Key<CertificateSubject> PEER = Context.key("tropos-peer");
+  private static final Metadata.Key<byte[]> IN_PROCESS_PEER = Metadata.Key.of("tropos-peer-bin",
+      Metadata.BINARY_BYTE_MARSHALLER);
 
-  private final Map<String, Set<ServiceRole>> admittedByService;
-  private final String clusterId;
+  /**
+   * Who may call what on one server. Each rule names a gRPC service ({@code tropos.scm.ScmBlockService}) or one
+   * method of it ({@code tropos.scm.ScmBlockService/GetContainers}); a method's rule wins over its service's.
+   *
+   * @param roles the roles each service or method admits; others none
+   * @param open the services and methods that admit callers without a certificate too
+   * @param clusterId the cluster whose certificates are admitted
+   */
+  public record Admission(Map<String, Set<ServiceRole>> roles, Set<String> open, String clusterId) {
+    public Admission {
+      roles = Map.copyOf(roles);
+      open = Set.copyOf(open);
+    }
 
-  /** {@code admittedByService}: the roles each gRPC service (by its full name) admits; other services none. */
-  public PeerRoles(Map<String, Set<ServiceRole>> admittedByService, String clusterId) {
-    this.admittedByService = Map.copyOf(admittedByService);
-    this.clusterId = clusterId;
+    Set<ServiceRole> rolesFor(MethodDescriptor<?, ?> method) {
+      Set<ServiceRole> forMethod = roles.get(method.getFullMethodName());
+      return forMethod != null ? forMethod : roles.getOrDefault(method.getServiceName(), Set.of());
+    }
+
+    boolean isOpen(MethodDescriptor<?, ?> method) {
+      return open.contains(method.getFullMethodName()) || open.contains(method.getServiceName())
+          && !roles.containsKey(method.getFullMethodName());
+    }
+  }
+
+  private final Admission admission;
+  private final boolean inProcess;
+
+  private PeerRoles(Admission admission, boolean inProcess) {
+    this.admission = admission;
+    this.inProcess = inProcess;
+  }
+
+  /** Admits calls as the certificate of their TLS session says. */
+  public static PeerRoles overTls(Admission admission) {
+    return new PeerRoles(admission, false);
+  }
+
+  /** Admits calls of this JVM as the header {@link #naming} sets says. */
+  public static PeerRoles inProcess(Admission admission) {
+    return new PeerRoles(admission, true);
+  }
+
+  /** Names {@code self} on every call of an in-process channel. */
+  public static ClientInterceptor naming(CertificateSubject self) {
+    byte[] encoded;
+    try {
+      encoded = self.toX500Name().getEncoded();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return new ClientInterceptor() {
+      @Override
+      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+        return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+          @Override
+          public void start(Listener<R> listener, Metadata headers) {
+            headers.put(IN_PROCESS_PEER, encoded);
+            super.start(listener, headers);
+          }
+        };
+      }
+    };
   }
 
   @Override
   public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
       ServerCallHandler<Q, R> next) {
-    String service = call.getMethodDescriptor().getServiceName();
-    Optional<CertificateSubject> peer = peer(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
+    MethodDescriptor<Q, R> method = call.getMethodDescriptor();
+    Optional<CertificateSubject> peer = inProcess ? named(headers.get(IN_PROCESS_PEER))
+        : peer(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
+    boolean open = admission.isOpen(method);
     if (peer.isEmpty()) {
-      call.close(Status.UNAUTHENTICATED.withDescription("a call to " + service + " needs TLS with a certificate"
-          + " of the cluster"), new Metadata());
-      return new ServerCall.Listener<>() {
-      };
+      if (open) {
+        return next.startCall(call, headers);
+      }
+      return refuse(call, Status.UNAUTHENTICATED.withDescription("a call to " + method.getFullMethodName()
+          + " needs TLS with a certificate of the cluster"));
     }
-    Set<ServiceRole> admitted = admittedByService.getOrDefault(service, Set.of());
-    if (!admitted.contains(peer.get().role()) || !peer.get().clusterId().equals(clusterId)) {
-      call.close(Status.PERMISSION_DENIED.withDescription(service + " does not admit " + peer.get().role()
-          .subjectName() + " " + peer.get().host() + " of cluster " + peer.get().clusterId()), new Metadata());
-      return new ServerCall.Listener<>() {
-      };
+    if (!open && !admission.rolesFor(method).contains(peer.get().role())
+        || !peer.get().clusterId().equals(admission.clusterId())) {
+      return refuse(call, Status.PERMISSION_DENIED.withDescription(method.getFullMethodName() + " does not admit "
+          + peer.get().role().subjectName() + " " + peer.get().host() + " of cluster " + peer.get().clusterId()));
     }
     return Contexts.interceptCall(Context.current().withValue(PEER, peer.get()), call, headers, next);
+  }
+
+  private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, Status status) {
+    call.close(status, new Metadata());
+    return new ServerCall.Listener<>() {
+    };
+  }
+
+  private static Optional<CertificateSubject> named(byte[] header) {
+    if (header == null) {
+      return Optional.empty();
+    }
+    try {
+      return CertificateSubject.of(X500Name.getInstance(header));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 
   private static Optional<CertificateSubject> peer(SSLSession session) {

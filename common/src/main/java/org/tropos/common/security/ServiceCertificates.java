@@ -8,6 +8,7 @@ import java.nio.file.StandardCopyOption;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.PrivateKey;
+import java.security.cert.CertificateEncodingException;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
 import java.util.List;
@@ -61,8 +62,7 @@ public final class ServiceCertificates {
     ServiceCertificates certificates = new ServiceCertificates(dir, subject, settings);
     Optional<Identity> kept = read(dir.resolve(IDENTITY_FILE));
     if (kept.isPresent()) {
-      Optional<CertificateSubject> named = CertificateSubject.of(new JcaX509CertificateHolder(
-          kept.get().certificate()).getSubject());
+      Optional<CertificateSubject> named = subjectOf(kept.get());
       if (named.isEmpty() || !named.get().equals(subject)) {
         throw new IOException("the certificate in " + dir + " is for " + kept.get().certificate()
             .getSubjectX500Principal() + ", not for " + subject + ": move it away to obtain a new one");
@@ -75,8 +75,28 @@ public final class ServiceCertificates {
     return certificates;
   }
 
+  /**
+   * The identity of daemon {@code role} on {@code host} kept in {@code dir}, or a new one that {@code issuer}
+   * signs for its cluster when there is none.
+   */
+  public static ServiceCertificates join(Path dir, ServiceRole role, String host, X509Settings settings,
+      CertificateIssuer issuer) throws IOException, GeneralSecurityException {
+    Optional<Identity> kept = read(dir.resolve(IDENTITY_FILE));
+    String clusterId = kept.isPresent() ? subjectOf(kept.get()).map(CertificateSubject::clusterId).orElse("?")
+        : issuer.clusterId();
+    return loadOrObtain(dir, new CertificateSubject(role, host, clusterId), settings, issuer);
+  }
+
+  private static Optional<CertificateSubject> subjectOf(Identity identity) throws CertificateEncodingException {
+    return CertificateSubject.of(new JcaX509CertificateHolder(identity.certificate()).getSubject());
+  }
+
   public Identity identity() {
     return current;
+  }
+
+  public CertificateSubject subject() {
+    return subject;
   }
 
   /** Whether {@code now} is within the renewal window before the certificate expires (or past it). */

@@ -6,13 +6,14 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.OpenSsl;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContextBuilder;
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslProvider;
-import java.security.cert.X509Certificate;
+import java.util.Optional;
+import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
 
 /**
- * TLS for gRPC between the cluster's daemons: each side shows its certificate chain and trusts only the cluster's
- * root, so both ends are authenticated (mutual TLS). OpenSSL (BoringSSL, shipped inside gRPC's shaded Netty) is
- * used where its native library loads, the JDK's TLS elsewhere.
+ * TLS for gRPC between the cluster's daemons: each side shows its current certificate chain (read at every
+ * handshake, so renewals take effect) and trusts only the cluster's CA ({@link ClusterTrust}). OpenSSL
+ * (BoringSSL, shipped inside gRPC's shaded Netty) is used where its native library loads, the JDK's TLS elsewhere.
  */
 public final class TlsContexts {
   private TlsContexts() {
@@ -23,19 +24,20 @@ public final class TlsContexts {
     return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
   }
 
-  /** A server that requires a client certificate chaining to the root of {@code identity}. */
-  public static SslContext server(ServiceCertificates.Identity identity) throws SSLException {
-    return GrpcSslContexts.configure(SslContextBuilder.forServer(identity.key(), chain(identity)), provider())
-        .trustManager(identity.root()).clientAuth(ClientAuth.REQUIRE).build();
+  /**
+   * A server showing {@code identity}. A client certificate is asked for, and checked against the cluster's root
+   * when shown, but not required: which services admit a caller without one is {@link PeerRoles}'s decision.
+   */
+  public static SslContext server(Supplier<ServiceCertificates.Identity> identity) throws SSLException {
+    return GrpcSslContexts.configure(SslContextBuilder.forServer(new CurrentIdentityKeyManager(identity)),
+        provider()).trustManager(ClusterTrust.of(identity.get().root())).clientAuth(ClientAuth.OPTIONAL).build();
   }
 
-  /** A client that shows {@code identity} and trusts servers whose certificates chain to its root. */
-  public static SslContext client(ServiceCertificates.Identity identity) throws SSLException {
-    return GrpcSslContexts.configure(SslContextBuilder.forClient().keyManager(identity.key(), chain(identity)),
-        provider()).trustManager(identity.root()).build();
-  }
-
-  private static X509Certificate[] chain(ServiceCertificates.Identity identity) {
-    return identity.chain().toArray(new X509Certificate[0]);
+  /** A client showing {@code identity}, if any, to servers it trusts as {@code trust} says. */
+  static SslContext client(Optional<Supplier<ServiceCertificates.Identity>> identity, ClusterTrust trust)
+      throws SSLException {
+    SslContextBuilder builder = SslContextBuilder.forClient();
+    identity.ifPresent(i -> builder.keyManager(new CurrentIdentityKeyManager(i)));
+    return GrpcSslContexts.configure(builder, provider()).trustManager(trust).build();
   }
 }

@@ -52,7 +52,7 @@ class GrpcServerTest {
   void start() throws Exception {
     server = new GrpcServer("probe-rpc", new HostPort("127.0.0.1", 0), 2, List.of(probe), registry);
     server.start();
-    channel = RpcChannel.open(new HostPort("127.0.0.1", server.port()));
+    channel = RpcChannel.open(new HostPort("127.0.0.1", server.port()), RpcChannel.ServerTrust.plaintext());
   }
 
   @AfterEach

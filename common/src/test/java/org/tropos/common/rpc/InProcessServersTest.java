@@ -36,7 +36,7 @@ class InProcessServersTest {
 
   private static RpcChannel<IOException> channel(String host, int port) {
     return new RpcChannel<>(new HostPort(host, port), (failure, target) -> new IOException(target + ": "
-        + failure.getStatus().getCode(), failure), Duration.ofSeconds(10), "bob");
+        + failure.getStatus().getCode(), failure), Duration.ofSeconds(10), "bob", RpcChannel.ServerTrust.plaintext());
   }
 
   private String call(RpcChannel<IOException> channel) throws IOException {

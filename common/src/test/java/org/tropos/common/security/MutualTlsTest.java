@@ -55,9 +55,12 @@ class MutualTlsTest {
   };
   private static final MethodDescriptor<byte[], byte[]> REGISTER = method("test.Datanodes");
   private static final MethodDescriptor<byte[], byte[]> UNLISTED = method("test.Unlisted");
+  private static final MethodDescriptor<byte[], byte[]> OPEN = method("test.Open");
 
   private final X509Settings settings = X509Settings.from(Configuration.defaults());
   private final List<CertificateSubject> handled = new CopyOnWriteArrayList<>();
+  /** The serial number of the certificate each call's TLS session showed. */
+  private final List<java.math.BigInteger> shownSerials = new CopyOnWriteArrayList<>();
   private CertificateAuthority ca;
   private Server server;
   private final List<ManagedChannel> channels = new CopyOnWriteArrayList<>();
@@ -80,19 +83,43 @@ class MutualTlsTest {
         })).build();
   }
 
-  private ServiceCertificates.Identity identity(CertificateAuthority authority, ServiceRole role, String host)
+  private ServiceCertificates certificates(CertificateAuthority authority, ServiceRole role, String host)
       throws Exception {
     return ServiceCertificates.loadOrObtain(dir.resolve(role + "-" + host + "-" + System.nanoTime()),
-        new CertificateSubject(role, host, CLUSTER), settings, authority.inProcess()).identity();
+        new CertificateSubject(role, host, CLUSTER), settings, authority.inProcess());
+  }
+
+  private ServiceCertificates.Identity identity(CertificateAuthority authority, ServiceRole role, String host)
+      throws Exception {
+    return certificates(authority, role, host).identity();
   }
 
   @BeforeEach
   void start() throws Exception {
     ca = CertificateAuthority.initialize(dir.resolve("ca"), settings, CLUSTER, SystemClock.INSTANCE);
-    server = NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0))
-        .sslContext(TlsContexts.server(identity(ca, ServiceRole.SCM, "localhost")))
-        .addService(service(REGISTER)).addService(service(UNLISTED))
-        .intercept(new PeerRoles(Map.of(REGISTER.getServiceName(), Set.of(ServiceRole.DATANODE)), CLUSTER))
+    server = serve(certificates(ca, ServiceRole.SCM, "localhost"));
+  }
+
+  private Server serve(ServiceCertificates own) throws Exception {
+    return NettyServerBuilder.forAddress(new InetSocketAddress("localhost", 0))
+        .sslContext(TransportSecurity.mutual(own).serverContext())
+        .addService(service(REGISTER)).addService(service(UNLISTED)).addService(service(OPEN))
+        .intercept(PeerRoles.overTls(new PeerRoles.Admission(Map.of(REGISTER.getServiceName(),
+            Set.of(ServiceRole.DATANODE)), Set.of(OPEN.getServiceName()), CLUSTER)))
+        .intercept(new io.grpc.ServerInterceptor() {
+          @Override
+          public <Q, R> io.grpc.ServerCall.Listener<Q> interceptCall(io.grpc.ServerCall<Q, R> call,
+              io.grpc.Metadata headers, io.grpc.ServerCallHandler<Q, R> next) {
+            try {
+              javax.net.ssl.SSLSession session = call.getAttributes().get(io.grpc.Grpc.TRANSPORT_ATTR_SSL_SESSION);
+              shownSerials.add(((java.security.cert.X509Certificate) session.getPeerCertificates()[0])
+                  .getSerialNumber());
+            } catch (javax.net.ssl.SSLPeerUnverifiedException | RuntimeException e) {
+              // no client certificate
+            }
+            return next.startCall(call, headers);
+          }
+        })
         .build().start();
   }
 
@@ -109,8 +136,8 @@ class MutualTlsTest {
         TimeUnit.SECONDS), "hi".getBytes(StandardCharsets.US_ASCII));
   }
 
-  private UnaryOperator<NettyChannelBuilder> as(ServiceCertificates.Identity identity) throws Exception {
-    var context = TlsContexts.client(identity);
+  private UnaryOperator<NettyChannelBuilder> as(ServiceCertificates certificates) throws Exception {
+    var context = TransportSecurity.mutual(certificates).clientContext(ServiceRole.SCM);
     return b -> b.sslContext(context);
   }
 
@@ -120,16 +147,16 @@ class MutualTlsTest {
 
   @Test
   void aPeerOfAnAdmittedRoleIsServedAndItsHandlerKnowsWhoCalled() throws Exception {
-    assertArrayEquals("hi".getBytes(StandardCharsets.US_ASCII), call(REGISTER, as(identity(ca, ServiceRole.DATANODE,
-        "dn1"))));
+    assertArrayEquals("hi".getBytes(StandardCharsets.US_ASCII), call(REGISTER, as(certificates(ca,
+        ServiceRole.DATANODE, "dn1"))));
     assertEquals(List.of(new CertificateSubject(ServiceRole.DATANODE, "dn1", CLUSTER)), handled);
     System.out.println("TLS provider: " + TlsContexts.provider());
   }
 
   @Test
   void anotherRoleOrAnUnlistedServiceIsDeniedBeforeAnyHandlerRuns() throws Exception {
-    UnaryOperator<NettyChannelBuilder> om = as(identity(ca, ServiceRole.OM, "om1"));
-    UnaryOperator<NettyChannelBuilder> datanode = as(identity(ca, ServiceRole.DATANODE, "dn1"));
+    UnaryOperator<NettyChannelBuilder> om = as(certificates(ca, ServiceRole.OM, "om1"));
+    UnaryOperator<NettyChannelBuilder> datanode = as(certificates(ca, ServiceRole.DATANODE, "dn1"));
     assertEquals(Status.Code.PERMISSION_DENIED, refusal(() -> call(REGISTER, om)));
     assertEquals(Status.Code.PERMISSION_DENIED, refusal(() -> call(UNLISTED, datanode)));
     assertEquals(List.of(), handled);
@@ -150,5 +177,37 @@ class MutualTlsTest {
         .keyManager(forged.key(), forged.certificate()).trustManager(ca.root()).build();
     refusal(() -> call(REGISTER, b -> b.sslContext(trustsOurs)));
     assertEquals(List.of(), handled);
+  }
+
+  @Test
+  void anOpenServiceTakesACallerWithoutCertificateButNotWithoutTls() throws Exception {
+    var anonymous = TransportSecurity.trusting(ca.root()).clientContext(ServiceRole.SCM);
+    assertArrayEquals("hi".getBytes(StandardCharsets.US_ASCII), call(OPEN, b -> b.sslContext(anonymous)));
+    assertEquals(Status.Code.UNAUTHENTICATED, refusal(() -> call(REGISTER, b -> b.sslContext(anonymous))));
+    refusal(() -> call(OPEN, NettyChannelBuilder::usePlaintext));
+  }
+
+  @Test
+  void aClientTrustsOnlyAServerOfTheRoleItCalls() throws Exception {
+    server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    server = serve(certificates(ca, ServiceRole.DATANODE, "localhost"));
+    UnaryOperator<NettyChannelBuilder> datanode = as(certificates(ca, ServiceRole.DATANODE, "dn1"));
+    assertEquals(Status.Code.UNAVAILABLE, refusal(() -> call(REGISTER, datanode)), "a datanode posing as SCM");
+    assertEquals(List.of(), handled);
+  }
+
+  @Test
+  void aRenewedCertificateIsShownFromTheNextFullHandshakeOn() throws Exception {
+    ServiceCertificates dn = certificates(ca, ServiceRole.DATANODE, "dn1");
+    UnaryOperator<NettyChannelBuilder> datanode = as(dn);
+    call(REGISTER, datanode);
+    java.math.BigInteger before = dn.identity().certificate().getSerialNumber();
+    dn.renew(ca.inProcess());
+    // A new server: a session the client could resume would carry the certificate of its first handshake.
+    server.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+    server = serve(certificates(ca, ServiceRole.SCM, "localhost"));
+    call(REGISTER, datanode);
+    assertEquals(2, handled.size());
+    assertEquals(List.of(before, dn.identity().certificate().getSerialNumber()), shownSerials);
   }
 }

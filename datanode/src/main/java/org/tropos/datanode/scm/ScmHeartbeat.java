@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
@@ -35,6 +36,7 @@ public final class ScmHeartbeat implements AutoCloseable {
 
   private final String nodeName;
   private final List<HostPort> scms;
+  private final TransportSecurity transport;
   private final Duration interval;
   private final Supplier<DatanodeDetails> details;
   private final HeartbeatReports reports;
@@ -48,10 +50,12 @@ public final class ScmHeartbeat implements AutoCloseable {
    * @param reports what each heartbeat reports
    * @param commands receives SCM's commands other than re-register; must return at once
    */
-  public ScmHeartbeat(String nodeName, List<HostPort> scms, Duration interval, Supplier<DatanodeDetails> details,
-      HeartbeatReports reports, RegistrationListener listener, Consumer<ScmCommand> commands) {
+  public ScmHeartbeat(String nodeName, List<HostPort> scms, TransportSecurity transport, Duration interval,
+      Supplier<DatanodeDetails> details, HeartbeatReports reports, RegistrationListener listener,
+      Consumer<ScmCommand> commands) {
     this.nodeName = nodeName;
     this.scms = List.copyOf(scms);
+    this.transport = transport;
     this.interval = interval;
     this.details = details;
     this.reports = reports;
@@ -68,8 +72,8 @@ public final class ScmHeartbeat implements AutoCloseable {
         listener.registered(response);
       }
     };
-    links = scms.stream().map(scm -> new ScmLink(nodeName, scm, interval, details, reports.node(), oneAtATime,
-        commands)).toList();
+    links = scms.stream().map(scm -> new ScmLink(nodeName, scm, transport, interval, details, reports.node(),
+        oneAtATime, commands)).toList();
     scheduler = Threads.scheduler(nodeName + "-scm-heartbeat");
     Threads.everyPeriod(scheduler, nodeName + ": heartbeat", Duration.ZERO, interval, this::beat);
     lifeCycle.startEnds();

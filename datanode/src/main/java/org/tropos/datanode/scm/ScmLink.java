@@ -3,8 +3,8 @@ package org.tropos.datanode.scm;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
@@ -14,6 +14,8 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.RpcChannel;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.scm.ScmHeartbeat.RegistrationListener;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -59,8 +61,9 @@ final class ScmLink implements AutoCloseable {
   private String lastFailure = "";
   private Duration registrationRetry = FIRST_REGISTRATION_RETRY;
 
-  ScmLink(String nodeName, HostPort scm, Duration interval, Supplier<DatanodeDetails> details,
-      Supplier<NodeReport> nodeReport, RegistrationListener listener, Consumer<ScmCommand> commands) {
+  ScmLink(String nodeName, HostPort scm, TransportSecurity transport, Duration interval,
+      Supplier<DatanodeDetails> details, Supplier<NodeReport> nodeReport, RegistrationListener listener,
+      Consumer<ScmCommand> commands) {
     this.nodeName = nodeName;
     this.scm = scm;
     this.interval = interval;
@@ -68,7 +71,7 @@ final class ScmLink implements AutoCloseable {
     this.nodeReport = nodeReport;
     this.listener = listener;
     this.commands = commands;
-    this.channel = RpcChannel.open(scm);
+    this.channel = RpcChannel.open(scm, new RpcChannel.ServerTrust(transport, ServiceRole.SCM));
     this.thread = Threads.scheduler(nodeName + "-scm-" + scm.port());
   }
 

@@ -2,6 +2,9 @@ package org.tropos.om.rpc;
 
 import io.grpc.stub.StreamObserver;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.tropos.common.security.PeerRoles;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -88,6 +91,14 @@ import org.tropos.proto.scm.ExcludeList;
  * more than once.
  */
 public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
+  /**
+   * Who may call the OM in a secure cluster: any caller with TLS. Daemons show their certificates; users show
+   * none yet and still name themselves, until they authenticate (Kerberos, user certificates).
+   */
+  public static PeerRoles.Admission admission(String clusterId) {
+    return new PeerRoles.Admission(Map.of(), Set.of(OmServiceGrpc.SERVICE_NAME), clusterId);
+  }
+
   private final Namespace namespace;
   private final ScmBlocks scm;
   private final long blockSize;

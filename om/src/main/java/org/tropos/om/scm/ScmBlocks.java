@@ -8,6 +8,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SmallKeyBlocks;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -44,8 +45,9 @@ public final class ScmBlocks implements AutoCloseable {
    * @param locationTtl how long a container's location from SCM answers lookups (zero: never kept)
    * @param locationsKept most container locations kept
    */
-  public ScmBlocks(List<HostPort> addresses, Clock clock, Duration locationTtl, int locationsKept) {
-    this.scm = new ScmBlockClient(addresses);
+  public ScmBlocks(List<HostPort> addresses, TransportSecurity transport, Clock clock, Duration locationTtl,
+      int locationsKept) {
+    this.scm = new ScmBlockClient(addresses, transport);
     this.clock = clock;
     this.locations = new ContainerLocations(clock, locationTtl, locationsKept);
     this.pool = new BlockPool(clock, (count, size, factor) -> whileRetriable("allocate blocks",

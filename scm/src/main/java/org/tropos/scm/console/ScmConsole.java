@@ -14,6 +14,7 @@ import org.tropos.common.http.StatusServer;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
@@ -24,8 +25,8 @@ import org.tropos.proto.scm.GetScmInfoRequest;
 import org.tropos.proto.scm.ListContainersRequest;
 import org.tropos.proto.scm.ListDatanodesRequest;
 import org.tropos.proto.scm.ListPipelinesRequest;
-import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmAdminServiceGrpc.ScmAdminServiceBlockingStub;
+import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmResult;
 
 /**
@@ -39,6 +40,7 @@ public final class ScmConsole implements AutoCloseable {
   private static final Duration PEER_TIMEOUT = Duration.ofSeconds(3);
 
   private final Supplier<List<HostPort>> scmAddresses;
+  private final TransportSecurity transport;
   private final HostPort om;
   private final HostPort gateway;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(PEER_TIMEOUT).build();
@@ -50,8 +52,10 @@ public final class ScmConsole implements AutoCloseable {
    * @param om the OM's status port
    * @param gateway the S3 gateway's status port
    */
-  public ScmConsole(Supplier<List<HostPort>> scmAddresses, HostPort om, HostPort gateway) {
+  public ScmConsole(Supplier<List<HostPort>> scmAddresses, TransportSecurity transport, HostPort om,
+      HostPort gateway) {
     this.scmAddresses = scmAddresses;
+    this.transport = transport;
     this.om = om;
     this.gateway = gateway;
   }
@@ -130,7 +134,7 @@ public final class ScmConsole implements AutoCloseable {
 
   private synchronized ScmChannel channel() {
     if (scm == null) {
-      scm = new ScmChannel(scmAddresses.get());
+      scm = new ScmChannel(scmAddresses.get(), transport);
     }
     return scm;
   }

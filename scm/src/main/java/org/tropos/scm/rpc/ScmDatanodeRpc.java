@@ -3,9 +3,12 @@ package org.tropos.scm.rpc;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.PeerRoles;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.HeartbeatRequest;
@@ -61,6 +64,7 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       if (now == null) {
         return followerRegistration(request);
       }
+      checkActsAsItself(now, Uuids.fromProto(offered.getUuid()), Optional.of(offered.getHostName()));
       DatanodeDetails registered = now.nodes().register(offered, request.getNodeReport(), request.getClusterId());
       if (heard != null) {
         heard.registered(request);
@@ -68,6 +72,27 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
       return RegisterResponse.newBuilder().setClusterId(now.identity().clusterId())
           .setScmId(now.identity().scmId()).setNetworkLocation(registered.getNetworkLocation()).build();
     });
+  }
+
+  /**
+   * In a secure cluster, a datanode speaks only as the host its certificate names: it registers under that host
+   * name ({@code claimedHost}), and for a node id known here only if the id was registered from that host. So a
+   * datanode's certificate cannot move another node's id to another address, nor report for it.
+   */
+  private static void checkActsAsItself(Serving now, UUID id, Optional<String> claimedHost) throws ScmException {
+    CertificateSubject peer = PeerRoles.PEER.get();
+    if (peer == null) {
+      return;
+    }
+    if (claimedHost.isPresent() && !claimedHost.get().equals(peer.host())) {
+      throw new ScmException(ScmResult.PERMISSION_DENIED, "datanode " + peer.host() + " may not register as host "
+          + claimedHost.get());
+    }
+    Optional<String> knownHost = now.nodes().node(id).map(n -> n.details().getHostName());
+    if (knownHost.isPresent() && !knownHost.get().equals(peer.host())) {
+      throw new ScmException(ScmResult.PERMISSION_DENIED, "datanode " + id + " is host " + knownHost.get()
+          + ": datanode " + peer.host() + " may not speak for it");
+    }
   }
 
   /** What this SCM serves with; null if it follows an HA service's leader; SCM_NOT_READY if a single SCM starts. */
@@ -115,6 +140,7 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
         return known ? HeartbeatResponse.getDefaultInstance() : HeartbeatResponse.newBuilder()
             .addCommands(ScmCommand.newBuilder().setReregister(ReregisterCommand.getDefaultInstance())).build();
       }
+      checkActsAsItself(now, Uuids.fromProto(request.getDatanodeUuid()), Optional.empty());
       // Acknowledged deletions are facts even from a node that must register again: record them first.
       now.deletions().acknowledged(Uuids.fromProto(request.getDatanodeUuid()), request.getDeleteBlocksAcksList());
       return HeartbeatResponse.newBuilder()

@@ -12,6 +12,7 @@ import java.util.Optional;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.tropos.common.security.BootstrapTokens;
 import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.RequestRefusedException;
@@ -84,6 +85,11 @@ public final class ScmCertificateAuthority {
       Files.deleteIfExists(secretFile);
       PemFiles.writeOwnerOnly(secretFile, hex + "\n");
     }
+  }
+
+  /** The CA as SCM's own daemon asks it, in process, for SCM's certificate. */
+  public CertificateIssuer inProcess() {
+    return ca.inProcess();
   }
 
   public X509Certificate root() {

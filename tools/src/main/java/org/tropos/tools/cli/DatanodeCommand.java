@@ -1,6 +1,8 @@
 package org.tropos.tools.cli;
 
 import java.util.concurrent.Callable;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.security.ServiceRole;
 import org.tropos.datanode.DatanodeConfig;
 import org.tropos.datanode.DatanodeServer;
 import picocli.CommandLine.Command;
@@ -12,10 +14,14 @@ import picocli.CommandLine.Mixin;
 public final class DatanodeCommand implements Callable<Integer> {
   @Mixin
   private ConfigOptions config;
+  @Mixin
+  private BootstrapTokenOption bootstrap;
 
   @Override
   public Integer call() throws Exception {
-    DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(config.loadForDaemon()));
+    Configuration conf = config.loadForDaemon();
+    DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(conf), bootstrap.issuer(conf,
+        ServiceRole.DATANODE));
     datanode.start();
     return Daemons.runUntilStopped(datanode);
   }

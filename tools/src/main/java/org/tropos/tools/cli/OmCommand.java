@@ -1,6 +1,8 @@
 package org.tropos.tools.cli;
 
 import java.util.concurrent.Callable;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.security.ServiceRole;
 import org.tropos.common.util.SystemClock;
 import org.tropos.om.OmConfig;
 import org.tropos.om.OmServer;
@@ -13,10 +15,13 @@ import picocli.CommandLine.Mixin;
 public final class OmCommand implements Callable<Integer> {
   @Mixin
   private ConfigOptions config;
+  @Mixin
+  private BootstrapTokenOption bootstrap;
 
   @Override
   public Integer call() throws Exception {
-    OmServer om = new OmServer(OmConfig.from(config.loadForDaemon()), SystemClock.INSTANCE);
+    Configuration conf = config.loadForDaemon();
+    OmServer om = new OmServer(OmConfig.from(conf), SystemClock.INSTANCE, bootstrap.issuer(conf, ServiceRole.OM));
     om.start();
     return Daemons.runUntilStopped(om);
   }

@@ -1,6 +1,8 @@
 package org.tropos.tools.cli;
 
 import java.util.concurrent.Callable;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.security.ServiceRole;
 import org.tropos.common.util.SystemClock;
 import org.tropos.s3.S3Gateway;
 import picocli.CommandLine.Command;
@@ -12,10 +14,13 @@ import picocli.CommandLine.Mixin;
 public final class S3gCommand implements Callable<Integer> {
   @Mixin
   private ConfigOptions config;
+  @Mixin
+  private BootstrapTokenOption bootstrap;
 
   @Override
   public Integer call() throws Exception {
-    S3Gateway gateway = new S3Gateway(config.loadForDaemon(), SystemClock.INSTANCE);
+    Configuration conf = config.loadForDaemon();
+    S3Gateway gateway = new S3Gateway(conf, SystemClock.INSTANCE, bootstrap.issuer(conf, ServiceRole.S3G));
     gateway.start();
     return Daemons.runUntilStopped(gateway);
   }

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +19,11 @@ import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.RackResolvers;
 import org.tropos.common.net.ScmService;
+import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.DatanodeConfig;
@@ -33,6 +35,7 @@ import org.tropos.s3.S3Gateway;
 import org.tropos.s3.S3GatewayConfig;
 import org.tropos.scm.ScmConfig;
 import org.tropos.scm.ScmServer;
+import org.tropos.scm.security.ScmCertificateAuthority;
 
 /**
  * SCM, the OM and N datanodes in one process on loopback, with all data under one directory: {@code tropos local}, and
@@ -130,6 +133,11 @@ public final class LocalCluster implements AutoCloseable {
     if (!ha) {
       scms.add(startScm(conf, dataDir.resolve("scm")));
       pinScmPorts();
+      if (base.get(SecurityKeys.SECURITY_ENABLED)) {
+        // Clients of this cluster (tools, tests) trust its CA.
+        base = base.with(SecurityKeys.CA_FILE.name(), dataDir.resolve("scm").resolve("scm-security")
+            .resolve(ScmCertificateAuthority.CA_FILE).toString());
+      }
       return;
     }
     LocalScmService local = LocalScmService.load(dataDir, conf.get(ScmKeys.CLIENT_PORT),
@@ -162,7 +170,7 @@ public final class LocalCluster implements AutoCloseable {
       conf = conf.with(ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm().blockPort());
       OmServer om = new OmServer(OmConfig.from(conf.with(Map.of(
           CommonKeys.METADATA_DIRS.name(), dataDir.resolve("om").toString(),
-          OmKeys.DB_DIRS.name(), dataDir.resolve("om").toString()))), SystemClock.INSTANCE);
+          OmKeys.DB_DIRS.name(), dataDir.resolve("om").toString()))), SystemClock.INSTANCE, issuer());
       oms.add(om);
       om.start();
       base = base.with(Map.of(OmKeys.PORT.name(), Integer.toString(om.port()),
@@ -179,7 +187,7 @@ public final class LocalCluster implements AutoCloseable {
       oms.add(new OmServer(OmConfig.from(conf.with(service.keys()).with(Map.of(
           CommonKeys.METADATA_DIRS.name(), dir.toString(), OmKeys.DB_DIRS.name(), dir.toString(),
           OmKeys.NODE_ID.name(), LocalOmService.nodeId(i),
-          OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0"))), SystemClock.INSTANCE));
+          OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0"))), SystemClock.INSTANCE, issuer()));
     }
     for (OmServer om : oms) {
       om.start();
@@ -189,7 +197,8 @@ public final class LocalCluster implements AutoCloseable {
   private void startS3Gateway() throws IOException {
     Configuration conf = base.with(S3GatewayKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
         base.get(S3GatewayKeys.HTTP_ADDRESS), S3GatewayConfig.DEFAULT_PORT, S3GatewayKeys.HTTP_ADDRESS.name()).port());
-    s3 = new S3Gateway(conf, SystemClock.INSTANCE);
+    s3 = new S3Gateway(conf.with(CommonKeys.METADATA_DIRS.name(), dataDir.resolve("s3g").toString()),
+        SystemClock.INSTANCE, issuer());
     s3.start();
   }
 
@@ -210,6 +219,15 @@ public final class LocalCluster implements AutoCloseable {
     return oms.stream().filter(OmServer::serving).findFirst().orElse(oms.get(0));
   }
 
+  /**
+   * The keys a client of this cluster needs to reach it when it runs secure (security on, the CA file to trust);
+   * empty when it does not.
+   */
+  public Map<String, String> securityKeys() {
+    return base.get(SecurityKeys.SECURITY_ENABLED) ? Map.of(SecurityKeys.SECURITY_ENABLED.name(), "true",
+        SecurityKeys.CA_FILE.name(), base.get(SecurityKeys.CA_FILE)) : Map.of();
+  }
+
   /** Ozone's keys of the OM and SCM HA services (empty without HA), for clients' configuration. */
   public Map<String, String> serviceKeys() {
     return Map.copyOf(serviceKeys);
@@ -218,6 +236,12 @@ public final class LocalCluster implements AutoCloseable {
   /** Every OM (one, or the HA service's). */
   public List<OmServer> oms() {
     return List.copyOf(oms);
+  }
+
+  /** The cluster's CA in this JVM, where the other daemons get their certificates when the cluster runs secure. */
+  private CertificateIssuer issuer() {
+    return scm().certificateIssuer().orElseGet(() -> CertificateIssuer.none("the cluster's SCM holds no CA: it"
+        + " does not run secure"));
   }
 
   /** Keeps the ports a single SCM bound (free ones, when configured as 0) for its restarts and the datanodes. */
@@ -244,7 +268,7 @@ public final class LocalCluster implements AutoCloseable {
     if (!ha) {
       own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm().datanodePort());
     }
-    DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(base.with(own)));
+    DatanodeServer datanode = new DatanodeServer(DatanodeConfig.from(base.with(own)), issuer());
     datanode.start();
     datanodes.set(i - 1, datanode);
   }

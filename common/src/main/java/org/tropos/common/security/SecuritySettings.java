@@ -1,0 +1,72 @@
+package org.tropos.common.security;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.List;
+import org.tropos.common.conf.ConfigException;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.conf.SecurityKeys;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmAddresses;
+
+/**
+ * Whether a daemon runs secure ({@code ozone.security.enabled}), where it keeps its key and certificate, and how
+ * they are made.
+ *
+ * @param enabled whether the daemon holds a certificate of the cluster's CA and speaks mutual TLS
+ * @param dir the daemon's security directory (its {@code identity.pem}; SCM's CA files)
+ * @param x509 how keys and certificates are made and renewed
+ * @param scm SCM's client service, on each SCM of an HA service, where certificates are renewed (empty when
+ *     security is off)
+ */
+public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, List<HostPort> scm) {
+  public SecuritySettings {
+    scm = List.copyOf(scm);
+  }
+
+  public static SecuritySettings from(Configuration conf, Path dir) {
+    boolean enabled = conf.get(SecurityKeys.SECURITY_ENABLED);
+    return new SecuritySettings(enabled, dir, X509Settings.from(conf),
+        enabled ? ScmAddresses.clientServices(conf) : List.of());
+  }
+
+  /**
+   * How a user's client reaches the cluster: plaintext when it is not secure, else TLS trusting the CA certificate
+   * in {@code tropos.security.ca.file}.
+   */
+  public static TransportSecurity userTransport(Configuration conf) throws IOException {
+    if (!conf.get(SecurityKeys.SECURITY_ENABLED)) {
+      return TransportSecurity.plaintext();
+    }
+    String caFile = conf.get(SecurityKeys.CA_FILE);
+    if (caFile.isBlank()) {
+      throw new ConfigException(SecurityKeys.SECURITY_ENABLED.name() + " is true: set " + SecurityKeys.CA_FILE.name()
+          + " to the cluster's CA certificate (ca.crt in SCM's scm-security directory)");
+    }
+    try {
+      return TransportSecurity.trusting(PemFiles.certificate(Files.readString(Path.of(caFile),
+          StandardCharsets.US_ASCII)));
+    } catch (IOException e) {
+      throw new IOException(SecurityKeys.CA_FILE.name() + " " + caFile + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * How daemon {@code role} on {@code host} protects its connections: plaintext when the cluster is not secure,
+   * else mutual TLS under the identity kept in {@link #dir}, which {@code issuer} signs at its first start.
+   */
+  public TransportSecurity transport(ServiceRole role, String host, CertificateIssuer issuer) throws IOException {
+    if (!enabled) {
+      return TransportSecurity.plaintext();
+    }
+    try {
+      return TransportSecurity.mutual(ServiceCertificates.join(dir, role, host, x509, issuer));
+    } catch (GeneralSecurityException e) {
+      throw new IOException("the " + role.subjectName() + "'s key and certificate in " + dir + " cannot be made"
+          + " or read: " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package org.tropos.common.security;
+
+import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import java.security.cert.X509Certificate;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.SSLException;
+
+/**
+ * How one process's gRPC connections are protected, handed to each server and channel it makes (never a global):
+ * in plaintext (security off), or with TLS trusting only the cluster's CA, showing the process's certificate when
+ * it has one. A daemon has one and speaks mutual TLS; a user's client trusts the root and shows none (yet);
+ * a daemon's first contact trusts the root its bootstrap token pins.
+ */
+public final class TransportSecurity {
+  private static final TransportSecurity PLAINTEXT = new TransportSecurity(Optional.empty(), Optional.empty(), "");
+
+  private final Optional<ServiceCertificates> certificates;
+  private final Optional<X509Certificate> root;
+  private final String pinnedFingerprint;
+  private final Map<ServiceRole, SslContext> clientContexts = new ConcurrentHashMap<>();
+  private volatile SslContext serverContext;
+
+  private TransportSecurity(Optional<ServiceCertificates> certificates, Optional<X509Certificate> root,
+      String pinnedFingerprint) {
+    this.certificates = certificates;
+    this.root = root;
+    this.pinnedFingerprint = pinnedFingerprint;
+  }
+
+  /** No TLS: today's behaviour with {@code ozone.security.enabled=false}. */
+  public static TransportSecurity plaintext() {
+    return PLAINTEXT;
+  }
+
+  /** Mutual TLS as the daemon that {@code certificates} identify, trusting the root they chain to. */
+  public static TransportSecurity mutual(ServiceCertificates certificates) {
+    return new TransportSecurity(Optional.of(certificates), Optional.of(certificates.identity().root()), "");
+  }
+
+  /** TLS to servers of the cluster whose root is {@code root}, showing no certificate. */
+  public static TransportSecurity trusting(X509Certificate root) {
+    return new TransportSecurity(Optional.empty(), Optional.of(root), "");
+  }
+
+  /** TLS to servers whose CA has the SHA-256 {@code fingerprint} (a bootstrap token's pin), showing none. */
+  public static TransportSecurity pinning(String fingerprint) {
+    return new TransportSecurity(Optional.empty(), Optional.empty(), fingerprint);
+  }
+
+  public boolean tls() {
+    return this != PLAINTEXT;
+  }
+
+  /** The daemon's key and certificates, if it has them. */
+  public Optional<ServiceCertificates> certificates() {
+    return certificates;
+  }
+
+  /** Who this process is to the servers it calls, if it has a certificate. */
+  public Optional<CertificateSubject> subject() {
+    return certificates.map(ServiceCertificates::subject);
+  }
+
+  /** The context a server of this daemon listens with. */
+  public SslContext serverContext() throws SSLException {
+    ServiceCertificates own = certificates.orElseThrow(() -> new IllegalStateException("a server needs a"
+        + " certificate of the cluster to listen with TLS"));
+    if (serverContext == null) {
+      synchronized (this) {
+        if (serverContext == null) {
+          serverContext = TlsContexts.server(own::identity);
+        }
+      }
+    }
+    return serverContext;
+  }
+
+  /** The context of a channel to a server that must hold a certificate of {@code serverRole}. */
+  public SslContext clientContext(ServiceRole serverRole) throws SSLException {
+    SslContext known = clientContexts.get(serverRole);
+    if (known != null) {
+      return known;
+    }
+    ClusterTrust trust = root.map(r -> ClusterTrust.of(r, Set.of(serverRole)))
+        .orElseGet(() -> ClusterTrust.pinned(pinnedFingerprint, Set.of(serverRole)));
+    SslContext made = TlsContexts.client(certificates.map(c -> c::identity), trust);
+    SslContext raced = clientContexts.putIfAbsent(serverRole, made);
+    return raced != null ? raced : made;
+  }
+}

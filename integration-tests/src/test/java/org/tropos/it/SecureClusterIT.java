@@ -1,0 +1,285 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.TroposClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.InProcessServers;
+import org.tropos.common.rpc.ScmCertificateClient;
+import org.tropos.common.rpc.ScmChannel;
+import org.tropos.common.security.BootstrapTokens;
+import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.CertificateIssuer;
+import org.tropos.common.security.CertificateRequests;
+import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.KeyPairs;
+import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.ServiceCertificates;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.security.X509Settings;
+import org.tropos.common.util.SystemClock;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.ListVolumesRequest;
+import org.tropos.proto.om.OmServiceGrpc;
+import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.scm.AllocateBlockRequest;
+import org.tropos.proto.scm.DatanodeStatus;
+import org.tropos.proto.scm.DeleteKeyBlocksRequest;
+import org.tropos.proto.scm.GetContainersRequest;
+import org.tropos.proto.scm.GetScmInfoRequest;
+import org.tropos.proto.scm.HeartbeatRequest;
+import org.tropos.proto.scm.KeyBlocks;
+import org.tropos.proto.scm.RegisterRequest;
+import org.tropos.proto.scm.ScmAdminServiceGrpc;
+import org.tropos.proto.scm.ScmBlockServiceGrpc;
+import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+
+/**
+ * A cluster run with {@code ozone.security.enabled}: every daemon holds a certificate of SCM's CA, and the gRPC
+ * ports speak mutual TLS, over real sockets here (no in-process shortcut). Then the attacks of an outsider and of
+ * a daemon gone rogue, each with a real TLS client: each is refused, and nothing changed.
+ */
+class SecureClusterIT {
+  private static final X509Settings X509 = X509Settings.from(Configuration.defaults());
+
+  @TempDir
+  static Path dir;
+  private static MiniCluster mini;
+  private static final byte[] DATA = new byte[200_000];
+  private final List<ManagedChannel> channels = new CopyOnWriteArrayList<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    // This class runs in a JVM of its own (reuseForks=false): every call goes over a socket, through TLS.
+    System.setProperty(InProcessServers.PROPERTY, "false");
+    mini = new MiniCluster(dir.resolve("cluster"), 3, 1, Map.of("ozone.security.enabled", "true"));
+    mini.awaitOpenPipelines(1);
+    new Random(42).nextBytes(DATA);
+    try (TroposClient client = TroposClient.create(mini.clientConfig())) {
+      client.createVolume(VolumeInfo.newBuilder().setName("vol").setOwner("it").build());
+      client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("bucket").build());
+      try (OutputStream out = client.createKey("vol", "bucket", "kept", DATA.length)) {
+        out.write(DATA);
+      }
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    if (mini != null) {
+      mini.close();
+    }
+    System.clearProperty(InProcessServers.PROPERTY);
+  }
+
+  @AfterEach
+  void closeChannels() {
+    channels.forEach(ManagedChannel::shutdownNow);
+  }
+
+  @Test
+  void everyDaemonHoldsACertificateOfTheClusterAndDataFlowsOverMutualTls() throws Exception {
+    Path cluster = dir.resolve("cluster");
+    for (Path identity : List.of(cluster.resolve("scm/scm-security/identity.pem"),
+        cluster.resolve("om/om-security/identity.pem"), cluster.resolve("s3g/s3g-security/identity.pem"),
+        cluster.resolve("dn1/security/identity.pem"), cluster.resolve("dn3/security/identity.pem"))) {
+      assertTrue(Files.exists(identity), identity + " exists");
+    }
+    assertEquals(3, mini.datanodes().size(), "the datanodes registered over mutual TLS");
+    assertArrayEquals(DATA, readKept());
+  }
+
+  @Test
+  void noPortAnswersAClientWithoutTls() {
+    for (int port : List.of(mini.cluster().scm().clientPort(), mini.cluster().scm().blockPort(),
+        mini.cluster().scm().datanodePort())) {
+      ManagedChannel plain = keep(NettyChannelBuilder.forAddress("127.0.0.1", port).usePlaintext().build());
+      refused(null, () -> ScmAdminServiceGrpc.newBlockingStub(plain).withDeadlineAfter(10, TimeUnit.SECONDS)
+          .getScmInfo(GetScmInfoRequest.getDefaultInstance()));
+    }
+    ManagedChannel om = keep(NettyChannelBuilder.forAddress("127.0.0.1", mini.cluster().om().port())
+        .usePlaintext().build());
+    refused(null, () -> OmServiceGrpc.newBlockingStub(om).withDeadlineAfter(10, TimeUnit.SECONDS)
+        .listVolumes(ListVolumesRequest.getDefaultInstance()));
+  }
+
+  @Test
+  void noOneButTheDatanodeItselfRegistersOrReportsForIt() throws Exception {
+    List<DatanodeStatus> before = mini.datanodes();
+    DatanodeDetails real = before.get(0).getDetails();
+    RegisterRequest hijack = RegisterRequest.newBuilder().setDatanode(real.toBuilder().setIpAddress("10.9.9.9"))
+        .build();
+    int port = mini.cluster().scm().datanodePort();
+
+    ManagedChannel anonymous = channel(port, TransportSecurity.trusting(root()), ServiceRole.SCM);
+    refused(Status.Code.UNAUTHENTICATED, () -> register(anonymous, hijack));
+    ManagedChannel om = channel(port, as(ServiceRole.OM, "om-rogue"), ServiceRole.SCM);
+    refused(Status.Code.PERMISSION_DENIED, () -> register(om, hijack));
+
+    // A datanode of the cluster, gone rogue: it may be no other host, nor take over another host's node id.
+    ManagedChannel rogue = channel(port, as(ServiceRole.DATANODE, "127.0.0.99"), ServiceRole.SCM);
+    refused(Status.Code.PERMISSION_DENIED, () -> register(rogue, hijack));
+    refused(Status.Code.PERMISSION_DENIED, () -> register(rogue, RegisterRequest.newBuilder().setDatanode(real
+        .toBuilder().setHostName("127.0.0.99").setIpAddress("127.0.0.99")).build()));
+    refused(Status.Code.PERMISSION_DENIED, () -> ScmDatanodeServiceGrpc.newBlockingStub(rogue)
+        .withDeadlineAfter(10, TimeUnit.SECONDS).heartbeat(HeartbeatRequest.newBuilder()
+            .setDatanodeUuid(real.getUuid()).build()));
+
+    assertEquals(before.stream().map(DatanodeStatus::getDetails).toList(),
+        mini.datanodes().stream().map(DatanodeStatus::getDetails).toList(), "SCM's datanodes are as they were");
+  }
+
+  @Test
+  void onlyAnOmAllocatesOrDeletesBlocksAndAnyCallerFindsContainers() throws Exception {
+    List<KeyBlock> blocks;
+    try (TroposClient client = TroposClient.create(mini.clientConfig())) {
+      blocks = client.lookupKey("vol", "bucket", "kept").getKey().getBlocksList();
+    }
+    DeleteKeyBlocksRequest delete = DeleteKeyBlocksRequest.newBuilder().addKeys(KeyBlocks.newBuilder()
+        .setKeyId("stolen").addAllBlocks(blocks.stream().map(KeyBlock::getBlockId).toList())).build();
+    AllocateBlockRequest allocate = AllocateBlockRequest.newBuilder().setSize(1024)
+        .setFactor(ReplicationFactor.THREE).build();
+    int port = mini.cluster().scm().blockPort();
+
+    ManagedChannel user = channel(port, TransportSecurity.trusting(root()), ServiceRole.SCM);
+    refused(Status.Code.UNAUTHENTICATED, () -> blockStub(user).deleteKeyBlocks(delete));
+    for (ServiceRole role : List.of(ServiceRole.DATANODE, ServiceRole.S3G)) {
+      ManagedChannel other = channel(port, as(role, "127.0.0.98"), ServiceRole.SCM);
+      refused(Status.Code.PERMISSION_DENIED, () -> blockStub(other).deleteKeyBlocks(delete));
+      refused(Status.Code.PERMISSION_DENIED, () -> blockStub(other).allocateBlock(allocate));
+    }
+    assertEquals(1, blockStub(user).getContainers(GetContainersRequest.newBuilder()
+        .addContainerIds(blocks.get(0).getBlockId().getContainerId()).build()).getContainersCount(),
+        "a user's client finds where a key's container is");
+    assertArrayEquals(DATA, readKept());
+  }
+
+  @Test
+  void noPeerOfAnotherCaAndNoServerOfAnotherRoleIsTrusted() throws Exception {
+    CertificateAuthority stranger = CertificateAuthority.initialize(dir.resolve("stranger-ca"), X509,
+        mini.cluster().scm().identity().clusterId(), SystemClock.INSTANCE);
+    TransportSecurity forged = TransportSecurity.mutual(ServiceCertificates.join(dir.resolve("forged"),
+        ServiceRole.DATANODE, "127.0.0.1", X509, stranger.inProcess()));
+    ManagedChannel toScm = channel(mini.cluster().scm().datanodePort(), forged, ServiceRole.SCM);
+    refused(Status.Code.UNAVAILABLE, () -> register(toScm, RegisterRequest.getDefaultInstance()));
+
+    // A client that means to reach an OM does not take SCM's certificate for one.
+    ManagedChannel notAnOm = channel(mini.cluster().scm().clientPort(), TransportSecurity.trusting(root()),
+        ServiceRole.OM);
+    refused(Status.Code.UNAVAILABLE, () -> ScmAdminServiceGrpc.newBlockingStub(notAnOm)
+        .withDeadlineAfter(10, TimeUnit.SECONDS).getScmInfo(GetScmInfoRequest.getDefaultInstance()));
+  }
+
+  @Test
+  void aDaemonJoinsWithABootstrapTokenOverTlsToTheCaItPins() throws Exception {
+    Path security = dir.resolve("cluster/scm/scm-security");
+    String token = TroposCli.run(0, "admin", "cert", "token", "--role", "om", "--valid", "10m",
+        "--security-dir", security.toString()).strip();
+    HostPort scm = mini.scmClientAddress();
+    try (ScmChannel pinned = new ScmChannel(List.of(scm), TransportSecurity.pinning(BootstrapTokens.pinnedCa(token)
+        .orElseThrow()))) {
+      ServiceCertificates joined = ServiceCertificates.join(dir.resolve("om-new"), ServiceRole.OM, "om-new", X509,
+          new ScmCertificateClient(pinned, token));
+      joined.identity().certificate().verify(root().getPublicKey());
+      assertEquals(mini.cluster().scm().identity().clusterId(), joined.subject().clusterId());
+    }
+    // Pinned to another CA, the daemon does not even finish the TLS handshake with this SCM.
+    String otherPin = BootstrapTokens.fingerprint(CertificateAuthority.create(X509, "CID-other",
+        SystemClock.INSTANCE).root());
+    try (ScmChannel elsewhere = new ScmChannel(List.of(scm), TransportSecurity.pinning(otherPin))) {
+      assertThrows(java.io.IOException.class, () -> ServiceCertificates.join(dir.resolve("om-other"),
+          ServiceRole.OM, "om-other", X509, new ScmCertificateClient(elsewhere, token)));
+    }
+  }
+
+  @Test
+  void aDaemonRenewsItsOwnCertificateOverMutualTlsAndNoOtherOne() throws Exception {
+    TransportSecurity datanode = as(ServiceRole.DATANODE, "127.0.0.97");
+    ServiceCertificates certificates = datanode.certificates().orElseThrow();
+    ServiceCertificates.Identity before = certificates.identity();
+    org.bouncycastle.pkcs.PKCS10CertificationRequest forAnOm = CertificateRequests.create(KeyPairs.generate(X509),
+        new CertificateSubject(ServiceRole.OM, "om-x", mini.cluster().scm().identity().clusterId()), X509);
+    try (ScmChannel scm = new ScmChannel(List.of(mini.scmClientAddress()), datanode)) {
+      certificates.renew(ScmCertificateClient.renewing(scm, root()));
+      assertEquals(before.certificate().getSubjectX500Principal(),
+          certificates.identity().certificate().getSubjectX500Principal());
+      assertTrue(!before.key().equals(certificates.identity().key()), "a new key");
+      assertThrows(java.io.IOException.class, () -> ScmCertificateClient.renewing(scm, root()).sign(forAnOm),
+          "a datanode renews no certificate for an OM");
+    }
+    try (ScmChannel anonymous = new ScmChannel(List.of(mini.scmClientAddress()), TransportSecurity.trusting(root()))) {
+      assertThrows(java.io.IOException.class, () -> ScmCertificateClient.renewing(anonymous, root()).sign(forAnOm),
+          "nothing is renewed for a caller without a certificate");
+    }
+  }
+
+  private static byte[] readKept() throws Exception {
+    try (TroposClient client = TroposClient.create(mini.clientConfig());
+        InputStream in = client.readKey("vol", "bucket", "kept")) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static java.security.cert.X509Certificate root() throws Exception {
+    return PemFiles.certificate(Files.readString(dir.resolve("cluster/scm/scm-security/ca.crt")));
+  }
+
+  /** Mutual TLS as a daemon of {@code role} on {@code host} with a certificate the cluster's CA signed. */
+  private static TransportSecurity as(ServiceRole role, String host) throws Exception {
+    CertificateIssuer ca = mini.cluster().scm().certificateIssuer().orElseThrow();
+    return TransportSecurity.mutual(ServiceCertificates.join(dir.resolve(role.subjectName() + "-" + host + "-"
+        + System.nanoTime()), role, host, X509, ca));
+  }
+
+  private ManagedChannel channel(int port, TransportSecurity security, ServiceRole server) throws Exception {
+    return keep(NettyChannelBuilder.forAddress("127.0.0.1", port).sslContext(security.clientContext(server)).build());
+  }
+
+  private ManagedChannel keep(ManagedChannel channel) {
+    channels.add(channel);
+    return channel;
+  }
+
+  private static void register(ManagedChannel channel, RegisterRequest request) {
+    ScmDatanodeServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS).register(request);
+  }
+
+  private static ScmBlockServiceGrpc.ScmBlockServiceBlockingStub blockStub(ManagedChannel channel) {
+    return ScmBlockServiceGrpc.newBlockingStub(channel).withDeadlineAfter(10, TimeUnit.SECONDS);
+  }
+
+  /** The call fails with {@code code} (any code when null). */
+  private static void refused(Status.Code code, Executable call) {
+    StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call);
+    if (code != null) {
+      assertEquals(code, e.getStatus().getCode(), e.getMessage());
+    }
+  }
+}
