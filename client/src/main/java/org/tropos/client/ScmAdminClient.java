@@ -1,10 +1,14 @@
 package org.tropos.client;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
+import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerState;
@@ -42,6 +46,14 @@ public final class ScmAdminClient implements AutoCloseable {
   /** @param addresses the client service of each SCM of an HA service: calls follow the leader */
   public ScmAdminClient(List<HostPort> addresses) {
     this(addresses, TransportSecurity.plaintext());
+  }
+
+  /**
+   * The SCM admin service of the cluster {@code conf} names (ozone.scm.client.address, or the SCMs of
+   * ozone.scm.service.ids), reached as a user's client of it (TLS to its CA when it runs secure).
+   */
+  public static ScmAdminClient connect(Configuration conf) throws IOException {
+    return new ScmAdminClient(ScmAddresses.clientServices(conf), SecuritySettings.userTransport(conf));
   }
 
   /** The same, SCM reached as {@code transport} says. */

@@ -120,11 +120,12 @@ final class MiniCluster implements AutoCloseable {
   Path clientConfDir(Path dir) throws IOException {
     Files.createDirectories(dir);
     StringBuilder xml = new StringBuilder("<configuration>");
-    for (String[] p : new String[][] {{"ozone.scm.client.address", scmClientAddress().toString()},
-        {"ozone.scm.block.client.address", scmBlockAddress().toString()},
-        {"ozone.om.address", omAddress().toString()}}) {
-      xml.append("<property><name>").append(p[0]).append("</name><value>").append(p[1]).append("</value></property>");
-    }
+    Map<String, String> keys = new java.util.TreeMap<>(cluster.securityKeys());
+    keys.put("ozone.scm.client.address", scmClientAddress().toString());
+    keys.put("ozone.scm.block.client.address", scmBlockAddress().toString());
+    keys.put("ozone.om.address", omAddress().toString());
+    keys.forEach((key, value) -> xml.append("<property><name>").append(key).append("</name><value>").append(value)
+        .append("</value></property>"));
     Files.writeString(dir.resolve("ozone-site.xml"), xml.append("</configuration>\n"));
     return dir;
   }

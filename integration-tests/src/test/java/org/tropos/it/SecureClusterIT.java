@@ -114,6 +114,10 @@ class SecureClusterIT {
     }
     assertEquals(3, mini.datanodes().size(), "the datanodes registered over mutual TLS");
     assertArrayEquals(DATA, readKept());
+    String conf = mini.clientConfDir(dir.resolve("conf")).toString();
+    assertEquals(4, TroposCli.run(0, "admin", "datanode", "list", "--conf", conf).strip().lines().count(),
+        "the CLI reaches SCM over TLS: a header and three datanodes");
+    assertTrue(TroposCli.run(0, "sh", "key", "list", "/vol/bucket", "--conf", conf).contains("kept"));
   }
 
   @Test

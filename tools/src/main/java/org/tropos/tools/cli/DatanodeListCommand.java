@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.common.conf.DataSize;
-import org.tropos.common.net.ScmAddresses;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
@@ -34,7 +33,7 @@ public final class DatanodeListCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientServices(config.loadForClient()))) {
+    try (ScmAdminClient scm = ScmAdminClient.connect(config.loadForClient())) {
       List<DatanodeStatus> nodes = scm.listDatanodes(state == null ? NodeState.NODE_STATE_UNSPECIFIED : state);
       PrintWriter out = spec.commandLine().getOut();
       out.printf(FORMAT, "ID", "HOST", "RACK", "STATE", "OPERATIONAL STATE", "VOLUMES", "PIPELINES", "LEADERS",

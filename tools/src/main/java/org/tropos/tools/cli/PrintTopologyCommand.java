@@ -7,7 +7,6 @@ import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.common.net.ScmAddresses;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.scm.DatanodeStatus;
 import picocli.CommandLine.Command;
@@ -27,7 +26,7 @@ public final class PrintTopologyCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientServices(config.loadForClient()))) {
+    try (ScmAdminClient scm = ScmAdminClient.connect(config.loadForClient())) {
       Map<NodeState, List<DatanodeStatus>> byState = scm.listDatanodes(NodeState.NODE_STATE_UNSPECIFIED).stream()
           .collect(Collectors.groupingBy(DatanodeStatus::getState, TreeMap::new, Collectors.toList()));
       PrintWriter out = spec.commandLine().getOut();

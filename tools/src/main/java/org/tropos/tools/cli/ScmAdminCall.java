@@ -1,9 +1,9 @@
 package org.tropos.tools.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.tropos.client.ScmAdminClient;
-import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.ScmException;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -21,8 +21,8 @@ abstract class ScmAdminCall implements Callable<Integer> {
   abstract int run(ScmAdminClient scm, PrintWriter out) throws ScmException;
 
   @Override
-  public Integer call() throws ScmException {
-    try (ScmAdminClient scm = new ScmAdminClient(ScmAddresses.clientServices(config.loadForClient()))) {
+  public Integer call() throws ScmException, IOException {
+    try (ScmAdminClient scm = ScmAdminClient.connect(config.loadForClient())) {
       PrintWriter out = spec.commandLine().getOut();
       int code = run(scm, out);
       out.flush();
