@@ -27,6 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.OmService;
 import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmChannel;
@@ -42,6 +43,8 @@ import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.SystemClock;
+import org.tropos.om.OmConfig;
+import org.tropos.om.OmServer;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
@@ -60,6 +63,7 @@ import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+import org.tropos.tools.local.KeptPorts;
 
 /**
  * A cluster run with {@code ozone.security.enabled}: every daemon holds a certificate of SCM's CA, and the gRPC
@@ -243,6 +247,68 @@ class SecureClusterIT {
           "nothing is renewed for a caller without a certificate");
     }
   }
+
+  @Test
+  void theOmsOfAnHaServiceReplicateOverMutualTlsThatAdmitsOnlyOms() throws Exception {
+    List<OmService.Node> nodes = new java.util.ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      nodes.add(new OmService.Node("om" + i, new HostPort("127.0.0.1", KeptPorts.pick()),
+          new HostPort("127.0.0.1", KeptPorts.pick())));
+    }
+    Configuration ha = mini.clientConfig().with(new OmService("secureha", nodes).toKeys());
+    CertificateIssuer ca = mini.cluster().scm().certificateIssuer().orElseThrow();
+    List<OmServer> oms = new java.util.ArrayList<>();
+    try {
+      for (int i = 0; i < 3; i++) {
+        OmServer om = new OmServer(OmConfig.from(ha.with(Map.of("ozone.om.node.id", "om" + i,
+            "ozone.om.db.dirs", dir.resolve("ha-om" + i).toString()))), SystemClock.INSTANCE, ca);
+        oms.add(om);
+        om.start();
+      }
+      try (TroposClient client = TroposClient.create(ha)) {
+        client.createVolume(VolumeInfo.newBuilder().setName("havol").setOwner("it").build());
+        assertEquals("havol", client.getVolume("havol").getName(), "a leader elected and a write replicated");
+      }
+      int ratisPort = nodes.get(0).ratis().port();
+      ManagedChannel asOm = channel(ratisPort, as(ServiceRole.OM, "om-probe"), ServiceRole.OM);
+      refused(Status.Code.UNIMPLEMENTED, () -> probe(asOm));
+      ManagedChannel asDatanode = channel(ratisPort, as(ServiceRole.DATANODE, "127.0.0.96"), ServiceRole.OM);
+      refused(Status.Code.UNAVAILABLE, () -> probe(asDatanode));
+      ManagedChannel plain = keep(NettyChannelBuilder.forAddress("127.0.0.1", ratisPort).usePlaintext().build());
+      refused(Status.Code.UNAVAILABLE, () -> probe(plain));
+    } finally {
+      oms.forEach(OmServer::close);
+    }
+  }
+
+  /**
+   * A call of a method no server has: UNIMPLEMENTED once TLS let the caller in, UNAVAILABLE when the handshake
+   * refused it.
+   */
+  private static void probe(ManagedChannel channel) {
+    io.grpc.MethodDescriptor<byte[], byte[]> method = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
+        .setType(io.grpc.MethodDescriptor.MethodType.UNARY).setFullMethodName("tropos.Probe/Call")
+        .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
+    io.grpc.stub.ClientCalls.blockingUnaryCall(channel, method, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10,
+        TimeUnit.SECONDS), new byte[0]);
+  }
+
+  private static final io.grpc.MethodDescriptor.Marshaller<byte[]> BYTES = new io.grpc.MethodDescriptor
+      .Marshaller<>() {
+    @Override
+    public InputStream stream(byte[] value) {
+      return new java.io.ByteArrayInputStream(value);
+    }
+
+    @Override
+    public byte[] parse(InputStream stream) {
+      try {
+        return stream.readAllBytes();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  };
 
   private static byte[] readKept() throws Exception {
     try (TroposClient client = TroposClient.create(mini.clientConfig());

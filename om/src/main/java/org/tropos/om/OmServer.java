@@ -96,7 +96,7 @@ public final class OmServer implements AutoCloseable {
       if (config.ha().isPresent()) {
         OmConfig.Ha ha = config.ha().get();
         ids = ObjectIds.replicated(db);
-        raft = new OmRaftServer(ha, db);
+        raft = new OmRaftServer(ha, db, transport);
         raft.start();
         committer = new Committer("om", db, new RatisBatchLog(raft.submitter()), config.commitBatchMax(), metrics);
         leadership = raft.leadership(ids, metrics::followerRead);

@@ -17,6 +17,7 @@ import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
@@ -35,6 +36,8 @@ import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachine;
 import org.apache.ratis.util.TimeDuration;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 
 /**
  * This process's member of a replicated service's Raft group (the OMs of an OM HA service, the SCMs of an SCM HA
@@ -59,6 +62,8 @@ public final class RaftMember implements AutoCloseable {
 
   private final RaftGroup group;
   private final RaftServer server;
+  /** Ratis's parameters of this member's server and clients: mutual TLS when the cluster runs secure. */
+  private final Parameters parameters;
   /** {@link #LEASE}, or shorter when an operator shortened the election timeout ({@link #leaseOf}). */
   private final Duration lease;
   private final ClientId readClientId = ClientId.randomId();
@@ -71,12 +76,28 @@ public final class RaftMember implements AutoCloseable {
    */
   public RaftMember(String kind, String serviceId, Map<String, HostPort> peers, String self, Path storageDir,
       StateMachine stateMachine, Consumer<RaftProperties> settings) throws IOException {
+    this(kind, serviceId, peers, self, storageDir, stateMachine, settings, TransportSecurity.plaintext(), null);
+  }
+
+  /**
+   * The same, the group's members speaking mutual TLS as {@code transport} says when it has TLS, each showing its
+   * certificate and admitting only members whose certificates name {@code memberRole}.
+   */
+  public RaftMember(String kind, String serviceId, Map<String, HostPort> peers, String self, Path storageDir,
+      StateMachine stateMachine, Consumer<RaftProperties> settings, TransportSecurity transport,
+      ServiceRole memberRole) throws IOException {
     this.group = group(kind, serviceId, peers);
+    this.parameters = new Parameters();
+    if (transport.tls()) {
+      GrpcConfigKeys.TLS.setConf(parameters, new GrpcTlsConfig(transport.keyManager().orElseThrow(() ->
+          new IllegalArgumentException("a member of a secure group needs a certificate")),
+          transport.trustManager(memberRole), true));
+    }
     RaftProperties properties = properties(peers.get(self).port(), storageDir, settings);
     this.lease = leaseOf(properties);
     boolean formatted = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));
     this.server = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(self)).setGroup(group)
-        .setProperties(properties).setStateMachine(stateMachine)
+        .setProperties(properties).setParameters(parameters).setStateMachine(stateMachine)
         .setOption(formatted ? RaftStorage.StartupOption.RECOVER : RaftStorage.StartupOption.FORMAT).build();
   }
 
@@ -172,8 +193,10 @@ public final class RaftMember implements AutoCloseable {
 
   /** A client of the group, which finds its leader and retries while there is none for a bounded time; close it. */
   public RaftClient newClient() {
-    return client(group, new RaftProperties(),
-        RetryPolicies.retryUpToMaximumCountWithFixedSleep(CLIENT_ATTEMPTS, CLIENT_RETRY_SLEEP));
+    RaftProperties properties = new RaftProperties();
+    return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group).setRetryPolicy(
+        RetryPolicies.retryUpToMaximumCountWithFixedSleep(CLIENT_ATTEMPTS, CLIENT_RETRY_SLEEP))
+        .setClientRpc(new GrpcFactory(parameters).newRaftClientRpc(ClientId.randomId(), properties)).build();
   }
 
   /** A gRPC client of {@code group} with {@code properties} and {@code retry}; the caller closes it. */

@@ -118,7 +118,8 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
           twin.channel().shutdown();
         }
         InProcessChannelBuilder builder = InProcessChannelBuilder.forName(name).intercept(Callers.sending(user));
-        security.subject().ifPresent(self -> builder.intercept(PeerRoles.naming(self)));
+        security.subject().ifPresent(self -> builder.intercept(HeaderInterceptors.sending(PeerRoles.IN_PROCESS_PEER,
+            PeerRoles.inProcessName(self))));
         twin = new Twin(name, builder.build());
       }
       return twin.channel();

@@ -1,12 +1,7 @@
 package org.tropos.common.security;
 
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
-import io.grpc.ClientInterceptor;
 import io.grpc.Context;
 import io.grpc.Contexts;
-import io.grpc.ForwardingClientCall;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -33,12 +28,13 @@ import org.bouncycastle.asn1.x500.X500Name;
  * request; user calls, until users authenticate), where a certificate, if shown, still names the peer.
  *
  * <p>A call through a server's in-process twin has no TLS session: the calling channel of this JVM names its
- * daemon in a header ({@link #naming}), which only the twin reads, since only this JVM can reach it.
+ * daemon in a header ({@link #IN_PROCESS_PEER}), which only the twin reads, since only this JVM can reach it.
  */
 public final class PeerRoles implements ServerInterceptor {
   /** The authenticated peer of the call being handled. */
   public static final Context.Key<CertificateSubject> PEER = Context.key("tropos-peer");
-  private static final Metadata.Key<byte[]> IN_PROCESS_PEER = Metadata.Key.of("tropos-peer-bin",
+  /** The header in which a channel of this JVM names its daemon to a server's in-process twin. */
+  public static final Metadata.Key<byte[]> IN_PROCESS_PEER = Metadata.Key.of("tropos-peer-bin",
       Metadata.BINARY_BYTE_MARSHALLER);
 
   /**
@@ -79,31 +75,18 @@ public final class PeerRoles implements ServerInterceptor {
     return new PeerRoles(admission, false);
   }
 
-  /** Admits calls of this JVM as the header {@link #naming} sets says. */
+  /** Admits calls of this JVM as their header {@link #IN_PROCESS_PEER} says. */
   public static PeerRoles inProcess(Admission admission) {
     return new PeerRoles(admission, true);
   }
 
-  /** Names {@code self} on every call of an in-process channel. */
-  public static ClientInterceptor naming(CertificateSubject self) {
-    byte[] encoded;
+  /** {@code self} as an in-process channel names it in {@link #IN_PROCESS_PEER}. */
+  public static byte[] inProcessName(CertificateSubject self) {
     try {
-      encoded = self.toX500Name().getEncoded();
+      return self.toX500Name().getEncoded();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    return new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-        return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-          @Override
-          public void start(Listener<R> listener, Metadata headers) {
-            headers.put(IN_PROCESS_PEER, encoded);
-            super.start(listener, headers);
-          }
-        };
-      }
-    };
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.grpc.netty.shaded.io.netty.handler.ssl.SslProvider;
 import java.util.Optional;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManager;
 
 /**
  * TLS for gRPC between the cluster's daemons: each side shows its current certificate chain (read at every
@@ -34,7 +35,7 @@ public final class TlsContexts {
   }
 
   /** A client showing {@code identity}, if any, to servers it trusts as {@code trust} says. */
-  static SslContext client(Optional<Supplier<ServiceCertificates.Identity>> identity, ClusterTrust trust)
+  static SslContext client(Optional<Supplier<ServiceCertificates.Identity>> identity, TrustManager trust)
       throws SSLException {
     SslContextBuilder builder = SslContextBuilder.forClient();
     identity.ifPresent(i -> builder.keyManager(new CurrentIdentityKeyManager(i)));

@@ -6,7 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManager;
 
 /**
  * How one process's gRPC connections are protected, handed to each server and channel it makes (never a global):
@@ -64,6 +66,20 @@ public final class TransportSecurity {
     return certificates.map(ServiceCertificates::subject);
   }
 
+  /**
+   * What shows this daemon's certificate in a TLS handshake (its current one at each), for transports that take a
+   * JDK key manager (Ratis); empty without a certificate.
+   */
+  public Optional<KeyManager> keyManager() {
+    return certificates.map(own -> new CurrentIdentityKeyManager(own::identity));
+  }
+
+  /** What trusts only peers of the cluster holding a certificate of {@code role}, for such transports. */
+  public TrustManager trustManager(ServiceRole role) {
+    return root.map(r -> ClusterTrust.of(r, Set.of(role))).orElseGet(() -> ClusterTrust.pinned(pinnedFingerprint,
+        Set.of(role)));
+  }
+
   /** The context a server of this daemon listens with. */
   public SslContext serverContext() throws SSLException {
     ServiceCertificates own = certificates.orElseThrow(() -> new IllegalStateException("a server needs a"
@@ -84,9 +100,7 @@ public final class TransportSecurity {
     if (known != null) {
       return known;
     }
-    ClusterTrust trust = root.map(r -> ClusterTrust.of(r, Set.of(serverRole)))
-        .orElseGet(() -> ClusterTrust.pinned(pinnedFingerprint, Set.of(serverRole)));
-    SslContext made = TlsContexts.client(certificates.map(c -> c::identity), trust);
+    SslContext made = TlsContexts.client(certificates.map(c -> c::identity), trustManager(serverRole));
     SslContext raced = clientContexts.putIfAbsent(serverRole, made);
     return raced != null ? raced : made;
   }

@@ -9,6 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.net.OmService;
 import org.tropos.common.ratis.RaftMember;
 import org.tropos.om.OmConfig;
@@ -29,12 +31,13 @@ public final class OmRaftServer implements AutoCloseable {
   private final String self;
   private final boolean followerReads;
 
-  public OmRaftServer(OmConfig.Ha ha, OmDb db) throws IOException {
+  /** @param transport how the OMs of the group speak to each other: mutual TLS when the cluster runs secure */
+  public OmRaftServer(OmConfig.Ha ha, OmDb db, TransportSecurity transport) throws IOException {
     this.service = ha.service();
     this.self = ha.self().id();
     this.followerReads = ha.followerReads();
     this.member = new RaftMember(KIND, service.id(), peers(service), self, ha.ratisDir(), new OmStateMachine(db),
-        properties -> settings(ha, properties));
+        properties -> settings(ha, properties), transport, ServiceRole.OM);
     if (!ha.ratisProperties().isEmpty()) {
       LOG.info("OM {}: Ratis settings from {}raft.*: {}", self, RatisPassThrough.OM, ha.ratisProperties());
     }

@@ -1,5 +1,6 @@
 package org.tropos.om.ratis;
 
+import org.tropos.common.security.TransportSecurity;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -69,7 +70,7 @@ final class OmRaftGroup implements AutoCloseable {
     OmDb db = OmDb.open(dir.resolve("om" + i).resolve("om.db"));
     dbs.set(i, db);
     OmRaftServer server = new OmRaftServer(OmConfig.Ha.from(conf, service, service.nodes().get(i),
-        ratisDir(i)), db);
+        ratisDir(i)), db, TransportSecurity.plaintext());
     server.start();
     servers.set(i, server);
   }
