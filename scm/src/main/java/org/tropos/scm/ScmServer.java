@@ -1,6 +1,7 @@
 package org.tropos.scm;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -8,8 +9,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tropos.common.conf.ConfigException;
-import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.net.HostPort;
@@ -65,9 +64,9 @@ public final class ScmServer implements AutoCloseable {
   private ScheduledExecutorService leadership;
   private volatile ScmServices services;
   /** How SCM's servers and channels are protected: mutual TLS in a secure cluster. */
-  private TransportSecurity transport = TransportSecurity.plaintext();
+  private volatile TransportSecurity transport = TransportSecurity.plaintext();
   /** The cluster's CA, for daemons in this JVM to obtain their certificates from (secure cluster only). */
-  private CertificateIssuer issuer;
+  private volatile CertificateIssuer issuer;
   private CertificateRenewal renewal;
   /** The Raft term this SCM serves in (HA). */
   private long servingTerm;
@@ -82,17 +81,18 @@ public final class ScmServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       db = ScmDb.open(config.dbDir());
-      Optional<String> secureCluster = startSecurity();
+      if (config.ha().isEmpty()) {
+        obtainIdentity(true);
+      }
       http = new StatusServer("scm-http", config.httpBind(), metrics, this::whyNotReady);
-      console = new ScmConsole(this::clientAddresses, transport, config.omHttp(), config.gatewayHttp());
+      console = new ScmConsole(this::clientAddresses, () -> transport, config.omHttp(), config.gatewayHttp());
       console.addTo(http);
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
           List.of(new ScmDatanodeRpc(this::datanodeServing, heard, db, racks)), metrics.registry());
-      secureCluster.ifPresent(cluster -> datanodeServer.secured(transport, ScmAdmissions.datanodePort(cluster)));
-      datanodeServer.start();
       if (config.ha().isEmpty()) {
+        startDatanodeServer();
         serve();
       } else {
         ScmConfig.Ha ha = config.ha().get();
@@ -100,6 +100,9 @@ public final class ScmServer implements AutoCloseable {
             ha.snapshots(), ha.ratisProperties());
         raft.start();
         db.writeThrough(raft.rowLog());
+        if (!config.security().enabled()) {
+          startDatanodeServer();
+        }
         leadership = Threads.scheduler("scm-leadership");
         Threads.everyPeriod(leadership, "SCM leadership", Duration.ZERO, Duration.ofMillis(LEADERSHIP_CHECK_MS),
             this::followLeadership);
@@ -126,6 +129,12 @@ public final class ScmServer implements AutoCloseable {
       leads = raft.member().isLeader();
       // Checked only to start: a serving leader is briefly behind whenever an entry is committed, not yet applied.
       caughtUp = leads && services == null && raft.member().isCaughtUpLeader();
+      // In a secure cluster the first leader makes the CA; every SCM signs its own certificate once the CA's rows
+      // reached its database, and only then opens its datanode port.
+      if (!obtainIdentity(caughtUp)) {
+        return;
+      }
+      startDatanodeServer();
     } catch (IOException e) {
       term = -1;
       leads = false;
@@ -154,30 +163,48 @@ public final class ScmServer implements AutoCloseable {
   }
 
   /**
-   * In a secure cluster, the CA and SCM's own certificate, which SCM signs in process; the cluster's id then,
-   * else empty. The CA is made with the cluster at first start.
+   * In a secure cluster, SCM's own certificate, which it signs in process with the cluster's CA (kept in its
+   * database, so every SCM of an HA service has it once replicated). With {@code mayCreate} (a single SCM; the
+   * leader of an HA service, caught up) the cluster's identity and CA are made if there are none yet. Whether
+   * SCM has its identity now (always, when security is off).
    */
-  private Optional<String> startSecurity() throws IOException {
-    if (!config.security().enabled()) {
-      return Optional.empty();
+  private boolean obtainIdentity(boolean mayCreate) throws IOException {
+    if (!config.security().enabled() || transport.tls()) {
+      return true;
     }
-    if (config.ha().isPresent()) {
-      throw new ConfigException(SecurityKeys.SECURITY_ENABLED.name() + "=true is not built for SCM HA yet: the"
-          + " CA's rows are replicated, but an SCM's own certificate is not yet obtained before it leads");
+    Optional<ScmIdentity> cluster = mayCreate ? Optional.of(ScmIdentity.loadOrCreate(db)) : ScmIdentity.load(db);
+    if (cluster.isEmpty() || !mayCreate && !ScmCertificateAuthority.exists(db)) {
+      return false;
     }
-    ScmIdentity identity = ScmIdentity.loadOrCreate(db);
     ScmCertificateAuthority ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(),
-        config.security().x509(), identity.clusterId(), clock);
-    issuer = ca.inProcess();
-    transport = config.security().transport(ServiceRole.SCM, LocalHosts.name(), issuer);
-    renewal = transport.certificates().map(own -> CertificateRenewal.start("scm", own, issuer, clock)).orElse(null);
-    return Optional.of(identity.clusterId());
+        config.security().x509(), cluster.get().clusterId(), clock);
+    CertificateIssuer own = ca.inProcess();
+    TransportSecurity mutual = config.security().transport(ServiceRole.SCM, LocalHosts.name(), own);
+    renewal = mutual.certificates().map(c -> CertificateRenewal.start("scm", c, own, clock)).orElse(null);
+    issuer = own;
+    transport = mutual;
+    return true;
+  }
+
+  /** The datanode port, once: with mutual TLS admitting only datanodes in a secure cluster. */
+  private void startDatanodeServer() throws IOException {
+    if (datanodeServer.running()) {
+      return;
+    }
+    transport.subject().ifPresent(self -> datanodeServer.secured(transport, ScmAdmissions.datanodePort(
+        self.clusterId())));
+    datanodeServer.start();
   }
 
   private void serve() throws IOException {
     ScmServices starting = new ScmServices(config, racks, clock, db, heard, metrics.registry(), transport);
     starting.start();
     services = starting;
+  }
+
+  /** Where SCM writes the cluster's CA certificate for clients to trust (once it has its identity). */
+  public Path caFile() {
+    return config.security().dir().resolve(ScmCertificateAuthority.CA_FILE);
   }
 
   /** The cluster's CA as daemons started in this JVM reach it; empty unless the cluster runs secure. */

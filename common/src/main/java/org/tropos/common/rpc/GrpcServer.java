@@ -134,6 +134,11 @@ public final class GrpcServer implements AutoCloseable {
     return builder;
   }
 
+  /** Whether the server has started and is not closing. */
+  public boolean running() {
+    return lifeCycle.state() == LifeCycle.State.RUNNING;
+  }
+
   /** The port actually bound (differs from the configured one when that was 0). */
   public int port() {
     lifeCycle.assertRunning();

@@ -40,11 +40,13 @@ public final class ScmConsole implements AutoCloseable {
   private static final Duration PEER_TIMEOUT = Duration.ofSeconds(3);
 
   private final Supplier<List<HostPort>> scmAddresses;
-  private final TransportSecurity transport;
+  /** How SCM reaches its own admin service: its transport security once it has its identity. */
+  private final Supplier<TransportSecurity> transport;
   private final HostPort om;
   private final HostPort gateway;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(PEER_TIMEOUT).build();
   private ScmChannel scm;
+  private TransportSecurity scmTransport;
 
   /**
    * @param scmAddresses SCM's client service (each SCM's of an HA service), asked when first needed: a single
@@ -52,7 +54,7 @@ public final class ScmConsole implements AutoCloseable {
    * @param om the OM's status port
    * @param gateway the S3 gateway's status port
    */
-  public ScmConsole(Supplier<List<HostPort>> scmAddresses, TransportSecurity transport, HostPort om,
+  public ScmConsole(Supplier<List<HostPort>> scmAddresses, Supplier<TransportSecurity> transport, HostPort om,
       HostPort gateway) {
     this.scmAddresses = scmAddresses;
     this.transport = transport;
@@ -132,9 +134,15 @@ public final class ScmConsole implements AutoCloseable {
     return channel.call(() -> call.on(channel.stub(ScmAdminServiceGrpc::newBlockingStub)));
   }
 
+  /** The channel to SCM's admin service; made again when SCM's transport changed (it obtained its identity). */
   private synchronized ScmChannel channel() {
-    if (scm == null) {
-      scm = new ScmChannel(scmAddresses.get(), transport);
+    TransportSecurity now = transport.get();
+    if (scm == null || now != scmTransport) {
+      if (scm != null) {
+        scm.close();
+      }
+      scm = new ScmChannel(scmAddresses.get(), now);
+      scmTransport = now;
     }
     return scm;
   }

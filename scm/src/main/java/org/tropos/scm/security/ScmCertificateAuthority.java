@@ -50,6 +50,11 @@ public final class ScmCertificateAuthority {
     this.clock = clock;
   }
 
+  /** Whether the database holds the cluster's CA (under HA: made by a leader, replicated here). */
+  public static boolean exists(ScmDb db) throws IOException {
+    return db.meta(CA_CERTIFICATE) != null;
+  }
+
   /** The CA the database holds, made now if it holds none; its public files written to {@code dir}. */
   public static ScmCertificateAuthority loadOrCreate(ScmDb db, Path dir, X509Settings settings, String clusterId,
       Clock clock) throws IOException {

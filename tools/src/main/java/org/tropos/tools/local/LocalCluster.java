@@ -35,7 +35,6 @@ import org.tropos.s3.S3Gateway;
 import org.tropos.s3.S3GatewayConfig;
 import org.tropos.scm.ScmConfig;
 import org.tropos.scm.ScmServer;
-import org.tropos.scm.security.ScmCertificateAuthority;
 
 /**
  * SCM, the OM and N datanodes in one process on loopback, with all data under one directory: {@code tropos local}, and
@@ -133,11 +132,7 @@ public final class LocalCluster implements AutoCloseable {
     if (!ha) {
       scms.add(startScm(conf, dataDir.resolve("scm")));
       pinScmPorts();
-      if (base.get(SecurityKeys.SECURITY_ENABLED)) {
-        // Clients of this cluster (tools, tests) trust its CA.
-        base = base.with(SecurityKeys.CA_FILE.name(), dataDir.resolve("scm").resolve("scm-security")
-            .resolve(ScmCertificateAuthority.CA_FILE).toString());
-      }
+      trustTheClustersCa();
       return;
     }
     LocalScmService local = LocalScmService.load(dataDir, conf.get(ScmKeys.CLIENT_PORT),
@@ -151,6 +146,14 @@ public final class LocalCluster implements AutoCloseable {
           ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0")), dataDir.resolve(node)));
     }
     scm();
+    trustTheClustersCa();
+  }
+
+  /** In a secure cluster, its clients (the tools, tests) trust its CA, whose certificate the serving SCM wrote. */
+  private void trustTheClustersCa() {
+    if (base.get(SecurityKeys.SECURITY_ENABLED)) {
+      base = base.with(SecurityKeys.CA_FILE.name(), scm().caFile().toString());
+    }
   }
 
   private static ScmServer startScm(Configuration conf, Path dir) throws IOException {
