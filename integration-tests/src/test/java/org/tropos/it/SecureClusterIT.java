@@ -29,6 +29,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.rpc.InProcessServers;
+import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.security.BootstrapTokens;
@@ -50,6 +51,7 @@ import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.ListVolumesRequest;
+import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockRequest;
@@ -309,6 +311,37 @@ class SecureClusterIT {
       }
     }
   };
+
+  @Test
+  void aUserIsWhoItsCertificateNamesAndACallerWithoutOneIsNobody() throws Exception {
+    Path security = dir.resolve("cluster/scm/scm-security");
+    String conf = mini.clientConfDir(dir.resolve("user-conf")).toString();
+    Path alicePem = dir.resolve("alice.pem");
+    TroposCli.run(0, "admin", "cert", "issue", "--user", "alice", "--out", alicePem.toString(), "--security-dir",
+        security.toString(), "--conf", conf);
+    assertEquals(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"),
+        Files.getPosixFilePermissions(alicePem));
+    TroposCli.run(1, "admin", "cert", "issue", "--user", "alice", "--out", alicePem.toString(), "--security-dir",
+        security.toString(), "--conf", conf);
+
+    Configuration asAlice = mini.clientConfig().with("tropos.security.identity.file", alicePem.toString());
+    // The header names root, an administrator; alice's certificate says who calls.
+    try (TroposClient alice = TroposClient.create(asAlice, "root")) {
+      String secret = alice.getS3Secret("alice", true).getSecret();
+      OmException denied = assertThrows(OmException.class, () -> alice.getS3Secret("root", false));
+      assertEquals(OmResult.PERMISSION_DENIED, denied.result(), denied.getMessage());
+      assertThrows(OmException.class, () -> alice.setS3Secret("root", "a-secret-of-my-choosing-0123456789ab"));
+
+      Configuration nobody = mini.clientConfig().with("tropos.security.identity.file", "");
+      try (TroposClient anonymous = TroposClient.create(nobody, "root")) {
+        assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> anonymous.getS3Secret(
+            "alice", false)).result(), "no certificate: nobody, whatever the header says");
+      }
+      try (TroposClient root = TroposClient.create(mini.clientConfig())) {
+        assertEquals(secret, root.getS3Secret("alice", false).getSecret(), "the cluster's administrator may");
+      }
+    }
+  }
 
   private static byte[] readKept() throws Exception {
     try (TroposClient client = TroposClient.create(mini.clientConfig());

@@ -14,6 +14,11 @@ public final class SecurityKeys {
       "A client's copy of the cluster's CA certificate (ca.crt, which SCM writes to scm-security beside its"
           + " database): with ozone.security.enabled, clients trust only servers whose certificates it signed.");
 
+  public static final ConfigKey<String> IDENTITY_FILE = ConfigKey.of("tropos.security.identity.file",
+      ConfigType.STRING, "", "A user's key and certificate (the PEM file `tropos admin cert issue --user U` writes):"
+          + " with ozone.security.enabled, the user's clients authenticate as U with it. Without one a client is"
+          + " nobody to the servers.");
+
   public static final ConfigKey<String> KEY_ALGORITHM = ConfigKey.of("hdds.key.algo", ConfigType.STRING, "RSA",
       "The algorithm of every key pair a daemon or the CA makes: RSA or EC.")
       .requiring(a -> a.equals("RSA") || a.equals("EC"), "RSA or EC");

@@ -2,14 +2,21 @@ package org.tropos.common.rpc;
 
 import io.grpc.ClientInterceptor;
 import io.grpc.Context;
+import io.grpc.Contexts;
 import io.grpc.Metadata;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import java.nio.charset.StandardCharsets;
+import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.PeerRoles;
+import org.tropos.common.security.ServiceRole;
 
 /**
- * Who makes a call. Without Kerberos, Tropos authenticates as Hadoop's "simple" mode does: a client names its
- * user with every call ({@code HADOOP_USER_NAME}, else the login name) and servers take the name as given. What
- * the user may do is the server's decision alone (its own {@code ozone.administrators}), never the client's.
+ * Who makes a call. With security off, Tropos authenticates as Hadoop's "simple" mode does: a client names its
+ * user with every call ({@code HADOOP_USER_NAME}, else the login name) and servers take the name as given. In a
+ * secure cluster the name comes from the caller's certificate ({@link #receivingAuthenticated}). What the user
+ * may do is the server's decision alone (its own {@code ozone.administrators}), never the client's.
  */
 public final class Callers {
   private static final Metadata.Key<byte[]> USER = Metadata.Key.of("tropos-user-bin",
@@ -39,8 +46,28 @@ public final class Callers {
     return HeaderInterceptors.sending(USER, user.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Makes the caller's user {@link #current} while a call is served. */
+  /** Makes the caller's user, as its client names it, {@link #current} while a call is served. */
   static ServerInterceptor receiving() {
     return HeaderInterceptors.receiving(USER, CURRENT);
+  }
+
+  /**
+   * The same in a secure cluster, where the user comes from the caller's certificate ({@link PeerRoles#PEER}): a
+   * user's certificate names the user, whatever the header says; the S3 gateway names the S3 user it acts for
+   * (until the OM checks S3 signatures itself), other daemons their own process's user; a caller without a
+   * certificate is nobody ("").
+   */
+  static ServerInterceptor receivingAuthenticated() {
+    return new ServerInterceptor() {
+      @Override
+      public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
+          ServerCallHandler<Q, R> next) {
+        CertificateSubject peer = PeerRoles.PEER.get();
+        byte[] named = headers.get(USER);
+        byte[] user = peer == null ? new byte[0] : peer.role() == ServiceRole.USER
+            ? peer.name().getBytes(StandardCharsets.UTF_8) : named == null ? new byte[0] : named;
+        return Contexts.interceptCall(Context.current().withValue(CURRENT, user), call, headers, next);
+      }
+    };
   }
 }

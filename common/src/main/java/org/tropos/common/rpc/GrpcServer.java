@@ -124,7 +124,8 @@ public final class GrpcServer implements AutoCloseable {
    */
   private <B extends ServerBuilder<B>> B withServices(B builder,
       Function<PeerRoles.Admission, PeerRoles> peerCheck) {
-    builder.directExecutor().intercept(Callers.receiving()).intercept(CallIds.receiving())
+    builder.directExecutor().intercept(security.tls() ? Callers.receivingAuthenticated() : Callers.receiving())
+        .intercept(CallIds.receiving())
         .intercept(new HandlerHandOff(executor)).intercept(admission);
     if (security.tls()) {
       builder.intercept(peerCheck.apply(peers));

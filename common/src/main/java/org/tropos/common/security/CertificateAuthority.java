@@ -44,6 +44,7 @@ import org.tropos.common.util.Clock;
  * random bits, so SCMs that sign independently never repeat one.
  */
 public final class CertificateAuthority {
+  private static final String USER_NAME = "[A-Za-z0-9._@-]{1,64}";
   static final String CERTIFICATE_FILE = "ca.crt";
   static final String KEY_FILE = "ca.key";
 
@@ -151,6 +152,10 @@ public final class CertificateAuthority {
     CertificateSubject subject = CertificateSubject.of(request.getSubject()).orElseThrow(() ->
         new RequestRefusedException("the request's subject " + request.getSubject() + " does not name one known"
             + " role (OU), a host (CN) and a cluster (O)"));
+    if (subject.role() == ServiceRole.USER && !subject.name().matches(USER_NAME)) {
+      throw new RequestRefusedException("a user certificate names a user (letters, digits, '.', '_', '@', '-'; at"
+          + " most 64), not '" + subject.name() + "'");
+    }
     if (!subject.clusterId().equals(clusterId)) {
       throw new RequestRefusedException("the request is for cluster " + subject.clusterId() + ", this CA signs"
           + " for " + clusterId);
@@ -163,13 +168,19 @@ public final class CertificateAuthority {
     JcaX509ExtensionUtils extensions = new JcaX509ExtensionUtils();
     X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(root, serial(random),
         Date.from(now.minus(Duration.ofMinutes(5))), Date.from(until), subject.toX500Name(), publicKey);
+    // A user's certificate authenticates a client only; a daemon's serves its host too.
+    boolean user = subject.role() == ServiceRole.USER;
     try {
       builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
           .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyEncipherment))
-          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(new KeyPurposeId[] {
-              KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
-          .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(alternativeName(subject.host())))
-          .addExtension(Extension.authorityKeyIdentifier, false, extensions.createAuthorityKeyIdentifier(root))
+          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(user
+              ? new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth}
+              : new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}));
+      if (!user) {
+        builder.addExtension(Extension.subjectAlternativeName, false,
+            new GeneralNames(alternativeName(subject.name())));
+      }
+      builder.addExtension(Extension.authorityKeyIdentifier, false, extensions.createAuthorityKeyIdentifier(root))
           .addExtension(Extension.subjectKeyIdentifier, false, extensions.createSubjectKeyIdentifier(publicKey));
     } catch (IOException e) {
       throw new GeneralSecurityException("encoding a certificate extension", e);

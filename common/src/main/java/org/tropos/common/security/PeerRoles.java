@@ -106,7 +106,7 @@ public final class PeerRoles implements ServerInterceptor {
     if (!open && !admission.rolesFor(method).contains(peer.get().role())
         || !peer.get().clusterId().equals(admission.clusterId())) {
       return refuse(call, Status.PERMISSION_DENIED.withDescription(method.getFullMethodName() + " does not admit "
-          + peer.get().role().subjectName() + " " + peer.get().host() + " of cluster " + peer.get().clusterId()));
+          + peer.get().role().subjectName() + " " + peer.get().name() + " of cluster " + peer.get().clusterId()));
     }
     return Contexts.interceptCall(Context.current().withValue(PEER, peer.get()), call, headers, next);
   }

@@ -34,17 +34,28 @@ public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, Lis
   }
 
   /**
-   * How a user's client reaches the cluster: plaintext when it is not secure, else TLS trusting the CA certificate
-   * in {@code tropos.security.ca.file}.
+   * How a user's client reaches the cluster: plaintext when it is not secure; else mutual TLS as the user whose
+   * certificate is in {@code tropos.security.identity.file}, or without one TLS trusting the CA certificate in
+   * {@code tropos.security.ca.file}.
    */
   public static TransportSecurity userTransport(Configuration conf) throws IOException {
     if (!conf.get(SecurityKeys.SECURITY_ENABLED)) {
       return TransportSecurity.plaintext();
     }
+    String identityFile = conf.get(SecurityKeys.IDENTITY_FILE);
+    if (!identityFile.isBlank()) {
+      try {
+        return TransportSecurity.mutual(ServiceCertificates.ofFile(Path.of(identityFile), X509Settings.from(conf)));
+      } catch (GeneralSecurityException e) {
+        throw new IOException(SecurityKeys.IDENTITY_FILE.name() + " " + identityFile + ": " + e.getMessage(), e);
+      }
+    }
     String caFile = conf.get(SecurityKeys.CA_FILE);
     if (caFile.isBlank()) {
-      throw new ConfigException(SecurityKeys.SECURITY_ENABLED.name() + " is true: set " + SecurityKeys.CA_FILE.name()
-          + " to the cluster's CA certificate (ca.crt in SCM's scm-security directory)");
+      throw new ConfigException(SecurityKeys.SECURITY_ENABLED.name() + " is true: set "
+          + SecurityKeys.IDENTITY_FILE.name() + " to your certificate (tropos admin cert issue), or "
+          + SecurityKeys.CA_FILE.name() + " to the cluster's CA certificate (ca.crt in SCM's scm-security"
+          + " directory)");
     }
     try {
       return TransportSecurity.trusting(PemFiles.certificate(Files.readString(Path.of(caFile),

@@ -91,6 +91,25 @@ public final class ServiceCertificates {
     return CertificateSubject.of(new JcaX509CertificateHolder(identity.certificate()).getSubject());
   }
 
+  /**
+   * The key and certificate kept in {@code file} (a user's, from {@code tropos admin cert issue}), for a client;
+   * an error if there are none.
+   */
+  public static ServiceCertificates ofFile(Path file, X509Settings settings) throws IOException,
+      GeneralSecurityException {
+    Identity kept = read(file).orElseThrow(() -> new IOException(file + " does not exist"));
+    CertificateSubject subject = subjectOf(kept).orElseThrow(() -> new IOException("the certificate in " + file
+        + " names no role, holder and cluster of Tropos"));
+    ServiceCertificates certificates = new ServiceCertificates(file.getParent(), subject, settings);
+    certificates.current = kept;
+    return certificates;
+  }
+
+  /** The file the key and certificate are kept in. */
+  public Path file() {
+    return dir.resolve(IDENTITY_FILE);
+  }
+
   public Identity identity() {
     return current;
   }

@@ -84,14 +84,14 @@ public final class ScmDatanodeRpc extends ScmDatanodeServiceGrpc.ScmDatanodeServ
     if (peer == null) {
       return;
     }
-    if (claimedHost.isPresent() && !claimedHost.get().equals(peer.host())) {
-      throw new ScmException(ScmResult.PERMISSION_DENIED, "datanode " + peer.host() + " may not register as host "
+    if (claimedHost.isPresent() && !claimedHost.get().equals(peer.name())) {
+      throw new ScmException(ScmResult.PERMISSION_DENIED, "datanode " + peer.name() + " may not register as host "
           + claimedHost.get());
     }
     Optional<String> knownHost = now.nodes().node(id).map(n -> n.details().getHostName());
-    if (knownHost.isPresent() && !knownHost.get().equals(peer.host())) {
+    if (knownHost.isPresent() && !knownHost.get().equals(peer.name())) {
       throw new ScmException(ScmResult.PERMISSION_DENIED, "datanode " + id + " is host " + knownHost.get()
-          + ": datanode " + peer.host() + " may not speak for it");
+          + ": datanode " + peer.name() + " may not speak for it");
     }
   }
 

@@ -136,7 +136,7 @@ public final class ScmCertificateAuthority {
       throws RequestRefusedException, GeneralSecurityException {
     Optional<CertificateSubject> subject = CertificateSubject.of(request.getSubject());
     if (subject.isEmpty() || !subject.get().equals(peer)) {
-      throw new RequestRefusedException(peer.role().subjectName() + " " + peer.host() + " may renew only its own"
+      throw new RequestRefusedException(peer.role().subjectName() + " " + peer.name() + " may renew only its own"
           + " certificate, not one for " + request.getSubject());
     }
     return List.of(ca.sign(request), ca.root());

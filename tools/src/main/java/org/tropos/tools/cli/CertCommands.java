@@ -1,19 +1,29 @@
 package org.tropos.tools.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.Durations;
+import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.rpc.ScmCertificateClient;
+import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.security.BootstrapTokens;
 import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.SystemClock;
 import org.tropos.scm.ScmConfig;
 import org.tropos.scm.security.ScmCertificateAuthority;
@@ -25,11 +35,48 @@ import picocli.CommandLine.Spec;
 
 /** {@code tropos admin cert}: the cluster's certificates. */
 @Command(name = "cert", mixinStandardHelpOptions = true, description = "The cluster's certificates.",
-    subcommands = {CertCommands.Token.class})
+    subcommands = {CertCommands.Token.class, CertCommands.Issue.class})
 public final class CertCommands {
+  /** How long the token {@code cert issue} mints for itself may be used. */
+  private static final Duration ISSUE_TOKEN_VALIDITY = Duration.ofMinutes(5);
+
+  /**
+   * What SCM writes to its security directory for operators: the bootstrap secret (reading it is what makes one
+   * an administrator here) and the CA's certificate.
+   */
+  private record ScmSecurityFiles(BootstrapTokens tokens, X509Certificate ca) {
+    static ScmSecurityFiles read(Path dir) throws IOException {
+      byte[] secret = HexFormat.of().parseHex(Files.readString(dir.resolve(ScmCertificateAuthority.SECRET_FILE))
+          .strip());
+      return new ScmSecurityFiles(new BootstrapTokens(secret), PemFiles.certificate(Files.readString(
+          dir.resolve(ScmCertificateAuthority.CA_FILE))));
+    }
+
+    String mint(ServiceRole role, Instant expiry) throws IOException {
+      try {
+        return tokens.mint(role, expiry, ca);
+      } catch (java.security.GeneralSecurityException e) {
+        throw new IOException("cannot mint a token: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** The security directory an option names, else the one this host's SCM configuration names. */
+  private static ScmSecurityFiles securityFiles(Path option, ConfigOptions config, CommandSpec spec)
+      throws IOException {
+    Path dir = option != null ? option : ScmConfig.from(config.loadForDaemon()).security().dir();
+    try {
+      return ScmSecurityFiles.read(dir);
+    } catch (NoSuchFileException e) {
+      spec.commandLine().getErr().println("no " + e.getFile() + ": run this where SCM's security directory is"
+          + " (SCM writes it at its first start), or name it with --security-dir");
+      return null;
+    }
+  }
+
   /**
    * {@code tropos admin cert token}: a one-time bootstrap token with which a daemon gets its first certificate,
-   * minted on the SCM's host from the files SCM writes (reading the secret is what makes one an administrator).
+   * minted on the SCM's host from the files SCM writes.
    */
   @Command(name = "token", mixinStandardHelpOptions = true, description = "Mint a one-time bootstrap token for"
       + " a daemon of a role (run where SCM's security directory can be read).")
@@ -53,7 +100,8 @@ public final class CertCommands {
 
     @Override
     public Integer call() throws Exception {
-      ServiceRole daemon = ServiceRole.ofSubjectName(role.toLowerCase(Locale.ROOT)).orElse(null);
+      ServiceRole daemon = ServiceRole.ofSubjectName(role.toLowerCase(Locale.ROOT))
+          .filter(r -> r != ServiceRole.USER).orElse(null);
       Duration validity;
       try {
         validity = Durations.parse(valid, ChronoUnit.HOURS);
@@ -61,24 +109,75 @@ public final class CertCommands {
         validity = null;
       }
       if (daemon == null || validity == null || validity.isNegative() || validity.isZero()) {
-        spec.commandLine().getErr().println("--role must be scm, om, datanode or s3g, and --valid a positive"
-            + " duration such as 24h");
+        spec.commandLine().getErr().println("--role must be scm, om, datanode or s3g (a user's certificate comes"
+            + " from `tropos admin cert issue`), and --valid a positive duration such as 24h");
         return ExitCodes.USAGE;
       }
-      Path dir = securityDir != null ? securityDir : ScmConfig.from(config.loadForDaemon()).security().dir();
-      byte[] secret;
-      X509Certificate ca;
-      try {
-        secret = HexFormat.of().parseHex(Files.readString(dir.resolve(ScmCertificateAuthority.SECRET_FILE)).strip());
-        ca = PemFiles.certificate(Files.readString(dir.resolve(ScmCertificateAuthority.CA_FILE)));
-      } catch (NoSuchFileException e) {
-        spec.commandLine().getErr().println("no " + e.getFile() + ": run this where SCM's security directory is"
-            + " (SCM writes it at its first start), or name it with --security-dir");
+      ScmSecurityFiles files = securityFiles(securityDir, config, spec);
+      if (files == null) {
         return ExitCodes.FAILED;
       }
       PrintWriter out = spec.commandLine().getOut();
-      out.println(new BootstrapTokens(secret).mint(daemon, SystemClock.INSTANCE.wallTime().plus(validity), ca));
+      out.println(files.mint(daemon, SystemClock.INSTANCE.wallTime().plus(validity)));
       out.flush();
+      return ExitCodes.OK;
+    }
+  }
+
+  /**
+   * {@code tropos admin cert issue}: a certificate naming a user, with which the user's clients (the CLI, the
+   * Java client, the Hadoop FileSystem) authenticate as that user ({@code tropos.security.identity.file}). The key
+   * is made here and never leaves this host; SCM signs the request for a token minted here, so only who can read
+   * SCM's security directory issues them.
+   */
+  @Command(name = "issue", mixinStandardHelpOptions = true, description = "Issue a user's certificate and key, in"
+      + " one PEM file readable by its owner alone (run where SCM's security directory can be read).")
+  static final class Issue implements Callable<Integer> {
+    @Mixin
+    private ConfigOptions config;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--user", required = true, description = "The user the certificate names")
+    private String user;
+
+    @Option(names = "--out", required = true, description = "The PEM file to write (key, certificate, CA)")
+    private Path out;
+
+    @Option(names = "--security-dir", description = "SCM's security directory (default: scm-security beside SCM's"
+        + " database, as this host's configuration says)")
+    private Path securityDir;
+
+    @Override
+    public Integer call() throws Exception {
+      if (Files.exists(out)) {
+        spec.commandLine().getErr().println(out + " exists: choose another --out, or move it away");
+        return ExitCodes.FAILED;
+      }
+      ScmSecurityFiles files = securityFiles(securityDir, config, spec);
+      if (files == null) {
+        return ExitCodes.FAILED;
+      }
+      Configuration conf = config.loadForClient();
+      String token = files.mint(ServiceRole.USER, SystemClock.INSTANCE.wallTime().plus(ISSUE_TOKEN_VALIDITY));
+      Path made = Files.createTempDirectory(out.toAbsolutePath().getParent(), ".tropos-issue-");
+      try (ScmChannel scm = new ScmChannel(ScmAddresses.clientServices(conf), TransportSecurity.pinning(
+          BootstrapTokens.pinnedCa(token).orElseThrow()))) {
+        ServiceCertificates issued = ServiceCertificates.join(made, ServiceRole.USER, user, X509Settings.from(conf),
+            new ScmCertificateClient(scm, token));
+        Files.move(issued.file(), out, StandardCopyOption.ATOMIC_MOVE);
+        spec.commandLine().getOut().println("wrote " + out + ": a certificate of user " + user + " valid until "
+            + issued.identity().certificate().getNotAfter().toInstant() + " (set tropos.security.identity.file"
+            + " to it)");
+      } finally {
+        try (var left = Files.list(made)) {
+          for (Path file : left.toList()) {
+            Files.delete(file);
+          }
+        }
+        Files.delete(made);
+      }
       return ExitCodes.OK;
     }
   }

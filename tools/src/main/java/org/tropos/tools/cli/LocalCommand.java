@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
@@ -77,6 +78,9 @@ public final class LocalCommand implements Callable<Integer> {
     if (ha) {
       System.out.printf("  OM HA service: clients configured by %s (tropos admin om roles --conf %s)%n",
           clientConf(cluster), clientConf(cluster).getParent());
+    } else if (!cluster.securityKeys().isEmpty()) {
+      System.out.printf("  Secure: clients trust its CA and act as %s with the settings in %s (tropos admin"
+          + " datanode list --conf %s)%n", Callers.localUser(), clientConf(cluster), clientConf(cluster).getParent());
     }
     System.out.flush();
     return Daemons.runUntilStopped(cluster);
@@ -107,13 +111,18 @@ public final class LocalCommand implements Callable<Integer> {
     }
   }
 
-  /** Writes an ozone-site.xml naming the OM service's nodes, for clients that should know them all. */
+  /**
+   * Writes an ozone-site.xml naming the OM service's nodes, for clients that should know them all, and in a secure
+   * cluster the CA and the user's certificate.
+   */
   private Path clientConf(LocalCluster cluster) throws IOException {
     Path file = dataDir.toAbsolutePath().resolve("client-conf").resolve("ozone-site.xml");
     if (!Files.exists(file)) {
       StringBuilder xml = new StringBuilder("<configuration>\n");
-      new TreeMap<>(cluster.serviceKeys()).forEach((key, value) -> xml.append("  <property><name>").append(key)
-          .append("</name><value>").append(value).append("</value></property>\n"));
+      Map<String, String> keys = new TreeMap<>(cluster.serviceKeys());
+      keys.putAll(cluster.securityKeys());
+      keys.forEach((key, value) -> xml.append("  <property><name>").append(key).append("</name><value>")
+          .append(value).append("</value></property>\n"));
       Files.createDirectories(file.getParent());
       Files.writeString(file, xml.append("</configuration>\n"));
     }
@@ -122,8 +131,8 @@ public final class LocalCommand implements Callable<Integer> {
 
   /** The current user's S3 credentials (created on the first start), so the printed example works as is. */
   private static S3Secret s3Secret(Configuration conf, LocalCluster cluster) throws IOException, OmException {
-    try (TroposClient client = TroposClient.create(conf.with(OmKeys.ADDRESS.name(), "127.0.0.1:"
-        + cluster.om().port()))) {
+    try (TroposClient client = TroposClient.create(conf.with(cluster.securityKeys()).with(OmKeys.ADDRESS.name(),
+        "127.0.0.1:" + cluster.om().port()))) {
       return client.getS3Secret(Callers.localUser(), true);
     }
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,7 +24,11 @@ import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.RackResolvers;
 import org.tropos.common.net.ScmService;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.security.CertificateIssuer;
+import org.tropos.common.security.ServiceCertificates;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.DatanodeConfig;
@@ -149,11 +154,25 @@ public final class LocalCluster implements AutoCloseable {
     trustTheClustersCa();
   }
 
-  /** In a secure cluster, its clients (the tools, tests) trust its CA, whose certificate the serving SCM wrote. */
-  private void trustTheClustersCa() {
-    if (base.get(SecurityKeys.SECURITY_ENABLED)) {
-      base = base.with(SecurityKeys.CA_FILE.name(), scm().caFile().toString());
+  /**
+   * In a secure cluster, its clients (the tools, tests) trust its CA, whose certificate the serving SCM wrote, and
+   * act as the user who started it (the OM's own user, an administrator) with a certificate issued to that user,
+   * kept in {@code user/identity.pem}.
+   */
+  private void trustTheClustersCa() throws IOException {
+    if (!base.get(SecurityKeys.SECURITY_ENABLED)) {
+      return;
     }
+    ServiceCertificates user;
+    try {
+      user = ServiceCertificates.join(dataDir.resolve("user"), ServiceRole.USER, Callers.localUser(),
+          X509Settings.from(base), issuer());
+    } catch (GeneralSecurityException e) {
+      throw new IOException("the certificate of user " + Callers.localUser() + " cannot be made: " + e.getMessage(),
+          e);
+    }
+    base = base.with(Map.of(SecurityKeys.CA_FILE.name(), scm().caFile().toString(),
+        SecurityKeys.IDENTITY_FILE.name(), user.file().toString()));
   }
 
   private static ScmServer startScm(Configuration conf, Path dir) throws IOException {
@@ -223,12 +242,13 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   /**
-   * The keys a client of this cluster needs to reach it when it runs secure (security on, the CA file to trust);
-   * empty when it does not.
+   * The keys a client of this cluster needs to reach it when it runs secure (security on, the CA file to trust,
+   * the certificate of the user who started it); empty when it does not.
    */
   public Map<String, String> securityKeys() {
     return base.get(SecurityKeys.SECURITY_ENABLED) ? Map.of(SecurityKeys.SECURITY_ENABLED.name(), "true",
-        SecurityKeys.CA_FILE.name(), base.get(SecurityKeys.CA_FILE)) : Map.of();
+        SecurityKeys.CA_FILE.name(), base.get(SecurityKeys.CA_FILE),
+        SecurityKeys.IDENTITY_FILE.name(), base.get(SecurityKeys.IDENTITY_FILE)) : Map.of();
   }
 
   /** Ozone's keys of the OM and SCM HA services (empty without HA), for clients' configuration. */
