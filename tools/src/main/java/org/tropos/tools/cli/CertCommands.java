@@ -61,16 +61,22 @@ public final class CertCommands {
     }
   }
 
-  /** The security directory an option names, else the one this host's SCM configuration names. */
-  private static ScmSecurityFiles securityFiles(Path option, ConfigOptions config, CommandSpec spec)
-      throws IOException {
-    Path dir = option != null ? option : ScmConfig.from(config.loadForDaemon()).security().dir();
-    try {
-      return ScmSecurityFiles.read(dir);
-    } catch (NoSuchFileException e) {
-      spec.commandLine().getErr().println("no " + e.getFile() + ": run this where SCM's security directory is"
-          + " (SCM writes it at its first start), or name it with --security-dir");
-      return null;
+  /** {@code --security-dir}: SCM's security directory, whose files mint tokens. */
+  static final class SecurityDirOption {
+    @Option(names = "--security-dir", description = "SCM's security directory (default: scm-security beside SCM's"
+        + " database, as this host's configuration says)")
+    private Path securityDir;
+
+    /** The files of the directory named, else of the one this host's SCM configuration names; null if absent. */
+    ScmSecurityFiles files(ConfigOptions config, CommandSpec spec) throws IOException {
+      Path dir = securityDir != null ? securityDir : ScmConfig.from(config.loadForDaemon()).security().dir();
+      try {
+        return ScmSecurityFiles.read(dir);
+      } catch (NoSuchFileException e) {
+        spec.commandLine().getErr().println("no " + e.getFile() + ": run this where SCM's security directory is"
+            + " (SCM writes it at its first start), or name it with --security-dir");
+        return null;
+      }
     }
   }
 
@@ -94,9 +100,8 @@ public final class CertCommands {
         + " ${DEFAULT-VALUE}), e.g. 30m, 7d")
     private String valid;
 
-    @Option(names = "--security-dir", description = "SCM's security directory (default: scm-security beside SCM's"
-        + " database, as this host's configuration says)")
-    private Path securityDir;
+    @Mixin
+    private SecurityDirOption securityDir;
 
     @Override
     public Integer call() throws Exception {
@@ -113,7 +118,7 @@ public final class CertCommands {
             + " from `tropos admin cert issue`), and --valid a positive duration such as 24h");
         return ExitCodes.USAGE;
       }
-      ScmSecurityFiles files = securityFiles(securityDir, config, spec);
+      ScmSecurityFiles files = securityDir.files(config, spec);
       if (files == null) {
         return ExitCodes.FAILED;
       }
@@ -145,9 +150,8 @@ public final class CertCommands {
     @Option(names = "--out", required = true, description = "The PEM file to write (key, certificate, CA)")
     private Path out;
 
-    @Option(names = "--security-dir", description = "SCM's security directory (default: scm-security beside SCM's"
-        + " database, as this host's configuration says)")
-    private Path securityDir;
+    @Mixin
+    private SecurityDirOption securityDir;
 
     @Override
     public Integer call() throws Exception {
@@ -155,7 +159,7 @@ public final class CertCommands {
         spec.commandLine().getErr().println(out + " exists: choose another --out, or move it away");
         return ExitCodes.FAILED;
       }
-      ScmSecurityFiles files = securityFiles(securityDir, config, spec);
+      ScmSecurityFiles files = securityDir.files(config, spec);
       if (files == null) {
         return ExitCodes.FAILED;
       }
