@@ -62,12 +62,20 @@ public final class Callers {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
           ServerCallHandler<Q, R> next) {
-        CertificateSubject peer = PeerRoles.PEER.get();
-        byte[] named = headers.get(USER);
-        byte[] user = peer == null ? new byte[0] : peer.role() == ServiceRole.USER
-            ? peer.name().getBytes(StandardCharsets.UTF_8) : named == null ? new byte[0] : named;
+        byte[] user = authenticatedUser(PeerRoles.PEER.get(), headers.get(USER));
         return Contexts.interceptCall(Context.current().withValue(CURRENT, user), call, headers, next);
       }
     };
+  }
+
+  /** The user a call with certificate {@code peer} (null: none) and header {@code named} acts as. */
+  private static byte[] authenticatedUser(CertificateSubject peer, byte[] named) {
+    if (peer == null) {
+      return new byte[0];
+    }
+    if (peer.role() == ServiceRole.USER) {
+      return peer.name().getBytes(StandardCharsets.UTF_8);
+    }
+    return named == null ? new byte[0] : named;
   }
 }
