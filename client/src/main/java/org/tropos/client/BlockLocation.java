@@ -1,12 +1,19 @@
 package org.tropos.client;
 
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 
 /**
  * One block of a written object and how many of its bytes belong to it (a block abandoned after a failure holds
- * only what was committed before it).
+ * only what was committed before it), with the token a secure cluster's datanodes read it for (the OM's, from a
+ * lookup; else the default instance).
  */
-public record BlockLocation(BlockId block, long length) {
+public record BlockLocation(BlockId block, long length, BlockToken token) {
+  /** A block read without a token (a cluster that is not secure). */
+  public BlockLocation(BlockId block, long length) {
+    this(block, length, BlockToken.getDefaultInstance());
+  }
+
   /** {@code container:local:length}. */
   @Override
   public String toString() {

@@ -28,6 +28,7 @@ import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.datanode.ReadBlockResponse;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
@@ -234,8 +235,11 @@ public final class TroposClient implements AutoCloseable {
     List<DatanodeDetails> replicas = lookup.getContainersList().stream()
         .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst()
         .map(ContainerInfo::getReplicasList).orElse(List.of());
+    int index = lookup.getKey().getBlocksList().indexOf(block);
+    BlockToken token = index >= 0 && index < lookup.getBlockTokensCount() ? lookup.getBlockTokens(index)
+        : BlockToken.getDefaultInstance();
     return new BlockStreamReader(scm, clientHost).checksums(new BlockLocation(block.getBlockId(),
-        block.getOffset() + block.getLength()), replicas, block.getOffset(), block.getLength());
+        block.getOffset() + block.getLength(), token), replicas, block.getOffset(), block.getLength());
   }
 
   /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */

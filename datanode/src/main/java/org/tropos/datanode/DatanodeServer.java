@@ -15,6 +15,7 @@ import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.rpc.ScmSecretKeyClient;
 import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateRenewal;
 import org.tropos.common.security.ServiceRole;
@@ -39,6 +40,7 @@ import org.tropos.datanode.read.BlockTransfer;
 import org.tropos.datanode.read.ContainerReads;
 import org.tropos.datanode.scm.HeartbeatReports;
 import org.tropos.datanode.scm.ScmHeartbeat;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.datanode.volume.StorageDirectory;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.hdds.ContainerReport;
@@ -81,6 +83,9 @@ public final class DatanodeServer implements AutoCloseable {
   private final DaemonMetrics metrics = new DaemonMetrics();
   private StatusServer http;
   private CertificateRenewal renewal;
+  /** Who may read and write blocks here (block tokens, checked with the keys fetched from SCM). */
+  private volatile BlockAccess access = BlockAccess.OPEN;
+  private AutoCloseable secretKeys;
   /** Set under this object's monitor by close(): a data-path start that comes later does nothing. */
   private boolean closing;
 
@@ -105,6 +110,8 @@ public final class DatanodeServer implements AutoCloseable {
       TransportSecurity transport = config.security().transport(ServiceRole.DATANODE, config.hostName(), issuer);
       renewal = ScmCertificateClient.renewal(name, config.security().scm(), transport, SystemClock.INSTANCE)
           .orElse(null);
+      access = new BlockAccess(ScmSecretKeyClient.blockTokens(name, config.security(), transport,
+          SystemClock.INSTANCE, keys -> secretKeys = keys), "datanode " + id.uuid());
       http = new StatusServer(name + "-http", config.httpBind(), metrics, this::whyNotReady);
       http.start();
       volumes = new VolumeSet(name, config.dataDirs(), config.raftLogDirs(), config.volumeReservedBytes());
@@ -148,19 +155,19 @@ public final class DatanodeServer implements AutoCloseable {
     store.open();
     deletions = new BlockDeletionHandler(name, store);
     replication = new ReplicationCommandHandler(name, store,
-        new ContainerImporter(name, store, config.replicationTimeout()), config.replicationStreams(),
+        new ContainerImporter(name, store, config.replicationTimeout(), access), config.replicationStreams(),
         SystemClock.INSTANCE);
     scrubber = new ContainerScrubber(name, store, config.scrub(), SystemClock.INSTANCE, metrics.registry());
     scrubber.start();
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
-        new ContainerReads(store, volumeMeters), BlockTransfer.ZERO_COPY, directIo);
+        new ContainerReads(store, volumeMeters), BlockTransfer.ZERO_COPY, directIo, access);
     readServer.start();
     List<Path> logDirs = volumes.healthyRaftLogDirs();
     if (logDirs.isEmpty()) {
       LOG.error("{}: no healthy RaftLog directory: this datanode cannot join pipelines", name);
       return;
     }
-    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store,
+    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store, access,
         config.ratisSnapshotThreshold(), config.ratisProperties(), metrics.registry());
     ratis.start();
     pipelineCommands = new PipelineCommandHandler(name, ratis, store);
@@ -295,7 +302,7 @@ public final class DatanodeServer implements AutoCloseable {
     }
     Closer.closeAll(name, pipelineCommands, ratis, replication, scrubber, readServer, deletions, store,
         diskChecker == null ? null : () -> Threads.shutdown(diskChecker, STOP_TIMEOUT),
-        diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT), http, metrics);
+        diskProbes == null ? null : () -> Threads.shutdown(diskProbes, STOP_TIMEOUT), secretKeys, http, metrics);
     lifeCycle.closeEnds();
     LOG.info("{}: datanode stopped", name);
   }

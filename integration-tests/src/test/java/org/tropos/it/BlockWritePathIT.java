@@ -31,6 +31,7 @@ import org.tropos.common.util.Uuids;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineState;
@@ -41,6 +42,8 @@ import org.tropos.proto.scm.PipelineMember;
 /** The replicated write path through Ratis and the zero-copy read path, on three real datanodes. */
 @Timeout(180)
 class BlockWritePathIT {
+  /** This cluster is not secure: its datanodes take writes and serve reads without block tokens. */
+  private static final BlockToken NO_TOKEN = BlockToken.getDefaultInstance();
   private static final int CHUNK = 4 << 20;
   private static final int BPC = 16 << 10;
   private static final Map<String, String> ONE_PIPELINE = Map.of("ozone.scm.datanode.pipeline.limit", "1");
@@ -72,11 +75,11 @@ class BlockWritePathIT {
       ChecksumData sums = Checksums.compute(chunk, BPC);
       all = Checksums.concat(all, sums);
       boolean last = off + CHUNK >= data.length;
-      index = (last && lastChunkCommits ? pipeline.writeLastChunk(block, off, chunk, sums, data.length, all)
-          : pipeline.writeChunk(block, off, chunk, sums)).join().logIndex();
+      index = (last && lastChunkCommits ? pipeline.writeLastChunk(block, NO_TOKEN, off, chunk, sums, data.length,
+          all) : pipeline.writeChunk(block, NO_TOKEN, off, chunk, sums)).join().logIndex();
     }
     if (!lastChunkCommits) {
-      index = pipeline.putBlock(block, data.length, all).join().logIndex();
+      index = pipeline.putBlock(block, NO_TOKEN, data.length, all).join().logIndex();
     }
     pipeline.watch(index, ReplicationLevel.ALL_COMMITTED).join();
   }
@@ -92,7 +95,7 @@ class BlockWritePathIT {
     WritableByteChannel sink = Channels.newChannel(out);
     try (BlockReadClient reader = new BlockReadClient(new HostPort(replica.getIpAddress(), port),
         Duration.ofSeconds(30))) {
-      reader.read(block, 0, length, verified -> {
+      reader.read(block, 0, length, NO_TOKEN, verified -> {
         try {
           sink.write(verified);
         } catch (java.io.IOException e) {

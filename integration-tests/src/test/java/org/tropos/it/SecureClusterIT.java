@@ -9,13 +9,17 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import com.google.protobuf.ByteString;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -25,9 +29,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
+import org.tropos.client.internal.ratis.PipelineClient;
+import org.tropos.common.checksum.Checksums;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
+import org.tropos.common.rpc.BlockReadClient;
+import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmCertificateClient;
@@ -44,27 +52,37 @@ import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.SystemClock;
+import org.tropos.common.util.Uuids;
 import org.tropos.om.OmConfig;
 import org.tropos.om.OmServer;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
+import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.ListVolumesRequest;
+import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockRequest;
+import org.tropos.proto.scm.ContainerInfo;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.proto.scm.DeleteKeyBlocksRequest;
 import org.tropos.proto.scm.GetContainersRequest;
 import org.tropos.proto.scm.GetScmInfoRequest;
+import org.tropos.proto.scm.GetSecretKeysRequest;
 import org.tropos.proto.scm.HeartbeatRequest;
 import org.tropos.proto.scm.KeyBlocks;
 import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+import org.tropos.proto.scm.ScmSecurityServiceGrpc;
 import org.tropos.tools.local.KeptPorts;
 
 /**
@@ -341,6 +359,82 @@ class SecureClusterIT {
         assertEquals(secret, root.getS3Secret("alice", false).getSecret(), "the cluster's administrator may");
       }
     }
+  }
+
+  /**
+   * The datanodes' data ports as an outsider finds them: a block read straight from a read port, or chunks and a
+   * PutBlock sent over a committed block through the pipeline's Raft port, without the block's token from the OM
+   * (or with a token for another block or mode) are refused with BLOCK_TOKEN_VERIFICATION_FAILED, and the key
+   * reads as written.
+   */
+  @Test
+  void noBlockIsReadOrOverwrittenWithoutItsToken() throws Exception {
+    LookupKeyResponse lookup;
+    try (TroposClient client = TroposClient.create(mini.clientConfig())) {
+      lookup = client.lookupKey("vol", "bucket", "kept");
+    }
+    assertEquals(lookup.getKey().getBlocksCount(), lookup.getBlockTokensCount(), "a READ token per block");
+    KeyBlock block = lookup.getKey().getBlocks(0);
+    BlockToken token = lookup.getBlockTokens(0);
+    ContainerInfo container = lookup.getContainers(0);
+    BlockId neighbour = block.getBlockId().toBuilder().setLocalId(block.getBlockId().getLocalId() + 1).build();
+    for (DatanodeDetails replica : container.getReplicasList()) {
+      int port = replica.getPortsList().stream().filter(p -> p.getName() == PortName.READ).findFirst()
+          .orElseThrow().getValue();
+      try (BlockReadClient reader = new BlockReadClient(new HostPort(replica.getIpAddress(), port),
+          Duration.ofSeconds(10))) {
+        long[] delivered = {0};
+        for (BlockToken wrong : List.of(BlockToken.getDefaultInstance(), token.toBuilder()
+            .setSignature(ByteString.copyFrom(new byte[32])).build())) {
+          DatanodeException refusal = assertThrows(DatanodeException.class, () -> reader.read(block.getBlockId(), 0,
+              block.getLength(), wrong, b -> delivered[0] += b.remaining()));
+          assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, refusal.result());
+        }
+        assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, assertThrows(DatanodeException.class,
+            () -> reader.read(neighbour, 0, 1, token, b -> delivered[0] += b.remaining())).result());
+        assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, assertThrows(DatanodeException.class,
+            () -> reader.listContainer(container.getContainerId(), token)).result());
+        assertEquals(0, delivered[0], "not a byte left the datanode");
+        assertEquals(block.getLength(), reader.read(block.getBlockId(), 0, block.getLength(), token, b -> { }),
+            "the OM's token reads the block");
+      }
+    }
+
+    byte[] forged = new byte[(int) block.getLength()];
+    ChecksumData sums = Checksums.compute(ByteBuffer.wrap(forged), 16 * 1024);
+    for (BlockToken wrong : List.of(BlockToken.getDefaultInstance(), token)) {
+      // A client of its own per refused command: Ratis's ordered client does not go on after a failed request.
+      try (PipelineClient pipeline = pipelineOf(container)) {
+        CompletionException chunk = assertThrows(CompletionException.class, () -> pipeline.writeChunk(
+            block.getBlockId(), wrong, 0, ByteBuffer.wrap(forged), sums).join());
+        assertTrue(chunk.getMessage().contains("BLOCK_TOKEN_VERIFICATION_FAILED"), chunk.getMessage());
+      }
+      try (PipelineClient pipeline = pipelineOf(container)) {
+        CompletionException put = assertThrows(CompletionException.class, () -> pipeline.putBlock(
+            block.getBlockId(), wrong, forged.length, sums).join());
+        assertTrue(put.getMessage().contains("BLOCK_TOKEN_VERIFICATION_FAILED"), put.getMessage());
+      }
+    }
+    assertArrayEquals(DATA, readKept(), "the key reads as written");
+  }
+
+  private static PipelineClient pipelineOf(ContainerInfo container) {
+    return new PipelineClient(Uuids.fromProto(container.getPipelineId().getId()), container.getReplicasList(),
+        null);
+  }
+
+  /** The block-token keys go to OMs and datanodes only. */
+  @Test
+  void onlyOmsAndDatanodesFetchTheBlockTokenKeys() throws Exception {
+    int port = mini.cluster().scm().clientPort();
+    for (ServiceRole role : List.of(ServiceRole.S3G, ServiceRole.SCM)) {
+      ManagedChannel channel = channel(port, as(role, "localhost"), ServiceRole.SCM);
+      refused(Status.Code.PERMISSION_DENIED, () -> ScmSecurityServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(10, TimeUnit.SECONDS).getSecretKeys(GetSecretKeysRequest.getDefaultInstance()));
+    }
+    ManagedChannel om = channel(port, as(ServiceRole.OM, "localhost"), ServiceRole.SCM);
+    assertEquals(1, ScmSecurityServiceGrpc.newBlockingStub(om).withDeadlineAfter(10, TimeUnit.SECONDS)
+        .getSecretKeys(GetSecretKeysRequest.getDefaultInstance()).getKeysCount());
   }
 
   private static byte[] readKept() throws Exception {

@@ -25,6 +25,7 @@ import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -112,8 +113,8 @@ class SingleReplicaIT {
       BlockId block = BlockId.newBuilder().setContainerId(1).setLocalId(1).build();
       try (PipelineClient pipeline = new PipelineClient(Uuids.fromProto(single.getId().getId()),
           List.of(single.getMembers(0).getDatanode()), member)) {
-        long index = pipeline.writeLastChunk(block, 0, ByteBuffer.wrap(data), sums, data.length, sums).join()
-            .logIndex();
+        long index = pipeline.writeLastChunk(block, BlockToken.getDefaultInstance(), 0, ByteBuffer.wrap(data), sums,
+            data.length, sums).join().logIndex();
         for (int i = 1; i <= 3; i++) {
           if (mini.cluster().datanode(i).id().uuid().equals(member)) {
             mini.cluster().stopDatanode(i);

@@ -16,7 +16,9 @@ import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmCertificateClient;
+import org.tropos.common.rpc.ScmSecretKeyClient;
 import org.tropos.common.rpc.ShedUnderPressure;
+import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateRenewal;
 import org.tropos.common.security.ServiceRole;
@@ -71,6 +73,7 @@ public final class OmServer implements AutoCloseable {
   private OmRaftServer raft;
   private Leadership leadership;
   private CertificateRenewal renewal;
+  private AutoCloseable secretKeys;
 
   /** An OM that, in a secure cluster, must have its certificate already (or fails to start saying so). */
   public OmServer(OmConfig config, Clock clock) {
@@ -91,6 +94,8 @@ public final class OmServer implements AutoCloseable {
       TransportSecurity transport = config.security().transport(ServiceRole.OM, config.ha().map(ha -> ha.self()
           .rpc().host()).orElse(LocalHosts.name()), issuer);
       renewal = ScmCertificateClient.renewal("om", config.security().scm(), transport, clock).orElse(null);
+      BlockTokens blockTokens = ScmSecretKeyClient.blockTokens("om", config.security(), transport, clock,
+          keys -> secretKeys = keys);
       db = OmDb.open(config.dbDir());
       ObjectIds ids;
       if (config.ha().isPresent()) {
@@ -123,7 +128,7 @@ public final class OmServer implements AutoCloseable {
           });
       server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
           List.of(new OmRpc(namespace, scm, config.blockSize(),
-              new Administrators(config.administrators(), Callers.localUser()), leadership)),
+              new Administrators(config.administrators(), Callers.localUser()), leadership, blockTokens)),
           daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(
               OmServiceGrpc.getOpenKeyMethod().getFullMethodName(),
               OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
@@ -224,7 +229,7 @@ public final class OmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("OM", renewal, http, server,
+    Closer.closeAll("OM", renewal, http, server, secretKeys,
         background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT), scm, committer, raft, db,
         daemonMetrics);
     lifeCycle.closeEnds();

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
@@ -37,6 +38,7 @@ import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
 import org.tropos.scm.rpc.ScmSecurityRpc;
 import org.tropos.scm.security.ScmCertificateAuthority;
+import org.tropos.scm.security.ScmSecretKeys;
 
 /**
  * What an SCM runs while it serves: the node, pipeline and container managers loaded from the database (and, for
@@ -65,6 +67,7 @@ final class ScmServices implements AutoCloseable {
   private ScheduledExecutorService pipelineScheduler;
   private ScheduledExecutorService deletionScheduler;
   private ScheduledExecutorService replicationScheduler;
+  private ScheduledExecutorService keyScheduler;
   private ReplicationManager replicationManager;
   private ScmDatanodeRpc.Serving datanodeServing;
   private GrpcServer clientServer;
@@ -95,6 +98,7 @@ final class ScmServices implements AutoCloseable {
       identity = ScmIdentity.loadOrCreate(db);
       ScmCertificateAuthority ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(),
           config.security().x509(), identity.clusterId(), clock);
+      Optional<ScmSecretKeys> secretKeys = startSecretKeys();
       CommandQueue commands = new CommandQueue();
       nodeManager = new NodeManager(db, racks, clock, config.staleNodeInterval(), config.deadNodeInterval(),
           identity.clusterId(), commands);
@@ -139,7 +143,7 @@ final class ScmServices implements AutoCloseable {
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
-              containerManager, replicationManager), new ScmSecurityRpc(ca)), registry)
+              containerManager, replicationManager), new ScmSecurityRpc(ca, secretKeys)), registry)
           .secured(transport, ScmAdmissions.clientPort(identity.clusterId()));
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
@@ -158,6 +162,28 @@ final class ScmServices implements AutoCloseable {
     LOG.info("SCM {} of cluster {} serves (version {}): client service on port {}, block service on port {},"
         + " database {}", identity.scmId(), identity.clusterId(), VersionInfo.version(), clientPort(), blockPort(),
         config.dbDir());
+  }
+
+  /**
+   * In a secure cluster, the block-token keys: a new one made now if due, and checked again every period on the
+   * node checker's scheduler.
+   */
+  private Optional<ScmSecretKeys> startSecretKeys() throws IOException {
+    if (!config.security().enabled()) {
+      return Optional.empty();
+    }
+    ScmSecretKeys keys = new ScmSecretKeys(db, config.security().blockTokens(), clock);
+    keys.rotateIfDue();
+    keyScheduler = Threads.scheduler("scm-secret-keys");
+    Duration every = config.security().blockTokens().checkEvery();
+    Threads.everyPeriod(keyScheduler, "Block-token key rotation", every, every, () -> {
+      try {
+        keys.rotateIfDue();
+      } catch (IOException e) {
+        LOG.warn("Cannot make a new block-token key (trying again in {}): {}", every, e.getMessage());
+      }
+    });
+    return Optional.of(keys);
   }
 
   /** The deleted-block log and the component that sends it to the datanodes, on a scheduler of its own. */
@@ -207,6 +233,7 @@ final class ScmServices implements AutoCloseable {
     }
     Closer.closeAll("SCM services", metrics, blockServer, clientServer,
         scheduler == null ? null : () -> Threads.shutdown(scheduler, STOP_TIMEOUT),
+        keyScheduler == null ? null : () -> Threads.shutdown(keyScheduler, STOP_TIMEOUT),
         deletionScheduler == null ? null : () -> Threads.shutdown(deletionScheduler, STOP_TIMEOUT),
         replicationScheduler == null ? null : () -> Threads.shutdown(replicationScheduler, STOP_TIMEOUT),
         pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT));

@@ -8,6 +8,7 @@ import java.util.Map;
 import org.tropos.client.BlockLocation;
 import org.tropos.client.KeyInputStream;
 import org.tropos.common.io.ByteSink;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -24,6 +25,8 @@ public final class BlockKeyInputStream extends KeyInputStream {
   private static final int WINDOW = 4 << 20;
 
   private final KeyInfo key;
+  /** The READ token of each of the key's blocks, in their order (a secure cluster's; else empty). */
+  private final List<BlockToken> tokens;
   private final Map<Long, List<DatanodeDetails>> replicas = new HashMap<>();
   private final BlockStreamReader reader;
   private static final ByteBuffer NO_WINDOW = ByteBuffer.allocate(0);
@@ -37,6 +40,7 @@ public final class BlockKeyInputStream extends KeyInputStream {
 
   public BlockKeyInputStream(LookupKeyResponse lookup, BlockStreamReader reader) {
     this.key = lookup.getKey();
+    this.tokens = lookup.getBlockTokensList();
     this.reader = reader;
     for (ContainerInfo c : lookup.getContainersList()) {
       replicas.put(c.getContainerId(), c.getReplicasList());
@@ -140,7 +144,7 @@ public final class BlockKeyInputStream extends KeyInputStream {
   }
 
   /** A position in a block of the key. */
-  private record BlockSpan(KeyBlock block, long offset) {
+  private record BlockSpan(int index, KeyBlock block, long offset) {
     long left() {
       return block.getLength() - offset;
     }
@@ -148,9 +152,10 @@ public final class BlockKeyInputStream extends KeyInputStream {
 
   private BlockSpan spanAt(long at) throws IOException {
     long start = 0;
-    for (KeyBlock block : key.getBlocksList()) {
+    for (int i = 0; i < key.getBlocksCount(); i++) {
+      KeyBlock block = key.getBlocks(i);
       if (at < start + block.getLength()) {
-        return new BlockSpan(block, at - start);
+        return new BlockSpan(i, block, at - start);
       }
       start += block.getLength();
     }
@@ -164,7 +169,8 @@ public final class BlockKeyInputStream extends KeyInputStream {
       throw new IOException("no replica known for container " + block.getBlockId().getContainerId() + " of "
           + key.getName());
     }
-    reader.read(new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength()), nodes,
+    BlockToken token = span.index() < tokens.size() ? tokens.get(span.index()) : BlockToken.getDefaultInstance();
+    reader.read(new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength(), token), nodes,
         block.getOffset() + span.offset(), length, sink);
   }
 }

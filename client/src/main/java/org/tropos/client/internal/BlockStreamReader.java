@@ -129,7 +129,7 @@ public final class BlockStreamReader {
     HostPort address = readAddress(replica);
     LocalBlockSource local = InProcessServers.readsAt(address);
     if (local != null) {
-      local.read(location.block(), offset + delivered[0], length - delivered[0],
+      local.read(location.block(), offset + delivered[0], length - delivered[0], location.token(),
           sink.counted(bytes -> delivered[0] += bytes), address + " (in-process)");
       return;
     }
@@ -157,7 +157,7 @@ public final class BlockStreamReader {
       ByteSink sink) throws IOException, DatanodeException {
     boolean clean = false;
     try {
-      reader.read(location.block(), offset + delivered[0], length - delivered[0],
+      reader.read(location.block(), offset + delivered[0], length - delivered[0], location.token(),
           sink.counted(bytes -> delivered[0] += bytes));
       clean = true;
     } finally {
@@ -175,7 +175,7 @@ public final class BlockStreamReader {
     IOException last = null;
     for (DatanodeDetails replica : replicas) {
       try (BlockReadClient reader = connections.open(readAddress(replica))) {
-        return reader.checksums(location.block(), offset, length);
+        return reader.checksums(location.block(), offset, length, location.token());
       } catch (DatanodeException e) {
         last = new IOException(e.getMessage(), e);
       } catch (IOException e) {

@@ -180,10 +180,11 @@ public final class BlockStreamWriter implements BlockWriter {
     blockSums = Checksums.concat(blockSums, sums);
     sent += data.remaining();
     if (commitsBlock) {
-      carriedCommit = client.writeLastChunk(block.getBlockId(), offset, data, sums, sent, blockSums);
+      carriedCommit = client.writeLastChunk(block.getBlockId(), block.getToken(), offset, data, sums, sent,
+          blockSums);
       inFlight.add(carriedCommit);
     } else {
-      inFlight.add(client.writeChunk(block.getBlockId(), offset, data, sums));
+      inFlight.add(client.writeChunk(block.getBlockId(), block.getToken(), offset, data, sums));
     }
   }
 
@@ -214,7 +215,7 @@ public final class BlockStreamWriter implements BlockWriter {
       }
       inFlight.clear();
       long index = carriedCommit != null ? carriedCommit.get().logIndex()
-          : client.putBlock(block.getBlockId(), sent, blockSums).get().logIndex();
+          : client.putBlock(block.getBlockId(), block.getToken(), sent, blockSums).get().logIndex();
       carriedCommit = null;
       waitForReplicas(index);
       committed = sent;

@@ -44,6 +44,26 @@ public final class SecurityKeys {
       ConfigType.duration(ChronoUnit.MILLIS), "P28D", "A daemon renews its certificate this long before it"
           + " expires.");
 
+  public static final ConfigKey<Duration> BLOCK_TOKEN_EXPIRY = ConfigKey.of("hdds.block.token.expiry.time",
+      ConfigType.duration(ChronoUnit.MILLIS), "P1D", "How long a block token the OM hands out with a block's"
+          + " location lets its bearer read or write the block on the datanodes.")
+      .requiring(d -> d.compareTo(Duration.ofSeconds(1)) >= 0, "at least a second");
+
+  public static final ConfigKey<Duration> SECRET_KEY_ROTATE = ConfigKey.of("hdds.secret.key.rotate.duration",
+      ConfigType.duration(ChronoUnit.MILLIS), "P1D", "How often SCM makes a new secret key to sign block tokens"
+          + " with.")
+      .requiring(d -> d.compareTo(Duration.ofSeconds(1)) >= 0, "at least a second");
+
+  public static final ConfigKey<Duration> SECRET_KEY_EXPIRY = ConfigKey.of("hdds.secret.key.expiry.duration",
+      ConfigType.duration(ChronoUnit.MILLIS), "P9D", "How long a secret key verifies block tokens: at least"
+          + " hdds.secret.key.rotate.duration plus hdds.block.token.expiry.time, so every token outlives nothing"
+          + " of its key.");
+
+  public static final ConfigKey<Duration> SECRET_KEY_ROTATE_CHECK = ConfigKey.of(
+      "hdds.secret.key.rotate.check.duration", ConfigType.duration(ChronoUnit.MILLIS), "PT10M", "How often SCM"
+          + " checks whether a new secret key is due, and OMs and datanodes fetch the keys again.")
+      .requiring(d -> d.compareTo(Duration.ofMillis(100)) >= 0, "at least 100 ms");
+
   private SecurityKeys() {
   }
 }

@@ -15,6 +15,7 @@ import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockRequest;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 
 /**
  * One connection to a datanode's read server. Each read sends a ReadBlock request and checks every byte that
@@ -79,10 +80,12 @@ public final class BlockReadClient implements AutoCloseable {
   /**
    * Reads bytes {@code offset} to {@code offset + length} of a block, verifying every checksum, into {@code sink}.
    * A piece wanted whole is received into memory the sink lends, if it does. Returns the block's committed length.
+   * {@code token}: the block's READ token in a secure cluster (else the default instance).
    */
-  public long read(BlockId block, long offset, long length, ByteSink sink) throws IOException, DatanodeException {
-    byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length).build()
-        .toByteArray();
+  public long read(BlockId block, long offset, long length, BlockToken token, ByteSink sink)
+      throws IOException, DatanodeException {
+    byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length)
+        .setToken(token).build().toByteArray();
     writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
     ReadBlockResponse header = readHeader();
     if (header.getResult() != DatanodeResult.OK) {
@@ -100,9 +103,10 @@ public final class BlockReadClient implements AutoCloseable {
   }
 
   /** The stored checksums covering bytes {@code offset} to {@code offset + length} (widened), with no data. */
-  public ReadBlockResponse checksums(BlockId block, long offset, long length) throws IOException, DatanodeException {
+  public ReadBlockResponse checksums(BlockId block, long offset, long length, BlockToken token)
+      throws IOException, DatanodeException {
     byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length)
-        .setChecksumsOnly(true).build().toByteArray();
+        .setChecksumsOnly(true).setToken(token).build().toByteArray();
     writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
     ReadBlockResponse header = readHeader();
     if (header.getResult() != DatanodeResult.OK) {
@@ -111,10 +115,13 @@ public final class BlockReadClient implements AutoCloseable {
     return header;
   }
 
-  /** What a copy of a closed container needs from this replica: its state, bcsid and every block's record. */
-  public ContainerListing listContainer(long containerId) throws IOException, DatanodeException {
+  /**
+   * What a copy of a closed container needs from this replica: its state, bcsid and every block's record.
+   * {@code token}: a READ token for the container in a secure cluster.
+   */
+  public ContainerListing listContainer(long containerId, BlockToken token) throws IOException, DatanodeException {
     byte[] request = ReadBlockRequest.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(containerId))
-        .setListContainer(true).build().toByteArray();
+        .setListContainer(true).setToken(token).build().toByteArray();
     writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
     ReadBlockResponse header = readHeader();
     if (header.getResult() != DatanodeResult.OK) {

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import org.tropos.common.io.ByteSink;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 
 /**
  * A datanode read server of this JVM, read without its socket ({@link InProcessServers}): the caller gets what a
@@ -24,17 +25,20 @@ public interface LocalBlockSource {
     void close() throws IOException;
   }
 
-  /** Opens bytes {@code offset} to {@code offset + length} of a block (widened to whole checksums). */
-  Range open(BlockId block, long offset, long length) throws IOException, DatanodeException;
+  /**
+   * Opens bytes {@code offset} to {@code offset + length} of a block (widened to whole checksums), for the bearer of
+   * {@code token} (checked as the read server checks it).
+   */
+  Range open(BlockId block, long offset, long length, BlockToken token) throws IOException, DatanodeException;
 
   /**
    * Reads bytes {@code offset} to {@code offset + length} of a block into {@code sink}, every checksum verified,
    * as {@link BlockReadClient#read} does from a socket; {@code from} names this server in errors. Returns the
    * block's committed length.
    */
-  default long read(BlockId block, long offset, long length, ByteSink sink, String from)
+  default long read(BlockId block, long offset, long length, BlockToken token, ByteSink sink, String from)
       throws IOException, DatanodeException {
-    try (Range range = open(block, offset, length)) {
+    try (Range range = open(block, offset, length, token)) {
       // A sink that lends no memory (not the S3 gateway's) gets the range in one buffer of its own.
       BlockPieces.receive(range.header(), offset, length, sink, range::readFully, ByteBuffer::allocate, from);
       return range.header().getBlockLength();

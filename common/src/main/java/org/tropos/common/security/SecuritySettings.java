@@ -19,10 +19,12 @@ import org.tropos.common.net.ScmAddresses;
  * @param enabled whether the daemon holds a certificate of the cluster's CA and speaks mutual TLS
  * @param dir the daemon's security directory (its {@code identity.pem}; SCM's CA files)
  * @param x509 how keys and certificates are made and renewed
- * @param scm SCM's client service, on each SCM of an HA service, where certificates are renewed (empty when
- *     security is off)
+ * @param scm SCM's client service, on each SCM of an HA service, where certificates are renewed and block-token
+ *     keys fetched (empty when security is off)
+ * @param blockTokens how long block tokens and their keys last
  */
-public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, List<HostPort> scm) {
+public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, List<HostPort> scm,
+    BlockTokenSettings blockTokens) {
   public SecuritySettings {
     scm = List.copyOf(scm);
   }
@@ -30,7 +32,7 @@ public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, Lis
   public static SecuritySettings from(Configuration conf, Path dir) {
     boolean enabled = conf.get(SecurityKeys.SECURITY_ENABLED);
     return new SecuritySettings(enabled, dir, X509Settings.from(conf),
-        enabled ? ScmAddresses.clientServices(conf) : List.of());
+        enabled ? ScmAddresses.clientServices(conf) : List.of(), BlockTokenSettings.from(conf));
   }
 
   /**

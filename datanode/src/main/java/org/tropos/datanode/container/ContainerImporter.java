@@ -16,10 +16,13 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
+import org.tropos.proto.hdds.AccessMode;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ContainerState;
 
 /**
@@ -37,11 +40,14 @@ public final class ContainerImporter {
   private final String nodeName;
   private final ContainerStore store;
   private final Duration timeout;
+  private final BlockAccess access;
 
-  public ContainerImporter(String nodeName, ContainerStore store, Duration timeout) {
+  /** @param access signs this datanode's container tokens, which a secure cluster's source asks for */
+  public ContainerImporter(String nodeName, ContainerStore store, Duration timeout, BlockAccess access) {
     this.nodeName = nodeName;
     this.store = store;
     this.timeout = timeout;
+    this.access = access;
   }
 
   /**
@@ -76,8 +82,9 @@ public final class ContainerImporter {
 
   private Copied copyFrom(HostPort source, long containerId, ContainerCopies.Staging copy)
       throws IOException, DatanodeException {
+    BlockToken token = access.forContainer(containerId, AccessMode.ACCESS_READ);
     try (BlockReadClient client = new BlockReadClient(source, timeout)) {
-      ContainerListing listing = client.listContainer(containerId);
+      ContainerListing listing = client.listContainer(containerId, token);
       if (listing.getState() != ContainerState.CONTAINER_CLOSED) {
         throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "the replica of container " + containerId
             + " on " + source + " is " + listing.getState() + ", not CLOSED");
@@ -87,7 +94,7 @@ public final class ContainerImporter {
         if (Thread.currentThread().isInterrupted()) {
           throw new InterruptedIOException("the copy of container " + containerId + " was stopped");
         }
-        if (copyBlock(client, block, copy)) {
+        if (copyBlock(client, block, token, copy)) {
           copied.add(block);
         }
       }
@@ -102,11 +109,11 @@ public final class ContainerImporter {
    * Copies one block, verified, into the staging copy and syncs it; false when the source deleted the block
    * after listing it (SCM deleted it meanwhile: it needs no copy).
    */
-  private static boolean copyBlock(BlockReadClient client, BlockData block, ContainerCopies.Staging copy)
-      throws IOException, DatanodeException {
+  private static boolean copyBlock(BlockReadClient client, BlockData block, BlockToken token,
+      ContainerCopies.Staging copy) throws IOException, DatanodeException {
     Path file = copy.blockFile(block.getBlockId().getLocalId());
     try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-      client.read(block.getBlockId(), 0, block.getLength(), verified -> write(out, verified));
+      client.read(block.getBlockId(), 0, block.getLength(), token, verified -> write(out, verified));
       out.force(true);
       return true;
     } catch (DatanodeException e) {

@@ -37,12 +37,14 @@ import org.tropos.common.rpc.RaftRefusal;
 import org.tropos.common.util.HeapPressure;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.datanode.ContainerCommandResponse;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.PutBlock;
 import org.tropos.proto.datanode.WriteChunk;
 import org.tropos.proto.datanode.storage.BlockData;
+import org.tropos.proto.hdds.AccessMode;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.PipelineId;
@@ -67,6 +69,7 @@ import org.tropos.proto.hdds.PipelineId;
 final class ContainerStateMachine extends BaseStateMachine {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerStateMachine.class);
   private final ContainerStore store;
+  private final BlockAccess access;
   private final PipelineId pipeline;
   private final Executor chunkWriters;
   private final MeterRegistry registry;
@@ -84,8 +87,10 @@ final class ContainerStateMachine extends BaseStateMachine {
   /** Chunk bytes by log index, from {@link #write} until the entry is applied or truncated. */
   private final ConcurrentNavigableMap<Long, ByteString> unapplied = new ConcurrentSkipListMap<>();
 
-  ContainerStateMachine(ContainerStore store, RaftGroupId group, Executor chunkWriters, MeterRegistry registry) {
+  ContainerStateMachine(ContainerStore store, BlockAccess access, RaftGroupId group, Executor chunkWriters,
+      MeterRegistry registry) {
     this.store = store;
+    this.access = access;
     this.pipeline = PipelineId.newBuilder().setId(Uuids.toProto(group.getUuid())).build();
     this.chunkWriters = chunkWriters;
     this.registry = registry;
@@ -130,14 +135,33 @@ final class ContainerStateMachine extends BaseStateMachine {
     return storage;
   }
 
-  /** Splits the client's message into the command (log data) and, for a WriteChunk, its bytes. */
+  /**
+   * Splits the client's message into the command (log data) and, for a WriteChunk, its bytes. A request refused
+   * here is answered with the refusal (a StateMachineException the client reads back): thrown instead, it failed
+   * the call itself, and Ratis's client sent it again until its write timeout.
+   */
   @Override
-  public TransactionContext startTransaction(RaftClientRequest request) throws IOException {
+  public TransactionContext startTransaction(RaftClientRequest request) {
+    try {
+      return admit(request);
+    } catch (IOException e) {
+      return TransactionContext.newBuilder().setStateMachine(this).setClientRequest(request).build()
+          .setException(e);
+    }
+  }
+
+  private TransactionContext admit(RaftClientRequest request) throws IOException {
     ByteString content = request.getMessage().getContent();
     int commandLength = content.substring(0, 4).asReadOnlyByteBuffer().getInt();
     // A copy: a substring would keep the whole message, chunk bytes included, alive in Ratis's log cache.
     ByteString commandBytes = ByteString.copyFrom(content.substring(4, 4 + commandLength).toByteArray());
     ContainerCommand command = parse(commandBytes);
+    checkToken(command);
+    if (command.hasToken()) {
+      // Checked here, where the command arrives; replicas apply it without, and the log keeps no token.
+      command = command.toBuilder().clearToken().build();
+      commandBytes = ByteString.copyFrom(command.toByteArray());
+    }
     TransactionContext.Builder trx = TransactionContext.newBuilder().setStateMachine(this)
         .setClientRequest(request).setLogData(commandBytes).setStateMachineContext(Timer.start(registry));
     if (command.hasWriteChunk()) {
@@ -161,6 +185,25 @@ final class ContainerStateMachine extends BaseStateMachine {
       trx.setStateMachineData(data);
     }
     return trx.build();
+  }
+
+  /** A command from outside needs a WRITE token for its block, a close one for the container (a datanode's own). */
+  private void checkToken(ContainerCommand command) throws RaftRefusal {
+    BlockId target = switch (command.getCommandCase()) {
+      case WRITE_CHUNK -> command.getWriteChunk().getBlockId();
+      case PUT_BLOCK -> command.getPutBlock().getBlockId();
+      case CLOSE_CONTAINER -> BlockId.newBuilder().setContainerId(command.getCloseContainer().getContainerId())
+          .build();
+      case COMMAND_NOT_SET -> null;
+    };
+    if (target == null) {
+      return;
+    }
+    try {
+      access.check(command.getToken(), target, AccessMode.ACCESS_WRITE);
+    } catch (DatanodeException e) {
+      throw RaftRefusal.of(e);
+    }
   }
 
   @Override

@@ -49,9 +49,11 @@ import org.tropos.common.ratis.PromptCommitGrpc;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.CloseContainer;
 import org.tropos.proto.datanode.ContainerCommand;
+import org.tropos.proto.hdds.AccessMode;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineReport;
@@ -96,6 +98,7 @@ public final class RatisPipelines implements AutoCloseable {
   private final int port;
   private final List<Path> logDirs;
   private final ContainerStore store;
+  private final BlockAccess access;
   private final long snapshotEveryEntries;
   private final Map<String, String> operatorProperties;
   private final LifeCycle lifeCycle;
@@ -112,14 +115,16 @@ public final class RatisPipelines implements AutoCloseable {
    */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
       ContainerStore store, long snapshotEveryEntries, Map<String, String> operatorProperties) {
-    this(nodeName, datanodeId, host, port, logDirs, store, snapshotEveryEntries, operatorProperties,
-        new CompositeMeterRegistry());
+    this(nodeName, datanodeId, host, port, logDirs, store, BlockAccess.OPEN, snapshotEveryEntries,
+        operatorProperties, new CompositeMeterRegistry());
   }
 
   /** @param registry where each pipeline's commit latency is timed ({@code datanode_raft_commit_seconds}) */
+  /** @param access which commands from outside are taken (block tokens in a secure cluster) */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
-      ContainerStore store, long snapshotEveryEntries, Map<String, String> operatorProperties,
+      ContainerStore store, BlockAccess access, long snapshotEveryEntries, Map<String, String> operatorProperties,
       MeterRegistry registry) {
+    this.access = access;
     this.registry = registry;
     this.nodeName = nodeName;
     this.me = RaftPeerId.valueOf(datanodeId.toString());
@@ -176,7 +181,7 @@ public final class RatisPipelines implements AutoCloseable {
     chunkWriters = Threads.boundedPoolWithBackpressure(nodeName + "-chunk-writer", CHUNK_WRITERS,
         CHUNK_WRITE_QUEUE);
     server = RaftServer.newBuilder().setServerId(me).setProperties(properties)
-        .setStateMachineRegistry(group -> new ContainerStateMachine(store, group, chunkWriters, registry))
+        .setStateMachineRegistry(group -> new ContainerStateMachine(store, access, group, chunkWriters, registry))
         .setOption(RaftStorage.StartupOption.RECOVER).build();
     server.start();
     lifeCycle.startEnds();
@@ -266,7 +271,8 @@ public final class RatisPipelines implements AutoCloseable {
    */
   public void closeContainer(PipelineId pipeline, long containerId) throws IOException {
     byte[] command = ContainerCommand.newBuilder().setCloseContainer(CloseContainer.newBuilder()
-        .setContainerId(containerId)).build().toByteArray();
+        .setContainerId(containerId)).setToken(access.forContainer(containerId, AccessMode.ACCESS_WRITE)).build()
+        .toByteArray();
     ByteBuffer message = ByteBuffer.allocate(4 + command.length).putInt(command.length).put(command).flip();
     RaftClientRequest request = RaftClientRequest.newBuilder().setClientId(clientId).setServerId(me)
         .setGroupId(groupIdOf(pipeline)).setCallId(callIds.incrementAndGet())

@@ -27,10 +27,12 @@ import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.NamedThreadFactory;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.container.DirectIo;
+import org.tropos.datanode.security.BlockAccess;
 
 /**
  * The datanode's block read server (ARCHITECTURE.md, "Read path"): Netty on the read port, one framed request at
- * a time per connection, answered by a header with the checksums covering the range and then the bytes.
+ * a time per connection, answered by a header with the checksums covering the range and then the bytes. In a
+ * secure cluster a read needs the block's token ({@link BlockAccess}).
  * Event-loop threads only move bytes; lookups run on a bounded planner pool (past its queue a read is answered
  * DATANODE_BUSY). A client in the same JVM reads without the socket ({@link InProcessReads}).
  */
@@ -50,6 +52,7 @@ public final class BlockReadServer implements AutoCloseable {
   private final ReadPlanner planner;
   private final BlockTransfer transfer;
   private final DirectIo directIo;
+  private final BlockAccess access;
   private final LifeCycle lifeCycle;
   private EventLoopGroup loops;
   private ExecutorService planners;
@@ -61,17 +64,21 @@ public final class BlockReadServer implements AutoCloseable {
 
   /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}, {@code <name>-reader-N}). */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
-    this(name, bind, planner, transfer, DirectIo.OFF);
+    this(name, bind, planner, transfer, DirectIo.OFF, BlockAccess.OPEN);
   }
 
-  /** @param directIo which zero-copy reads are served past the page cache instead ({@link DirectChunkedFile}) */
+  /**
+   * @param directIo which zero-copy reads are served past the page cache instead ({@link DirectChunkedFile})
+   * @param access which reads are allowed (block tokens in a secure cluster)
+   */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer,
-      DirectIo directIo) {
+      DirectIo directIo, BlockAccess access) {
     this.name = name;
     this.bind = bind;
     this.planner = planner;
     this.transfer = transfer;
     this.directIo = directIo;
+    this.access = access;
     this.lifeCycle = new LifeCycle(name);
   }
 
@@ -92,7 +99,8 @@ public final class BlockReadServer implements AutoCloseable {
             if (transfer == BlockTransfer.COPYING || directIo.enabled()) {
               ch.pipeline().addLast(chunks);
             }
-            ch.pipeline().addLast(new ReadRequestHandler(planner, planners, transfer, directIo, readers, chunks));
+            ch.pipeline().addLast(new ReadRequestHandler(planner, access, planners, transfer, directIo, readers,
+                chunks));
             connections.add(ch);
           }
         });
@@ -110,7 +118,8 @@ public final class BlockReadServer implements AutoCloseable {
     if (transfer != BlockTransfer.COPYING) {
       // The copying baseline is measured through the socket.
       inProcess = new InetSocketAddress(bind.host(), ((InetSocketAddress) listener.localAddress()).getPort());
-      InProcessServers.addReads(inProcess, new InProcessReads(planner, directIo, ByteBufAllocator.DEFAULT, readers));
+      InProcessServers.addReads(inProcess, new InProcessReads(planner, access, directIo, ByteBufAllocator.DEFAULT,
+          readers));
     }
     lifeCycle.startEnds();
     LOG.info("{}: serving block reads ({}) on {}", name, transfer, new HostPort(bind.host(), port()));

@@ -12,8 +12,11 @@ import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.LocalBlockSource;
 import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.container.ReadPlan;
-import org.tropos.proto.hdds.BlockId;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.proto.datanode.ReadBlockResponse;
+import org.tropos.proto.hdds.AccessMode;
+import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 
 /**
  * The read server's reads for a client in its own JVM ({@code tropos local}'s S3 gateway), without the socket: the
@@ -24,19 +27,23 @@ import org.tropos.proto.datanode.ReadBlockResponse;
  */
 final class InProcessReads implements LocalBlockSource {
   private final ReadPlanner planner;
+  private final BlockAccess access;
   private final DirectIo directIo;
   private final ByteBufAllocator allocator;
   private final Executor readers;
 
-  InProcessReads(ReadPlanner planner, DirectIo directIo, ByteBufAllocator allocator, Executor readers) {
+  InProcessReads(ReadPlanner planner, BlockAccess access, DirectIo directIo, ByteBufAllocator allocator,
+      Executor readers) {
     this.planner = planner;
+    this.access = access;
     this.directIo = directIo;
     this.allocator = allocator;
     this.readers = readers;
   }
 
   @Override
-  public Range open(BlockId block, long offset, long length) throws IOException, DatanodeException {
+  public Range open(BlockId block, long offset, long length, BlockToken token) throws IOException, DatanodeException {
+    access.check(token, block, AccessMode.ACCESS_READ);
     ReadPlan plan = planner.planRead(block, offset, length);
     ReadBlockResponse header = ReadRequestHandler.header(plan);
     if (directIo.reads(plan.length())) {

@@ -19,9 +19,12 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.container.ReadPlan;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockRequest;
 import org.tropos.proto.datanode.ReadBlockResponse;
+import org.tropos.proto.hdds.AccessMode;
+import org.tropos.proto.hdds.BlockId;
 
 /**
  * Answers one framed {@link ReadBlockRequest} at a time: the lookup (RocksDB) runs on the planner pool, never on
@@ -33,6 +36,7 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private static final Logger LOG = LoggerFactory.getLogger(ReadRequestHandler.class);
 
   private final ReadPlanner planner;
+  private final BlockAccess access;
   private final Executor planners;
   private final BlockTransfer transfer;
   private final DirectIo directIo;
@@ -43,9 +47,10 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
    * @param readers where direct reads read ahead ({@link DirectChunkedFile})
    * @param chunks the channel's handler that sends chunked bodies, restarted when a piece read ahead is ready
    */
-  ReadRequestHandler(ReadPlanner planner, Executor planners, BlockTransfer transfer, DirectIo directIo,
-      Executor readers, ChunkedWriteHandler chunks) {
+  ReadRequestHandler(ReadPlanner planner, BlockAccess access, Executor planners, BlockTransfer transfer,
+      DirectIo directIo, Executor readers, ChunkedWriteHandler chunks) {
     this.planner = planner;
+    this.access = access;
     this.planners = planners;
     this.transfer = transfer;
     this.directIo = directIo;
@@ -84,11 +89,12 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
 
   private void serve(ChannelHandlerContext ctx, ReadBlockRequest request) {
     if (request.getListContainer()) {
-      list(ctx, request.getBlockId().getContainerId());
+      list(ctx, request);
       return;
     }
     ReadPlan plan;
     try {
+      access.check(request.getToken(), request.getBlockId(), AccessMode.ACCESS_READ);
       plan = planner.planRead(request.getBlockId(), request.getOffset(), request.getLength());
     } catch (DatanodeException e) {
       respondError(ctx, e.result(), e.getMessage());
@@ -156,8 +162,11 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     return new DefaultFileRegion(plan.file().toFile(), plan.offset(), plan.length());
   }
 
-  private void list(ChannelHandlerContext ctx, long containerId) {
+  private void list(ChannelHandlerContext ctx, ReadBlockRequest request) {
+    long containerId = request.getBlockId().getContainerId();
     try {
+      access.check(request.getToken(), BlockId.newBuilder().setContainerId(containerId).build(),
+          AccessMode.ACCESS_READ);
       ctx.writeAndFlush(frame(ReadBlockResponse.newBuilder().setResult(DatanodeResult.OK)
           .setListing(planner.listContainer(containerId)).build()));
     } catch (DatanodeException e) {

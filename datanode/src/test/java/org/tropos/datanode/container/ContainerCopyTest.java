@@ -25,12 +25,17 @@ import org.tropos.common.checksum.Checksums;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.security.BlockTokens;
+import org.tropos.common.security.FixedKeyRing;
+import org.tropos.common.security.SecretKey;
+import org.tropos.common.util.ManualClock;
 import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.read.BlockReadServer;
 import org.tropos.datanode.read.BlockTransfer;
 import org.tropos.datanode.read.ContainerReads;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.storage.BlockData;
@@ -139,7 +144,8 @@ class ContainerCopyTest {
 
   @Test
   void aClosedContainerIsCopiedWholeAndVerifiedAndCopyingItAgainDoesNothing() throws Exception {
-    ContainerImporter importer = new ContainerImporter("dn-target", target, Duration.ofSeconds(10));
+    ContainerImporter importer = new ContainerImporter("dn-target", target, Duration.ofSeconds(10),
+        BlockAccess.OPEN);
     importer.copy(CONTAINER, sources());
     assertTrue(target.holds(CONTAINER));
     for (int i = 1; i <= 3; i++) {
@@ -168,7 +174,8 @@ class ContainerCopyTest {
       raf.seek(123_456);
       raf.write(~good[123_456]);
     }
-    ContainerImporter importer = new ContainerImporter("dn-target", target, Duration.ofSeconds(10));
+    ContainerImporter importer = new ContainerImporter("dn-target", target, Duration.ofSeconds(10),
+        BlockAccess.OPEN);
     DatanodeException refused = assertThrows(DatanodeException.class, () -> importer.copy(CONTAINER, sources()));
     assertEquals(DatanodeResult.CHECKSUM_MISMATCH, refused.result());
     assertFalse(target.holds(CONTAINER));
@@ -188,7 +195,7 @@ class ContainerCopyTest {
     target = open("target", targetVolumes);
     assertFalse(target.holds(CONTAINER));
     assertEquals(0, entries(staging("target")));
-    new ContainerImporter("dn-target", target, Duration.ofSeconds(10)).copy(CONTAINER, sources());
+    new ContainerImporter("dn-target", target, Duration.ofSeconds(10), BlockAccess.OPEN).copy(CONTAINER, sources());
     assertEquals(3, target.reports().get(0).getBlockCount(), "no record of the interrupted copy is counted");
   }
 
@@ -211,7 +218,7 @@ class ContainerCopyTest {
     DatanodeDetails sourceNode = DatanodeDetails.newBuilder().setHostName("localhost").setIpAddress("127.0.0.1")
         .addPorts(Port.newBuilder().setName(PortName.READ).setValue(sourceServer.port())).build();
     try (ReplicationCommandHandler handler = new ReplicationCommandHandler("dn-target", target,
-        new ContainerImporter("dn-target", target, Duration.ofSeconds(10)), 2, SystemClock.INSTANCE)) {
+        new ContainerImporter("dn-target", target, Duration.ofSeconds(10), BlockAccess.OPEN), 2, SystemClock.INSTANCE)) {
       assertFalse(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
           .addSources(sourceNode).setDeadlineEpochMs(System.currentTimeMillis() - 1).build()));
       assertTrue(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
@@ -226,6 +233,35 @@ class ContainerCopyTest {
       assertTrue(handler.delete(DeleteContainerCommand.newBuilder().setContainerId(CONTAINER).build()));
       Threads.awaitCondition("the deletion", Duration.ofSeconds(10), Duration.ofMillis(20),
           () -> !target.holds(CONTAINER));
+    }
+  }
+
+  /**
+   * In a secure cluster the source lists and serves a container only for a container token signed with a key SCM
+   * made: the copying datanode signs its own; one without a token, or with a key of its own, copies nothing.
+   */
+  @Test
+  void aSecureSourceServesACopyOnlyForAContainerTokenOfTheCluster() throws Exception {
+    ManualClock clock = new ManualClock();
+    SecretKey clusterKey = SecretKey.generate(clock.wallTime(), Duration.ofDays(2));
+    BlockAccess cluster = new BlockAccess(BlockTokens.signedWith(new FixedKeyRing(clusterKey), Duration.ofHours(1),
+        clock), "datanode");
+    try (BlockReadServer secured = new BlockReadServer("secure-source", new HostPort("127.0.0.1", 0),
+        new ContainerReads(source), BlockTransfer.ZERO_COPY, DirectIo.OFF, cluster)) {
+      secured.start();
+      List<HostPort> from = List.of(new HostPort("127.0.0.1", secured.port()));
+      BlockAccess foreign = new BlockAccess(BlockTokens.signedWith(new FixedKeyRing(SecretKey.generate(
+          clock.wallTime(), Duration.ofDays(2))), Duration.ofHours(1), clock), "intruder");
+      for (BlockAccess refused : List.of(BlockAccess.OPEN, foreign)) {
+        DatanodeException e = assertThrows(DatanodeException.class,
+            () -> new ContainerImporter("dn-target", target, Duration.ofSeconds(10), refused).copy(CONTAINER, from));
+        assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, e.result());
+        assertFalse(target.holds(CONTAINER));
+      }
+      new ContainerImporter("dn-target", target, Duration.ofSeconds(10), cluster).copy(CONTAINER, from);
+      for (int i = 1; i <= 3; i++) {
+        assertArrayEquals(written.get(i - 1), read(target, block(i)), "block " + i);
+      }
     }
   }
 }

@@ -1,12 +1,14 @@
 package org.tropos.datanode.ratis;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -15,7 +17,11 @@ import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.proto.RaftProtos.RaftPeerRole;
 import org.apache.ratis.proto.RaftProtos.StateMachineEntryProto;
 import org.apache.ratis.proto.RaftProtos.StateMachineLogEntryProto;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientRequest;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
@@ -25,15 +31,24 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.rpc.RaftRefusal;
+import org.tropos.common.security.BlockTokens;
+import org.tropos.common.security.FixedKeyRing;
+import org.tropos.common.security.SecretKey;
+import org.tropos.common.util.ManualClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.datanode.volume.VolumeSet;
+import org.tropos.proto.datanode.CloseContainer;
 import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.datanode.ContainerCommandResponse;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.PutBlock;
 import org.tropos.proto.datanode.WriteChunk;
+import org.tropos.proto.hdds.AccessMode;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.PipelineId;
@@ -60,7 +75,7 @@ class ContainerStateMachineTest {
     store = new ContainerStore("dn", "CID-1", volumes.dataVolumes());
     store.open();
     store.create(1, PipelineId.newBuilder().setId(Uuids.toProto(GROUP.getUuid())).build());
-    machine = new ContainerStateMachine(store, GROUP, Runnable::run, registry);
+    machine = new ContainerStateMachine(store, BlockAccess.OPEN, GROUP, Runnable::run, registry);
   }
 
   @AfterEach
@@ -164,5 +179,48 @@ class ContainerStateMachineTest {
     ExecutionException failed = assertThrows(ExecutionException.class, () -> machine.flush(5).get());
     assertTrue(failed.getCause().getMessage().startsWith("cannot force chunk bytes to disk"),
         failed.getCause().getMessage());
+  }
+
+  private static RaftClientRequest request(ContainerCommand command, byte[] data) {
+    byte[] bytes = command.toByteArray();
+    ByteBuffer message = ByteBuffer.allocate(4 + bytes.length + data.length).putInt(bytes.length).put(bytes)
+        .put(data).flip();
+    return RaftClientRequest.newBuilder().setClientId(ClientId.randomId()).setServerId(RaftPeerId.valueOf("dn"))
+        .setGroupId(GROUP).setCallId(1).setMessage(Message.valueOf(ByteString.copyFrom(message)))
+        .setType(RaftClientRequest.writeRequestType()).build();
+  }
+
+  /** A secure cluster's leader takes a command only with a WRITE token for what it changes; the log keeps none. */
+  @Test
+  void aSecureLeaderTakesCommandsOnlyWithTheirWriteToken() throws Exception {
+    ManualClock clock = new ManualClock();
+    BlockTokens tokens = BlockTokens.signedWith(new FixedKeyRing(SecretKey.generate(clock.wallTime(),
+        Duration.ofDays(2))), Duration.ofHours(1), clock);
+    ContainerStateMachine secure = new ContainerStateMachine(store, new BlockAccess(tokens, "dn"), GROUP,
+        Runnable::run, registry);
+    byte[] data = new byte[1000];
+    WriteChunk.Builder chunk = WriteChunk.newBuilder().setBlockId(block(9)).setLength(data.length)
+        .setChecksums(Checksums.compute(ByteBuffer.wrap(data), 16 * 1024));
+    BlockToken write = tokens.issue("alice", block(9), List.of(AccessMode.ACCESS_WRITE));
+    List<ContainerCommand> refused = List.of(
+        ContainerCommand.newBuilder().setWriteChunk(chunk).build(),
+        ContainerCommand.newBuilder().setWriteChunk(chunk).setToken(tokens.issue("alice", block(9),
+            List.of(AccessMode.ACCESS_READ))).build(),
+        ContainerCommand.newBuilder().setWriteChunk(chunk.clone().setBlockId(block(10))).setToken(write).build(),
+        ContainerCommand.newBuilder().setCloseContainer(CloseContainer.newBuilder().setContainerId(1))
+            .setToken(write).build());
+    for (ContainerCommand command : refused) {
+      Exception refusal = secure.startTransaction(request(command, command.hasWriteChunk() ? data : new byte[0]))
+          .getException();
+      assertTrue(refusal instanceof RaftRefusal && refusal.getMessage().startsWith("BLOCK_TOKEN_VERIFICATION_FAILED"),
+          String.valueOf(refusal));
+    }
+    TransactionContext taken = secure.startTransaction(request(ContainerCommand.newBuilder().setWriteChunk(chunk)
+        .setToken(write).build(), data));
+    ContainerCommand logged = ContainerCommand.parseFrom(taken.getStateMachineLogEntry().getLogData().toByteArray());
+    assertEquals(null, taken.getException());
+    assertEquals(chunk.build(), logged.getWriteChunk());
+    assertFalse(logged.hasToken(), "the log keeps no token");
+    secure.close();
   }
 }

@@ -24,21 +24,28 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.rpc.LocalBlockSource;
+import org.tropos.common.security.BlockTokens;
+import org.tropos.common.security.SecretKey;
+import org.tropos.common.security.FixedKeyRing;
+import org.tropos.common.util.ManualClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.container.DirectIo;
+import org.tropos.datanode.security.BlockAccess;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.storage.BlockData;
+import org.tropos.proto.hdds.AccessMode;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.PipelineId;
 
@@ -54,6 +61,7 @@ class BlockReadServerTest {
 
   @TempDir
   Path root;
+  private static final BlockToken NO_TOKEN = BlockToken.getDefaultInstance();
   private ContainerStore store;
   private byte[] data;
 
@@ -89,8 +97,12 @@ class BlockReadServerTest {
   }
 
   private BlockReadServer start(BlockTransfer transfer, DirectIo directIo) throws IOException {
+    return start(transfer, directIo, BlockAccess.OPEN);
+  }
+
+  private BlockReadServer start(BlockTransfer transfer, DirectIo directIo, BlockAccess access) throws IOException {
     BlockReadServer server = new BlockReadServer("read-test", new HostPort("127.0.0.1", 0), store::planRead,
-        transfer, directIo);
+        transfer, directIo, access);
     server.start();
     return server;
   }
@@ -117,7 +129,7 @@ class BlockReadServerTest {
   }
 
   private static byte[] read(BlockReadClient client, long offset, long length) throws Exception {
-    return collect((from, bytes, sink) -> client.read(BLOCK, from, bytes, sink), offset, length);
+    return collect((from, bytes, sink) -> client.read(BLOCK, from, bytes, NO_TOKEN, sink), offset, length);
   }
 
   private byte[] expected(int offset, int length) {
@@ -161,10 +173,11 @@ class BlockReadServerTest {
       throws Exception {
     try (BlockReadServer server = start(transfer); BlockReadClient client = connect(server)) {
       BlockId missing = BLOCK.toBuilder().setLocalId(99).build();
-      DatanodeException noBlock = assertThrows(DatanodeException.class, () -> client.read(missing, 0, 1, b -> { }));
+      DatanodeException noBlock = assertThrows(DatanodeException.class,
+          () -> client.read(missing, 0, 1, NO_TOKEN, b -> { }));
       assertEquals(DatanodeResult.NO_SUCH_BLOCK, noBlock.result());
       DatanodeException past = assertThrows(DatanodeException.class,
-          () -> client.read(BLOCK, BLOCK_BYTES - 1, 2, b -> { }));
+          () -> client.read(BLOCK, BLOCK_BYTES - 1, 2, NO_TOKEN, b -> { }));
       assertEquals(DatanodeResult.RANGE_OUT_OF_BOUNDS, past.result());
       assertArrayEquals(expected(10, 10), read(client, 10, 10));
     }
@@ -181,7 +194,7 @@ class BlockReadServerTest {
     try (BlockReadServer server = start(transfer); BlockReadClient client = connect(server)) {
       long[] delivered = {0};
       DatanodeException e = assertThrows(DatanodeException.class,
-          () -> client.read(BLOCK, 0, BLOCK_BYTES, verified -> delivered[0] += verified.remaining()));
+          () -> client.read(BLOCK, 0, BLOCK_BYTES, NO_TOKEN, verified -> delivered[0] += verified.remaining()));
       assertEquals(DatanodeResult.CHECKSUM_MISMATCH, e.result());
       assertTrue(e.getMessage().contains("offset " + (corruptAt - corruptAt % BPC)), e.getMessage());
       assertTrue(delivered[0] <= corruptAt, "handed on " + delivered[0] + " bytes past the corruption");
@@ -223,13 +236,13 @@ class BlockReadServerTest {
   void piecesWantedWholeArriveInMemoryTheSinkLends() throws Exception {
     try (BlockReadServer server = start(BlockTransfer.ZERO_COPY); BlockReadClient client = connect(server)) {
       LendingSink whole = new LendingSink();
-      client.read(BLOCK, 0, BLOCK_BYTES, whole);
+      client.read(BLOCK, 0, BLOCK_BYTES, NO_TOKEN, whole);
       assertArrayEquals(data, whole.received.toByteArray());
       assertEquals(4, whole.lentBack, "3 MB and a bit, in 1 MB pieces");
       assertEquals(0, whole.notLent);
       // A range that starts and ends inside pieces: those two arrive in the reader's buffer, trimmed.
       LendingSink range = new LendingSink();
-      client.read(BLOCK, BPC + 7, 2 * 1024 * 1024, range);
+      client.read(BLOCK, BPC + 7, 2 * 1024 * 1024, NO_TOKEN, range);
       assertArrayEquals(expected(BPC + 7, 2 * 1024 * 1024), range.received.toByteArray());
       assertEquals(1, range.lentBack);
       assertEquals(2, range.notLent);
@@ -241,7 +254,7 @@ class BlockReadServerTest {
   }
 
   private static byte[] read(LocalBlockSource local, long offset, long length) throws Exception {
-    return collect((from, bytes, sink) -> local.read(BLOCK, from, bytes, sink, "test"), offset, length);
+    return collect((from, bytes, sink) -> local.read(BLOCK, from, bytes, NO_TOKEN, sink, "test"), offset, length);
   }
 
   @Test
@@ -256,12 +269,13 @@ class BlockReadServerTest {
           assertArrayEquals(expected(r[0], r[1]), read(local, r[0], r[1]), directIo + " range " + r[0] + "+" + r[1]);
         }
         LendingSink whole = new LendingSink();
-        local.read(BLOCK, 0, BLOCK_BYTES, whole, "test");
+        local.read(BLOCK, 0, BLOCK_BYTES, NO_TOKEN, whole, "test");
         assertArrayEquals(data, whole.received.toByteArray());
         assertEquals(4, whole.lentBack, "3 MB and a bit, in 1 MB pieces, each read into lent memory");
         assertEquals(0, whole.notLent);
         DatanodeException missing = assertThrows(DatanodeException.class,
-            () -> local.read(BLOCK.toBuilder().setLocalId(99).build(), 0, 1, b -> { }, "test"));
+            () -> local.read(BLOCK.toBuilder().setLocalId(99).build(), 0, 1, NO_TOKEN, b -> { },
+                "test"));
         assertEquals(DatanodeResult.NO_SUCH_BLOCK, missing.result());
       }
     }
@@ -278,7 +292,8 @@ class BlockReadServerTest {
     LocalBlockSource local = inProcess(server);
     long[] delivered = {0};
     DatanodeException e = assertThrows(DatanodeException.class,
-        () -> local.read(BLOCK, 0, BLOCK_BYTES, verified -> delivered[0] += verified.remaining(), "test"));
+        () -> local.read(BLOCK, 0, BLOCK_BYTES, NO_TOKEN, verified -> delivered[0] += verified.remaining(),
+            "test"));
     assertEquals(DatanodeResult.CHECKSUM_MISMATCH, e.result());
     assertTrue(delivered[0] <= corruptAt, "handed on " + delivered[0] + " bytes past the corruption");
     HostPort address = new HostPort("127.0.0.1", server.port());
@@ -286,6 +301,43 @@ class BlockReadServerTest {
     assertNull(InProcessServers.readsAt(address), "a closed read server is still reachable in-process");
     try (BlockReadServer copying = start(BlockTransfer.COPYING)) {
       assertNull(inProcess(copying), "the copying baseline must be measured through its socket");
+    }
+  }
+
+  /** A secure cluster's read server: only a READ token of the block, from a key SCM made, reads it. */
+  @Test
+  void aSecureReadServerServesOnlyTheBearerOfTheBlocksToken() throws Exception {
+    ManualClock clock = new ManualClock();
+    SecretKey key = SecretKey.generate(clock.wallTime(), Duration.ofDays(2));
+    BlockTokens tokens = BlockTokens.signedWith(new FixedKeyRing(key), Duration.ofHours(1), clock);
+    BlockToken read = tokens.issue("alice", BLOCK, List.of(AccessMode.ACCESS_READ));
+    BlockToken write = tokens.issue("alice", BLOCK, List.of(AccessMode.ACCESS_WRITE));
+    SecretKey unknown = SecretKey.generate(clock.wallTime(), Duration.ofDays(2));
+    BlockToken forged = BlockTokens.signedWith(new FixedKeyRing(unknown), Duration.ofHours(1), clock).issue("mallory",
+        BLOCK, List.of(AccessMode.ACCESS_READ));
+    try (BlockReadServer server = start(BlockTransfer.ZERO_COPY, DirectIo.OFF, new BlockAccess(tokens, "dn"));
+        BlockReadClient client = connect(server)) {
+      LocalBlockSource local = inProcess(server);
+      for (BlockToken refused : List.of(NO_TOKEN, write, forged)) {
+        long[] delivered = {0};
+        DatanodeException overSocket = assertThrows(DatanodeException.class,
+            () -> client.read(BLOCK, 0, BLOCK_BYTES, refused, b -> delivered[0] += b.remaining()));
+        assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, overSocket.result());
+        DatanodeException inProcess = assertThrows(DatanodeException.class,
+            () -> local.read(BLOCK, 0, BLOCK_BYTES, refused, b -> delivered[0] += b.remaining(), "test"));
+        assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, inProcess.result());
+        assertEquals(0, delivered[0], "not a byte read");
+        assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, assertThrows(DatanodeException.class,
+            () -> client.checksums(BLOCK, 0, BLOCK_BYTES, refused)).result());
+      }
+      assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, assertThrows(DatanodeException.class,
+          () -> client.listContainer(BLOCK.getContainerId(), read)).result(), "a block token lists no container");
+
+      assertArrayEquals(data, collect((from, bytes, sink) -> client.read(BLOCK, from, bytes, read, sink), 0,
+          BLOCK_BYTES));
+      clock.advance(Duration.ofHours(1));
+      assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, assertThrows(DatanodeException.class,
+          () -> client.read(BLOCK, 0, 1, read, b -> { })).result(), "an expired token reads nothing");
     }
   }
 }

@@ -4,6 +4,7 @@ import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
@@ -105,10 +106,15 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final Administrators administrators;
   private final OmCalls calls;
   private final Leadership leadership;
+  private final BlockGrants grants;
 
-  /** The service; {@code leadership} says when this OM may serve (an HA service's leader only). */
+  /**
+   * The service; {@code leadership} says when this OM may serve (an HA service's leader only), {@code tokens}
+   * signs the block tokens handed out with block locations (off when the cluster is not secure).
+   */
   public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators,
-      Leadership leadership) {
+      Leadership leadership, BlockTokens tokens) {
+    this.grants = new BlockGrants(tokens);
     this.calls = new OmCalls(leadership);
     this.leadership = leadership;
     this.namespace = namespace;
@@ -177,8 +183,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(open.toByteString());
       if (r.getSize() > 0) {
-        response.setFirstBlock(scm.allocate(Math.min(r.getSize(), blockSize), open.getFactor(),
-            ExcludeList.getDefaultInstance()));
+        response.setFirstBlock(grants.forWriter(scm.allocate(Math.min(r.getSize(), blockSize), open.getFactor(),
+            ExcludeList.getDefaultInstance())));
       }
       return response.build();
     });
@@ -189,14 +195,15 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
     calls.respond("AllocateBlock", o, () -> {
       ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenKey()).getFactor();
       long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
-      return AllocateKeyBlockResponse.newBuilder().setBlock(scm.allocate(size, factor, r.getExclude())).build();
+      return AllocateKeyBlockResponse.newBuilder().setBlock(grants.forWriter(scm.allocate(size, factor,
+          r.getExclude()))).build();
     });
   }
 
   @Override
   public void leaseBlocks(LeaseBlocksRequest r, StreamObserver<LeaseBlocksResponse> o) {
     calls.respond("LeaseBlocks", o, () -> LeaseBlocksResponse.newBuilder()
-        .addAllBlocks(scm.lease(r.getCount(), r.getSize(), r.getFactor())).build());
+        .addAllBlocks(grants.forWriter(scm.lease(r.getCount(), r.getSize(), r.getFactor()))).build());
   }
 
   @Override
@@ -220,6 +227,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       if (!containers.isEmpty()) {
         response.addAllContainers(scm.containers(containers, r.getClientHost()));
       }
+      grants.forReader(response);
       return response.build();
     });
   }

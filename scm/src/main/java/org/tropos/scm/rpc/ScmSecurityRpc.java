@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.List;
+import java.util.Optional;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.security.CertificateSubject;
@@ -13,21 +14,43 @@ import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.RequestRefusedException;
 import org.tropos.proto.scm.GetCaCertificateRequest;
 import org.tropos.proto.scm.GetCaCertificateResponse;
+import org.tropos.proto.scm.GetSecretKeysRequest;
+import org.tropos.proto.scm.GetSecretKeysResponse;
 import org.tropos.proto.scm.ScmResult;
 import org.tropos.proto.scm.ScmSecurityServiceGrpc;
 import org.tropos.proto.scm.SignCertificateRequest;
 import org.tropos.proto.scm.SignCertificateResponse;
 import org.tropos.scm.security.ScmCertificateAuthority;
+import org.tropos.scm.security.ScmSecretKeys;
 
 /**
- * SCM's certificate service: the CA's certificate, first certificates for bootstrap tokens, and renewals asked
- * over mutual TLS with the certificate being renewed.
+ * SCM's certificate service: the CA's certificate, first certificates for bootstrap tokens, renewals asked over
+ * mutual TLS with the certificate being renewed, and the block-token keys.
  */
 public final class ScmSecurityRpc extends ScmSecurityServiceGrpc.ScmSecurityServiceImplBase {
   private final ScmCertificateAuthority ca;
+  private final Optional<ScmSecretKeys> secretKeys;
 
-  public ScmSecurityRpc(ScmCertificateAuthority ca) {
+  /** @param secretKeys the block-token keys; empty when the cluster is not secure (there are none) */
+  public ScmSecurityRpc(ScmCertificateAuthority ca, Optional<ScmSecretKeys> secretKeys) {
     this.ca = ca;
+    this.secretKeys = secretKeys;
+  }
+
+  /** Admitted for OMs and datanodes only ({@link ScmAdmissions#clientPort}). */
+  @Override
+  public void getSecretKeys(GetSecretKeysRequest request, StreamObserver<GetSecretKeysResponse> out) {
+    ScmCalls.respond("GetSecretKeys", out, () -> {
+      ScmSecretKeys keys = secretKeys.orElseThrow(() -> ScmCalls.invalid("the cluster is not secure: it has no"
+          + " block tokens"));
+      try {
+        GetSecretKeysResponse.Builder response = GetSecretKeysResponse.newBuilder();
+        keys.valid().forEach(k -> response.addKeys(k.toProto()));
+        return response.build();
+      } catch (IOException e) {
+        throw new ScmException(ScmResult.INTERNAL_ERROR, e.getMessage());
+      }
+    });
   }
 
   @Override

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +64,8 @@ class ScmCertificateAuthorityTest {
 
   private void serve() throws IOException {
     ca = ScmCertificateAuthority.loadOrCreate(db, dir.resolve("scm-security"), settings, CLUSTER, clock);
-    server = new GrpcServer("scm-security-test", new HostPort("127.0.0.1", 0), 2, List.of(new ScmSecurityRpc(ca)));
+    server = new GrpcServer("scm-security-test", new HostPort("127.0.0.1", 0), 2, List.of(new ScmSecurityRpc(ca,
+        Optional.empty())));
     server.start();
     channel = new ScmChannel(new HostPort("127.0.0.1", server.port()));
   }

@@ -25,6 +25,7 @@ import org.tropos.datanode.read.BlockTransfer;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.tools.cli.ExitCodes;
@@ -175,7 +176,8 @@ public final class ReadBenchmark implements Callable<Integer> {
     long start = clock.monotonicNanos();
     try (BlockReadClient client = new BlockReadClient(new HostPort("127.0.0.1", server.port()),
         Duration.ofSeconds(30))) {
-      client.read(block, 0, bytes, verified -> received[0] += verified.remaining());
+      // The benchmark's own read server checks no token.
+      client.read(block, 0, bytes, BlockToken.getDefaultInstance(), verified -> received[0] += verified.remaining());
     }
     long elapsed = clock.monotonicNanos() - start;
     check(received[0] == bytes, transfer + " read " + received[0] + " of " + bytes + " bytes");

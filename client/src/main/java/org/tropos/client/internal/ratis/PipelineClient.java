@@ -37,13 +37,13 @@ import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.RaftRefusal;
 import org.tropos.common.util.Uuids;
-import org.tropos.proto.datanode.CloseContainer;
 import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.datanode.ContainerCommandResponse;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.PutBlock;
 import org.tropos.proto.datanode.WriteChunk;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PortName;
@@ -121,21 +121,25 @@ public final class PipelineClient implements AutoCloseable {
     return pipeline;
   }
 
-  /** Sends a chunk; {@code data} (position to limit) is not copied and must not change until the reply. */
-  public CompletableFuture<Reply> writeChunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums) {
-    return send(ContainerCommand.newBuilder().setWriteChunk(chunk(block, offset, data, checksums)).build(),
-        UnsafeByteOperations.unsafeWrap(data.duplicate()));
+  /**
+   * Sends a chunk; {@code data} (position to limit) is not copied and must not change until the reply.
+   * {@code token}: the block's WRITE token in a secure cluster (as the OM handed it out), else the default instance.
+   */
+  public CompletableFuture<Reply> writeChunk(BlockId block, BlockToken token, long offset, ByteBuffer data,
+      ChecksumData checksums) {
+    return send(ContainerCommand.newBuilder().setWriteChunk(chunk(block, offset, data, checksums)).setToken(token)
+        .build(), UnsafeByteOperations.unsafeWrap(data.duplicate()));
   }
 
   /**
    * Sends a block's last chunk together with the block's commit ({@code blockLength} bytes with
    * {@code blockChecksums}, as {@link #putBlock}): one Raft entry instead of two.
    */
-  public CompletableFuture<Reply> writeLastChunk(BlockId block, long offset, ByteBuffer data,
+  public CompletableFuture<Reply> writeLastChunk(BlockId block, BlockToken token, long offset, ByteBuffer data,
       ChecksumData checksums, long blockLength, ChecksumData blockChecksums) {
     WriteChunk.Builder chunk = chunk(block, offset, data, checksums).setCommit(putBlockCommand(block, blockLength,
         blockChecksums));
-    return send(ContainerCommand.newBuilder().setWriteChunk(chunk).build(),
+    return send(ContainerCommand.newBuilder().setWriteChunk(chunk).setToken(token).build(),
         UnsafeByteOperations.unsafeWrap(data.duplicate()));
   }
 
@@ -148,14 +152,9 @@ public final class PipelineClient implements AutoCloseable {
     return PutBlock.newBuilder().setBlockId(block).setLength(length).setChecksums(checksums);
   }
 
-  public CompletableFuture<Reply> putBlock(BlockId block, long length, ChecksumData checksums) {
-    return send(ContainerCommand.newBuilder().setPutBlock(putBlockCommand(block, length, checksums)).build(),
-        ByteString.EMPTY);
-  }
-
-  public CompletableFuture<Reply> closeContainer(long containerId) {
-    return send(ContainerCommand.newBuilder().setCloseContainer(CloseContainer.newBuilder()
-        .setContainerId(containerId)).build(), ByteString.EMPTY);
+  public CompletableFuture<Reply> putBlock(BlockId block, BlockToken token, long length, ChecksumData checksums) {
+    return send(ContainerCommand.newBuilder().setPutBlock(putBlockCommand(block, length, checksums))
+        .setToken(token).build(), ByteString.EMPTY);
   }
 
   /** Completes when the entry at {@code logIndex} is committed at {@code level} (ALL_COMMITTED or MAJORITY). */
