@@ -35,6 +35,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.rpc.BlockReadClient;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.rpc.OmException;
@@ -60,6 +61,8 @@ import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeOperationalState;
+import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
@@ -71,6 +74,7 @@ import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockRequest;
 import org.tropos.proto.scm.ContainerInfo;
+import org.tropos.proto.scm.DatanodeAdminRequest;
 import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.proto.scm.DeleteKeyBlocksRequest;
 import org.tropos.proto.scm.GetContainersRequest;
@@ -78,6 +82,9 @@ import org.tropos.proto.scm.GetScmInfoRequest;
 import org.tropos.proto.scm.GetSecretKeysRequest;
 import org.tropos.proto.scm.HeartbeatRequest;
 import org.tropos.proto.scm.KeyBlocks;
+import org.tropos.proto.scm.ListPipelinesRequest;
+import org.tropos.proto.scm.PipelineInfo;
+import org.tropos.proto.scm.PipelineRequest;
 import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
@@ -416,6 +423,41 @@ class SecureClusterIT {
       }
     }
     assertArrayEquals(DATA, readKept(), "the key reads as written");
+  }
+
+  /**
+   * Decommissioning a datanode or closing a pipeline takes an administrator's certificate: a caller with none, a
+   * user who is not an administrator, and a daemon (whatever user it names) are refused, and nothing changed.
+   */
+  @Test
+  void onlyAnAdministratorDecommissionsOrClosesPipelines() throws Exception {
+    int port = mini.cluster().scm().clientPort();
+    String host = mini.datanodes().get(0).getDetails().getHostName();
+    ManagedChannel looking = channel(port, TransportSecurity.trusting(root()), ServiceRole.SCM);
+    PipelineInfo open = ScmAdminServiceGrpc.newBlockingStub(looking).withDeadlineAfter(10, TimeUnit.SECONDS)
+        .listPipelines(ListPipelinesRequest.getDefaultInstance()).getPipelinesList().stream()
+        .filter(p -> p.getState() == PipelineState.OPEN).findFirst().orElseThrow();
+    for (TransportSecurity caller : List.of(TransportSecurity.trusting(root()), as(ServiceRole.USER, "mallory"),
+        as(ServiceRole.OM, "localhost"))) {
+      ScmAdminServiceGrpc.ScmAdminServiceBlockingStub admin = ScmAdminServiceGrpc.newBlockingStub(
+          channel(port, caller, ServiceRole.SCM)).withDeadlineAfter(10, TimeUnit.SECONDS);
+      refused(Status.Code.PERMISSION_DENIED, () -> admin.decommissionDatanodes(DatanodeAdminRequest.newBuilder()
+          .addHosts(host).build()));
+      refused(Status.Code.PERMISSION_DENIED, () -> admin.closePipeline(PipelineRequest.newBuilder()
+          .setId(open.getId()).build()));
+    }
+    assertTrue(mini.datanodes().stream().allMatch(d -> d.getOperationalState() == NodeOperationalState.IN_SERVICE),
+        "every datanode still in service");
+    assertTrue(ScmAdminServiceGrpc.newBlockingStub(looking).withDeadlineAfter(10, TimeUnit.SECONDS)
+        .listPipelines(ListPipelinesRequest.getDefaultInstance()).getPipelinesList().stream()
+        .anyMatch(p -> p.getId().equals(open.getId()) && p.getState() == PipelineState.OPEN),
+        "the pipeline still open");
+
+    ScmAdminServiceGrpc.ScmAdminServiceBlockingStub administrator = ScmAdminServiceGrpc.newBlockingStub(
+        channel(port, as(ServiceRole.USER, Callers.localUser()), ServiceRole.SCM))
+        .withDeadlineAfter(10, TimeUnit.SECONDS);
+    assertEquals(1, administrator.recommissionDatanodes(DatanodeAdminRequest.newBuilder().addHosts(host).build())
+        .getResultsCount(), "the user running SCM may");
   }
 
   private static PipelineClient pipelineOf(ContainerInfo container) {

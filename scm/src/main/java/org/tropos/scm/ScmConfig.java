@@ -46,12 +46,14 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param ha this SCM's place in an HA service ({@code ozone.scm.service.ids}), empty for a single SCM
  * @param security whether the cluster runs secure; where the CA's public files and SCM's own key and certificate
  *     are kept ({@code scm-security} beside the database); how keys and certificates are made
+ * @param administrators the users who may change the cluster's datanodes and pipelines ({@code ozone.administrators};
+ *     the user running SCM always may)
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
     DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind,
-    HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security) {
+    HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security, List<String> administrators) {
 
   private static final int HTTP_PORT = 9876;
 
@@ -75,6 +77,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
   }
 
   public ScmConfig {
+    administrators = List.copyOf(administrators);
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
       throw new ConfigException(ScmKeys.DEAD_NODE_INTERVAL.name() + " (" + deadNodeInterval + ") must be longer than "
           + ScmKeys.STALE_NODE_INTERVAL.name() + " (" + staleNodeInterval + ")");
@@ -107,7 +110,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         ReplicationConfig.from(conf),
         HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()),
         ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha,
-        SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")));
+        SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), conf.get(CommonKeys.ADMINISTRATORS));
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

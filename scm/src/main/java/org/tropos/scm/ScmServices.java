@@ -33,6 +33,7 @@ import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineRenewer;
 import org.tropos.scm.replication.ReplicationManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
+import org.tropos.scm.rpc.ScmAdministrators;
 import org.tropos.scm.rpc.ScmAdmissions;
 import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
@@ -143,7 +144,8 @@ final class ScmServices implements AutoCloseable {
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
-              containerManager, replicationManager), new ScmSecurityRpc(ca, secretKeys)), registry)
+              containerManager, replicationManager, new ScmAdministrators(config.security().enabled(),
+                  config.administrators())), new ScmSecurityRpc(ca, secretKeys)), registry)
           .secured(transport, ScmAdmissions.clientPort(identity.clusterId()));
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,

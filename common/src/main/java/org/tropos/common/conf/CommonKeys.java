@@ -9,8 +9,9 @@ public final class CommonKeys {
           + " says otherwise.");
 
   public static final ConfigKey<List<String>> ADMINISTRATORS = ConfigKey.of("ozone.administrators", ConfigType.LIST,
-      "", "Users who administer the cluster (act on every bucket, on other users' S3 secrets), besides the user"
-          + " running the OM, who always does; * = everyone. Read by the OM: a client's own setting grants nothing.");
+      "", "Users who administer the cluster (act on every bucket, on other users' S3 secrets; in a secure cluster"
+          + " decommission datanodes and open or close pipelines), besides the user running the OM or SCM, who always"
+          + " does; * = everyone. Read by the OM and SCM: a client's own setting grants nothing.");
 
   private CommonKeys() {
   }

@@ -29,7 +29,7 @@ import org.tropos.proto.scm.ScmSecurityServiceGrpc;
  */
 public final class ScmSecretKeyClient implements SecretKeyRing, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmSecretKeyClient.class);
-  static final Duration MISS_REFRESH = Duration.ofSeconds(10);
+  private static final Duration MISS_REFRESH = Duration.ofSeconds(10);
 
   private final ScmChannel scm;
   private final Clock clock;

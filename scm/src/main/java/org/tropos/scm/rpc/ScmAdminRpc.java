@@ -49,9 +49,12 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
   private final DatanodeAdmin datanodeAdmin;
   private final ReplicationManager replication;
   private final ContainerAdminViews containerViews;
+  private final ScmAdministrators administrators;
 
+  /** @param administrators who may change datanodes and pipelines (anyone may look) */
   public ScmAdminRpc(NodeManager nodes, PipelineManager pipelines, ScmIdentity identity, DatanodeAdmin datanodeAdmin,
-      ContainerManager containers, ReplicationManager replication) {
+      ContainerManager containers, ReplicationManager replication, ScmAdministrators administrators) {
+    this.administrators = administrators;
     this.nodes = nodes;
     this.pipelines = pipelines;
     this.identity = identity;
@@ -94,6 +97,7 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
   @Override
   public void createPipeline(CreatePipelineRequest request, StreamObserver<PipelineResponse> observer) {
     ScmCalls.respond("CreatePipeline", observer, () -> {
+      administrators.check("create a pipeline");
       ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
           ? ReplicationFactor.THREE : request.getFactor();
       return response(pipelines.create(factor));
@@ -102,32 +106,48 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
 
   @Override
   public void closePipeline(PipelineRequest request, StreamObserver<PipelineResponse> observer) {
-    ScmCalls.respond("ClosePipeline", observer, () -> response(pipelines.close(idOf(request), "closed by admin")));
+    ScmCalls.respond("ClosePipeline", observer, () -> {
+      administrators.check("close a pipeline");
+      return response(pipelines.close(idOf(request), "closed by admin"));
+    });
   }
 
   @Override
   public void activatePipeline(PipelineRequest request, StreamObserver<PipelineResponse> observer) {
-    ScmCalls.respond("ActivatePipeline", observer, () -> response(pipelines.activate(idOf(request))));
+    ScmCalls.respond("ActivatePipeline", observer, () -> {
+      administrators.check("activate a pipeline");
+      return response(pipelines.activate(idOf(request)));
+    });
   }
 
   @Override
   public void deactivatePipeline(PipelineRequest request, StreamObserver<PipelineResponse> observer) {
-    ScmCalls.respond("DeactivatePipeline", observer, () -> response(pipelines.deactivate(idOf(request))));
+    ScmCalls.respond("DeactivatePipeline", observer, () -> {
+      administrators.check("deactivate a pipeline");
+      return response(pipelines.deactivate(idOf(request)));
+    });
   }
 
   @Override
   public void decommissionDatanodes(DatanodeAdminRequest request, StreamObserver<DatanodeAdminResponse> observer) {
-    ScmCalls.respond("DecommissionDatanodes", observer, () -> results(datanodeAdmin.decommission(hosts(request))));
+    ScmCalls.respond("DecommissionDatanodes", observer, () -> {
+      administrators.check("decommission datanodes");
+      return results(datanodeAdmin.decommission(hosts(request)));
+    });
   }
 
   @Override
   public void recommissionDatanodes(DatanodeAdminRequest request, StreamObserver<DatanodeAdminResponse> observer) {
-    ScmCalls.respond("RecommissionDatanodes", observer, () -> results(datanodeAdmin.recommission(hosts(request))));
+    ScmCalls.respond("RecommissionDatanodes", observer, () -> {
+      administrators.check("recommission datanodes");
+      return results(datanodeAdmin.recommission(hosts(request)));
+    });
   }
 
   @Override
   public void startMaintenance(DatanodeAdminRequest request, StreamObserver<DatanodeAdminResponse> observer) {
     ScmCalls.respond("StartMaintenance", observer, () -> {
+      administrators.check("put datanodes in maintenance");
       if (request.getEndAfterHours() < 0) {
         throw ScmCalls.invalid("maintenance cannot end " + request.getEndAfterHours() + " hours from now");
       }
