@@ -29,7 +29,7 @@ import org.tropos.proto.om.BucketLayout;
 public record S3GatewayConfig(HostPort bind, List<String> domains, String volume, BucketLayout layout,
     int maxConcurrent, HostPort statusBind, HostPort scmConsole, SecuritySettings security) {
   public static final int DEFAULT_PORT = 9878;
-  private static final int STATUS_PORT = 19878;
+  public static final int STATUS_PORT = 19878;
 
   public static S3GatewayConfig from(Configuration conf) {
     return new S3GatewayConfig(HostPort.parse(conf.get(S3GatewayKeys.HTTP_ADDRESS), DEFAULT_PORT,

@@ -217,8 +217,12 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   private void startS3Gateway() throws IOException {
+    // Loopback only, like every other port of a local cluster.
     Configuration conf = base.with(S3GatewayKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
-        base.get(S3GatewayKeys.HTTP_ADDRESS), S3GatewayConfig.DEFAULT_PORT, S3GatewayKeys.HTTP_ADDRESS.name()).port());
+        base.get(S3GatewayKeys.HTTP_ADDRESS), S3GatewayConfig.DEFAULT_PORT, S3GatewayKeys.HTTP_ADDRESS.name()).port())
+        .with(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
+            base.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), S3GatewayConfig.STATUS_PORT,
+            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()).port());
     s3 = new S3Gateway(conf.with(CommonKeys.METADATA_DIRS.name(), dataDir.resolve("s3g").toString()),
         SystemClock.INSTANCE, issuer());
     s3.start();
