@@ -59,6 +59,7 @@ final class MiniCluster implements AutoCloseable {
         Map.entry("ozone.scm.http-address", "127.0.0.1:0"),
         Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
         Map.entry("ozone.s3g.webadmin.http-address", "127.0.0.1:0"),
+        Map.entry("ozone.s3g.https-address", "127.0.0.1:0"),
         Map.entry("hdds.datanode.http-address", "127.0.0.1:0"),
         Map.entry("ozone.directory.deleting.service.interval", "200ms"),
         Map.entry("hdds.container.ratis.ipc.port", "0"),

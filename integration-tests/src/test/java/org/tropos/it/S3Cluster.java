@@ -41,8 +41,8 @@ final class S3Cluster implements AutoCloseable {
     try {
       mini.awaitAllHealthy();
       mini.awaitOpenPipelines(1);
-      started = new S3Gateway(mini.clientConfig().with(all).with("ozone.s3g.http-address", "127.0.0.1:0"),
-          SystemClock.INSTANCE);
+      started = new S3Gateway(mini.clientConfig().with(all).with("ozone.s3g.http-address", "127.0.0.1:0")
+          .with("ozone.s3g.https-address", "127.0.0.1:0"), SystemClock.INSTANCE);
       started.start();
       client = TroposClient.create(mini.clientConfig());
     } catch (Exception | Error e) {

@@ -11,17 +11,22 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import com.google.protobuf.ByteString;
 import java.io.InputStream;
+import java.net.URI;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -91,6 +96,14 @@ import org.tropos.proto.scm.ScmBlockServiceGrpc;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
 import org.tropos.proto.scm.ScmSecurityServiceGrpc;
 import org.tropos.tools.local.KeptPorts;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
 
 /**
  * A cluster run with {@code ozone.security.enabled}: every daemon holds a certificate of SCM's CA, and the gRPC
@@ -458,6 +471,45 @@ class SecureClusterIT {
         .withDeadlineAfter(10, TimeUnit.SECONDS);
     assertEquals(1, administrator.recommissionDatanodes(DatanodeAdminRequest.newBuilder().addHosts(host).build())
         .getResultsCount(), "the user running SCM may");
+  }
+
+  /**
+   * The gateway serves S3 over HTTPS beside HTTP with its certificate from the cluster's CA, naming the host it
+   * listens on: an SDK that trusts the CA (and checks the host name) writes and reads there; one that does not
+   * trust the CA fails the handshake and reaches nothing.
+   */
+  @Test
+  void theGatewayServesS3OverHttpsWithACertificateOfTheCluster() throws Exception {
+    URI https = URI.create(mini.cluster().s3HttpsEndpoint().orElseThrow());
+    String secret;
+    try (TroposClient client = TroposClient.create(mini.clientConfig())) {
+      secret = client.getS3Secret(Callers.localUser(), true).getSecret();
+    }
+    KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+    trusted.load(null, null);
+    trusted.setCertificateEntry("cluster", root());
+    TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(trusted);
+    byte[] object = Arrays.copyOf(DATA, 70_000);
+    try (S3Client s3 = s3(https, secret, ApacheHttpClient.builder().tlsTrustManagersProvider(
+        trust::getTrustManagers))) {
+      s3.createBucket(b -> b.bucket("tls-bucket"));
+      s3.putObject(b -> b.bucket("tls-bucket").key("obj"), RequestBody.fromBytes(object));
+      assertArrayEquals(object, s3.getObjectAsBytes(b -> b.bucket("tls-bucket").key("obj")).asByteArray());
+    }
+    try (S3Client stranger = s3(https, secret, ApacheHttpClient.builder())) {
+      SdkClientException e = assertThrows(SdkClientException.class, () -> stranger.listBuckets());
+      assertTrue(e.getMessage().contains("PKIX") || e.getCause() instanceof SSLHandshakeException, e.getMessage());
+    }
+  }
+
+  private static S3Client s3(URI endpoint, String secret, ApacheHttpClient.Builder http) {
+    return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).httpClientBuilder(http)
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(Callers.localUser(),
+            secret)))
+        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
+        .build();
   }
 
   private static PipelineClient pipelineOf(ContainerInfo container) {

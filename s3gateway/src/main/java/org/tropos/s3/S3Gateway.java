@@ -1,6 +1,9 @@
 package org.tropos.s3;
 
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import java.io.IOException;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
@@ -8,7 +11,6 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.http.JsonRoute;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
-import org.tropos.common.net.LocalHosts;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.security.CertificateIssuer;
@@ -41,6 +43,7 @@ public final class S3Gateway implements AutoCloseable {
   private StatusServer http;
   private OmReachability omReachability;
   private CertificateRenewal renewal;
+  private S3HttpServer httpsServer;
 
   /** A gateway that, in a secure cluster, must have its certificate already (or fails to start saying so). */
   public S3Gateway(Configuration conf, Clock clock) {
@@ -61,7 +64,7 @@ public final class S3Gateway implements AutoCloseable {
       CertificateIssuer firstCertificate = issuer != null ? issuer : CertificateIssuer.none("the S3 gateway has no"
           + " certificate in " + config.security().dir() + ": start it once with a bootstrap token (tropos admin"
           + " cert token --role s3g)");
-      TransportSecurity transport = config.security().transport(ServiceRole.S3G, LocalHosts.name(),
+      TransportSecurity transport = config.security().transport(ServiceRole.S3G, config.certificateHost(),
           firstCertificate);
       renewal = ScmCertificateClient.renewal("s3g", config.security().scm(), transport, clock).orElse(null);
       client = TroposClient.create(conf, Callers.localUser(), transport);
@@ -70,6 +73,13 @@ public final class S3Gateway implements AutoCloseable {
           config.layout(), meters);
       server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
       server.start();
+      if (transport.tls()) {
+        // S3 clients authenticate by signature, not certificate: the handshake asks for none.
+        SslContext tls = SslContextBuilder.forServer(transport.keyManager().orElseThrow()).build();
+        httpsServer = new S3HttpServer(config.httpsBind(), dispatcher, config.maxConcurrent(), config.domains(),
+            Optional.of(tls));
+        httpsServer.start();
+      }
       long started = clock.monotonicMillis();
       omReachability = new OmReachability(client, config.volume());
       omReachability.start();
@@ -82,12 +92,17 @@ public final class S3Gateway implements AutoCloseable {
       throw e;
     }
     lifeCycle.startEnds();
-    LOG.info("S3 gateway started (version {}) on port {}, buckets in volume {}", VersionInfo.version(), port(),
-        config.volume());
+    LOG.info("S3 gateway started (version {}) on port {}{}, buckets in volume {}", VersionInfo.version(), port(),
+        httpsPort().map(p -> " (HTTPS on port " + p + ")").orElse(""), config.volume());
   }
 
   public int port() {
     return server.port();
+  }
+
+  /** The HTTPS port, in a secure cluster. */
+  public Optional<Integer> httpsPort() {
+    return Optional.ofNullable(httpsServer).map(S3HttpServer::port);
   }
 
   /** The status port (/prom, /health, /ready). */
@@ -100,7 +115,7 @@ public final class S3Gateway implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("S3 gateway", http, omReachability, server, client, renewal, metrics);
+    Closer.closeAll("S3 gateway", http, omReachability, httpsServer, server, client, renewal, metrics);
     lifeCycle.closeEnds();
     LOG.info("S3 gateway stopped");
   }

@@ -8,6 +8,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.proto.om.BucketLayout;
@@ -25,10 +26,12 @@ import org.tropos.proto.om.BucketLayout;
  * @param scmConsole SCM's status port, where the cluster's web console is (linked from the gateway's)
  * @param security whether the cluster runs secure, and where the gateway keeps its key and certificate
  *     ({@code s3g-security} in the first of {@code ozone.metadata.dirs})
+ * @param httpsBind where it serves HTTPS in a secure cluster
  */
 public record S3GatewayConfig(HostPort bind, List<String> domains, String volume, BucketLayout layout,
-    int maxConcurrent, HostPort statusBind, HostPort scmConsole, SecuritySettings security) {
+    int maxConcurrent, HostPort statusBind, HostPort scmConsole, SecuritySettings security, HostPort httpsBind) {
   public static final int DEFAULT_PORT = 9878;
+  public static final int HTTPS_PORT = 9879;
   public static final int STATUS_PORT = 19878;
 
   public static S3GatewayConfig from(Configuration conf) {
@@ -38,7 +41,17 @@ public record S3GatewayConfig(HostPort bind, List<String> domains, String volume
         conf.get(S3GatewayKeys.MAX_CONCURRENT_REQUESTS),
         HostPort.parse(conf.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), STATUS_PORT,
             S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()), ScmAddresses.scmHttp(conf),
-        SecuritySettings.from(conf, securityDir(conf)));
+        SecuritySettings.from(conf, securityDir(conf)), HostPort.parse(conf.get(S3GatewayKeys.HTTPS_ADDRESS),
+            HTTPS_PORT, S3GatewayKeys.HTTPS_ADDRESS.name()));
+  }
+
+  /**
+   * The host the gateway's certificate names: the HTTPS address's host when it names one (clients check the
+   * certificate against the host they reach), else this machine's name.
+   */
+  public String certificateHost() {
+    String host = httpsBind.host();
+    return host.isEmpty() || host.equals("0.0.0.0") || host.equals("::") ? LocalHosts.name() : host;
   }
 
   private static Path securityDir(Configuration conf) {

@@ -6,6 +6,10 @@ import java.util.List;
 public final class S3GatewayKeys {
   public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.s3g.http-address", ConfigType.STRING,
       "0.0.0.0:9878", "host:port the S3 gateway listens on; port 0 = any free port.");
+  public static final ConfigKey<String> HTTPS_ADDRESS = ConfigKey.of("ozone.s3g.https-address", ConfigType.STRING,
+      "0.0.0.0:9879", "host:port the S3 gateway serves HTTPS on in a secure cluster (ozone.security.enabled), with"
+          + " its certificate from the cluster's CA, beside HTTP; a host here is also the name the certificate"
+          + " carries. Port 0 = any free port.");
   public static final ConfigKey<String> WEBADMIN_HTTP_ADDRESS = ConfigKey.of("ozone.s3g.webadmin.http-address",
       ConfigType.STRING, "0.0.0.0:19878", "host:port of the gateway's status port (/prom, /health, /ready), apart"
           + " from the S3 port where every path may be a bucket; port 0 = any free port.");

@@ -9,10 +9,12 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import org.tropos.common.net.HostPort;
@@ -36,11 +38,19 @@ public final class S3HttpServer implements AutoCloseable {
   private final S3Handler handler;
   private final int maxConcurrent;
   private final List<String> domains;
+  private final Optional<SslContext> tls;
   private EventLoopGroup loops;
   private ExecutorService workers;
   private Channel server;
 
   public S3HttpServer(HostPort bind, S3Handler handler, int maxConcurrent, List<String> domains) {
+    this(bind, handler, maxConcurrent, domains, Optional.empty());
+  }
+
+  /** @param tls the server's TLS context: HTTPS when present */
+  public S3HttpServer(HostPort bind, S3Handler handler, int maxConcurrent, List<String> domains,
+      Optional<SslContext> tls) {
+    this.tls = tls;
     this.bind = bind;
     this.handler = handler;
     this.maxConcurrent = maxConcurrent;
@@ -56,6 +66,7 @@ public final class S3HttpServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            tls.ifPresent(context -> ch.pipeline().addLast(context.newHandler(ch.alloc())));
             // No HttpServerExpectContinueHandler: "100 Continue" goes only to a request that passed its checks.
             ch.pipeline().addLast(new HttpServerCodec(MAX_INITIAL_LINE, MAX_HEADERS, MAX_CHUNK),
                 new S3ChannelHandler(handler, workers, permits, domains, HeapPressure.jvm()));

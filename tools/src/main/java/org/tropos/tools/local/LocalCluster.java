@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.CommonKeys;
@@ -222,7 +223,10 @@ public final class LocalCluster implements AutoCloseable {
         base.get(S3GatewayKeys.HTTP_ADDRESS), S3GatewayConfig.DEFAULT_PORT, S3GatewayKeys.HTTP_ADDRESS.name()).port())
         .with(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
             base.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), S3GatewayConfig.STATUS_PORT,
-            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()).port());
+            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()).port())
+        .with(S3GatewayKeys.HTTPS_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
+            base.get(S3GatewayKeys.HTTPS_ADDRESS), S3GatewayConfig.HTTPS_PORT, S3GatewayKeys.HTTPS_ADDRESS.name())
+            .port());
     s3 = new S3Gateway(conf.with(CommonKeys.METADATA_DIRS.name(), dataDir.resolve("s3g").toString()),
         SystemClock.INSTANCE, issuer());
     s3.start();
@@ -231,6 +235,11 @@ public final class LocalCluster implements AutoCloseable {
   /** The S3 gateway's endpoint. */
   public String s3Endpoint() {
     return "http://" + LOOPBACK + ":" + s3.port();
+  }
+
+  /** The S3 gateway's HTTPS endpoint, when the cluster is secure. */
+  public Optional<String> s3HttpsEndpoint() {
+    return s3.httpsPort().map(port -> "https://" + LOOPBACK + ":" + port);
   }
 
   /** Stops the OMs and starts them again on the same ports and databases. */
@@ -451,6 +460,8 @@ public final class LocalCluster implements AutoCloseable {
     if (s3 != null) {
       out.append(String.format("  S3 gateway   %s   status http://%s:%d/prom%n", s3Endpoint(), LOOPBACK,
           s3.statusPort()));
+      s3HttpsEndpoint().ifPresent(https -> out.append(String.format("  S3 (HTTPS)   %s   CA certificate %s"
+          + " (aws --ca-bundle)%n", https, scm().caFile())));
     }
     for (int i = 1; i <= datanodeCount; i++) {
       DatanodeServer dn = datanodes.get(i - 1);
