@@ -59,8 +59,7 @@ final class BlockGrants {
     try {
       return tokens.issue(Callers.current(), block, modes);
     } catch (IOException e) {
-      throw new OmException(OmResult.SCM_UNAVAILABLE, "cannot sign a block token: "
-          + e.getMessage());
+      throw new OmException(OmResult.SCM_UNAVAILABLE, "cannot sign a block token: " + e.getMessage());
     }
   }
 }

@@ -131,8 +131,7 @@ public final class LocalCluster implements AutoCloseable {
     Configuration conf = base.with(Map.of(
         ScmKeys.CLIENT_BIND_HOST.name(), LOOPBACK,
         ScmKeys.DATANODE_BIND_HOST.name(), LOOPBACK,
-        ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(base.get(ScmKeys.HTTP_ADDRESS), 0,
-            ScmKeys.HTTP_ADDRESS.name()).port(),
+        ScmKeys.HTTP_ADDRESS.name(), onLoopback(ScmKeys.HTTP_ADDRESS, 0),
         ScmKeys.TOPOLOGY_MAPPING_IMPL.name(), RackResolvers.TABLE_MAPPING,
         ScmKeys.TOPOLOGY_TABLE_FILE.name(), table.toString()));
     if (!ha) {
@@ -187,8 +186,7 @@ public final class LocalCluster implements AutoCloseable {
   private void startOm() throws IOException {
     Configuration conf = base.with(Map.of(
         OmKeys.BIND_HOST.name(), LOOPBACK,
-        OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(base.get(OmKeys.HTTP_ADDRESS), 0,
-            OmKeys.HTTP_ADDRESS.name()).port()));
+        OmKeys.HTTP_ADDRESS.name(), onLoopback(OmKeys.HTTP_ADDRESS, 0)));
     if (!ha) {
       conf = conf.with(ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm().blockPort());
       OmServer om = new OmServer(OmConfig.from(conf.with(Map.of(
@@ -217,16 +215,17 @@ public final class LocalCluster implements AutoCloseable {
     }
   }
 
+  /** The address {@code key} configures, moved to loopback (every port of a local cluster is), its port kept. */
+  private String onLoopback(ConfigKey<String> key, int defaultPort) {
+    return LOOPBACK + ":" + HostPort.parse(base.get(key), defaultPort, key.name()).port();
+  }
+
   private void startS3Gateway() throws IOException {
-    // Loopback only, like every other port of a local cluster.
-    Configuration conf = base.with(S3GatewayKeys.HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
-        base.get(S3GatewayKeys.HTTP_ADDRESS), S3GatewayConfig.DEFAULT_PORT, S3GatewayKeys.HTTP_ADDRESS.name()).port())
-        .with(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
-            base.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), S3GatewayConfig.STATUS_PORT,
-            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()).port())
-        .with(S3GatewayKeys.HTTPS_ADDRESS.name(), LOOPBACK + ":" + HostPort.parse(
-            base.get(S3GatewayKeys.HTTPS_ADDRESS), S3GatewayConfig.HTTPS_PORT, S3GatewayKeys.HTTPS_ADDRESS.name())
-            .port());
+    Configuration conf = base.with(Map.of(
+        S3GatewayKeys.HTTP_ADDRESS.name(), onLoopback(S3GatewayKeys.HTTP_ADDRESS, S3GatewayConfig.DEFAULT_PORT),
+        S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name(), onLoopback(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS,
+            S3GatewayConfig.STATUS_PORT),
+        S3GatewayKeys.HTTPS_ADDRESS.name(), onLoopback(S3GatewayKeys.HTTPS_ADDRESS, S3GatewayConfig.HTTPS_PORT)));
     s3 = new S3Gateway(conf.with(CommonKeys.METADATA_DIRS.name(), dataDir.resolve("s3g").toString()),
         SystemClock.INSTANCE, issuer());
     s3.start();
