@@ -11,6 +11,7 @@ import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.security.SecuritySettings;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.proto.hdds.DatanodeDetails;
 
 /**
@@ -40,16 +41,18 @@ public final class BlockClient implements AutoCloseable {
    * ozone.scm.service.ids), with the pipeline timeouts it sets; replicas are ordered nearest this host first.
    */
   public static BlockClient connect(Configuration conf) throws IOException {
-    ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf), SecuritySettings.userTransport(conf));
-    return new BlockClient(scm, true, new PipelineClients(conf), InetAddress.getLocalHost().getHostAddress());
+    TransportSecurity transport = SecuritySettings.userTransport(conf);
+    ScmBlockClient scm = new ScmBlockClient(ScmAddresses.blockServices(conf), transport);
+    return new BlockClient(scm, true, new PipelineClients(conf, transport), InetAddress.getLocalHost()
+        .getHostAddress());
   }
 
   /**
-   * Blocks through {@code scm}, which stays the caller's to close, with the default pipeline timeouts; replicas are
-   * ordered nearest {@code clientHost} first.
+   * Blocks through {@code scm}, which stays the caller's to close, with the default pipeline timeouts, reaching
+   * datanodes as {@code scm} reaches SCM; replicas are ordered nearest {@code clientHost} first.
    */
   public static BlockClient over(ScmBlockClient scm, String clientHost) {
-    return new BlockClient(scm, false, new PipelineClients(), clientHost);
+    return new BlockClient(scm, false, new PipelineClients(Configuration.defaults(), scm.security()), clientHost);
   }
 
   /** A writer of one stream of bytes, as {@code settings} say; close it when done. */

@@ -85,8 +85,7 @@ public final class TroposClient implements AutoCloseable {
   /** Blocks leased ahead for small keys ({@link #createSmallKey}). */
   private final BlockLease lease;
   /** Reads reuse connections to datanodes: a new one per block read cost small GETs most of their CPU. */
-  private final BlockReadPool reads = new BlockReadPool(BlockStreamReader.READ_TIMEOUT, READ_CONNECTIONS_PER_NODE,
-      IDLE_READ_CONNECTION, SystemClock.INSTANCE);
+  private final BlockReadPool reads;
   private final String clientHost;
   private final String user;
   private final List<HostPort> omAddresses;
@@ -96,7 +95,9 @@ public final class TroposClient implements AutoCloseable {
     this.conf = conf;
     this.user = user;
     this.transport = transport;
-    this.pipelines = new PipelineClients(conf);
+    this.pipelines = new PipelineClients(conf, transport);
+    this.reads = new BlockReadPool(BlockStreamReader.READ_TIMEOUT, transport, READ_CONNECTIONS_PER_NODE,
+        IDLE_READ_CONNECTION, SystemClock.INSTANCE);
     this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
         .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
     this.om = new OmClient(omAddresses, user, conf.get(ClientKeys.FOLLOWER_READ_ENABLED), transport);

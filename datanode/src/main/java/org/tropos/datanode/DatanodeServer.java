@@ -41,6 +41,7 @@ import org.tropos.datanode.read.ContainerReads;
 import org.tropos.datanode.scm.HeartbeatReports;
 import org.tropos.datanode.scm.ScmHeartbeat;
 import org.tropos.datanode.security.BlockAccess;
+import org.tropos.datanode.security.ReadPortTls;
 import org.tropos.datanode.volume.StorageDirectory;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.hdds.ContainerReport;
@@ -83,6 +84,8 @@ public final class DatanodeServer implements AutoCloseable {
   private final DaemonMetrics metrics = new DaemonMetrics();
   private StatusServer http;
   private CertificateRenewal renewal;
+  /** TLS of this datanode's connections (plaintext without security), its certificate once it has one. */
+  private volatile TransportSecurity transport = TransportSecurity.plaintext();
   /** Who may read and write blocks here (block tokens, checked with the keys fetched from SCM). */
   private volatile BlockAccess access = BlockAccess.OPEN;
   private AutoCloseable secretKeys;
@@ -107,7 +110,7 @@ public final class DatanodeServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       id = DatanodeId.loadOrCreate(config.idDir());
-      TransportSecurity transport = config.security().transport(ServiceRole.DATANODE, config.hostName(), issuer);
+      transport = config.security().transport(ServiceRole.DATANODE, config.hostName(), issuer);
       renewal = ScmCertificateClient.renewal(name, config.security().scm(), transport, SystemClock.INSTANCE)
           .orElse(null);
       access = new BlockAccess(ScmSecretKeyClient.blockTokens(name, config.security(), transport,
@@ -155,20 +158,21 @@ public final class DatanodeServer implements AutoCloseable {
     store.open();
     deletions = new BlockDeletionHandler(name, store);
     replication = new ReplicationCommandHandler(name, store,
-        new ContainerImporter(name, store, config.replicationTimeout(), access), config.replicationStreams(),
+        new ContainerImporter(name, store, config.replicationTimeout(), access, transport), config.replicationStreams(),
         SystemClock.INSTANCE);
     scrubber = new ContainerScrubber(name, store, config.scrub(), SystemClock.INSTANCE, metrics.registry());
     scrubber.start();
     readServer = new BlockReadServer(name + "-read", new HostPort(config.ipAddress(), config.readPort()),
-        new ContainerReads(store, volumeMeters), BlockTransfer.ZERO_COPY, directIo, access);
+        new ContainerReads(store, volumeMeters), BlockTransfer.ZERO_COPY, directIo, access,
+        ReadPortTls.of(transport));
     readServer.start();
     List<Path> logDirs = volumes.healthyRaftLogDirs();
     if (logDirs.isEmpty()) {
       LOG.error("{}: no healthy RaftLog directory: this datanode cannot join pipelines", name);
       return;
     }
-    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store, access,
-        config.ratisSnapshotThreshold(), config.ratisProperties(), metrics.registry());
+    ratis = new RatisPipelines(name, id.uuid(), config.ipAddress(), config.ratisPort(), logDirs, store, transport,
+        access, config.ratisSnapshotThreshold(), config.ratisProperties(), metrics.registry());
     ratis.start();
     pipelineCommands = new PipelineCommandHandler(name, ratis, store);
   }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
@@ -33,12 +34,23 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcFactory;
+import org.apache.ratis.protocol.ClientId;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.retry.RetryPolicies;
 import org.tropos.client.TroposClient;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
+import org.tropos.common.ratis.RaftTls;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.DatanodeException;
@@ -311,23 +323,23 @@ class SecureClusterIT {
       }
       int ratisPort = nodes.get(0).ratis().port();
       ManagedChannel asOm = channel(ratisPort, as(ServiceRole.OM, "om-probe"), ServiceRole.OM);
-      refused(Status.Code.UNIMPLEMENTED, () -> probe(asOm));
+      refused(Status.Code.UNIMPLEMENTED, () -> call(asOm, "tropos.Probe/Call"));
       ManagedChannel asDatanode = channel(ratisPort, as(ServiceRole.DATANODE, "127.0.0.96"), ServiceRole.OM);
-      refused(Status.Code.UNAVAILABLE, () -> probe(asDatanode));
+      refused(Status.Code.UNAVAILABLE, () -> call(asDatanode, "tropos.Probe/Call"));
       ManagedChannel plain = keep(NettyChannelBuilder.forAddress("127.0.0.1", ratisPort).usePlaintext().build());
-      refused(Status.Code.UNAVAILABLE, () -> probe(plain));
+      refused(Status.Code.UNAVAILABLE, () -> call(plain, "tropos.Probe/Call"));
     } finally {
       oms.forEach(OmServer::close);
     }
   }
 
   /**
-   * A call of a method no server has: UNIMPLEMENTED once TLS let the caller in, UNAVAILABLE when the handshake
-   * refused it.
+   * An empty unary call of {@code fullMethodName}: of a method no server has, UNIMPLEMENTED once TLS let the caller
+   * in; UNAVAILABLE when the handshake refused it.
    */
-  private static void probe(ManagedChannel channel) {
+  private static void call(ManagedChannel channel, String fullMethodName) {
     io.grpc.MethodDescriptor<byte[], byte[]> method = io.grpc.MethodDescriptor.<byte[], byte[]>newBuilder()
-        .setType(io.grpc.MethodDescriptor.MethodType.UNARY).setFullMethodName("tropos.Probe/Call")
+        .setType(io.grpc.MethodDescriptor.MethodType.UNARY).setFullMethodName(fullMethodName)
         .setRequestMarshaller(BYTES).setResponseMarshaller(BYTES).build();
     io.grpc.stub.ClientCalls.blockingUnaryCall(channel, method, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10,
         TimeUnit.SECONDS), new byte[0]);
@@ -382,10 +394,10 @@ class SecureClusterIT {
   }
 
   /**
-   * The datanodes' data ports as an outsider finds them: a block read straight from a read port, or chunks and a
-   * PutBlock sent over a committed block through the pipeline's Raft port, without the block's token from the OM
-   * (or with a token for another block or mode) are refused with BLOCK_TOKEN_VERIFICATION_FAILED, and the key
-   * reads as written.
+   * The datanodes' data ports as an outsider finds them (over TLS: in plaintext they answer nothing at all): a
+   * block read straight from a read port, or chunks and a PutBlock sent over a committed block through the
+   * pipeline's Raft port, without the block's token from the OM (or with a token for another block or mode) are
+   * refused with BLOCK_TOKEN_VERIFICATION_FAILED, and the key reads as written.
    */
   @Test
   void noBlockIsReadOrOverwrittenWithoutItsToken() throws Exception {
@@ -401,8 +413,13 @@ class SecureClusterIT {
     for (DatanodeDetails replica : container.getReplicasList()) {
       int port = replica.getPortsList().stream().filter(p -> p.getName() == PortName.READ).findFirst()
           .orElseThrow().getValue();
-      try (BlockReadClient reader = new BlockReadClient(new HostPort(replica.getIpAddress(), port),
-          Duration.ofSeconds(10))) {
+      HostPort readPort = new HostPort(replica.getIpAddress(), port);
+      try (BlockReadClient plain = new BlockReadClient(readPort, Duration.ofSeconds(10))) {
+        assertThrows(java.io.IOException.class, () -> plain.read(block.getBlockId(), 0, block.getLength(), token,
+            b -> fail("a plaintext reader got bytes")), "the read port speaks only TLS");
+      }
+      try (BlockReadClient reader = new BlockReadClient(readPort, Duration.ofSeconds(10),
+          TransportSecurity.trusting(root()))) {
         long[] delivered = {0};
         for (BlockToken wrong : List.of(BlockToken.getDefaultInstance(), token.toBuilder()
             .setSignature(ByteString.copyFrom(new byte[32])).build())) {
@@ -512,9 +529,60 @@ class SecureClusterIT {
         .build();
   }
 
-  private static PipelineClient pipelineOf(ContainerInfo container) {
+  /** A client of the container's pipeline over TLS, showing no certificate (as any client of the cluster can). */
+  private static PipelineClient pipelineOf(ContainerInfo container) throws Exception {
     return new PipelineClient(Uuids.fromProto(container.getPipelineId().getId()), container.getReplicasList(),
-        null);
+        null, TransportSecurity.trusting(root()));
+  }
+
+  /**
+   * A datanode's Raft port takes clients' writes over TLS (what they may write, their tokens say), but only a
+   * datanode of the cluster may add or remove its Raft groups, vote or append entries there: a caller without a
+   * certificate, a user's and an OM's certificate are refused, a plaintext caller gets no answer, and the pipeline
+   * goes on serving.
+   */
+  @Test
+  void onlyDatanodesManageOrReplicatePipelinesOnTheRaftPort() throws Exception {
+    ContainerInfo container;
+    try (TroposClient client = TroposClient.create(mini.clientConfig())) {
+      container = client.lookupKey("vol", "bucket", "kept").getContainers(0);
+    }
+    DatanodeDetails replica = container.getReplicas(0);
+    HostPort raftPort = DatanodeAddresses.of(replica, PortName.RATIS);
+    RaftGroupId groupId = RaftGroupId.valueOf(Uuids.fromProto(container.getPipelineId().getId()));
+    RaftPeerId member = RaftPeerId.valueOf(Uuids.fromProto(replica.getUuid()).toString());
+    RaftGroup group = RaftGroup.valueOf(groupId, RaftPeer.newBuilder().setId(member).setAddress(raftPort.toString())
+        .build());
+    for (TransportSecurity caller : List.of(TransportSecurity.trusting(root()), as(ServiceRole.USER, "mallory"),
+        as(ServiceRole.OM, "localhost"))) {
+      try (RaftClient client = raftClient(group, caller)) {
+        java.io.IOException refusal = assertThrows(java.io.IOException.class,
+            () -> client.getGroupManagementApi(member).remove(groupId, true, false));
+        assertTrue(String.valueOf(refusal.getMessage()).contains("PERMISSION_DENIED"), refusal.toString());
+      }
+    }
+    ManagedChannel user = keep(NettyChannelBuilder.forAddress(raftPort.host(), raftPort.port()).sslContext(
+        as(ServiceRole.USER, "mallory").clientContext(ServiceRole.DATANODE)).build());
+    refused(Status.Code.PERMISSION_DENIED, () -> call(user, "ratis.grpc.RaftServerProtocolService/requestVote"));
+    ManagedChannel plain = keep(NettyChannelBuilder.forAddress(raftPort.host(), raftPort.port()).usePlaintext()
+        .build());
+    refused(Status.Code.UNAVAILABLE, () -> call(plain, "ratis.grpc.RaftClientProtocolService/unordered"));
+    try (RaftClient datanode = raftClient(group, as(ServiceRole.DATANODE, "127.0.0.95"))) {
+      assertTrue(datanode.getGroupManagementApi(member).list().getGroupIds().contains(groupId),
+          "a datanode's certificate is let in");
+    }
+    assertArrayEquals(DATA, readKept(), "the pipeline's data untouched");
+    try (TroposClient client = TroposClient.create(mini.clientConfig());
+        OutputStream out = client.createKey("vol", "bucket", "after-raft-probes", DATA.length)) {
+      out.write(DATA);
+    }
+  }
+
+  private static RaftClient raftClient(RaftGroup group, TransportSecurity caller) {
+    RaftProperties properties = new RaftProperties();
+    return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group)
+        .setRetryPolicy(RetryPolicies.noRetry()).setClientRpc(new GrpcFactory(RaftTls.client(caller,
+            ServiceRole.DATANODE)).newRaftClientRpc(ClientId.randomId(), properties)).build();
   }
 
   /** The block-token keys go to OMs and datanodes only. */
@@ -570,7 +638,7 @@ class SecureClusterIT {
   private static void refused(Status.Code code, Executable call) {
     StatusRuntimeException e = assertThrows(StatusRuntimeException.class, call);
     if (code != null) {
-      assertEquals(code, e.getStatus().getCode(), e.getMessage());
+      assertEquals(code, e.getStatus().getCode(), e.getMessage() + ", caused by " + e.getCause());
     }
   }
 }

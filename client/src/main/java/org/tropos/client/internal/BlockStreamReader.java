@@ -42,9 +42,9 @@ public final class BlockStreamReader {
   private final String clientHost;
   private final BlockReadPool connections;
 
-  /** A reader for a few reads: every connection is closed after its read. */
+  /** A reader for a few reads, reaching datanodes as {@code scm} reaches SCM: each connection closed after its read. */
   public BlockStreamReader(ScmBlockClient scm, String clientHost) {
-    this(scm, clientHost, new BlockReadPool(READ_TIMEOUT, 0, Duration.ZERO, SystemClock.INSTANCE));
+    this(scm, clientHost, new BlockReadPool(READ_TIMEOUT, scm.security(), 0, Duration.ZERO, SystemClock.INSTANCE));
   }
 
   /** @param connections the client's connections to read servers, reused across readers (owned by the caller) */

@@ -17,7 +17,6 @@ import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcFactory;
-import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.proto.RaftProtos.RoleInfoProto;
 import org.apache.ratis.proto.RaftProtos.ServerRpcProto;
 import org.apache.ratis.protocol.ClientId;
@@ -87,12 +86,7 @@ public final class RaftMember implements AutoCloseable {
       StateMachine stateMachine, Consumer<RaftProperties> settings, TransportSecurity transport,
       ServiceRole memberRole) throws IOException {
     this.group = group(kind, serviceId, peers);
-    this.parameters = new Parameters();
-    if (transport.tls()) {
-      GrpcConfigKeys.TLS.setConf(parameters, new GrpcTlsConfig(transport.keyManager().orElseThrow(() ->
-          new IllegalArgumentException("a member of a secure group needs a certificate")),
-          transport.trustManager(memberRole), true));
-    }
+    this.parameters = RaftTls.closedGroupMember(transport, memberRole);
     RaftProperties properties = properties(peers.get(self).port(), storageDir, settings);
     this.lease = leaseOf(properties);
     boolean formatted = Files.isDirectory(storageDir.resolve(group.getGroupId().getUuid().toString()));

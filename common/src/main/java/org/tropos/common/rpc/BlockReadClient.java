@@ -10,6 +10,8 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.ReadBlockRequest;
@@ -31,23 +33,40 @@ public final class BlockReadClient implements AutoCloseable {
   private final HostPort address;
   private final SocketChannel channel;
   private final Selector selector;
+  private final ReadConnection connection;
   private final long timeoutMs;
   private final ByteBuffer buffer = BlockPieces.scratch();
-  private final ByteBuffer probe = ByteBuffer.allocate(1);
   private boolean answeredBefore;
 
+  /** A connection in plaintext. */
   public BlockReadClient(HostPort address, Duration timeout) throws IOException {
+    this(address, timeout, TransportSecurity.plaintext());
+  }
+
+  /**
+   * A connection as {@code transport} says: in a secure cluster over TLS, trusting only a datanode of the cluster
+   * and showing this process's certificate if it has one.
+   */
+  public BlockReadClient(HostPort address, Duration timeout, TransportSecurity transport) throws IOException {
     this.address = address;
     this.timeoutMs = timeout.toMillis();
     this.channel = SocketChannel.open();
+    Selector opened = null;
     try {
       channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
       channel.socket().connect(new InetSocketAddress(address.host(), address.port()), (int) timeoutMs);
       channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
       channel.configureBlocking(false);
-      this.selector = Selector.open();
+      opened = Selector.open();
+      this.selector = opened;
       channel.register(selector, SelectionKey.OP_READ);
+      this.connection = transport.tls() ? new TlsReadConnection(channel, transport.socketContext(
+          ServiceRole.DATANODE), address.host(), address.port(), this::awaitReadable)
+          : new PlainReadConnection(channel);
     } catch (IOException e) {
+      if (opened != null) {
+        opened.close();
+      }
       channel.close();
       throw new IOException("cannot connect to the read server at " + address + ": " + e.getMessage(), e);
     }
@@ -67,14 +86,7 @@ public final class BlockReadClient implements AutoCloseable {
    * is waiting that would belong to an earlier response.
    */
   public boolean isOpenWithNothingUnread() {
-    if (!channel.isOpen()) {
-      return false;
-    }
-    try {
-      return channel.read(probe.clear()) == 0;
-    } catch (IOException e) {
-      return false;
-    }
+    return connection.isOpenWithNothingUnread();
   }
 
   /**
@@ -146,7 +158,7 @@ public final class BlockReadClient implements AutoCloseable {
 
   private void readFully(ByteBuffer target) throws IOException {
     while (target.hasRemaining()) {
-      int n = channel.read(target);
+      int n = connection.read(target);
       if (n < 0) {
         throw new IOException(address + " closed the connection mid-response");
       }
@@ -164,9 +176,7 @@ public final class BlockReadClient implements AutoCloseable {
   }
 
   private void writeFully(ByteBuffer source) throws IOException {
-    while (source.hasRemaining()) {
-      channel.write(source);
-    }
+    connection.writeFully(source);
   }
 
   @Override
@@ -174,7 +184,7 @@ public final class BlockReadClient implements AutoCloseable {
     try {
       selector.close();
     } finally {
-      channel.close();
+      connection.close();
     }
   }
 }

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 
 /**
@@ -23,6 +24,7 @@ public final class BlockReadPool implements AutoCloseable {
   }
 
   private final Duration timeout;
+  private final TransportSecurity transport;
   private final int maxIdlePerNode;
   private final long maxIdleNanos;
   private final Clock clock;
@@ -31,10 +33,13 @@ public final class BlockReadPool implements AutoCloseable {
 
   /**
    * @param timeout the connect and read timeout of every connection
+   * @param transport TLS to the read servers in a secure cluster
    * @param maxIdlePerNode connections kept per node; 0 closes each after its read
    */
-  public BlockReadPool(Duration timeout, int maxIdlePerNode, Duration maxIdle, Clock clock) {
+  public BlockReadPool(Duration timeout, TransportSecurity transport, int maxIdlePerNode, Duration maxIdle,
+      Clock clock) {
     this.timeout = timeout;
+    this.transport = transport;
     this.maxIdlePerNode = maxIdlePerNode;
     this.maxIdleNanos = maxIdle.toNanos();
     this.clock = clock;
@@ -60,7 +65,7 @@ public final class BlockReadPool implements AutoCloseable {
 
   /** A new connection to {@code address}, whatever is kept: for a retry after a kept one failed. */
   public BlockReadClient open(HostPort address) throws IOException {
-    return new BlockReadClient(address, timeout);
+    return new BlockReadClient(address, timeout, transport);
   }
 
   /** Takes back a connection whose last read ended cleanly (after a failure, close it instead). */

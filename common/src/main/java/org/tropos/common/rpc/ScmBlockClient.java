@@ -26,6 +26,7 @@ import org.tropos.proto.scm.ScmBlockServiceGrpc;
 /** A client of SCM's block service. Failures arrive as {@link ScmException}. */
 public final class ScmBlockClient implements AutoCloseable {
   private final ScmChannel scm;
+  private final TransportSecurity security;
 
   public ScmBlockClient(HostPort address) {
     this(List.of(address), TransportSecurity.plaintext());
@@ -37,6 +38,12 @@ public final class ScmBlockClient implements AutoCloseable {
    */
   public ScmBlockClient(List<HostPort> addresses, TransportSecurity security) {
     this.scm = new ScmChannel(addresses, security);
+    this.security = security;
+  }
+
+  /** How this process reaches the cluster, for the other connections it makes beside this one. */
+  public TransportSecurity security() {
+    return security;
   }
 
   public AllocateBlockResponse allocateBlock(long size, ReplicationFactor factor, ExcludeList exclude)

@@ -1,6 +1,10 @@
 package org.tropos.common.security;
 
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.Optional;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
 import org.bouncycastle.asn1.ASN1ObjectIdentifier;
 import org.bouncycastle.asn1.x500.RDN;
 import org.bouncycastle.asn1.x500.X500Name;
@@ -34,6 +38,22 @@ public record CertificateSubject(ServiceRole role, String name, String clusterId
       return Optional.empty();
     }
     return ServiceRole.ofSubjectName(role.get()).map(r -> new CertificateSubject(r, holder.get(), cluster.get()));
+  }
+
+  /** The subject of the certificate a TLS peer showed and the handshake verified, if any. */
+  public static Optional<CertificateSubject> ofPeer(SSLSession session) {
+    if (session == null) {
+      return Optional.empty();
+    }
+    try {
+      Certificate[] chain = session.getPeerCertificates();
+      if (chain.length == 0 || !(chain[0] instanceof X509Certificate certificate)) {
+        return Optional.empty();
+      }
+      return of(X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()));
+    } catch (SSLPeerUnverifiedException e) {
+      return Optional.empty();
+    }
   }
 
   private static Optional<String> single(X500Name x500, ASN1ObjectIdentifier type) {

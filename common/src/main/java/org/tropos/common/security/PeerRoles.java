@@ -11,13 +11,9 @@ import io.grpc.ServerInterceptor;
 import io.grpc.Status;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.security.cert.Certificate;
-import java.security.cert.X509Certificate;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.net.ssl.SSLPeerUnverifiedException;
-import javax.net.ssl.SSLSession;
 import org.bouncycastle.asn1.x500.X500Name;
 
 /**
@@ -94,7 +90,7 @@ public final class PeerRoles implements ServerInterceptor {
       ServerCallHandler<Q, R> next) {
     MethodDescriptor<Q, R> method = call.getMethodDescriptor();
     Optional<CertificateSubject> peer = inProcess ? named(headers.get(IN_PROCESS_PEER))
-        : peer(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
+        : CertificateSubject.ofPeer(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
     boolean open = admission.isOpen(method);
     if (peer.isEmpty()) {
       if (open) {
@@ -124,21 +120,6 @@ public final class PeerRoles implements ServerInterceptor {
     try {
       return CertificateSubject.of(X500Name.getInstance(header));
     } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
-  }
-
-  private static Optional<CertificateSubject> peer(SSLSession session) {
-    if (session == null) {
-      return Optional.empty();
-    }
-    try {
-      Certificate[] chain = session.getPeerCertificates();
-      if (chain.length == 0 || !(chain[0] instanceof X509Certificate certificate)) {
-        return Optional.empty();
-      }
-      return CertificateSubject.of(X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()));
-    } catch (SSLPeerUnverifiedException e) {
       return Optional.empty();
     }
   }

@@ -1,12 +1,14 @@
 package org.tropos.common.security;
 
 import io.grpc.netty.shaded.io.netty.handler.ssl.SslContext;
+import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLException;
 import javax.net.ssl.TrustManager;
 
@@ -24,6 +26,7 @@ public final class TransportSecurity {
   private final String pinnedFingerprint;
   private final Map<ServiceRole, SslContext> clientContexts = new ConcurrentHashMap<>();
   private volatile SslContext serverContext;
+  private final Map<ServiceRole, SSLContext> socketContexts = new ConcurrentHashMap<>();
 
   private TransportSecurity(Optional<ServiceCertificates> certificates, Optional<X509Certificate> root,
       String pinnedFingerprint) {
@@ -74,10 +77,10 @@ public final class TransportSecurity {
     return certificates.map(own -> new CurrentIdentityKeyManager(own::identity));
   }
 
-  /** What trusts only peers of the cluster holding a certificate of {@code role}, for such transports. */
-  public TrustManager trustManager(ServiceRole role) {
-    return root.map(r -> ClusterTrust.of(r, Set.of(role))).orElseGet(() -> ClusterTrust.pinned(pinnedFingerprint,
-        Set.of(role)));
+  /** What trusts only peers of the cluster holding a certificate of one of {@code roles}, for such transports. */
+  public TrustManager trustManager(ServiceRole... roles) {
+    return root.map(r -> ClusterTrust.of(r, Set.of(roles))).orElseGet(() -> ClusterTrust.pinned(pinnedFingerprint,
+        Set.of(roles)));
   }
 
   /** The context a server of this daemon listens with. */
@@ -92,6 +95,26 @@ public final class TransportSecurity {
       }
     }
     return serverContext;
+  }
+
+  /**
+   * The JDK context of a socket (not gRPC) to a server that must hold a certificate of {@code serverRole}, showing
+   * this process's certificate if it has one.
+   */
+  public SSLContext socketContext(ServiceRole serverRole) throws SSLException {
+    SSLContext known = socketContexts.get(serverRole);
+    if (known != null) {
+      return known;
+    }
+    try {
+      SSLContext made = SSLContext.getInstance("TLS");
+      made.init(keyManager().map(k -> new KeyManager[] {k}).orElse(null),
+          new TrustManager[] {trustManager(serverRole)}, null);
+      SSLContext raced = socketContexts.putIfAbsent(serverRole, made);
+      return raced != null ? raced : made;
+    } catch (GeneralSecurityException e) {
+      throw new SSLException("cannot set up TLS to a " + serverRole.subjectName(), e);
+    }
   }
 
   /** The context of a channel to a server that must hold a certificate of {@code serverRole}. */

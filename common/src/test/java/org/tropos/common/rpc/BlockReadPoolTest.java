@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.ManualClock;
 
 /**
@@ -45,7 +46,7 @@ class BlockReadPoolTest {
 
   @Test
   void aReleasedConnectionIsReusedWhileItIsOpenQuietAndFresh() throws Exception {
-    try (BlockReadPool pool = new BlockReadPool(TIMEOUT, 4, Duration.ofMinutes(1), clock)) {
+    try (BlockReadPool pool = new BlockReadPool(TIMEOUT, TransportSecurity.plaintext(), 4, Duration.ofMinutes(1), clock)) {
       BlockReadClient first = pool.borrow(address);
       accept();
       pool.release(first);
@@ -72,7 +73,7 @@ class BlockReadPoolTest {
 
   @Test
   void withoutIdleConnectionsEveryReleaseCloses() throws Exception {
-    try (BlockReadPool pool = new BlockReadPool(TIMEOUT, 0, Duration.ZERO, clock)) {
+    try (BlockReadPool pool = new BlockReadPool(TIMEOUT, TransportSecurity.plaintext(), 0, Duration.ZERO, clock)) {
       BlockReadClient first = pool.borrow(address);
       accept();
       pool.release(first);
@@ -85,7 +86,7 @@ class BlockReadPoolTest {
 
   @Test
   void closingThePoolClosesItsIdleConnectionsAndLaterReleases() throws Exception {
-    BlockReadPool pool = new BlockReadPool(TIMEOUT, 4, Duration.ofMinutes(1), clock);
+    BlockReadPool pool = new BlockReadPool(TIMEOUT, TransportSecurity.plaintext(), 4, Duration.ofMinutes(1), clock);
     BlockReadClient idle = pool.borrow(address);
     BlockReadClient busy = pool.borrow(address);
     pool.release(idle);

@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.datanode.security.BlockAccess;
 import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -41,13 +42,24 @@ public final class ContainerImporter {
   private final ContainerStore store;
   private final Duration timeout;
   private final BlockAccess access;
+  private final TransportSecurity transport;
 
-  /** @param access signs this datanode's container tokens, which a secure cluster's source asks for */
+  /** Copies in plaintext. */
   public ContainerImporter(String nodeName, ContainerStore store, Duration timeout, BlockAccess access) {
+    this(nodeName, store, timeout, access, TransportSecurity.plaintext());
+  }
+
+  /**
+   * @param access signs this datanode's container tokens, which a secure cluster's source asks for
+   * @param transport TLS to the source's read port in a secure cluster
+   */
+  public ContainerImporter(String nodeName, ContainerStore store, Duration timeout, BlockAccess access,
+      TransportSecurity transport) {
     this.nodeName = nodeName;
     this.store = store;
     this.timeout = timeout;
     this.access = access;
+    this.transport = transport;
   }
 
   /**
@@ -83,7 +95,7 @@ public final class ContainerImporter {
   private Copied copyFrom(HostPort source, long containerId, ContainerCopies.Staging copy)
       throws IOException, DatanodeException {
     BlockToken token = access.forContainer(containerId, AccessMode.ACCESS_READ);
-    try (BlockReadClient client = new BlockReadClient(source, timeout)) {
+    try (BlockReadClient client = new BlockReadClient(source, timeout, transport)) {
       ContainerListing listing = client.listContainer(containerId, token);
       if (listing.getState() != ContainerState.CONTAINER_CLOSED) {
         throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "the replica of container " + containerId

@@ -46,6 +46,9 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.ratis.PromptCommitGrpc;
+import org.tropos.common.ratis.RaftTls;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.datanode.container.ContainerStore;
@@ -98,6 +101,7 @@ public final class RatisPipelines implements AutoCloseable {
   private final int port;
   private final List<Path> logDirs;
   private final ContainerStore store;
+  private final TransportSecurity transport;
   private final BlockAccess access;
   private final long snapshotEveryEntries;
   private final Map<String, String> operatorProperties;
@@ -115,15 +119,20 @@ public final class RatisPipelines implements AutoCloseable {
    */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
       ContainerStore store, long snapshotEveryEntries, Map<String, String> operatorProperties) {
-    this(nodeName, datanodeId, host, port, logDirs, store, BlockAccess.OPEN, snapshotEveryEntries,
-        operatorProperties, new CompositeMeterRegistry());
+    this(nodeName, datanodeId, host, port, logDirs, store, TransportSecurity.plaintext(), BlockAccess.OPEN,
+        snapshotEveryEntries, operatorProperties, new CompositeMeterRegistry());
   }
 
-  /** @param registry where each pipeline's commit latency is timed ({@code datanode_raft_commit_seconds}) */
-  /** @param access which commands from outside are taken (block tokens in a secure cluster) */
+  /**
+   * @param transport TLS of the Raft port in a secure cluster: mutual between datanodes, which alone may append,
+   *     vote or manage groups; clients write over TLS, with or without a certificate ({@link RaftTls})
+   * @param access which commands from clients are taken (block tokens in a secure cluster)
+   * @param registry where each pipeline's commit latency is timed ({@code datanode_raft_commit_seconds})
+   */
   public RatisPipelines(String nodeName, UUID datanodeId, String host, int port, List<Path> logDirs,
-      ContainerStore store, BlockAccess access, long snapshotEveryEntries, Map<String, String> operatorProperties,
-      MeterRegistry registry) {
+      ContainerStore store, TransportSecurity transport, BlockAccess access, long snapshotEveryEntries,
+      Map<String, String> operatorProperties, MeterRegistry registry) {
+    this.transport = transport;
     this.access = access;
     this.registry = registry;
     this.nodeName = nodeName;
@@ -181,6 +190,7 @@ public final class RatisPipelines implements AutoCloseable {
     chunkWriters = Threads.boundedPoolWithBackpressure(nodeName + "-chunk-writer", CHUNK_WRITERS,
         CHUNK_WRITE_QUEUE);
     server = RaftServer.newBuilder().setServerId(me).setProperties(properties)
+        .setParameters(RaftTls.openGroupMember(transport, ServiceRole.DATANODE))
         .setStateMachineRegistry(group -> new ContainerStateMachine(store, access, group, chunkWriters, registry))
         .setOption(RaftStorage.StartupOption.RECOVER).build();
     server.start();

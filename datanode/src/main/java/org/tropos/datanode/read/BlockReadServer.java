@@ -11,11 +11,13 @@ import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -53,6 +55,7 @@ public final class BlockReadServer implements AutoCloseable {
   private final BlockTransfer transfer;
   private final DirectIo directIo;
   private final BlockAccess access;
+  private final Optional<SslContext> tls;
   private final LifeCycle lifeCycle;
   private EventLoopGroup loops;
   private ExecutorService planners;
@@ -64,15 +67,17 @@ public final class BlockReadServer implements AutoCloseable {
 
   /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}, {@code <name>-reader-N}). */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
-    this(name, bind, planner, transfer, DirectIo.OFF, BlockAccess.OPEN);
+    this(name, bind, planner, transfer, DirectIo.OFF, BlockAccess.OPEN, Optional.empty());
   }
 
   /**
    * @param directIo which zero-copy reads are served past the page cache instead ({@link DirectChunkedFile})
    * @param access which reads are allowed (block tokens in a secure cluster)
+   * @param tls the port's TLS in a secure cluster ({@code ReadPortTls}); no zero-copy then: bytes are encrypted
    */
   public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer,
-      DirectIo directIo, BlockAccess access) {
+      DirectIo directIo, BlockAccess access, Optional<SslContext> tls) {
+    this.tls = tls;
     this.name = name;
     this.bind = bind;
     this.planner = planner;
@@ -94,13 +99,14 @@ public final class BlockReadServer implements AutoCloseable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            tls.ifPresent(context -> ch.pipeline().addLast(context.newHandler(ch.alloc())));
             ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_REQUEST_BYTES, 0, 4, 0, 4));
             ChunkedWriteHandler chunks = new ChunkedWriteHandler();
-            if (transfer == BlockTransfer.COPYING || directIo.enabled()) {
+            if (transfer == BlockTransfer.COPYING || directIo.enabled() || tls.isPresent()) {
               ch.pipeline().addLast(chunks);
             }
             ch.pipeline().addLast(new ReadRequestHandler(planner, access, planners, transfer, directIo, readers,
-                chunks));
+                chunks, tls.isPresent()));
             connections.add(ch);
           }
         });
@@ -122,7 +128,8 @@ public final class BlockReadServer implements AutoCloseable {
           readers));
     }
     lifeCycle.startEnds();
-    LOG.info("{}: serving block reads ({}) on {}", name, transfer, new HostPort(bind.host(), port()));
+    LOG.info("{}: serving block reads ({}) on {}", name, tls.isPresent() ? "over TLS" : transfer,
+        new HostPort(bind.host(), port()));
   }
 
   public int port() {

@@ -9,9 +9,12 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.DefaultFileRegion;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.stream.ChunkedInput;
+import io.netty.handler.stream.ChunkedNioFile;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.ReferenceCountUtil;
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
@@ -35,6 +38,9 @@ import org.tropos.proto.hdds.BlockId;
 final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private static final Logger LOG = LoggerFactory.getLogger(ReadRequestHandler.class);
 
+  /** What one chunk of a read over TLS reads ahead of the encryption: four TLS records. */
+  private static final int ENCRYPTED_CHUNK_BYTES = 64 * 1024;
+
   private final ReadPlanner planner;
   private final BlockAccess access;
   private final Executor planners;
@@ -42,13 +48,17 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private final DirectIo directIo;
   private final Executor readers;
   private final ChunkedWriteHandler chunks;
+  private final boolean encrypted;
 
   /**
    * @param readers where direct reads read ahead ({@link DirectChunkedFile})
    * @param chunks the channel's handler that sends chunked bodies, restarted when a piece read ahead is ready
+   * @param encrypted whether the connection speaks TLS: its bytes must then pass through the JVM to be encrypted,
+   *     read in chunks instead of sent from the page cache
    */
   ReadRequestHandler(ReadPlanner planner, BlockAccess access, Executor planners, BlockTransfer transfer,
-      DirectIo directIo, Executor readers, ChunkedWriteHandler chunks) {
+      DirectIo directIo, Executor readers, ChunkedWriteHandler chunks, boolean encrypted) {
+    this.encrypted = encrypted;
     this.planner = planner;
     this.access = access;
     this.planners = planners;
@@ -143,7 +153,10 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     }
   }
 
-  /** The range's bytes as they leave: sendfile, a direct read for a large range, or heap copies (the baseline). */
+  /**
+   * The range's bytes as they leave: sendfile, a direct read for a large range, heap copies (the baseline), or, over
+   * TLS, chunks read into pooled buffers for the TLS handler to encrypt.
+   */
   private Object body(ChannelHandlerContext ctx, ReadPlan plan) throws IOException {
     if (transfer == BlockTransfer.COPYING) {
       return new HeapChunkedFile(plan.file(), plan.offset(), plan.length());
@@ -158,6 +171,10 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
       } catch (IOException e) {
         directIo.failed(plan.file(), e);
       }
+    }
+    if (encrypted) {
+      return new ChunkedNioFile(FileChannel.open(plan.file(), StandardOpenOption.READ), plan.offset(),
+          plan.length(), ENCRYPTED_CHUNK_BYTES);
     }
     return new DefaultFileRegion(plan.file().toFile(), plan.offset(), plan.length());
   }

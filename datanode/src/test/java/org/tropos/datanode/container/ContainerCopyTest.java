@@ -22,12 +22,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.conf.Configuration;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.security.BlockTokens;
+import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.FixedKeyRing;
 import org.tropos.common.security.SecretKey;
+import org.tropos.common.security.ServiceCertificates;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.ManualClock;
 import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
@@ -36,6 +43,7 @@ import org.tropos.datanode.read.BlockReadServer;
 import org.tropos.datanode.read.BlockTransfer;
 import org.tropos.datanode.read.ContainerReads;
 import org.tropos.datanode.security.BlockAccess;
+import org.tropos.datanode.security.ReadPortTls;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.storage.BlockData;
@@ -237,31 +245,43 @@ class ContainerCopyTest {
   }
 
   /**
-   * In a secure cluster the source lists and serves a container only for a container token signed with a key SCM
-   * made: the copying datanode signs its own; one without a token, or with a key of its own, copies nothing.
+   * In a secure cluster the source serves its read port over TLS and lists and serves a container only for a
+   * container token signed with a key SCM made: the copying datanode signs its own; one without a token, or with a
+   * key of its own, copies nothing.
    */
   @Test
   void aSecureSourceServesACopyOnlyForAContainerTokenOfTheCluster() throws Exception {
+    X509Settings x509 = X509Settings.from(Configuration.defaults());
+    CertificateAuthority ca = CertificateAuthority.initialize(root.resolve("ca"), x509, "CID-copy",
+        SystemClock.INSTANCE);
+    TransportSecurity sourceTls = datanodeTls(ca, x509, "source");
+    TransportSecurity targetTls = datanodeTls(ca, x509, "target");
     ManualClock clock = new ManualClock();
     SecretKey clusterKey = SecretKey.generate(clock.wallTime(), Duration.ofDays(2));
     BlockAccess cluster = new BlockAccess(BlockTokens.signedWith(new FixedKeyRing(clusterKey), Duration.ofHours(1),
         clock), "datanode");
     try (BlockReadServer secured = new BlockReadServer("secure-source", new HostPort("127.0.0.1", 0),
-        new ContainerReads(source), BlockTransfer.ZERO_COPY, DirectIo.OFF, cluster)) {
+        new ContainerReads(source), BlockTransfer.ZERO_COPY, DirectIo.OFF, cluster, ReadPortTls.of(sourceTls))) {
       secured.start();
       List<HostPort> from = List.of(new HostPort("127.0.0.1", secured.port()));
       BlockAccess foreign = new BlockAccess(BlockTokens.signedWith(new FixedKeyRing(SecretKey.generate(
           clock.wallTime(), Duration.ofDays(2))), Duration.ofHours(1), clock), "intruder");
       for (BlockAccess refused : List.of(BlockAccess.OPEN, foreign)) {
         DatanodeException e = assertThrows(DatanodeException.class,
-            () -> new ContainerImporter("dn-target", target, Duration.ofSeconds(10), refused).copy(CONTAINER, from));
+            () -> new ContainerImporter("dn-target", target, Duration.ofSeconds(10), refused, targetTls).copy(
+                CONTAINER, from));
         assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, e.result());
         assertFalse(target.holds(CONTAINER));
       }
-      new ContainerImporter("dn-target", target, Duration.ofSeconds(10), cluster).copy(CONTAINER, from);
+      new ContainerImporter("dn-target", target, Duration.ofSeconds(10), cluster, targetTls).copy(CONTAINER, from);
       for (int i = 1; i <= 3; i++) {
         assertArrayEquals(written.get(i - 1), read(target, block(i)), "block " + i);
       }
     }
+  }
+
+  private TransportSecurity datanodeTls(CertificateAuthority ca, X509Settings x509, String host) throws Exception {
+    return TransportSecurity.mutual(ServiceCertificates.loadOrObtain(root.resolve("certs-" + host),
+        new CertificateSubject(ServiceRole.DATANODE, host, "CID-copy"), x509, ca.inProcess()));
   }
 }

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.conf.Configuration;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.HostPort;
@@ -33,13 +34,21 @@ import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.rpc.LocalBlockSource;
 import org.tropos.common.security.BlockTokens;
+import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.SecretKey;
 import org.tropos.common.security.FixedKeyRing;
+import org.tropos.common.security.ServiceCertificates;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.ManualClock;
+import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.security.BlockAccess;
+import org.tropos.datanode.security.ReadPortTls;
 import org.tropos.datanode.volume.VolumeSet;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.datanode.storage.BlockData;
@@ -101,8 +110,13 @@ class BlockReadServerTest {
   }
 
   private BlockReadServer start(BlockTransfer transfer, DirectIo directIo, BlockAccess access) throws IOException {
+    return start(transfer, directIo, access, TransportSecurity.plaintext());
+  }
+
+  private BlockReadServer start(BlockTransfer transfer, DirectIo directIo, BlockAccess access,
+      TransportSecurity transport) throws IOException {
     BlockReadServer server = new BlockReadServer("read-test", new HostPort("127.0.0.1", 0), store::planRead,
-        transfer, directIo, access);
+        transfer, directIo, access, ReadPortTls.of(transport));
     server.start();
     return server;
   }
@@ -338,6 +352,40 @@ class BlockReadServerTest {
       clock.advance(Duration.ofHours(1));
       assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, assertThrows(DatanodeException.class,
           () -> client.read(BLOCK, 0, 1, read, b -> { })).result(), "an expired token reads nothing");
+    }
+  }
+
+  /**
+   * A secure cluster's read port speaks TLS only, showing the datanode's certificate: a reader that trusts the
+   * cluster's root reads every range (the bytes now pass through the JVM to be encrypted, checksums verified as
+   * ever, small and large reads on one connection, which stays good for the next read); a plaintext reader and a
+   * reader trusting another CA read nothing.
+   */
+  @Test
+  void aSecureReadServerSpeaksTlsToReadersThatTrustTheCluster() throws Exception {
+    X509Settings x509 = X509Settings.from(Configuration.defaults());
+    CertificateAuthority ca = CertificateAuthority.initialize(root.resolve("ca"), x509, "CID-read",
+        SystemClock.INSTANCE);
+    TransportSecurity datanode = TransportSecurity.mutual(ServiceCertificates.loadOrObtain(root.resolve("dn"),
+        new CertificateSubject(ServiceRole.DATANODE, "127.0.0.1", "CID-read"), x509, ca.inProcess()));
+    CertificateAuthority stranger = CertificateAuthority.initialize(root.resolve("stranger"), x509, "CID-read",
+        SystemClock.INSTANCE);
+    try (BlockReadServer server = start(BlockTransfer.ZERO_COPY, DIRECT_IO, BlockAccess.OPEN, datanode)) {
+      HostPort address = new HostPort("127.0.0.1", server.port());
+      try (BlockReadClient client = new BlockReadClient(address, Duration.ofSeconds(10),
+          TransportSecurity.trusting(ca.root()))) {
+        assertArrayEquals(data, read(client, 0, BLOCK_BYTES));
+        for (int[] r : new int[][] {{1, 1}, {BPC + 7, 3 * BPC}, {CHUNK - 3, CHUNK + 9}, {BLOCK_BYTES - 5, 5}}) {
+          assertArrayEquals(expected(r[0], r[1]), read(client, r[0], r[1]), "range " + r[0] + "+" + r[1]);
+        }
+        assertTrue(client.isOpenWithNothingUnread(), "the connection is good for another read");
+        assertArrayEquals(data, read(client, 0, BLOCK_BYTES));
+      }
+      try (BlockReadClient plain = new BlockReadClient(address, Duration.ofSeconds(2))) {
+        assertThrows(IOException.class, () -> read(plain, 0, BLOCK_BYTES), "a plaintext reader reads nothing");
+      }
+      assertThrows(IOException.class, () -> new BlockReadClient(address, Duration.ofSeconds(10),
+          TransportSecurity.trusting(stranger.root())), "a datanode of another CA is not trusted");
     }
   }
 }

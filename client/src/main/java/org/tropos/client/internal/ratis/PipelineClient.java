@@ -35,7 +35,10 @@ import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.ratis.RaftTls;
 import org.tropos.common.rpc.RaftRefusal;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.datanode.ContainerCommandResponse;
@@ -74,19 +77,26 @@ public final class PipelineClient implements AutoCloseable {
   /** Each member's commit index as last reported in a reply (keyed by Raft peer id). */
   private final Map<ByteString, Long> commitIndexes = new ConcurrentHashMap<>();
 
-  /** With the default timeouts. */
+  /** With the default timeouts, in plaintext. */
   public PipelineClient(UUID pipeline, List<DatanodeDetails> members, UUID leaderHint) {
+    this(pipeline, members, leaderHint, TransportSecurity.plaintext());
+  }
+
+  /** With the default timeouts, reaching the datanodes as {@code transport} says. */
+  public PipelineClient(UUID pipeline, List<DatanodeDetails> members, UUID leaderHint,
+      TransportSecurity transport) {
     this(pipeline, members, leaderHint, Configuration.defaults().get(ClientKeys.RATIS_WRITE_TIMEOUT),
-        Configuration.defaults().get(ClientKeys.RATIS_WATCH_TIMEOUT));
+        Configuration.defaults().get(ClientKeys.RATIS_WATCH_TIMEOUT), transport);
   }
 
   /**
    * @param writeTimeout how long a write is retried before it fails (Ratis retries forever by default, so a
    *     pipeline that cannot commit would hold its writers for good)
    * @param watchTimeout the same for a wait on replicas
+   * @param transport TLS to the datanodes in a secure cluster (trusting only datanodes of the cluster)
    */
   public PipelineClient(UUID pipeline, List<DatanodeDetails> members, UUID leaderHint, Duration writeTimeout,
-      Duration watchTimeout) {
+      Duration watchTimeout, TransportSecurity transport) {
     this.pipeline = pipeline;
     List<RaftPeer> peers = new ArrayList<>();
     for (DatanodeDetails member : members) {
@@ -102,15 +112,16 @@ public final class PipelineClient implements AutoCloseable {
         .setTimeout(TypeCase.WATCH, TimeDuration.valueOf(watchTimeout.toMillis(), TimeUnit.MILLISECONDS))
         .build();
     RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers);
-    this.client = newClient(properties, retries, group, leaderHint);
-    this.watchClients = new WatchClients(() -> newClient(properties, retries, group, leaderHint), WATCHES_PER_CLIENT);
+    Parameters tls = RaftTls.client(transport, ServiceRole.DATANODE);
+    this.client = newClient(properties, tls, retries, group, leaderHint);
+    this.watchClients = new WatchClients(() -> newClient(properties, tls, retries, group, leaderHint),
+        WATCHES_PER_CLIENT);
   }
 
-  private static RaftClient newClient(RaftProperties properties, RequestTypeDependentRetryPolicy retries,
-      RaftGroup group, UUID leaderHint) {
+  private static RaftClient newClient(RaftProperties properties, Parameters tls,
+      RequestTypeDependentRetryPolicy retries, RaftGroup group, UUID leaderHint) {
     RaftClient.Builder builder = RaftClient.newBuilder().setProperties(properties).setRetryPolicy(retries)
-        .setRaftGroup(group)
-        .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties));
+        .setRaftGroup(group).setClientRpc(new GrpcFactory(tls).newRaftClientRpc(ClientId.randomId(), properties));
     if (leaderHint != null) {
       builder.setLeaderId(RaftPeerId.valueOf(leaderHint.toString()));
     }

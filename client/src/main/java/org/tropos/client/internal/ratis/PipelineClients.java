@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.ByteBudget;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.scm.PipelineInfo;
@@ -28,17 +29,14 @@ public final class PipelineClients implements AutoCloseable {
   private final Duration writeTimeout;
   private final Duration watchTimeout;
   private final ByteBudget buffers;
-
-  /** With the default timeouts. */
-  public PipelineClients() {
-    this(Configuration.defaults());
-  }
+  private final TransportSecurity transport;
 
   /**
    * With the timeouts {@code conf} sets (hdds.ratis.client.request.write.timeout and .watch.timeout) and its write
-   * buffer budget (ozone.client.write.buffer.budget).
+   * buffer budget (ozone.client.write.buffer.budget), reaching datanodes as {@code transport} says.
    */
-  public PipelineClients(Configuration conf) {
+  public PipelineClients(Configuration conf, TransportSecurity transport) {
+    this.transport = transport;
     this.writeTimeout = conf.get(ClientKeys.RATIS_WRITE_TIMEOUT);
     this.watchTimeout = conf.get(ClientKeys.RATIS_WATCH_TIMEOUT);
     long budget = conf.get(ClientKeys.WRITE_BUFFER_BUDGET).bytes();
@@ -53,7 +51,7 @@ public final class PipelineClients implements AutoCloseable {
   public PipelineClient get(PipelineInfo pipeline) {
     return clients.computeIfAbsent(Uuids.fromProto(pipeline.getId().getId()), id -> new PipelineClient(id,
         pipeline.getMembersList().stream().map(PipelineMember::getDatanode).toList(),
-        pipeline.hasLeader() ? Uuids.fromProto(pipeline.getLeader()) : null, writeTimeout, watchTimeout));
+        pipeline.hasLeader() ? Uuids.fromProto(pipeline.getLeader()) : null, writeTimeout, watchTimeout, transport));
   }
 
   /** Drops (and closes) the client of a pipeline found gone, unless another writer already replaced it. */
