@@ -394,6 +394,27 @@ class SecureClusterIT {
   }
 
   /**
+   * The OM serves only callers it can name: without a certificate, or with a daemon's other than the gateway's,
+   * nothing is listed, read or deleted, whatever user the call names; the key and its bucket are still there.
+   */
+  @Test
+  void theOmServesNoCallerWithoutAUsersOrTheGatewaysCertificate() throws Exception {
+    Configuration nobody = mini.clientConfig().with("tropos.security.identity.file", "");
+    try (TroposClient anonymous = TroposClient.create(nobody, "root");
+        TroposClient datanode = TroposClient.create(mini.clientConfig(), "root", as(ServiceRole.DATANODE,
+            "127.0.0.94"))) {
+      for (TroposClient caller : List.of(anonymous, datanode)) {
+        for (Executable call : List.<Executable>of(() -> caller.listVolumes(""),
+            () -> caller.lookupKey("vol", "bucket", "kept"), () -> caller.deleteKey("vol", "bucket", "kept", false),
+            () -> caller.deleteBucket("vol", "bucket"))) {
+          assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, call).result());
+        }
+      }
+    }
+    assertArrayEquals(DATA, readKept(), "the key is still there");
+  }
+
+  /**
    * The datanodes' data ports as an outsider finds them (over TLS: in plaintext they answer nothing at all): a
    * block read straight from a read port, or chunks and a PutBlock sent over a committed block through the
    * pipeline's Raft port, without the block's token from the OM (or with a token for another block or mode) are

@@ -86,14 +86,14 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   }
 
   /**
-   * Tropos's own keys (ozone.*, hdds.*) from the Hadoop configuration; the URI's authority names the OM
-   * ({@code host:port}) or, like Ozone's {@code ofs://}, an OM HA service of {@code ozone.om.service.ids}, whose
-   * OMs the client then follows.
+   * Tropos's own keys (ozone.*, hdds.*, tropos.*: the CA and certificate of a secure cluster) from the Hadoop
+   * configuration; the URI's authority names the OM ({@code host:port}) or, like Ozone's {@code ofs://}, an OM HA
+   * service of {@code ozone.om.service.ids}, whose OMs the client then follows.
    */
   static Configuration troposConfiguration(URI name, org.apache.hadoop.conf.Configuration conf) {
     Map<String, String> keys = new HashMap<>();
     for (Map.Entry<String, String> e : conf) {
-      if (e.getKey().startsWith("ozone.") || e.getKey().startsWith("hdds.")) {
+      if (e.getKey().startsWith("ozone.") || e.getKey().startsWith("hdds.") || e.getKey().startsWith("tropos.")) {
         keys.put(e.getKey(), e.getValue());
       }
     }

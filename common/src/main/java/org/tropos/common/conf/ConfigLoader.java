@@ -27,6 +27,8 @@ import org.xml.sax.SAXException;
 public final class ConfigLoader {
   public static final String SITE_FILE = "ozone-site.xml";
   public static final String CONF_DIR_ENV = "OZONE_CONF_DIR";
+  /** The system property in which the launcher (bin/tropos) names the installation's conf directory. */
+  public static final String INSTALLED_CONF_DIR_PROPERTY = "tropos.conf.dir";
   private static final Logger LOG = LoggerFactory.getLogger(ConfigLoader.class);
   private static final Pattern VARIABLE = Pattern.compile("\\$\\{([^}$\\s]+)}");
   private static final int MAX_EXPANSION_DEPTH = 20;
@@ -53,13 +55,20 @@ public final class ConfigLoader {
     this(warnings, false);
   }
 
-  /** The conf directory: {@code explicit} (--conf), else $OZONE_CONF_DIR, else {@code conf/}. */
+  /**
+   * The conf directory: {@code explicit} (--conf), else $OZONE_CONF_DIR, else the installation's (the launcher
+   * names it in {@link #INSTALLED_CONF_DIR_PROPERTY}), else {@code conf/}.
+   */
   public static Path resolveConfDir(Path explicit, Map<String, String> env) {
     if (explicit != null) {
       return explicit;
     }
     String fromEnv = env.get(CONF_DIR_ENV);
-    return fromEnv != null && !fromEnv.isBlank() ? Path.of(fromEnv) : Path.of("conf");
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return Path.of(fromEnv);
+    }
+    String installed = System.getProperty(INSTALLED_CONF_DIR_PROPERTY, "");
+    return installed.isBlank() ? Path.of("conf") : Path.of(installed);
   }
 
   /** Loads {@code confDir/ozone-site.xml}; a missing file means all defaults. */
@@ -154,7 +163,8 @@ public final class ConfigLoader {
     });
   }
 
-  static Map<String, String> readSiteXml(Path file) {
+  /** The properties an ozone-site.xml sets, as written (no alias mapping or validation yet). */
+  public static Map<String, String> readSiteXml(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
       NodeList properties = newDocumentBuilder().parse(in).getDocumentElement().getElementsByTagName("property");
       Map<String, String> values = new LinkedHashMap<>();

@@ -54,8 +54,7 @@ public final class Callers {
   /**
    * The same in a secure cluster, where the user comes from the caller's certificate ({@link PeerRoles#PEER}): a
    * user's certificate names the user, whatever the header says; the S3 gateway names the S3 user it acts for
-   * (until the OM checks S3 signatures itself), other daemons their own process's user; a caller without a
-   * certificate is nobody ("").
+   * (until the OM checks S3 signatures itself); any other caller is nobody (""), whatever it names.
    */
   static ServerInterceptor receivingAuthenticated() {
     return new ServerInterceptor() {
@@ -76,6 +75,6 @@ public final class Callers {
     if (peer.role() == ServiceRole.USER) {
       return peer.name().getBytes(StandardCharsets.UTF_8);
     }
-    return named == null ? new byte[0] : named;
+    return peer.role() == ServiceRole.S3G && named != null ? named : new byte[0];
   }
 }

@@ -47,7 +47,7 @@ public final class OmException extends Exception {
   /** Translates a failed OM call on the client side. */
   public static OmException fromRpc(StatusRuntimeException e, String target) {
     RpcErrors.Failure<OmResult> failure = RpcErrors.failureOf(e, "the OM", target, OmResult::forNumber,
-        OmResult.OM_RESULT_UNSPECIFIED, OmResult.OM_NOT_READY, OmResult.INTERNAL_ERROR);
+        OmResult.OM_RESULT_UNSPECIFIED, OmResult.OM_NOT_READY, OmResult.PERMISSION_DENIED, OmResult.INTERNAL_ERROR);
     String hint = RpcErrors.detailOf(e).map(d -> d.getLeaderHint()).orElse("");
     return new OmException(failure.result(), failure.message(), hint, e);
   }

@@ -62,12 +62,14 @@ public final class RpcErrors {
 
   /**
    * Translates a failed call on the client side: the server's detail when it sent one, else {@code notReady}
-   * when the service could not be reached in time (UNAVAILABLE, DEADLINE_EXCEEDED), else {@code internal}.
+   * when the service could not be reached in time (UNAVAILABLE, DEADLINE_EXCEEDED), {@code denied} when the
+   * server's transport refused the caller (UNAUTHENTICATED, PERMISSION_DENIED: no or the wrong certificate), else
+   * {@code internal}.
    *
    * @param forNumber the Result enum's {@code forNumber}; an unknown number becomes {@code unspecified}
    */
   public static <R extends ProtocolMessageEnum> Failure<R> failureOf(StatusRuntimeException e, String service,
-      String target, IntFunction<R> forNumber, R unspecified, R notReady, R internal) {
+      String target, IntFunction<R> forNumber, R unspecified, R notReady, R denied, R internal) {
     Optional<ErrorDetail> detail = detailOf(e);
     if (detail.isPresent()) {
       R result = forNumber.apply(detail.get().getResult());
@@ -78,7 +80,8 @@ public final class RpcErrors {
     String description = e.getStatus().getDescription();
     String why = description == null ? code.toString() : code + ": " + description;
     String what = unreachable ? "cannot reach " + service + " at " : "call to " + service + " at ";
-    return new Failure<>(unreachable ? notReady : internal, what + target + " (" + why + ")");
+    boolean refused = code == Status.Code.UNAUTHENTICATED || code == Status.Code.PERMISSION_DENIED;
+    return new Failure<>(unreachable ? notReady : refused ? denied : internal, what + target + " (" + why + ")");
   }
 
   public static GrpcCode grpcCodeOf(ProtocolMessageEnum result) {

@@ -36,7 +36,8 @@ public final class ScmException extends Exception {
   /** Translates a failed SCM call on the client side. */
   public static ScmException fromRpc(StatusRuntimeException e, String target) {
     RpcErrors.Failure<ScmResult> failure = RpcErrors.failureOf(e, "SCM", target, ScmResult::forNumber,
-        ScmResult.SCM_RESULT_UNSPECIFIED, ScmResult.SCM_NOT_READY, ScmResult.INTERNAL_ERROR);
+        ScmResult.SCM_RESULT_UNSPECIFIED, ScmResult.SCM_NOT_READY, ScmResult.PERMISSION_DENIED,
+        ScmResult.INTERNAL_ERROR);
     return new ScmException(failure.result(), failure.message(), e);
   }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.PeerRoles;
+import org.tropos.common.security.ServiceRole;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -93,11 +94,13 @@ import org.tropos.proto.scm.ExcludeList;
  */
 public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   /**
-   * Who may call the OM in a secure cluster: any caller with TLS. Daemons show their certificates; users show
-   * none yet and still name themselves, until they authenticate (Kerberos, user certificates).
+   * Who may call the OM in a secure cluster: a user with a certificate, acting as the user it names, and the S3
+   * gateway, acting for the S3 users it serves ({@link org.tropos.common.rpc.Callers}). A caller without a
+   * certificate, or with another daemon's, is refused before anything is read or changed.
    */
   public static PeerRoles.Admission admission(String clusterId) {
-    return new PeerRoles.Admission(Map.of(), Set.of(OmServiceGrpc.SERVICE_NAME), clusterId);
+    return new PeerRoles.Admission(Map.of(OmServiceGrpc.SERVICE_NAME, Set.of(ServiceRole.USER, ServiceRole.S3G)),
+        Set.of(), clusterId);
   }
 
   private final Namespace namespace;

@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.client.hadoop.TroposFileSystem;
 import org.tropos.common.conf.ConfigLoader;
 import org.tropos.common.conf.Configuration;
+import org.tropos.tools.local.LocalClientConf;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.ScmAddresses;
 import picocli.CommandLine.Command;
@@ -37,7 +38,8 @@ public final class FsCommand implements Callable<Integer> {
   private static final int PROBE_TIMEOUT_MS = 2000;
 
   @Option(names = "--conf", paramLabel = "DIR",
-      description = "Directory with ozone-site.xml (default: $OZONE_CONF_DIR, else ./conf); first if given.")
+      description = "Directory with ozone-site.xml (default: $OZONE_CONF_DIR, else ./conf and the settings of the"
+          + " tropos local started in this directory); first if given.")
   private Path confDir;
 
   @Unmatched
@@ -52,7 +54,8 @@ public final class FsCommand implements Callable<Integer> {
    */
   @Override
   public Integer call() throws Exception {
-    Configuration conf = new ConfigLoader(LOG::warn).load(ConfigLoader.resolveConfDir(confDir, System.getenv()));
+    Configuration conf = new ConfigLoader(LOG::warn).load(ConfigLoader.resolveConfDir(confDir, System.getenv()),
+        LocalClientConf.forCommand(confDir, System.getenv()));
     int code = ToolRunner.run(hadoopConf(conf), new FsShell(), shellArgs.toArray(new String[0]));
     if (code == 0) {
       return ExitCodes.OK;

@@ -1,7 +1,6 @@
 package org.tropos.tools.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -14,9 +13,11 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.tools.local.LocalClientConf;
 import org.tropos.tools.local.LocalCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,12 +53,17 @@ public final class LocalCommand implements Callable<Integer> {
   private boolean ha;
 
   @Option(names = "--data-dir", paramLabel = "DIR", defaultValue = ".tropos-local",
-      description = "Where all data lives (default: ./.tropos-local).")
+      description = "Where all data lives (default: ./.tropos-local; CLI commands run in this directory then reach"
+          + " the cluster with its client settings, DATA_DIR/client-conf).")
   private Path dataDir;
 
   @Override
   public Integer call() throws Exception {
     Configuration conf = config.loadForDaemon();
+    // Secure unless told otherwise: its own CA, TLS between all its parts, a certificate for the user who starts it.
+    if (!conf.isSet(SecurityKeys.SECURITY_ENABLED)) {
+      conf = conf.with(SecurityKeys.SECURITY_ENABLED.name(), "true");
+    }
     // A local cluster is watched by a person: report changes within seconds, not minutes.
     if (!conf.isSet(DatanodeKeys.HEARTBEAT_INTERVAL)) {
       conf = conf.with(DatanodeKeys.HEARTBEAT_INTERVAL.name(), "3s");
@@ -67,6 +73,9 @@ public final class LocalCommand implements Callable<Integer> {
     }
     LocalCluster cluster = new LocalCluster(dataDir, datanodes, volumes, raftDirs, ha, conf);
     cluster.start();
+    Map<String, String> clientKeys = new TreeMap<>(cluster.serviceKeys());
+    clientKeys.putAll(cluster.securityKeys());
+    Path clientConf = LocalClientConf.write(dataDir, clientKeys);
     System.out.print(cluster.describe());
     awaitWritable(cluster, conf);
     S3Secret secret = s3Secret(conf, cluster);
@@ -77,10 +86,11 @@ public final class LocalCommand implements Callable<Integer> {
         secret.getAccessId(), secret.getSecret(), cluster.s3Endpoint());
     if (ha) {
       System.out.printf("  OM HA service: clients configured by %s (tropos admin om roles --conf %s)%n",
-          clientConf(cluster), clientConf(cluster).getParent());
-    } else if (!cluster.securityKeys().isEmpty()) {
-      System.out.printf("  Secure: clients trust its CA and act as %s with the settings in %s (tropos admin"
-          + " datanode list --conf %s)%n", Callers.localUser(), clientConf(cluster), clientConf(cluster).getParent());
+          clientConf, clientConf.getParent());
+    }
+    if (!cluster.securityKeys().isEmpty()) {
+      System.out.printf("  Secure: clients trust its CA and act as %s with the settings in %s (read by CLI commands"
+          + " run here; elsewhere --conf %s)%n", Callers.localUser(), clientConf, clientConf.getParent());
     }
     System.out.flush();
     return Daemons.runUntilStopped(cluster);
@@ -109,24 +119,6 @@ public final class LocalCommand implements Callable<Integer> {
           + " needs 3 HEALTHY datanodes; RATIS/ONE needs %s); see tropos admin pipeline list%n", factor,
           WRITABLE_WAIT.toSeconds(), ScmKeys.PIPELINE_AUTO_FACTOR_ONE.name() + "=true");
     }
-  }
-
-  /**
-   * Writes an ozone-site.xml naming the OM service's nodes, for clients that should know them all, and in a secure
-   * cluster the CA and the user's certificate.
-   */
-  private Path clientConf(LocalCluster cluster) throws IOException {
-    Path file = dataDir.toAbsolutePath().resolve("client-conf").resolve("ozone-site.xml");
-    if (!Files.exists(file)) {
-      StringBuilder xml = new StringBuilder("<configuration>\n");
-      Map<String, String> keys = new TreeMap<>(cluster.serviceKeys());
-      keys.putAll(cluster.securityKeys());
-      keys.forEach((key, value) -> xml.append("  <property><name>").append(key).append("</name><value>")
-          .append(value).append("</value></property>\n"));
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, xml.append("</configuration>\n"));
-    }
-    return file;
   }
 
   /** The current user's S3 credentials (created on the first start), so the printed example works as is. */
