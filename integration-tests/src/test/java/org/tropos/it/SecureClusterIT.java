@@ -2,6 +2,7 @@ package org.tropos.it;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -96,6 +97,7 @@ import org.tropos.proto.scm.DatanodeStatus;
 import org.tropos.proto.scm.DeleteKeyBlocksRequest;
 import org.tropos.proto.scm.GetContainersRequest;
 import org.tropos.proto.scm.GetScmInfoRequest;
+import org.tropos.proto.scm.GetSealingKeyRequest;
 import org.tropos.proto.scm.GetSecretKeysRequest;
 import org.tropos.proto.scm.HeartbeatRequest;
 import org.tropos.proto.scm.KeyBlocks;
@@ -310,6 +312,7 @@ class SecureClusterIT {
     Configuration ha = mini.clientConfig().with(new OmService("secureha", nodes).toKeys());
     CertificateIssuer ca = mini.cluster().scm().certificateIssuer().orElseThrow();
     List<OmServer> oms = new java.util.ArrayList<>();
+    OmService.Node running;
     try {
       for (int i = 0; i < 3; i++) {
         OmServer om = new OmServer(OmConfig.from(ha.with(Map.of("ozone.om.node.id", "om" + i,
@@ -320,8 +323,14 @@ class SecureClusterIT {
       try (TroposClient client = TroposClient.create(ha)) {
         client.createVolume(VolumeInfo.newBuilder().setName("havol").setOwner("it").build());
         assertEquals("havol", client.getVolume("havol").getName(), "a leader elected and a write replicated");
+        // A secret sealed by the leader opens on the OM that leads after it: they share SCM's sealing key.
+        String secret = client.getS3Secret(Callers.localUser(), true).getSecret();
+        OmServer leader = oms.stream().filter(OmServer::serving).findFirst().orElseThrow();
+        leader.close();
+        assertEquals(secret, client.getS3Secret(Callers.localUser(), false).getSecret(), "read on the next leader");
+        running = nodes.get(oms.indexOf(leader) == 0 ? 1 : 0);
       }
-      int ratisPort = nodes.get(0).ratis().port();
+      int ratisPort = running.ratis().port();
       ManagedChannel asOm = channel(ratisPort, as(ServiceRole.OM, "om-probe"), ServiceRole.OM);
       refused(Status.Code.UNIMPLEMENTED, () -> call(asOm, "tropos.Probe/Call"));
       ManagedChannel asDatanode = channel(ratisPort, as(ServiceRole.DATANODE, "127.0.0.96"), ServiceRole.OM);
@@ -618,6 +627,38 @@ class SecureClusterIT {
     ManagedChannel om = channel(port, as(ServiceRole.OM, "localhost"), ServiceRole.SCM);
     assertEquals(1, ScmSecurityServiceGrpc.newBlockingStub(om).withDeadlineAfter(10, TimeUnit.SECONDS)
         .getSecretKeys(GetSecretKeysRequest.getDefaultInstance()).getKeysCount());
+  }
+
+  /**
+   * S3 secrets are sealed in the OM's database with a key SCM hands to OMs alone: no file of the OM holds a secret
+   * it handed out, and only an OM's certificate fetches the key (a datanode's, the gateway's or a user's do not).
+   */
+  @Test
+  void theOmKeepsS3SecretsSealedWithAKeyOnlyOmsFetch() throws Exception {
+    String secret;
+    try (TroposClient client = TroposClient.create(mini.clientConfig())) {
+      secret = client.getS3Secret(Callers.localUser(), true).getSecret();
+    }
+    byte[] wanted = secret.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    try (java.util.stream.Stream<Path> files = Files.walk(dir.resolve("cluster/om"))) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        byte[] bytes = Files.readAllBytes(file);
+        for (int i = 0; i + wanted.length <= bytes.length; i++) {
+          assertFalse(Arrays.equals(bytes, i, i + wanted.length, wanted, 0, wanted.length), file + " holds the"
+              + " secret in the clear");
+        }
+      }
+    }
+    int port = mini.cluster().scm().clientPort();
+    for (TransportSecurity caller : List.of(as(ServiceRole.DATANODE, "127.0.0.93"), as(ServiceRole.S3G,
+        "localhost"), as(ServiceRole.USER, "mallory"))) {
+      ManagedChannel channel = channel(port, caller, ServiceRole.SCM);
+      refused(Status.Code.PERMISSION_DENIED, () -> ScmSecurityServiceGrpc.newBlockingStub(channel)
+          .withDeadlineAfter(10, TimeUnit.SECONDS).getSealingKey(GetSealingKeyRequest.getDefaultInstance()));
+    }
+    ManagedChannel om = channel(port, as(ServiceRole.OM, "localhost"), ServiceRole.SCM);
+    assertEquals(32, ScmSecurityServiceGrpc.newBlockingStub(om).withDeadlineAfter(10, TimeUnit.SECONDS)
+        .getSealingKey(GetSealingKeyRequest.getDefaultInstance()).getKey().size());
   }
 
   private static byte[] readKept() throws Exception {

@@ -16,6 +16,7 @@ import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmCertificateClient;
+import org.tropos.common.rpc.ScmSealingKeyClient;
 import org.tropos.common.rpc.ScmSecretKeyClient;
 import org.tropos.common.rpc.ShedUnderPressure;
 import org.tropos.common.security.BlockTokens;
@@ -32,6 +33,7 @@ import org.tropos.common.util.VersionInfo;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.namespace.DirectoryPurger;
 import org.tropos.om.namespace.Namespace;
+import org.tropos.om.namespace.S3SecretSealing;
 import org.tropos.om.occ.Committer;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.occ.OccMetrics;
@@ -74,6 +76,7 @@ public final class OmServer implements AutoCloseable {
   private Leadership leadership;
   private CertificateRenewal renewal;
   private AutoCloseable secretKeys;
+  private ScmSealingKeyClient sealingKey;
 
   /** An OM that, in a secure cluster, must have its certificate already (or fails to start saying so). */
   public OmServer(OmConfig config, Clock clock) {
@@ -86,6 +89,15 @@ public final class OmServer implements AutoCloseable {
     this.config = config;
     this.clock = clock;
     this.issuer = issuer;
+  }
+
+  /** S3 secrets sealed with SCM's key in a secure cluster, else in plaintext. */
+  private S3SecretSealing sealing(TransportSecurity transport) {
+    if (!config.security().enabled()) {
+      return S3SecretSealing.plaintext();
+    }
+    sealingKey = new ScmSealingKeyClient(config.security().scm(), transport);
+    return S3SecretSealing.sealedWith(sealingKey::key);
   }
 
   public void start() throws IOException {
@@ -112,7 +124,7 @@ public final class OmServer implements AutoCloseable {
       }
       committer.start();
       runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
-      namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor());
+      namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor(), sealing(transport));
       scm = new ScmBlocks(config.scmBlockAddresses(), transport, clock, config.containerLocationTtl(),
           config.containerLocationsKept());
       DirectoryPurger purger = new DirectoryPurger(runner);
@@ -229,7 +241,7 @@ public final class OmServer implements AutoCloseable {
     if (!lifeCycle.closeBegins()) {
       return;
     }
-    Closer.closeAll("OM", renewal, http, server, secretKeys,
+    Closer.closeAll("OM", renewal, http, server, secretKeys, sealingKey,
         background == null ? null : () -> Threads.shutdown(background, STOP_TIMEOUT), scm, committer, raft, db,
         daemonMetrics);
     lifeCycle.closeEnds();

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.ShedUnderPressure;
+import org.tropos.common.security.SealingKey;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
@@ -39,6 +40,7 @@ import org.tropos.scm.rpc.ScmBlockRpc;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
 import org.tropos.scm.rpc.ScmSecurityRpc;
 import org.tropos.scm.security.ScmCertificateAuthority;
+import org.tropos.scm.security.ScmSealingKey;
 import org.tropos.scm.security.ScmSecretKeys;
 
 /**
@@ -145,7 +147,7 @@ final class ScmServices implements AutoCloseable {
       clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
           List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
               containerManager, replicationManager, new ScmAdministrators(config.security().enabled(),
-                  config.administrators())), new ScmSecurityRpc(ca, secretKeys)), registry)
+                  config.administrators())), new ScmSecurityRpc(ca, secretKeys, sealingKey())), registry)
           .secured(transport, ScmAdmissions.clientPort(identity.clusterId()));
       clientServer.start();
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
@@ -170,6 +172,11 @@ final class ScmServices implements AutoCloseable {
    * In a secure cluster, the block-token keys: a new one made now if due, and checked again every period on the
    * node checker's scheduler.
    */
+  /** The key the OMs seal S3 secrets with, made with the cluster; none when it is not secure. */
+  private Optional<SealingKey> sealingKey() throws IOException {
+    return config.security().enabled() ? Optional.of(ScmSealingKey.loadOrCreate(db)) : Optional.empty();
+  }
+
   private Optional<ScmSecretKeys> startSecretKeys() throws IOException {
     if (!config.security().enabled()) {
       return Optional.empty();

@@ -51,10 +51,19 @@ import org.tropos.proto.om.db.OpenKeyRow;
 public final class Namespace {
   private final OccRunner runner;
   private final Buckets.Defaults defaults;
+  private final S3SecretSealing sealing;
 
+  /** S3 secrets kept in plaintext (a cluster without security). */
   public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor) {
+    this(runner, defaultLayout, defaultFactor, S3SecretSealing.plaintext());
+  }
+
+  /** @param sealing how S3 secrets are kept in the database */
+  public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
+      S3SecretSealing sealing) {
     this.runner = runner;
     this.defaults = new Buckets.Defaults(defaultLayout, defaultFactor);
+    this.sealing = sealing;
   }
 
   public VolumeInfo createVolume(VolumeInfo volume) throws OmException {
@@ -351,11 +360,12 @@ public final class Namespace {
 
   /** The secret of {@code accessId}; with {@code createIfMissing}, a new one if it has none. */
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
-    return runner.run("get the S3 secret of " + accessId, txn -> S3Secrets.get(txn, accessId, createIfMissing));
+    return runner.run("get the S3 secret of " + accessId, txn -> S3Secrets.get(txn, sealing, accessId,
+        createIfMissing));
   }
 
   public S3Secret setS3Secret(String accessId, String secret) throws OmException {
-    return runner.run("set the S3 secret of " + accessId, txn -> S3Secrets.set(txn, accessId, secret));
+    return runner.run("set the S3 secret of " + accessId, txn -> S3Secrets.set(txn, sealing, accessId, secret));
   }
 
   public void revokeS3Secret(String accessId) throws OmException {

@@ -13,7 +13,8 @@ import org.tropos.proto.om.db.S3SecretRow;
 
 /**
  * S3 credentials. The access id is a user name, as in Ozone; a new secret is 32 random bytes in hex, drawn
- * while the request executes, so the write set (what OM HA will replicate) carries it.
+ * while the request executes, so the write set (what OM HA replicates) carries it, sealed as
+ * {@link S3SecretSealing} says (its nonce drawn then too).
  */
 final class S3Secrets {
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -22,28 +23,29 @@ final class S3Secrets {
   private S3Secrets() {
   }
 
-  static S3Secret get(Txn txn, String accessId, boolean createIfMissing) throws OmException {
+  static S3Secret get(Txn txn, S3SecretSealing sealing, String accessId, boolean createIfMissing)
+      throws OmException {
     checkAccessId(accessId);
     byte[] key = OmDbKeys.utf8(accessId);
     Optional<S3SecretRow> row = txn.get(OmTable.S3_SECRETS, key, S3SecretRow.parser());
     if (row.isPresent()) {
-      return info(row.get());
+      return info(row.get(), sealing.secretOf(row.get()));
     }
     if (!createIfMissing) {
       throw new OmException(OmResult.S3_SECRET_NOT_FOUND, "no S3 secret for " + accessId);
     }
     byte[] secret = new byte[32];
     RANDOM.nextBytes(secret);
-    return store(txn, accessId, HexFormat.of().formatHex(secret));
+    return store(txn, sealing, accessId, HexFormat.of().formatHex(secret));
   }
 
-  static S3Secret set(Txn txn, String accessId, String secret) throws OmException {
+  static S3Secret set(Txn txn, S3SecretSealing sealing, String accessId, String secret) throws OmException {
     checkAccessId(accessId);
     if (secret.isEmpty() || secret.length() > MAX_SECRET_CHARS || secret.chars().anyMatch(c -> c <= ' ' || c > '~')) {
       throw new OmException(OmResult.INVALID_REQUEST, "an S3 secret is 1 to " + MAX_SECRET_CHARS
           + " printable ASCII characters without spaces");
     }
-    return store(txn, accessId, secret);
+    return store(txn, sealing, accessId, secret);
   }
 
   static void revoke(Txn txn, String accessId) throws OmException {
@@ -55,15 +57,15 @@ final class S3Secrets {
     txn.delete(OmTable.S3_SECRETS, key);
   }
 
-  private static S3Secret store(Txn txn, String accessId, String secret) {
-    S3SecretRow row = S3SecretRow.newBuilder().setAccessId(accessId).setSecret(secret)
-        .setCreationTimeMs(txn.nowMillis()).build();
+  private static S3Secret store(Txn txn, S3SecretSealing sealing, String accessId, String secret)
+      throws OmException {
+    S3SecretRow row = sealing.row(accessId, secret).setCreationTimeMs(txn.nowMillis()).build();
     txn.put(OmTable.S3_SECRETS, OmDbKeys.utf8(accessId), row);
-    return info(row);
+    return info(row, secret);
   }
 
-  private static S3Secret info(S3SecretRow row) {
-    return S3Secret.newBuilder().setAccessId(row.getAccessId()).setSecret(row.getSecret())
+  private static S3Secret info(S3SecretRow row, String secret) {
+    return S3Secret.newBuilder().setAccessId(row.getAccessId()).setSecret(secret)
         .setCreationTimeMs(row.getCreationTimeMs()).build();
   }
 

@@ -5,8 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -15,7 +20,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.security.SealingKey;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGrants;
 import org.tropos.proto.om.AclPermission;
@@ -528,6 +535,51 @@ class NamespaceTest {
     om = new OmTestStore(dir);
     assertEquals("s3cr3t", om.namespace.getS3Secret("alice", false).getSecret());
     assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.getS3Secret("bob", false)));
+  }
+
+  /**
+   * In a secure cluster a secret is sealed before it reaches the database: no file of the OM's holds it (a row
+   * written in plaintext before, still readable, shows the scan finds what is there), only the same key opens it,
+   * and an OM without the key or with another one answers an error rather than a wrong secret.
+   */
+  @Test
+  void sealedS3SecretsAreNowhereInTheDatabaseFilesAndOpenOnlyWithTheirKey() throws Exception {
+    SealingKey key = SealingKey.generate();
+    om.namespace.setS3Secret("legacy", "plaintext-kept-before-sealing");
+    Namespace sealed = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+        S3SecretSealing.sealedWith(() -> key));
+    assertEquals("plaintext-kept-before-sealing", sealed.getS3Secret("legacy", false).getSecret());
+    assertEquals("sealed-secret-of-alice-0123456789", sealed.setS3Secret("alice",
+        "sealed-secret-of-alice-0123456789").getSecret());
+    String generated = sealed.getS3Secret("bob", true).getSecret();
+    assertEquals(generated, sealed.getS3Secret("bob", false).getSecret());
+
+    Namespace otherKey = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+        S3SecretSealing.sealedWith(SealingKey::generate));
+    assertEquals(OmResult.INTERNAL_ERROR, failure(() -> otherKey.getS3Secret("alice", false)));
+    assertEquals(OmResult.INTERNAL_ERROR, failure(() -> om.namespace.getS3Secret("alice", false)));
+    om.close();
+    assertTrue(filesHold(dir, "plaintext-kept-before-sealing"), "the scan finds a secret kept in plaintext");
+    assertFalse(filesHold(dir, "sealed-secret-of-alice"), "a sealed secret is in no file");
+    assertFalse(filesHold(dir, generated), "a generated secret is in no file");
+    om = new OmTestStore(dir);
+    assertEquals("sealed-secret-of-alice-0123456789", new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED,
+        ReplicationFactor.THREE, S3SecretSealing.sealedWith(() -> key)).getS3Secret("alice", false).getSecret());
+  }
+
+  private static boolean filesHold(Path dir, String text) throws IOException {
+    byte[] wanted = text.getBytes(StandardCharsets.UTF_8);
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        byte[] bytes = Files.readAllBytes(file);
+        for (int i = 0; i + wanted.length <= bytes.length; i++) {
+          if (Arrays.equals(bytes, i, i + wanted.length, wanted, 0, wanted.length)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
   }
 
   private static KeyBlock block(long localId, long length) {

@@ -13,7 +13,8 @@ import org.tropos.proto.scm.ScmSecurityServiceGrpc;
  * Who may call SCM's services when the cluster runs secure: only datanodes register and heartbeat; only OMs
  * allocate blocks and hand over deleted ones; any caller of the cluster (users too, until users authenticate) may
  * ask where containers are, report a bad replica, administer and ask for a certificate (a first one with a
- * bootstrap token, a renewal with the certificate it renews); only OMs and datanodes fetch the block-token keys.
+ * bootstrap token, a renewal with the certificate it renews); only OMs and datanodes fetch the block-token keys,
+ * only OMs the key they seal S3 secrets with.
  */
 public final class ScmAdmissions {
   private ScmAdmissions() {
@@ -35,10 +36,14 @@ public final class ScmAdmissions {
         Set.of(ScmBlockServiceGrpc.SERVICE_NAME), clusterId);
   }
 
-  /** The client port: administration and certificates; the block-token keys for OMs and datanodes alone. */
+  /**
+   * The client port: administration and certificates; the block-token keys for OMs and datanodes alone, the
+   * sealing key for OMs alone.
+   */
   public static PeerRoles.Admission clientPort(String clusterId) {
     return new PeerRoles.Admission(Map.of(ScmSecurityServiceGrpc.getGetSecretKeysMethod().getFullMethodName(),
-        Set.of(ServiceRole.OM, ServiceRole.DATANODE)), Set.of(ScmAdminServiceGrpc.SERVICE_NAME,
+        Set.of(ServiceRole.OM, ServiceRole.DATANODE), ScmSecurityServiceGrpc.getGetSealingKeyMethod()
+            .getFullMethodName(), Set.of(ServiceRole.OM)), Set.of(ScmAdminServiceGrpc.SERVICE_NAME,
         ScmSecurityServiceGrpc.SERVICE_NAME), clusterId);
   }
 }

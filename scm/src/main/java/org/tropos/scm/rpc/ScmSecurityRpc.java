@@ -1,5 +1,6 @@
 package org.tropos.scm.rpc;
 
+import com.google.protobuf.ByteString;
 import io.grpc.stub.StreamObserver;
 import java.io.IOException;
 import java.security.GeneralSecurityException;
@@ -12,8 +13,11 @@ import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.RequestRefusedException;
+import org.tropos.common.security.SealingKey;
 import org.tropos.proto.scm.GetCaCertificateRequest;
 import org.tropos.proto.scm.GetCaCertificateResponse;
+import org.tropos.proto.scm.GetSealingKeyRequest;
+import org.tropos.proto.scm.GetSealingKeyResponse;
 import org.tropos.proto.scm.GetSecretKeysRequest;
 import org.tropos.proto.scm.GetSecretKeysResponse;
 import org.tropos.proto.scm.ScmResult;
@@ -25,16 +29,32 @@ import org.tropos.scm.security.ScmSecretKeys;
 
 /**
  * SCM's certificate service: the CA's certificate, first certificates for bootstrap tokens, renewals asked over
- * mutual TLS with the certificate being renewed, and the block-token keys.
+ * mutual TLS with the certificate being renewed, the block-token keys and the OMs' sealing key.
  */
 public final class ScmSecurityRpc extends ScmSecurityServiceGrpc.ScmSecurityServiceImplBase {
   private final ScmCertificateAuthority ca;
   private final Optional<ScmSecretKeys> secretKeys;
+  private final Optional<SealingKey> sealingKey;
 
-  /** @param secretKeys the block-token keys; empty when the cluster is not secure (there are none) */
-  public ScmSecurityRpc(ScmCertificateAuthority ca, Optional<ScmSecretKeys> secretKeys) {
+  /**
+   * @param secretKeys the block-token keys; empty when the cluster is not secure (there are none)
+   * @param sealingKey the key the OMs seal S3 secrets with; empty when the cluster is not secure
+   */
+  public ScmSecurityRpc(ScmCertificateAuthority ca, Optional<ScmSecretKeys> secretKeys,
+      Optional<SealingKey> sealingKey) {
     this.ca = ca;
     this.secretKeys = secretKeys;
+    this.sealingKey = sealingKey;
+  }
+
+  /** Admitted for OMs only ({@link ScmAdmissions#clientPort}). */
+  @Override
+  public void getSealingKey(GetSealingKeyRequest request, StreamObserver<GetSealingKeyResponse> out) {
+    ScmCalls.respond("GetSealingKey", out, () -> {
+      SealingKey key = sealingKey.orElseThrow(() -> ScmCalls.invalid("the cluster is not secure: the OMs seal"
+          + " nothing"));
+      return GetSealingKeyResponse.newBuilder().setId(key.id()).setKey(ByteString.copyFrom(key.encoded())).build();
+    });
   }
 
   /** Admitted for OMs and datanodes only ({@link ScmAdmissions#clientPort}). */

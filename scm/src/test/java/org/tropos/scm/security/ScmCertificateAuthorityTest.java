@@ -65,7 +65,7 @@ class ScmCertificateAuthorityTest {
   private void serve() throws IOException {
     ca = ScmCertificateAuthority.loadOrCreate(db, dir.resolve("scm-security"), settings, CLUSTER, clock);
     server = new GrpcServer("scm-security-test", new HostPort("127.0.0.1", 0), 2, List.of(new ScmSecurityRpc(ca,
-        Optional.empty())));
+        Optional.empty(), Optional.empty())));
     server.start();
     channel = new ScmChannel(new HostPort("127.0.0.1", server.port()));
   }

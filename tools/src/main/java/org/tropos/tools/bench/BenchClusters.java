@@ -17,6 +17,7 @@ final class BenchClusters {
       Map.entry("ozone.scm.http-address", "127.0.0.1:0"), Map.entry("hdds.container.ratis.ipc.port", "0"),
       Map.entry("hdds.container.ipc.port", "0"), Map.entry("ozone.om.port", "0"),
       Map.entry("ozone.om.http-address", "127.0.0.1:0"), Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
+      Map.entry("ozone.s3g.https-address", "127.0.0.1:0"),
       Map.entry("ozone.s3g.webadmin.http-address", "127.0.0.1:0"),
       Map.entry("hdds.datanode.http-address", "127.0.0.1:0"),
       Map.entry("hdds.heartbeat.interval", "500ms"), Map.entry("ozone.scm.pipeline.creation.interval", "1s"));

@@ -5,15 +5,19 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.apache.hadoop.fs.FileSystem;
 import org.tropos.common.conf.DataSize;
+import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
 import org.tropos.tools.cli.ExitCodes;
@@ -113,6 +117,18 @@ public final class S3Benchmark implements Callable<Integer> {
   @Option(names = "--peer-secret", description = "The peer's secret key.")
   private String peerSecret;
 
+  @Option(names = "--peer-ca", paramLabel = "FILE", description = "The CA certificate (PEM) that signed the peer's"
+      + " HTTPS certificate, e.g. MinIO's ~/.minio/certs/public.crt.")
+  private Path peerCa;
+
+  @Option(names = "--https", description = "Drive Tropos through its gateway's HTTPS endpoint (trusting the"
+      + " cluster's CA), e.g. against a peer on HTTPS; S3A's renames still go over HTTP.")
+  private boolean https;
+
+  @Option(names = "--unsecured", description = "Also run a tropos local with ozone.security.enabled=false in the"
+      + " same run, as a side of its own (unsecured): what security costs.")
+  private boolean unsecured;
+
   @Option(names = "--peer-pid", description = "The peer's server process (default: the local process listening on"
       + " the URL's port; without one, its CPU is reported as null).")
   private Long peerPid;
@@ -145,17 +161,30 @@ public final class S3Benchmark implements Callable<Integer> {
     return ExitCodes.OK;
   }
 
-  /** Starts the cluster in {@code root}, runs every measurement; the requests that failed. */
+  /**
+   * Starts the cluster in {@code root} (and the unsecured one, when asked for), runs every measurement; the
+   * requests that failed.
+   */
   private long measure(PrintWriter out, BenchDir benchDir) throws Exception {
     Path root = benchDir.path();
     Map<String, String> clusterSettings = new LinkedHashMap<>(BenchClusters.FREE_PORTS);
     clusterSettings.putAll(settings);
-    try (TroposLocalProcess local = new TroposLocalProcess(root.resolve("cluster"), datanodes, heap,
-        clusterSettings); AutoCloseable stop = benchDir.stopOnExit(local)) {
-      S3Side tropos = local.awaitReady();
-      List<S3Side> sides = new ArrayList<>(List.of(tropos));
+    Deque<AutoCloseable> running = new ArrayDeque<>();
+    try {
+      TroposLocalProcess local = start(benchDir, root.resolve("cluster"), clusterSettings, running);
+      TroposLocalProcess plain = null;
+      if (unsecured) {
+        Map<String, String> plainSettings = new LinkedHashMap<>(clusterSettings);
+        plainSettings.put(SecurityKeys.SECURITY_ENABLED.name(), "false");
+        plain = start(benchDir, root.resolve("cluster-unsecured"), plainSettings, running);
+      }
+      List<S3Side> sides = new ArrayList<>(List.of(local.awaitReady(https)));
+      if (plain != null) {
+        sides.add(plain.awaitReady().named("unsecured"));
+      }
       if (peer != null) {
-        sides.add(new S3Side(peerName, peer, peerKey, peerSecret, S3Side.serverPid(peer, peerPid)));
+        sides.add(new S3Side(peerName, peer, peerKey, peerSecret, S3Side.serverPid(peer, peerPid),
+            Optional.ofNullable(peerCa)));
       }
       List<S3Transfers.Target> targets = new ArrayList<>();
       try {
@@ -164,12 +193,28 @@ public final class S3Benchmark implements Callable<Integer> {
           createBucket(targets.get(targets.size() - 1).s3());
         }
         long errors = transfers(out, targets);
-        renames(out, targets.get(0), root);
+        S3Side overHttp = local.awaitReady();
+        try (S3Client s3 = overHttp.client()) {
+          renames(out, new S3Transfers.Target(overHttp, s3), root);
+        }
         return errors;
       } finally {
         targets.forEach(t -> t.s3().close());
       }
+    } finally {
+      while (!running.isEmpty()) {
+        running.pop().close();
+      }
     }
+  }
+
+  /** A tropos local in {@code dataDir}, stopped with the benchmark (pushed on {@code running}, last first). */
+  private TroposLocalProcess start(BenchDir benchDir, Path dataDir, Map<String, String> clusterSettings,
+      Deque<AutoCloseable> running) throws IOException {
+    TroposLocalProcess local = new TroposLocalProcess(dataDir, datanodes, heap, clusterSettings);
+    running.push(local);
+    running.push(benchDir.stopOnExit(local));
+    return local;
   }
 
   private static void createBucket(S3Client s3) {

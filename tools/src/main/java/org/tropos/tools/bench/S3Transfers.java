@@ -14,9 +14,10 @@ import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * PUT and GET of objects of one size on every S3 service in turn, with the same client, objects and concurrency,
- * each phase timed and its server CPU read; a row per (service, operation, size) and, with a peer, a ratio row
- * (the first service over the second). The services take turns opening the phases, so that neither always meets
- * a warmer disk cache or a JIT compiler further along. Failed requests are counted and reported, never dropped.
+ * each phase timed and its server CPU read; a row per (service, operation, size) and, with other services, a
+ * ratio row of the first service over each other one. The services take turns opening the phases (the order
+ * reversed every other phase), so that none always meets a warmer disk cache or a JIT compiler further along.
+ * Failed requests are counted and reported, never dropped.
  */
 final class S3Transfers {
   private static final int MB = 1 << 20;
@@ -122,9 +123,11 @@ final class S3Transfers {
       measured.add(p);
       errors += r.errors();
     }
-    if (measured.size() == 2) {
-      boolean firstIsFirst = order.get(0) == targets.get(0);
-      printRatio(measured.get(firstIsFirst ? 0 : 1), measured.get(firstIsFirst ? 1 : 0));
+    Phase first = measured.get(order.indexOf(targets.get(0)));
+    for (Phase other : measured) {
+      if (other != first) {
+        printRatio(first, other);
+      }
     }
   }
 

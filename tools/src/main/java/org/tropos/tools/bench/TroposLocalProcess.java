@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -32,10 +33,13 @@ final class TroposLocalProcess implements AutoCloseable {
   private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
   private static final Pattern ENDPOINT = Pattern.compile("^\\s*S3 gateway\\s+(\\S+)");
   private static final Pattern CREDENTIALS = Pattern.compile("S3 credentials\\s+awsAccessKey=(\\S+) awsSecret=(\\S+)");
+  private static final Pattern HTTPS = Pattern.compile("^\\s*S3 \\(HTTPS\\)\\s+(\\S+)\\s+CA certificate (\\S+)");
 
   private final Process process;
   private final Path log;
   private final CompletableFuture<S3Side> ready = new CompletableFuture<>();
+  /** Its HTTPS endpoint with the CA file to trust, once printed (a secure cluster's). */
+  private volatile S3Side https;
 
   /**
    * Starts it with its data in {@code dataDir}, {@code datanodes} datanodes, a heap of {@code heap} (as
@@ -67,7 +71,22 @@ final class TroposLocalProcess implements AutoCloseable {
     new NamedThreadFactory("tropos-local-output", true).newThread(this::copyOutput).start();
   }
 
-  /** Waits until the cluster takes writes; its S3 service, or why it did not start (the log's last lines). */
+  /**
+   * Waits until the cluster takes writes; its S3 service over HTTPS ({@code overHttps}, a secure cluster's) or
+   * HTTP, or why it did not start (the log's last lines).
+   */
+  S3Side awaitReady(boolean overHttps) throws IOException, InterruptedException {
+    S3Side http = awaitReady();
+    if (!overHttps) {
+      return http;
+    }
+    if (https == null) {
+      throw new IOException("tropos local serves no HTTPS: it runs without security (ozone.security.enabled)");
+    }
+    return https;
+  }
+
+  /** Waits until the cluster takes writes; its S3 service over HTTP, or why it did not start. */
   S3Side awaitReady() throws IOException, InterruptedException {
     try {
       return ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
@@ -81,15 +100,23 @@ final class TroposLocalProcess implements AutoCloseable {
   /** Copies the process's output to the log, watching for the lines that say where its S3 service is. */
   private void copyOutput() {
     String endpoint = null;
+    Matcher secure = null;
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
         StandardCharsets.UTF_8)); PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         out.println(line);
         Matcher at = ENDPOINT.matcher(line);
         Matcher keys = CREDENTIALS.matcher(line);
+        Matcher overHttps = HTTPS.matcher(line);
         if (at.find()) {
           endpoint = at.group(1);
+        } else if (overHttps.find()) {
+          secure = overHttps;
         } else if (keys.find() && endpoint != null) {
+          if (secure != null) {
+            https = new S3Side("tropos", secure.group(1), keys.group(1), keys.group(2),
+                OptionalLong.of(process.pid()), Optional.of(Path.of(secure.group(2))));
+          }
           ready.complete(new S3Side("tropos", endpoint, keys.group(1), keys.group(2),
               OptionalLong.of(process.pid())));
         }

@@ -1,0 +1,40 @@
+package org.tropos.common.security;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+
+class SealingKeyTest {
+  private static final byte[] SECRET = "s3-secret-0123456789".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] ALICE = "alice".getBytes(StandardCharsets.UTF_8);
+
+  @Test
+  void aSealedSecretOpensWithItsKeyAndContextOnly() throws Exception {
+    SealingKey key = SealingKey.generate();
+    byte[] sealed = key.seal(SECRET, ALICE);
+    assertArrayEquals(SECRET, key.open(sealed, ALICE));
+    assertFalse(Arrays.equals(sealed, key.seal(SECRET, ALICE)), "a fresh nonce each time");
+    assertThrows(GeneralSecurityException.class, () -> key.open(sealed, "bob".getBytes(StandardCharsets.UTF_8)),
+        "moved to another row");
+    assertThrows(GeneralSecurityException.class, () -> SealingKey.generate().open(sealed, ALICE), "another key");
+    byte[] flipped = sealed.clone();
+    flipped[flipped.length / 2] ^= 1;
+    assertThrows(GeneralSecurityException.class, () -> key.open(flipped, ALICE), "changed");
+    assertThrows(GeneralSecurityException.class, () -> key.open(new byte[5], ALICE), "too short");
+  }
+
+  @Test
+  void aKeyIsNamedByItsBytes() {
+    SealingKey key = SealingKey.generate();
+    assertEquals(key.id(), SealingKey.of(key.encoded()).id());
+    assertEquals(16, key.id().length());
+    assertFalse(key.id().equals(SealingKey.generate().id()));
+    assertThrows(IllegalArgumentException.class, () -> SealingKey.of(new byte[16]));
+  }
+}
