@@ -31,7 +31,6 @@ public final class BlockReadClient implements AutoCloseable {
   private static final int SOCKET_BUFFER_BYTES = 4 << 20;
 
   private final HostPort address;
-  private final SocketChannel channel;
   private final Selector selector;
   private final ReadConnection connection;
   private final long timeoutMs;
@@ -50,7 +49,7 @@ public final class BlockReadClient implements AutoCloseable {
   public BlockReadClient(HostPort address, Duration timeout, TransportSecurity transport) throws IOException {
     this.address = address;
     this.timeoutMs = timeout.toMillis();
-    this.channel = SocketChannel.open();
+    SocketChannel channel = SocketChannel.open();
     Selector opened = null;
     try {
       channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);

@@ -121,8 +121,8 @@ public final class S3Benchmark implements Callable<Integer> {
       + " HTTPS certificate, e.g. MinIO's ~/.minio/certs/public.crt.")
   private Path peerCa;
 
-  @Option(names = "--https", description = "Drive Tropos through its gateway's HTTPS endpoint (trusting the"
-      + " cluster's CA), e.g. against a peer on HTTPS; S3A's renames still go over HTTP.")
+  @Option(names = "--https", description = "Also drive Tropos through its gateway's HTTPS endpoint (trusting the"
+      + " cluster's CA), as a side of its own (tropos-https), e.g. against a peer on HTTPS.")
   private boolean https;
 
   @Option(names = "--unsecured", description = "Also run a tropos local with ozone.security.enabled=false in the"
@@ -178,9 +178,12 @@ public final class S3Benchmark implements Callable<Integer> {
         plainSettings.put(SecurityKeys.SECURITY_ENABLED.name(), "false");
         plain = start(benchDir, root.resolve("cluster-unsecured"), plainSettings, running);
       }
-      List<S3Side> sides = new ArrayList<>(List.of(local.awaitReady(https)));
+      List<S3Side> sides = new ArrayList<>(List.of(local.awaitReady()));
       if (plain != null) {
         sides.add(plain.awaitReady().named("unsecured"));
+      }
+      if (https) {
+        sides.add(local.awaitReady(true).named("tropos-https"));
       }
       if (peer != null) {
         sides.add(new S3Side(peerName, peer, peerKey, peerSecret, S3Side.serverPid(peer, peerPid),
@@ -193,10 +196,7 @@ public final class S3Benchmark implements Callable<Integer> {
           createBucket(targets.get(targets.size() - 1).s3());
         }
         long errors = transfers(out, targets);
-        S3Side overHttp = local.awaitReady();
-        try (S3Client s3 = overHttp.client()) {
-          renames(out, new S3Transfers.Target(overHttp, s3), root);
-        }
+        renames(out, targets.get(0), root);
         return errors;
       } finally {
         targets.forEach(t -> t.s3().close());

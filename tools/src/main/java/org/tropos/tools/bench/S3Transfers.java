@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * PUT and GET of objects of one size on every S3 service in turn, with the same client, objects and concurrency,
  * each phase timed and its server CPU read; a row per (service, operation, size) and, with other services, a
- * ratio row of the first service over each other one. The services take turns opening the phases (the order
+ * ratio row of each service over every one after it. The services take turns opening the phases (the order
  * reversed every other phase), so that none always meets a warmer disk cache or a JIT compiler further along.
  * Failed requests are counted and reported, never dropped.
  */
@@ -123,10 +123,9 @@ final class S3Transfers {
       measured.add(p);
       errors += r.errors();
     }
-    Phase first = measured.get(order.indexOf(targets.get(0)));
-    for (Phase other : measured) {
-      if (other != first) {
-        printRatio(first, other);
+    for (int i = 0; i < targets.size(); i++) {
+      for (int j = i + 1; j < targets.size(); j++) {
+        printRatio(measured.get(order.indexOf(targets.get(i))), measured.get(order.indexOf(targets.get(j))));
       }
     }
   }
@@ -152,7 +151,7 @@ final class S3Transfers {
     out.flush();
   }
 
-  /** The first service's figures over the second's. */
+  /** Service {@code a}'s figures over {@code b}'s. */
   private void printRatio(Phase a, Phase b) {
     ConcurrentOps.Result ra = a.result();
     ConcurrentOps.Result rb = b.result();
