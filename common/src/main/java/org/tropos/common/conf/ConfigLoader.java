@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -60,15 +61,19 @@ public final class ConfigLoader {
    * names it in {@link #INSTALLED_CONF_DIR_PROPERTY}), else {@code conf/}.
    */
   public static Path resolveConfDir(Path explicit, Map<String, String> env) {
+    return namedConfDir(explicit, env).orElseGet(() -> {
+      String installed = System.getProperty(INSTALLED_CONF_DIR_PROPERTY, "");
+      return installed.isBlank() ? Path.of("conf") : Path.of(installed);
+    });
+  }
+
+  /** The conf directory the user named: {@code explicit} (--conf), else $OZONE_CONF_DIR; none otherwise. */
+  public static Optional<Path> namedConfDir(Path explicit, Map<String, String> env) {
     if (explicit != null) {
-      return explicit;
+      return Optional.of(explicit);
     }
     String fromEnv = env.get(CONF_DIR_ENV);
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return Path.of(fromEnv);
-    }
-    String installed = System.getProperty(INSTALLED_CONF_DIR_PROPERTY, "");
-    return installed.isBlank() ? Path.of("conf") : Path.of(installed);
+    return fromEnv == null || fromEnv.isBlank() ? Optional.empty() : Optional.of(Path.of(fromEnv));
   }
 
   /** Loads {@code confDir/ozone-site.xml}; a missing file means all defaults. */

@@ -97,7 +97,7 @@ public final class BlockReadClient implements AutoCloseable {
       throws IOException, DatanodeException {
     byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length)
         .setToken(token).build().toByteArray();
-    writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
+    connection.writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
     ReadBlockResponse header = readHeader();
     if (header.getResult() != DatanodeResult.OK) {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
@@ -118,7 +118,7 @@ public final class BlockReadClient implements AutoCloseable {
       throws IOException, DatanodeException {
     byte[] request = ReadBlockRequest.newBuilder().setBlockId(block).setOffset(offset).setLength(length)
         .setChecksumsOnly(true).setToken(token).build().toByteArray();
-    writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
+    connection.writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
     ReadBlockResponse header = readHeader();
     if (header.getResult() != DatanodeResult.OK) {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
@@ -133,7 +133,7 @@ public final class BlockReadClient implements AutoCloseable {
   public ContainerListing listContainer(long containerId, BlockToken token) throws IOException, DatanodeException {
     byte[] request = ReadBlockRequest.newBuilder().setBlockId(BlockId.newBuilder().setContainerId(containerId))
         .setListContainer(true).setToken(token).build().toByteArray();
-    writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
+    connection.writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
     ReadBlockResponse header = readHeader();
     if (header.getResult() != DatanodeResult.OK) {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
@@ -172,10 +172,6 @@ public final class BlockReadClient implements AutoCloseable {
       throw new SocketTimeoutException("no data from " + address + " for " + timeoutMs + " ms");
     }
     selector.selectedKeys().clear();
-  }
-
-  private void writeFully(ByteBuffer source) throws IOException {
-    connection.writeFully(source);
   }
 
   @Override

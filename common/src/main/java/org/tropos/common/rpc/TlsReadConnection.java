@@ -19,18 +19,18 @@ import javax.net.ssl.SSLException;
 final class TlsReadConnection implements ReadConnection {
   private static final ByteBuffer NOTHING = ByteBuffer.allocate(0);
 
-  private final SocketChannel channel;
+  /** The socket's own bytes: the records. */
+  private final PlainReadConnection socket;
   private final SSLEngine engine;
   /** Bytes from the socket not yet decrypted (filled from position, as a socket read does). */
   private final ByteBuffer netIn;
   /** Decrypted bytes not yet handed out (drained from position). */
   private final ByteBuffer appIn;
   private final ByteBuffer netOut;
-  private final ByteBuffer probe = ByteBuffer.allocate(1);
 
   TlsReadConnection(SocketChannel channel, SSLContext context, String host, int port, Readiness readiness)
       throws IOException {
-    this.channel = channel;
+    this.socket = new PlainReadConnection(channel);
     this.engine = context.createSSLEngine(host, port);
     engine.setUseClientMode(true);
     this.netIn = ByteBuffer.allocate(engine.getSession().getPacketBufferSize());
@@ -52,7 +52,7 @@ final class TlsReadConnection implements ReadConnection {
             throw new SSLException("the read server closed the connection during the TLS handshake");
           }
           if (result.getStatus() == SSLEngineResult.Status.BUFFER_UNDERFLOW) {
-            int n = channel.read(netIn);
+            int n = socket.read(netIn);
             if (n < 0) {
               throw new SSLException("the read server closed the connection during the TLS handshake");
             }
@@ -76,7 +76,7 @@ final class TlsReadConnection implements ReadConnection {
           return -1;
         }
         case BUFFER_UNDERFLOW -> {
-          int n = channel.read(netIn);
+          int n = socket.read(netIn);
           if (n <= 0) {
             return n;
           }
@@ -112,14 +112,7 @@ final class TlsReadConnection implements ReadConnection {
 
   @Override
   public boolean isOpenWithNothingUnread() {
-    if (!channel.isOpen() || appIn.hasRemaining() || netIn.position() > 0) {
-      return false;
-    }
-    try {
-      return channel.read(probe.clear()) == 0;
-    } catch (IOException e) {
-      return false;
-    }
+    return !appIn.hasRemaining() && netIn.position() == 0 && socket.isOpenWithNothingUnread();
   }
 
   /** Decrypts what {@link #netIn} holds into {@link #appIn} (empty then), one record at most. */
@@ -137,10 +130,7 @@ final class TlsReadConnection implements ReadConnection {
   private SSLEngineResult wrapAndSend(ByteBuffer source) throws IOException {
     netOut.clear();
     SSLEngineResult result = engine.wrap(source, netOut);
-    netOut.flip();
-    while (netOut.hasRemaining()) {
-      channel.write(netOut);
-    }
+    socket.writeFully(netOut.flip());
     return result;
   }
 
@@ -155,6 +145,6 @@ final class TlsReadConnection implements ReadConnection {
   @Override
   public void close() throws IOException {
     engine.closeOutbound();
-    channel.close();
+    socket.close();
   }
 }

@@ -360,11 +360,13 @@ public final class Namespace {
 
   /** The secret of {@code accessId}; with {@code createIfMissing}, a new one if it has none. */
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
+    sealing.prepare();
     return runner.run("get the S3 secret of " + accessId, txn -> S3Secrets.get(txn, sealing, accessId,
         createIfMissing));
   }
 
   public S3Secret setS3Secret(String accessId, String secret) throws OmException {
+    sealing.prepare();
     return runner.run("set the S3 secret of " + accessId, txn -> S3Secrets.set(txn, sealing, accessId, secret));
   }
 

@@ -76,6 +76,16 @@ public final class S3SecretSealing {
     }
   }
 
+  /**
+   * Has the key at hand before a transaction needs it: the first fetch is a call to SCM, which must not run inside
+   * an optimistic transaction (nor again on each of its retries).
+   */
+  void prepare() throws OmException {
+    if (source != null) {
+      key();
+    }
+  }
+
   private SealingKey key() throws OmException {
     try {
       return source.key();

@@ -47,9 +47,8 @@ public final class LocalClientConf {
    * cluster wrote any.
    */
   public static Map<String, String> forCommand(Path explicitConfDir, Map<String, String> env, Path workingDir) {
-    String fromEnv = env.get(ConfigLoader.CONF_DIR_ENV);
     Path file = file(workingDir.resolve(DEFAULT_DATA_DIR));
-    if (explicitConfDir != null || fromEnv != null && !fromEnv.isBlank() || !Files.isRegularFile(file)) {
+    if (ConfigLoader.namedConfDir(explicitConfDir, env).isPresent() || !Files.isRegularFile(file)) {
       return Map.of();
     }
     return ConfigLoader.readSiteXml(file);
