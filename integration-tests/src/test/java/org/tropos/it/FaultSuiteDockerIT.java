@@ -25,6 +25,8 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.ratis.GroupRoles;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
@@ -254,7 +256,8 @@ class FaultSuiteDockerIT {
   private static String scmLeader() throws Exception {
     String[] leader = {null};
     Await.until("an SCM leader", Duration.ofSeconds(60), () -> {
-      leader[0] = GroupRoles.of(ScmRaftServer.KIND, cluster.scmService().id(), cluster.scmService().raftPeers())
+      leader[0] = GroupRoles.of(ScmRaftServer.KIND, cluster.scmService().id(), cluster.scmService().raftPeers(),
+          TransportSecurity.plaintext(), ServiceRole.SCM)
           .stream().filter(r -> r.role().equals("LEADER")).map(GroupRoles.MemberRole::node).findFirst()
           .orElse(null);
       return leader[0];

@@ -8,6 +8,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -272,16 +273,13 @@ class OmHaIT {
 
   @Test
   void adminShowsTheRolesAndMovesTheLeadership() throws Exception {
-    StringBuilder site = new StringBuilder("<configuration>");
+    Map<String, String> keys = new HashMap<>();
     for (String key : List.of("ozone.om.service.ids", "ozone.om.nodes.omservice", "ozone.om.address.omservice.om0",
         "ozone.om.address.omservice.om1", "ozone.om.address.omservice.om2", "ozone.scm.client.address",
         "ozone.scm.block.client.address")) {
-      site.append("<property><name>").append(key).append("</name><value>").append(haConf.raw(key))
-          .append("</value></property>");
+      keys.put(key, haConf.raw(key));
     }
-    java.nio.file.Files.createDirectories(dir.resolve("conf"));
-    java.nio.file.Files.writeString(dir.resolve("conf/ozone-site.xml"), site.append("</configuration>\n"));
-    String conf = dir.resolve("conf").toString();
+    String conf = TroposCli.confDir(dir, keys);
     leader();
     String roles = TroposCli.run(0, "admin", "om", "roles", "--conf", conf);
     assertEquals(1, nodesIn(roles, "LEADER").size(), roles);

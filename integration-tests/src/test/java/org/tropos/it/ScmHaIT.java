@@ -48,7 +48,7 @@ class ScmHaIT {
         client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("bucket").build());
         KeyLoad load = new KeyLoad(client, "vol", "bucket");
         load.write(5);
-        String conf = siteWith(cluster.serviceKeys());
+        String conf = TroposCli.confDir(dir, cluster.serviceKeys());
         String roles = TroposCli.run(0, "admin", "scm", "roles", "--conf", conf);
         assertEquals(1, nodesIn(roles, "LEADER").size(), roles);
         assertEquals(2, nodesIn(roles, "FOLLOWER").size(), roles);
@@ -111,14 +111,6 @@ class ScmHaIT {
   }
 
   /** A configuration directory whose ozone-site.xml holds {@code keys}; its path. */
-  private String siteWith(Map<String, String> keys) throws java.io.IOException {
-    StringBuilder site = new StringBuilder("<configuration>\n");
-    keys.forEach((key, value) -> site.append("<property><name>").append(key).append("</name><value>").append(value)
-        .append("</value></property>\n"));
-    Path conf = Files.createDirectories(dir.resolve("conf"));
-    Files.writeString(conf.resolve("ozone-site.xml"), site.append("</configuration>\n"));
-    return conf.toString();
-  }
 
   /** The nodes whose row of {@code tropos admin scm roles} says {@code role}. */
   private static List<String> nodesIn(String roles, String role) {

@@ -334,7 +334,10 @@ class SecureClusterIT {
       ManagedChannel asOm = channel(ratisPort, as(ServiceRole.OM, "om-probe"), ServiceRole.OM);
       refused(Status.Code.UNIMPLEMENTED, () -> call(asOm, "tropos.Probe/Call"));
       ManagedChannel asDatanode = channel(ratisPort, as(ServiceRole.DATANODE, "127.0.0.96"), ServiceRole.OM);
-      refused(Status.Code.UNAVAILABLE, () -> call(asDatanode, "tropos.Probe/Call"));
+      for (String raftMethod : List.of("ratis.grpc.RaftServerProtocolService/requestVote",
+          "ratis.grpc.RaftClientProtocolService/ordered")) {
+        refused(Status.Code.PERMISSION_DENIED, () -> call(asDatanode, raftMethod));
+      }
       ManagedChannel plain = keep(NettyChannelBuilder.forAddress("127.0.0.1", ratisPort).usePlaintext().build());
       refused(Status.Code.UNAVAILABLE, () -> call(plain, "tropos.Probe/Call"));
     } finally {

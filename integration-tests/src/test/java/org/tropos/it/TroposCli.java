@@ -2,8 +2,12 @@ package org.tropos.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 import org.tropos.tools.Tropos;
 
 /** Runs a {@code tropos} command in this JVM, as a user would type it. */
@@ -18,5 +22,15 @@ final class TroposCli {
     int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), args);
     assertEquals(expectedExit, code, String.join(" ", args) + ": " + out + err);
     return out.toString();
+  }
+
+  /** A conf directory {@code dir/conf} whose ozone-site.xml sets {@code keys}, for a command's {@code --conf}. */
+  static String confDir(Path dir, Map<String, String> keys) throws IOException {
+    StringBuilder site = new StringBuilder("<configuration>\n");
+    keys.forEach((key, value) -> site.append("<property><name>").append(key).append("</name><value>").append(value)
+        .append("</value></property>\n"));
+    Path conf = Files.createDirectories(dir.resolve("conf"));
+    Files.writeString(conf.resolve("ozone-site.xml"), site.append("</configuration>\n"));
+    return conf.toString();
   }
 }

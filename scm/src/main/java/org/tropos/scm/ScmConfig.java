@@ -67,12 +67,23 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
    * @param snapshots when this SCM snapshots its database and purges its Raft log
    * @param ratisProperties Ratis keys set through {@code ozone.scm.ratis.raft.*} ({@link RatisPassThrough}),
    *     applied over Tropos's own choices
+   * @param primordialNode the SCM that makes the cluster's identity and CA in a secure service
+   *     ({@code ozone.scm.primordial.node.id}, else the first node configured)
    */
   public record Ha(ScmService service, ScmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots,
-      Map<String, String> ratisProperties) {
+      Map<String, String> ratisProperties, String primordialNode) {
 
     public Ha {
       ratisProperties = Map.copyOf(ratisProperties);
+      if (service.nodes().stream().noneMatch(n -> n.id().equals(primordialNode))) {
+        throw new ConfigException(ScmKeys.PRIMORDIAL_NODE_ID.name() + " " + primordialNode + " is not a node of"
+            + " SCM service " + service.id() + " " + service.nodes().stream().map(ScmService.Node::id).toList());
+      }
+    }
+
+    /** Whether this SCM is the primordial one. */
+    public boolean primordial() {
+      return self.id().equals(primordialNode);
     }
   }
 
@@ -95,7 +106,8 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
     Optional<Ha> ha = ScmService.from(conf).map(service -> new Ha(service,
         service.local(conf, LocalHosts::isLocal), ratisDir(conf, dbDir), new RaftSnapshotPolicy(
             conf.get(ScmKeys.RATIS_SNAPSHOT_THRESHOLD), conf.get(ScmKeys.RATIS_LOG_PURGE_GAP),
-            conf.get(ScmKeys.RATIS_SEGMENT_SIZE).bytes()), RatisPassThrough.of(conf, RatisPassThrough.SCM)));
+            conf.get(ScmKeys.RATIS_SEGMENT_SIZE).bytes()), RatisPassThrough.of(conf, RatisPassThrough.SCM),
+        primordialNode(conf, service)));
     int clientPort = ha.map(h -> h.self().clientPort()).orElse(conf.get(ScmKeys.CLIENT_PORT));
     int datanodePort = ha.map(h -> h.self().datanodePort()).orElse(conf.get(ScmKeys.DATANODE_PORT));
     int blockPort = ha.map(h -> h.self().blockPort()).orElse(conf.get(ScmKeys.BLOCK_PORT));
@@ -111,6 +123,11 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()),
         ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha,
         SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), conf.get(CommonKeys.ADMINISTRATORS));
+  }
+
+  private static String primordialNode(Configuration conf, ScmService service) {
+    String named = conf.get(ScmKeys.PRIMORDIAL_NODE_ID);
+    return named.isBlank() ? service.nodes().get(0).id() : named;
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

@@ -19,6 +19,12 @@ public record ScmIdentity(String clusterId, String scmId) {
     return clusterId == null ? Optional.empty() : Optional.of(new ScmIdentity(clusterId, db.meta(SCM_ID)));
   }
 
+  /** Writes {@code identity}, as another SCM of the service holds it, to this SCM's database (before Raft runs). */
+  static void adopt(ScmDb db, ScmIdentity identity) throws IOException {
+    db.putMeta(SCM_ID, identity.scmId());
+    db.putMeta(CLUSTER_ID, identity.clusterId());
+  }
+
   static ScmIdentity loadOrCreate(ScmDb db) throws IOException {
     String clusterId = db.meta(CLUSTER_ID);
     String scmId = db.meta(SCM_ID);

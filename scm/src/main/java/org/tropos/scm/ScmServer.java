@@ -1,5 +1,6 @@
 package org.tropos.scm;
 
+import io.grpc.BindableService;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -33,6 +34,7 @@ import org.tropos.scm.ratis.ScmRaftServer;
 import org.tropos.scm.replication.ReplicationManager;
 import org.tropos.scm.rpc.ScmAdmissions;
 import org.tropos.scm.rpc.ScmDatanodeRpc;
+import org.tropos.scm.rpc.ScmPeerRpc;
 import org.tropos.scm.security.ScmCertificateAuthority;
 
 /**
@@ -67,14 +69,26 @@ public final class ScmServer implements AutoCloseable {
   private volatile TransportSecurity transport = TransportSecurity.plaintext();
   /** The cluster's CA, for daemons in this JVM to obtain their certificates from (secure cluster only). */
   private volatile CertificateIssuer issuer;
+  /** The cluster's CA as this SCM holds it (secure cluster only). */
+  private ScmCertificateAuthority ca;
+  private final String bootstrapToken;
   private CertificateRenewal renewal;
   /** The Raft term this SCM serves in (HA). */
   private long servingTerm;
 
   public ScmServer(ScmConfig config, RackResolver racks, Clock clock) {
+    this(config, racks, clock, "");
+  }
+
+  /**
+   * @param bootstrapToken for an SCM joining a secure HA service that does not hold the cluster's CA yet: a token
+   *     for an SCM, from {@code tropos admin cert token --role scm} ({@link ScmServiceJoin}); otherwise unused
+   */
+  public ScmServer(ScmConfig config, RackResolver racks, Clock clock, String bootstrapToken) {
     this.config = config;
     this.racks = racks;
     this.clock = clock;
+    this.bootstrapToken = bootstrapToken;
   }
 
   public void start() throws IOException {
@@ -83,6 +97,10 @@ public final class ScmServer implements AutoCloseable {
       db = ScmDb.open(config.dbDir());
       if (config.ha().isEmpty()) {
         obtainIdentity(true);
+      } else if (config.security().enabled()) {
+        // The SCMs' Raft group speaks mutual TLS: this SCM needs its certificate before the group runs.
+        ScmServiceJoin.prepare(db, config.ha().get(), bootstrapToken);
+        obtainIdentity(false);
       }
       http = new StatusServer("scm-http", config.httpBind(), metrics, this::whyNotReady);
       console = new ScmConsole(this::clientAddresses, () -> transport, config.omHttp(), config.gatewayHttp());
@@ -90,19 +108,16 @@ public final class ScmServer implements AutoCloseable {
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
-          List.of(new ScmDatanodeRpc(this::datanodeServing, heard, db, racks)), metrics.registry());
+          datanodePortServices(), metrics.registry());
+      startDatanodeServer();
       if (config.ha().isEmpty()) {
-        startDatanodeServer();
         serve();
       } else {
         ScmConfig.Ha ha = config.ha().get();
         raft = new ScmRaftServer(ha.service().id(), ha.service().raftPeers(), ha.self().id(), ha.ratisDir(), db,
-            ha.snapshots(), ha.ratisProperties());
+            ha.snapshots(), ha.ratisProperties(), transport);
         raft.start();
         db.writeThrough(raft.rowLog());
-        if (!config.security().enabled()) {
-          startDatanodeServer();
-        }
         leadership = Threads.scheduler("scm-leadership");
         Threads.everyPeriod(leadership, "SCM leadership", Duration.ZERO, Duration.ofMillis(LEADERSHIP_CHECK_MS),
             this::followLeadership);
@@ -114,6 +129,18 @@ public final class ScmServer implements AutoCloseable {
       throw e;
     }
     lifeCycle.startEnds();
+  }
+
+  /**
+   * The datanode port's services: the datanodes' own, and on an SCM of a secure HA service what an SCM joining it
+   * fetches ({@link ScmPeerRpc}).
+   */
+  private List<BindableService> datanodePortServices() throws IOException {
+    ScmDatanodeRpc datanodes = new ScmDatanodeRpc(this::datanodeServing, heard, db, racks);
+    if (ca == null || config.ha().isEmpty()) {
+      return List.of(datanodes);
+    }
+    return List.of(datanodes, new ScmPeerRpc(ScmIdentity.load(db).orElseThrow(), ca));
   }
 
   /**
@@ -129,12 +156,6 @@ public final class ScmServer implements AutoCloseable {
       leads = raft.member().isLeader();
       // Checked only to start: a serving leader is briefly behind whenever an entry is committed, not yet applied.
       caughtUp = leads && services == null && raft.member().isCaughtUpLeader();
-      // In a secure cluster the first leader makes the CA; every SCM signs its own certificate once the CA's rows
-      // reached its database, and only then opens its datanode port.
-      if (!obtainIdentity(caughtUp)) {
-        return;
-      }
-      startDatanodeServer();
     } catch (IOException e) {
       term = -1;
       leads = false;
@@ -164,33 +185,26 @@ public final class ScmServer implements AutoCloseable {
 
   /**
    * In a secure cluster, SCM's own certificate, which it signs in process with the cluster's CA (kept in its
-   * database, so every SCM of an HA service has it once replicated). With {@code mayCreate} (a single SCM; the
-   * leader of an HA service, caught up) the cluster's identity and CA are made if there are none yet. Whether
-   * SCM has its identity now (always, when security is off).
+   * database: every SCM of an HA service holds the same, {@link ScmServiceJoin}). With {@code mayCreate} (a single
+   * SCM) the cluster's identity and CA are made if there are none yet.
    */
-  private boolean obtainIdentity(boolean mayCreate) throws IOException {
-    if (!config.security().enabled() || transport.tls()) {
-      return true;
+  private void obtainIdentity(boolean mayCreate) throws IOException {
+    if (!config.security().enabled()) {
+      return;
     }
-    Optional<ScmIdentity> cluster = mayCreate ? Optional.of(ScmIdentity.loadOrCreate(db)) : ScmIdentity.load(db);
-    if (cluster.isEmpty() || !mayCreate && !ScmCertificateAuthority.exists(db)) {
-      return false;
-    }
-    ScmCertificateAuthority ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(),
-        config.security().x509(), cluster.get().clusterId(), clock);
+    ScmIdentity cluster = mayCreate ? ScmIdentity.loadOrCreate(db) : ScmIdentity.load(db).orElseThrow(
+        () -> new IOException("SCM's database holds no cluster identity"));
+    ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(), config.security().x509(),
+        cluster.clusterId(), clock);
     CertificateIssuer own = ca.inProcess();
     TransportSecurity mutual = config.security().transport(ServiceRole.SCM, LocalHosts.name(), own);
     renewal = mutual.certificates().map(c -> CertificateRenewal.start("scm", c, own, clock)).orElse(null);
     issuer = own;
     transport = mutual;
-    return true;
   }
 
-  /** The datanode port, once: with mutual TLS admitting only datanodes in a secure cluster. */
+  /** The datanode port: with mutual TLS admitting only datanodes (and joining SCMs) in a secure cluster. */
   private void startDatanodeServer() throws IOException {
-    if (datanodeServer.running()) {
-      return;
-    }
     transport.subject().ifPresent(self -> datanodeServer.secured(transport, ScmAdmissions.datanodePort(
         self.clusterId())));
     datanodeServer.start();

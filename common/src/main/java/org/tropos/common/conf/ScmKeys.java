@@ -14,6 +14,10 @@ public final class ScmKeys {
   public static final ConfigKey<String> NODE_ID = ConfigKey.of("ozone.scm.node.id", ConfigType.STRING, "",
       "This SCM's node id in its HA service; empty = the node whose ozone.scm.address is a host name of this"
           + " host.");
+  public static final ConfigKey<String> PRIMORDIAL_NODE_ID = ConfigKey.of("ozone.scm.primordial.node.id",
+      ConfigType.STRING, "", "The SCM of an HA service that makes the cluster's identity and, when it runs secure,"
+          + " its CA at its first start; the others join it with a bootstrap token. Empty = the first of"
+          + " ozone.scm.nodes.<serviceId>.");
   public static final ConfigKey<String> ADDRESS = ConfigKey.of("ozone.scm.address", ConfigType.STRING, "",
       "Host of an SCM of an HA service, set as ozone.scm.address.<serviceId>.<nodeId>.").withSuffixes();
   public static final ConfigKey<Integer> RATIS_PORT = port("ozone.scm.ratis.port", 9894,

@@ -16,6 +16,8 @@ import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
 import org.apache.ratis.util.TimeDuration;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 
 /**
  * What each member of a replicated service's Raft group says of itself, asked on its Raft port: for a service
@@ -37,13 +39,19 @@ public final class GroupRoles {
       String error) {
   }
 
-  /** Asks every member of the group of service {@code serviceId} of {@code kind} ({@link RaftMember#group}). */
-  public static List<MemberRole> of(String kind, String serviceId, Map<String, HostPort> peers) {
+  /**
+   * Asks every member of the group of service {@code serviceId} of {@code kind} ({@link RaftMember#group}), as
+   * {@code transport} makes this process (in a secure cluster, TLS with a certificate of the cluster, trusting only
+   * members with certificates of {@code memberRole}).
+   */
+  public static List<MemberRole> of(String kind, String serviceId, Map<String, HostPort> peers,
+      TransportSecurity transport, ServiceRole memberRole) {
     RaftGroup group = RaftMember.group(kind, serviceId, peers);
     RaftProperties properties = new RaftProperties();
     RaftClientConfigKeys.Rpc.setRequestTimeout(properties, TIMEOUT);
     List<MemberRole> roles = new ArrayList<>();
-    try (RaftClient client = RaftMember.client(group, properties, RetryPolicies.noRetry())) {
+    try (RaftClient client = RaftMember.client(group, properties, RetryPolicies.noRetry(),
+        RaftTls.client(transport, memberRole))) {
       for (Map.Entry<String, HostPort> peer : peers.entrySet()) {
         roles.add(ask(client, group, peer.getKey(), peer.getValue()));
       }

@@ -193,10 +193,14 @@ public final class RaftMember implements AutoCloseable {
         .setClientRpc(new GrpcFactory(parameters).newRaftClientRpc(ClientId.randomId(), properties)).build();
   }
 
-  /** A gRPC client of {@code group} with {@code properties} and {@code retry}; the caller closes it. */
-  public static RaftClient client(RaftGroup group, RaftProperties properties, RetryPolicy retry) {
+  /**
+   * A gRPC client of {@code group} with {@code properties}, {@code retry} and {@code parameters} (its TLS,
+   * {@link RaftTls#client}); the caller closes it.
+   */
+  public static RaftClient client(RaftGroup group, RaftProperties properties, RetryPolicy retry,
+      Parameters parameters) {
     return RaftClient.newBuilder().setProperties(properties).setRaftGroup(group).setRetryPolicy(retry)
-        .setClientRpc(new GrpcFactory(new Parameters()).newRaftClientRpc(ClientId.randomId(), properties)).build();
+        .setClientRpc(new GrpcFactory(parameters).newRaftClientRpc(ClientId.randomId(), properties)).build();
   }
 
   /** Hands a log entry to the group; the future completes with its reply. */

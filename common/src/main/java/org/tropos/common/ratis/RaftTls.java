@@ -8,9 +8,11 @@ import org.apache.ratis.conf.Parameters;
 import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.grpc.GrpcTlsConfig;
 import org.apache.ratis.grpc.server.GrpcServices;
+import org.apache.ratis.proto.grpc.AdminProtocolServiceGrpc;
 import org.apache.ratis.proto.grpc.RaftClientProtocolServiceGrpc;
 import org.apache.ratis.thirdparty.io.grpc.Grpc;
 import org.apache.ratis.thirdparty.io.grpc.Metadata;
+import org.apache.ratis.thirdparty.io.grpc.MethodDescriptor;
 import org.apache.ratis.thirdparty.io.grpc.ServerCall;
 import org.apache.ratis.thirdparty.io.grpc.ServerCallHandler;
 import org.apache.ratis.thirdparty.io.grpc.ServerInterceptor;
@@ -31,21 +33,22 @@ import org.tropos.common.security.TransportSecurity;
  * in a certificate only the cluster's CA signs says who may serve or join.
  */
 public final class RaftTls {
+  /** What any certificate of the cluster may ask a closed group: what it is and who leads it. */
+  private static final Set<String> GROUP_VIEWS = Set.of(AdminProtocolServiceGrpc.getGroupInfoMethod()
+      .getFullMethodName(), AdminProtocolServiceGrpc.getGroupListMethod().getFullMethodName());
+
   private RaftTls() {
   }
 
   /**
    * A member of a group whose every port speaks mutual TLS: it shows its certificate and admits only peers whose
    * certificates name {@code memberRole}, as members or as clients (an OM or SCM group, which only its members
-   * call). Plaintext (empty parameters) when the cluster runs without security.
+   * call), except that any certificate of the cluster may ask what the group is and who leads it (GroupInfo,
+   * GroupList: {@code tropos admin scm roles}). Plaintext (empty parameters) when the cluster runs without
+   * security.
    */
   public static Parameters closedGroupMember(TransportSecurity transport, ServiceRole memberRole) {
-    Parameters parameters = new Parameters();
-    if (transport.tls()) {
-      GrpcConfigKeys.TLS.setConf(parameters, new GrpcTlsConfig(ownKey(transport),
-          transport.trustManager(memberRole), true));
-    }
-    return parameters;
+    return member(transport, memberRole, ClientAuth.REQUIRE, GROUP_VIEWS);
   }
 
   /**
@@ -55,9 +58,21 @@ public final class RaftTls {
    * add or remove groups, admit only a {@code memberRole} certificate of the cluster, per call.
    */
   public static Parameters openGroupMember(TransportSecurity transport, ServiceRole memberRole) {
-    Parameters parameters = closedGroupMember(transport, memberRole);
+    return member(transport, memberRole, ClientAuth.OPTIONAL, Set.of(RaftClientProtocolServiceGrpc.SERVICE_NAME));
+  }
+
+  /**
+   * Mutual TLS between members; the ports ask callers for a certificate of the cluster as {@code clientAuth} says,
+   * and admit a call only from a {@code memberRole} certificate unless its method or service is in {@code open}.
+   */
+  private static Parameters member(TransportSecurity transport, ServiceRole memberRole, ClientAuth clientAuth,
+      Set<String> open) {
+    Parameters parameters = new Parameters();
     if (transport.tls()) {
-      GrpcConfigKeys.Server.setServicesCustomizer(parameters, new OpenClientService(transport, memberRole));
+      GrpcConfigKeys.TLS.setConf(parameters, new GrpcTlsConfig(ownKey(transport),
+          transport.trustManager(memberRole), true));
+      GrpcConfigKeys.Server.setServicesCustomizer(parameters, new MembersAnd(transport, memberRole, clientAuth,
+          open));
     }
     return parameters;
   }
@@ -82,42 +97,39 @@ public final class RaftTls {
   }
 
   /**
-   * Makes the port that serves Raft's client service ask for a certificate without requiring one (any role of the
-   * cluster, checked against its root) and admit every other service only for {@code memberRole}.
+   * Makes each port of a member trust every role of the cluster (checked against its root), asking for a
+   * certificate as {@code clientAuth} says, and admit a call only from {@code memberRole} unless {@code open}
+   * names its method or service.
    */
-  private record OpenClientService(TransportSecurity transport, ServiceRole memberRole)
-      implements GrpcServices.Customizer {
+  private record MembersAnd(TransportSecurity transport, ServiceRole memberRole, ClientAuth clientAuth,
+      Set<String> open) implements GrpcServices.Customizer {
     @Override
     public NettyServerBuilder customize(NettyServerBuilder builder, EnumSet<GrpcServices.Type> types) {
-      if (!types.contains(GrpcServices.Type.CLIENT)) {
-        return builder;
-      }
       SslContextBuilder context = SslContextBuilder.forServer(ownKey(transport))
-          .trustManager(transport.trustManager(ServiceRole.values())).clientAuth(ClientAuth.OPTIONAL);
+          .trustManager(transport.trustManager(ServiceRole.values())).clientAuth(clientAuth);
       try {
         builder.sslContext(GrpcSslContexts.configure(context, OpenSsl.isAvailable() ? SslProvider.OPENSSL
             : SslProvider.JDK).build());
       } catch (SSLException e) {
         throw new IllegalStateException("cannot build the TLS context of the Raft port", e);
       }
-      return builder.intercept(new MembersOnly(memberRole));
+      return builder.intercept(new MembersOnly(memberRole, open));
     }
   }
 
-  /** Refuses a call to any service but Raft's client service unless the peer's certificate names the role. */
-  private record MembersOnly(ServiceRole memberRole) implements ServerInterceptor {
-    private static final Set<String> OPEN = Set.of(RaftClientProtocolServiceGrpc.SERVICE_NAME);
-
+  /** Refuses a call to a method or service not in {@code open} unless the peer's certificate names the role. */
+  private record MembersOnly(ServiceRole memberRole, Set<String> open) implements ServerInterceptor {
     @Override
     public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
         ServerCallHandler<Q, R> next) {
-      String service = call.getMethodDescriptor().getServiceName();
-      if (OPEN.contains(service) || CertificateSubject.ofPeer(call.getAttributes().get(
-          Grpc.TRANSPORT_ATTR_SSL_SESSION)).filter(peer -> peer.role() == memberRole).isPresent()) {
+      MethodDescriptor<Q, R> method = call.getMethodDescriptor();
+      if (open.contains(method.getServiceName()) || open.contains(method.getFullMethodName())
+          || CertificateSubject.ofPeer(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION))
+              .filter(peer -> peer.role() == memberRole).isPresent()) {
         return next.startCall(call, headers);
       }
-      call.close(Status.PERMISSION_DENIED.withDescription(service + " admits only a " + memberRole.subjectName()
-          + " certificate of the cluster"), new Metadata());
+      call.close(Status.PERMISSION_DENIED.withDescription(method.getFullMethodName() + " admits only a "
+          + memberRole.subjectName() + " certificate of the cluster"), new Metadata());
       return new ServerCall.Listener<>() {
       };
     }

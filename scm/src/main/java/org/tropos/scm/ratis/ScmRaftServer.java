@@ -18,6 +18,8 @@ import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.ratis.RaftMember;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.scm.db.ScmDb;
 
 /**
@@ -39,11 +41,14 @@ public final class ScmRaftServer implements AutoCloseable {
    * @param self this SCM's node id
    * @param snapshots when this SCM snapshots its database and purges its Raft log
    * @param ratisProperties Ratis keys an operator set ({@code ozone.scm.ratis.raft.*}), applied over Tropos's own
+   * @param transport mutual TLS between the SCMs in a secure cluster, which admits only SCM certificates: no one
+   *     else may append to, vote in or submit to the group
    */
   public ScmRaftServer(String serviceId, Map<String, HostPort> peers, String self, Path storageDir, ScmDb db,
-      RaftSnapshotPolicy snapshots, Map<String, String> ratisProperties) throws IOException {
+      RaftSnapshotPolicy snapshots, Map<String, String> ratisProperties, TransportSecurity transport)
+      throws IOException {
     this.member = new RaftMember(KIND, serviceId, peers, self, storageDir, new ScmStateMachine(db),
-        properties -> settings(snapshots, ratisProperties, properties));
+        properties -> settings(snapshots, ratisProperties, properties), transport, ServiceRole.SCM);
     if (!ratisProperties.isEmpty()) {
       LOG.info("SCM {}: Ratis settings from {}raft.*: {}", self, RatisPassThrough.SCM, ratisProperties);
     }

@@ -7,6 +7,7 @@ import org.tropos.common.security.ServiceRole;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+import org.tropos.proto.scm.ScmPeerServiceGrpc;
 import org.tropos.proto.scm.ScmSecurityServiceGrpc;
 
 /**
@@ -20,10 +21,13 @@ public final class ScmAdmissions {
   private ScmAdmissions() {
   }
 
-  /** The datanode port: datanodes alone. */
+  /**
+   * The datanode port: datanodes alone, but for an SCM joining an HA service, which has no certificate yet (its
+   * bootstrap token admits it).
+   */
   public static PeerRoles.Admission datanodePort(String clusterId) {
     return new PeerRoles.Admission(Map.of(ScmDatanodeServiceGrpc.SERVICE_NAME, Set.of(ServiceRole.DATANODE)),
-        Set.of(), clusterId);
+        Set.of(ScmPeerServiceGrpc.SERVICE_NAME), clusterId);
   }
 
   /** The block port: allocation and deletion from OMs alone, container lookups from any caller. */

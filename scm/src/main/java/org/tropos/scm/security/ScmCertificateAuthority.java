@@ -6,9 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509Certificate;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.bouncycastle.pkcs.PKCS10CertificationRequest;
 import org.tropos.common.security.BootstrapTokens;
 import org.tropos.common.security.CertificateAuthority;
@@ -16,6 +18,7 @@ import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.RequestRefusedException;
+import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.Clock;
 import org.tropos.scm.db.ScmDb;
@@ -25,7 +28,8 @@ import org.tropos.scm.db.ScmDb;
  * under HA every SCM holds them and a new leader keeps signing), made once with the cluster's identity. For
  * operators SCM also writes {@code ca.crt} and the owner-only {@code bootstrap.secret} to its security directory,
  * from which {@code tropos admin cert token} mints tokens. A first certificate is signed for a valid bootstrap
- * token of the request's role that pins this CA, each token once.
+ * token of the request's role that pins this CA, each token once. An SCM joining an HA service adopts the CA's rows
+ * before its Raft group runs ({@link #forJoiningScm}, {@link #adopt}).
  */
 public final class ScmCertificateAuthority {
   static final String CA_CERTIFICATE = "ca.certificate";
@@ -37,14 +41,26 @@ public final class ScmCertificateAuthority {
 
   private final ScmDb db;
   private final CertificateAuthority ca;
+  /** The CA's rows, for an SCM joining the service. */
+  private final Rows rows;
+  /**
+   * Nonces of the tokens SCMs joined with, spent in memory: a join is answered by SCMs that do not lead, which
+   * cannot write to the replicated database. Tokens for SCMs are short-lived ({@code tropos admin cert token}).
+   */
+  private final Set<String> joined = new HashSet<>();
   private final BootstrapTokens tokens;
   private final String caFingerprint;
   private final Clock clock;
 
-  private ScmCertificateAuthority(ScmDb db, CertificateAuthority ca, BootstrapTokens tokens, Clock clock)
-      throws GeneralSecurityException {
+  /** The rows that make the CA: its root and key as PEM, and the secret bootstrap tokens are minted with. */
+  public record Rows(String rootPem, String keyPem, byte[] secret) {
+  }
+
+  private ScmCertificateAuthority(ScmDb db, CertificateAuthority ca, Rows rows, BootstrapTokens tokens,
+      Clock clock) throws GeneralSecurityException {
     this.db = db;
     this.ca = ca;
+    this.rows = rows;
     this.tokens = tokens;
     this.caFingerprint = BootstrapTokens.fingerprint(ca.root());
     this.clock = clock;
@@ -75,10 +91,20 @@ public final class ScmCertificateAuthority {
       rootPem = PemFiles.toPem(created.root());
       db.putMeta(CA_CERTIFICATE, rootPem);
     }
-    CertificateAuthority ca = CertificateAuthority.of(rootPem, db.meta(CA_KEY), settings, clusterId, clock);
-    byte[] secret = HexFormat.of().parseHex(db.meta(BOOTSTRAP_SECRET));
-    writeOperatorFiles(dir, rootPem, secret);
-    return new ScmCertificateAuthority(db, ca, new BootstrapTokens(secret), clock);
+    Rows rows = new Rows(rootPem, db.meta(CA_KEY), HexFormat.of().parseHex(db.meta(BOOTSTRAP_SECRET)));
+    CertificateAuthority ca = CertificateAuthority.of(rows.rootPem(), rows.keyPem(), settings, clusterId, clock);
+    writeOperatorFiles(dir, rootPem, rows.secret());
+    return new ScmCertificateAuthority(db, ca, rows, new BootstrapTokens(rows.secret()), clock);
+  }
+
+  /**
+   * Writes the CA's {@code rows}, as another SCM of the service holds them, to this SCM's database: before its Raft
+   * group runs, so every SCM of the service holds the same rows.
+   */
+  public static void adopt(ScmDb db, Rows rows) throws IOException {
+    db.putMeta(BOOTSTRAP_SECRET, HexFormat.of().formatHex(rows.secret()));
+    db.putMeta(CA_KEY, rows.keyPem());
+    db.putMeta(CA_CERTIFICATE, rows.rootPem());
   }
 
   private static void writeOperatorFiles(Path dir, String rootPem, byte[] secret) throws IOException {
@@ -107,12 +133,34 @@ public final class ScmCertificateAuthority {
    */
   public synchronized List<X509Certificate> signFirst(PKCS10CertificationRequest request, String token)
       throws RequestRefusedException, GeneralSecurityException, IOException {
+    Optional<CertificateSubject> subject = CertificateSubject.of(request.getSubject());
+    BootstrapTokens.Token said = admit(token, subject.map(CertificateSubject::role), request.getSubject()
+        .toString());
+    X509Certificate certificate = ca.sign(request);
+    db.putMeta(USED_NONCE + said.nonce(), said.expiry().toString());
+    return List.of(certificate, ca.root());
+  }
+
+  /**
+   * The CA's rows for an SCM joining the service, admitted by {@code token}: minted with this CA's secret for an
+   * SCM, pinning this CA, not expired and not used before.
+   */
+  public synchronized Rows forJoiningScm(String token) throws RequestRefusedException, IOException {
+    BootstrapTokens.Token said = admit(token, Optional.of(ServiceRole.SCM), "an SCM joining the service");
+    if (!joined.add(said.nonce())) {
+      throw new RequestRefusedException("the bootstrap token was used already");
+    }
+    return rows;
+  }
+
+  /** The token, if this CA made it for {@code role} (what the request is for), unexpired and unused. */
+  private BootstrapTokens.Token admit(String token, Optional<ServiceRole> role, String requested)
+      throws RequestRefusedException, IOException {
     BootstrapTokens.Token said = tokens.verify(token).orElseThrow(() ->
         new RequestRefusedException("the bootstrap token is not one this cluster's SCM made"));
-    Optional<CertificateSubject> subject = CertificateSubject.of(request.getSubject());
-    if (subject.isEmpty() || subject.get().role() != said.role()) {
+    if (role.isEmpty() || role.get() != said.role()) {
       throw new RequestRefusedException("the bootstrap token is for a " + said.role().subjectName()
-          + ", the request for " + request.getSubject());
+          + ", the request for " + requested);
     }
     if (!said.expiry().isAfter(clock.wallTime())) {
       throw new RequestRefusedException("the bootstrap token expired at " + said.expiry());
@@ -123,9 +171,7 @@ public final class ScmCertificateAuthority {
     if (db.meta(USED_NONCE + said.nonce()) != null) {
       throw new RequestRefusedException("the bootstrap token was used already");
     }
-    X509Certificate certificate = ca.sign(request);
-    db.putMeta(USED_NONCE + said.nonce(), said.expiry().toString());
-    return List.of(certificate, ca.root());
+    return said;
   }
 
   /**

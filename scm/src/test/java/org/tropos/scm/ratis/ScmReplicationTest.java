@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.ratis.RaftMember;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.scm.db.ContainerRecord;
@@ -149,7 +150,7 @@ class ScmReplicationTest {
     String node = List.copyOf(peers.keySet()).get(i);
     ScmDb db = ScmDb.open(dir.resolve(node).resolve("scm.db"));
     ScmRaftServer server = new ScmRaftServer(SERVICE, peers, node, dir.resolve(node).resolve("scm-ratis"), db,
-        snapshots, Map.of());
+        snapshots, Map.of(), TransportSecurity.plaintext());
     server.start();
     dbs.set(i, db);
     servers.set(i, server);

@@ -25,6 +25,11 @@ final class BootstrapTokenOption {
       + " TROPOS_BOOTSTRAP_TOKEN environment variable). Needed only at the first start of a secure cluster's daemon.")
   private String token;
 
+  /** The token given, or "" (an SCM joining a secure HA service fetches the CA with it itself). */
+  String token() {
+    return token == null ? "" : token.strip();
+  }
+
   /** The CA that signs the first certificate of daemon {@code role} of the cluster {@code conf} names. */
   CertificateIssuer issuer(Configuration conf, ServiceRole role) {
     if (token == null || token.isBlank()) {

@@ -6,11 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.cert.X509Certificate;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HexFormat;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.tropos.common.conf.Configuration;
@@ -19,14 +16,13 @@ import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.security.BootstrapTokens;
-import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.SystemClock;
 import org.tropos.scm.ScmConfig;
-import org.tropos.scm.security.ScmCertificateAuthority;
+import org.tropos.scm.security.ScmSecurityFiles;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,27 +35,6 @@ import picocli.CommandLine.Spec;
 public final class CertCommands {
   /** How long the token {@code cert issue} mints for itself may be used. */
   private static final Duration ISSUE_TOKEN_VALIDITY = Duration.ofMinutes(5);
-
-  /**
-   * What SCM writes to its security directory for operators: the bootstrap secret (reading it is what makes one
-   * an administrator here) and the CA's certificate.
-   */
-  private record ScmSecurityFiles(BootstrapTokens tokens, X509Certificate ca) {
-    static ScmSecurityFiles read(Path dir) throws IOException {
-      byte[] secret = HexFormat.of().parseHex(Files.readString(dir.resolve(ScmCertificateAuthority.SECRET_FILE))
-          .strip());
-      return new ScmSecurityFiles(new BootstrapTokens(secret), PemFiles.certificate(Files.readString(
-          dir.resolve(ScmCertificateAuthority.CA_FILE))));
-    }
-
-    String mint(ServiceRole role, Instant expiry) throws IOException {
-      try {
-        return tokens.mint(role, expiry, ca);
-      } catch (java.security.GeneralSecurityException e) {
-        throw new IOException("cannot mint a token: " + e.getMessage(), e);
-      }
-    }
-  }
 
   /** {@code --security-dir}: SCM's security directory, whose files mint tokens. */
   static final class SecurityDirOption {

@@ -8,6 +8,8 @@ import java.util.concurrent.Callable;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.ScmService;
 import org.tropos.common.ratis.GroupRoles;
+import org.tropos.common.security.SecuritySettings;
+import org.tropos.common.security.ServiceRole;
 import org.tropos.scm.ratis.ScmRaftServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -41,7 +43,7 @@ public final class ScmAdminCommands {
         return ExitCodes.USAGE;
       }
       List<GroupRoles.MemberRole> roles = GroupRoles.of(ScmRaftServer.KIND, service.get().id(),
-          service.get().raftPeers());
+          service.get().raftPeers(), SecuritySettings.userTransport(conf), ServiceRole.SCM);
       PrintWriter out = spec.commandLine().getOut();
       out.printf(ROW, "NODE", "RAFT ADDRESS", "ROLE", "TERM", "LEADER", "APPLIED");
       boolean unreachable = false;

@@ -15,11 +15,14 @@ import picocli.CommandLine.Mixin;
 public final class ScmCommand implements Callable<Integer> {
   @Mixin
   private ConfigOptions config;
+  @Mixin
+  private BootstrapTokenOption bootstrap;
 
   @Override
   public Integer call() throws Exception {
     Configuration conf = config.loadForDaemon();
-    ScmServer scm = new ScmServer(ScmConfig.from(conf), RackResolvers.fromConfig(conf), SystemClock.INSTANCE);
+    ScmServer scm = new ScmServer(ScmConfig.from(conf), RackResolvers.fromConfig(conf), SystemClock.INSTANCE,
+        bootstrap.token());
     scm.start();
     return Daemons.runUntilStopped(scm);
   }

@@ -41,6 +41,7 @@ import org.tropos.s3.S3Gateway;
 import org.tropos.s3.S3GatewayConfig;
 import org.tropos.scm.ScmConfig;
 import org.tropos.scm.ScmServer;
+import org.tropos.scm.security.ScmSecurityFiles;
 
 /**
  * SCM, the OM and N datanodes in one process on loopback, with all data under one directory: {@code tropos local}, and
@@ -58,6 +59,8 @@ public final class LocalCluster implements AutoCloseable {
   private static final String LOOPBACK = "127.0.0.1";
   private static final int FIRST_DATANODE_OCTET = 11;
   private static final Duration SCM_LEADER_WAIT = Duration.ofSeconds(60);
+  /** How long a token an SCM joins the secure HA service with may be used: it is used at once. */
+  private static final Duration SCM_JOIN_TOKEN_VALIDITY = Duration.ofMinutes(10);
 
   private final Path dataDir;
   private final int datanodeCount;
@@ -68,6 +71,8 @@ public final class LocalCluster implements AutoCloseable {
   private Configuration base;
   /** The SCMs: one, or the nodes of an HA service. */
   private final List<ScmServer> scms = new ArrayList<>();
+  /** Each SCM's configuration, for its restarts. */
+  private final List<Configuration> scmConfs = new ArrayList<>();
   /** Ozone's keys of the HA services (empty without), for clients. */
   private final Map<String, String> serviceKeys = new LinkedHashMap<>();
   /** The OMs: one, or the nodes of an HA service. */
@@ -135,7 +140,7 @@ public final class LocalCluster implements AutoCloseable {
         ScmKeys.TOPOLOGY_MAPPING_IMPL.name(), RackResolvers.TABLE_MAPPING,
         ScmKeys.TOPOLOGY_TABLE_FILE.name(), table.toString()));
     if (!ha) {
-      scms.add(startScm(conf, dataDir.resolve("scm")));
+      scms.add(startScm(scmConf(conf, dataDir.resolve("scm")), ""));
       pinScmPorts();
       trustTheClustersCa();
       return;
@@ -147,8 +152,9 @@ public final class LocalCluster implements AutoCloseable {
     base = base.with(keys);
     for (int i = 0; i < LocalScmService.NODES; i++) {
       String node = LocalScmService.nodeId(i);
-      scms.add(startScm(conf.with(keys).with(Map.of(ScmKeys.NODE_ID.name(), node,
-          ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0")), dataDir.resolve(node)));
+      // The first SCM is the primordial one: in a secure cluster it makes the CA, which the others join with.
+      scms.add(startScm(scmConf(conf.with(keys).with(Map.of(ScmKeys.NODE_ID.name(), node,
+          ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0")), dataDir.resolve(node)), i == 0 ? "" : scmJoinToken()));
     }
     scm();
     trustTheClustersCa();
@@ -175,10 +181,29 @@ public final class LocalCluster implements AutoCloseable {
         SecurityKeys.IDENTITY_FILE.name(), user.file().toString()));
   }
 
-  private static ScmServer startScm(Configuration conf, Path dir) throws IOException {
+  /**
+   * A token for an SCM joining the secure HA service, minted from the primordial SCM's security directory; none
+   * when the cluster is not secure. An SCM that holds the CA already (a restart) does not use it.
+   */
+  private String scmJoinToken() throws IOException {
+    if (!base.get(SecurityKeys.SECURITY_ENABLED)) {
+      return "";
+    }
+    return ScmSecurityFiles.read(scms.get(0).caFile().getParent()).mint(ServiceRole.SCM,
+        SystemClock.INSTANCE.wallTime().plus(SCM_JOIN_TOKEN_VALIDITY));
+  }
+
+  /** The configuration of the SCM kept in {@code dir}, remembered for its restarts ({@link #restartScm}). */
+  private Configuration scmConf(Configuration conf, Path dir) {
     Configuration own = conf.with(Map.of(CommonKeys.METADATA_DIRS.name(), dir.toString(),
         ScmKeys.DB_DIRS.name(), dir.toString()));
-    ScmServer scm = new ScmServer(ScmConfig.from(own), RackResolvers.fromConfig(own), SystemClock.INSTANCE);
+    scmConfs.add(own);
+    return own;
+  }
+
+  private static ScmServer startScm(Configuration own, String bootstrapToken) throws IOException {
+    ScmServer scm = new ScmServer(ScmConfig.from(own), RackResolvers.fromConfig(own), SystemClock.INSTANCE,
+        bootstrapToken);
     scm.start();
     return scm;
   }
@@ -402,6 +427,17 @@ public final class LocalCluster implements AutoCloseable {
     return new ArrayList<>(scms);
   }
 
+  /**
+   * Starts SCM {@code i} (0-based) of the HA service again, stopped before, on its directory as it is now (an
+   * SCM whose directory was lost joins the secure service again with {@code bootstrapToken}).
+   */
+  public void restartScm(int i, String bootstrapToken) throws IOException {
+    if (scms.get(i) != null) {
+      throw new IllegalStateException("SCM " + i + " runs");
+    }
+    scms.set(i, startScm(scmConfs.get(i), bootstrapToken));
+  }
+
   /** Stops SCM {@code i} (0-based) of the HA service, as a crash would stop its services. */
   public void stopScm(int i) {
     ScmServer stopped = scms.set(i, null);
@@ -415,6 +451,7 @@ public final class LocalCluster implements AutoCloseable {
       stopScm(i);
     }
     scms.clear();
+    scmConfs.clear();
   }
 
   /** Datanode {@code i} (1-based), or null while it is stopped. */
