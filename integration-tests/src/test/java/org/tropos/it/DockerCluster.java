@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,12 +26,19 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmService;
+import org.tropos.common.security.SecuritySettings;
+import org.tropos.common.security.TransportSecurity;
 
 /**
  * SCMs, OMs and datanodes as real {@code tropos} processes, each in its own container on one bridge network with
  * fixed addresses (a partitioned node comes back with its address, as a host would). The image is built from
  * {@code docker/Dockerfile} on the base that {@code .ci/docker-engine start} makes; nothing is pulled. The test
  * process is the client: it reaches every container by address, as the containers reach each other.
+ *
+ * <p>The cluster runs secure: the primordial SCM (scm1) keeps its security directory on the host, mounted read-only
+ * at {@code /scm-security} in every other container, whose entrypoint mints the daemon's bootstrap token there
+ * ({@code docker/tropos-entrypoint}); the test process acts as root (an administrator) with a certificate issued
+ * by SCM, trusting the cluster's CA.
  */
 public final class DockerCluster implements AutoCloseable {
   /** Made by {@code .ci/docker-engine start}: Debian minbase with a JRE, so no registry is needed. */
@@ -49,6 +57,9 @@ public final class DockerCluster implements AutoCloseable {
   private static final int SCM_DATANODE_PORT = 9861;
   private static final int SCM_BLOCK_PORT = 9863;
   private static final int SCM_RATIS_PORT = 9894;
+  /** SCM's security directory in its container (scm-security beside its database under ozone.metadata.dirs). */
+  private static final String SCM_SECURITY_DIR = "/data/meta/scm-security";
+  private static final Duration CERTIFICATE_WAIT = Duration.ofSeconds(120);
 
   private final Path repository;
   private final Path logs;
@@ -56,6 +67,10 @@ public final class DockerCluster implements AutoCloseable {
   private final Network network;
   private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
   private final Map<String, String> addresses = new LinkedHashMap<>();
+  /** The primordial SCM's security directory, on the host. */
+  private final Path scmSecurity;
+  /** The test process's certificate (root's), issued once SCM serves. */
+  private Path userIdentity;
 
   /**
    * Starts an SCM HA service of three SCMs ({@link #SCMS}), an OM HA service of three OMs ({@link #OMS}) and
@@ -67,6 +82,7 @@ public final class DockerCluster implements AutoCloseable {
   public DockerCluster(Path repository, Path conf, Path logs, List<String> racks, Map<String, String> settings) {
     this.repository = repository;
     this.logs = logs;
+    this.scmSecurity = conf.resolveSibling(conf.getFileName() + "-scm-security");
     // A /24 unlikely to be taken on a CI machine, and not the one a crashed earlier run may have left behind.
     this.subnetPrefix = "10.213." + (100 + new Random().nextInt(100)) + ".";
     this.network = Network.builder().createNetworkCmdModifier(cmd -> cmd.withIpam(
@@ -110,9 +126,45 @@ public final class DockerCluster implements AutoCloseable {
     return "dn" + i;
   }
 
-  /** A client configuration pointing at this cluster's OM and SCM services by address. */
-  public Configuration clientConfig() {
-    return Configuration.defaults().with(omServiceKeys()).with(scmService().toKeys());
+  /**
+   * A client configuration pointing at this cluster's OM and SCM services by address, as root (an administrator)
+   * with a certificate of the cluster, issued the first time (once SCM serves).
+   */
+  public synchronized Configuration clientConfig() {
+    if (userIdentity == null) {
+      userIdentity = issueUserCertificate();
+    }
+    return Configuration.defaults().with(omServiceKeys()).with(scmService().toKeys()).with(Map.of(
+        "ozone.security.enabled", "true", "tropos.security.ca.file", scmSecurity.resolve("ca.crt").toString(),
+        "tropos.security.identity.file", userIdentity.toString()));
+  }
+
+  /** How the test process reaches the cluster's services: mutual TLS as root. */
+  public TransportSecurity transport() {
+    try {
+      return SecuritySettings.userTransport(clientConfig());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Root's certificate, which SCM signs once it serves (asked again until then), written to the host. */
+  private Path issueUserCertificate() {
+    String out = SCM_SECURITY_DIR + "/user-root.pem";
+    try {
+      Await.until("SCM to sign root's certificate", CERTIFICATE_WAIT, () -> {
+        try {
+          exec(SCMS.get(0), "[ -f " + out + " ] || tropos admin cert issue --user root --out " + out
+              + " --security-dir " + SCM_SECURITY_DIR);
+          return "issued";
+        } catch (IllegalStateException e) {
+          return e.getMessage();
+        }
+      }, "issued"::equals);
+    } catch (Exception e) {
+      throw new IllegalStateException("root's certificate: " + e.getMessage(), e);
+    }
+    return scmSecurity.resolve("user-root.pem");
   }
 
   /** The SCM service, by address (as the containers and the test process reach its SCMs). */
@@ -205,6 +257,7 @@ public final class DockerCluster implements AutoCloseable {
     return new ImageFromDockerfile("tropos-it:dev", false)
         .withFileFromPath("Dockerfile", repository.resolve("docker/Dockerfile"))
         .withFileFromPath("bin/tropos", repository.resolve("bin/tropos"))
+        .withFileFromPath("docker/tropos-entrypoint", repository.resolve("docker/tropos-entrypoint"))
         .withFileFromPath("tools/target/tropos-tools.jar", tools.resolve("tropos-tools.jar"))
         .withFileFromPath("tools/target/lib", tools.resolve("lib"))
         .withFileFromPath("conf", repository.resolve("conf"))
@@ -213,7 +266,13 @@ public final class DockerCluster implements AutoCloseable {
 
   private void start(Future<String> image, Path conf, String name, int host, List<String> command) {
     String address = subnetPrefix + host;
-    GenericContainer<?> c = new GenericContainer<>(image)
+    GenericContainer<?> c = new GenericContainer<>(image);
+    if (name.equals(SCMS.get(0))) {
+      c.withFileSystemBind(scmSecurity.toString(), SCM_SECURITY_DIR, BindMode.READ_WRITE);
+    } else {
+      c.withFileSystemBind(scmSecurity.toString(), "/scm-security", BindMode.READ_ONLY);
+    }
+    c
         .withNetwork(network)
         .withNetworkAliases(name)
         .withCreateContainerCmdModifier(cmd -> cmd.withName("tropos-it-" + name + "-" + subnetPrefix.split("\\.")[2])
@@ -240,6 +299,7 @@ public final class DockerCluster implements AutoCloseable {
   private void writeConf(Path conf, List<String> racks, Map<String, String> settings) {
     Map<String, String> all = new LinkedHashMap<>();
     all.put("ozone.metadata.dirs", "/data/meta");
+    all.put("ozone.security.enabled", "true");
     all.putAll(scmService().toKeys());
     all.putAll(omServiceKeys());
     all.put("hdds.datanode.dir", "/data/disk1");
@@ -260,6 +320,7 @@ public final class DockerCluster implements AutoCloseable {
     }
     try {
       Files.createDirectories(conf);
+      Files.createDirectories(scmSecurity);
       Files.writeString(conf.resolve("ozone-site.xml"), xml);
       Files.write(conf.resolve("topology.table"), table);
       Files.copy(repository.resolve("conf/log4j2.xml"), conf.resolve("log4j2.xml"));
