@@ -57,6 +57,7 @@ final class MiniCluster implements AutoCloseable {
         Map.entry("ozone.om.port", "0"),
         Map.entry("ozone.om.http-address", "127.0.0.1:0"),
         Map.entry("ozone.scm.http-address", "127.0.0.1:0"),
+        Map.entry("ozone.scm.https-address", "127.0.0.1:0"),
         Map.entry("ozone.s3g.http-address", "127.0.0.1:0"),
         Map.entry("ozone.s3g.webadmin.http-address", "127.0.0.1:0"),
         Map.entry("ozone.s3g.https-address", "127.0.0.1:0"),

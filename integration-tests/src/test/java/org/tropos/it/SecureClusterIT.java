@@ -66,6 +66,7 @@ import org.tropos.common.security.CertificateRequests;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.KeyPairs;
 import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
@@ -109,7 +110,9 @@ import org.tropos.proto.scm.ScmAdminServiceGrpc;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
 import org.tropos.proto.scm.ScmSecurityServiceGrpc;
+import org.tropos.scm.ScmServer;
 import org.tropos.tools.local.KeptPorts;
+import org.tropos.tools.local.LocalCluster;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkClientException;
@@ -176,6 +179,44 @@ class SecureClusterIT {
     assertEquals(4, TroposCli.run(0, "admin", "datanode", "list", "--conf", conf).strip().lines().count(),
         "the CLI reaches SCM over TLS: a header and three datanodes");
     assertTrue(TroposCli.run(0, "sh", "key", "list", "/vol/bucket", "--conf", conf).contains("kept"));
+  }
+
+  /**
+   * SCM's web console (datanodes, pipelines, containers) is served over HTTPS to a certificate of the cluster
+   * alone: not over plain HTTP, not to a caller without a certificate; /prom and /health stay open.
+   */
+  @Test
+  void theWebConsoleAnswersOnlyACertificateOfTheClusterOverHttps() throws Exception {
+    ScmServer scm = mini.cluster().scm();
+    int https = scm.httpsPort().orElseThrow();
+    String http = "http://127.0.0.1:" + scm.httpPort();
+    assertEquals(200, status(URI.create(http + "/prom").toURL().openConnection()));
+    assertEquals(403, status(URI.create(http + "/api/datanodes").toURL().openConnection()));
+    assertEquals(403, status(URI.create(http + "/console.js").toURL().openConnection()));
+    javax.net.ssl.SSLContext anonymous = TransportSecurity.trusting(root()).socketContext(ServiceRole.SCM);
+    assertEquals(200, status(overHttps(https, "/health", anonymous)));
+    assertEquals(403, status(overHttps(https, "/api/datanodes", anonymous)));
+    javax.net.ssl.SSLContext user = SecuritySettings.userTransport(mini.clientConfig()).socketContext(ServiceRole.SCM);
+    java.net.HttpURLConnection datanodes = overHttps(https, "/api/datanodes", user);
+    assertEquals(200, status(datanodes));
+    try (InputStream body = datanodes.getInputStream()) {
+      assertTrue(new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+          .contains(LocalCluster.datanodeAddress(1)), "the console lists the datanodes");
+    }
+  }
+
+  private static java.net.HttpURLConnection overHttps(int port, String path, javax.net.ssl.SSLContext context)
+      throws Exception {
+    javax.net.ssl.HttpsURLConnection connection = (javax.net.ssl.HttpsURLConnection) URI.create("https://127.0.0.1:"
+        + port + path).toURL().openConnection();
+    connection.setSSLSocketFactory(context.getSocketFactory());
+    // The cluster's trust checks the CA and the server's role, not host names (ClusterTrust).
+    connection.setHostnameVerifier((host, session) -> true);
+    return connection;
+  }
+
+  private static int status(java.net.URLConnection connection) throws Exception {
+    return ((java.net.HttpURLConnection) connection).getResponseCode();
   }
 
   @Test

@@ -40,7 +40,10 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param blockSize the largest block
  * @param blockDeletion how the blocks of deleted keys are sent to the datanodes
  * @param replication how containers are kept at their number of replicas
- * @param httpBind where the status port (/prom, /health, /ready) and the web console listen
+ * @param httpBind where the status port (/prom, /health, /ready) and, unless the cluster is secure, the web console
+ *     listen
+ * @param httpsBind where the HTTPS status port listens in a secure cluster: the web console, to a client
+ *     certificate of the cluster
  * @param omHttp the OM's status port, whose summary the console shows
  * @param gatewayHttp the S3 gateway's status port, whose request counts the console shows
  * @param ha this SCM's place in an HA service ({@code ozone.scm.service.ids}), empty for a single SCM
@@ -53,9 +56,11 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
     DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind,
-    HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security, List<String> administrators) {
+    HostPort httpsBind, HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security,
+    List<String> administrators) {
 
   private static final int HTTP_PORT = 9876;
+  private static final int HTTPS_PORT = 9877;
 
   /**
    * An SCM of an HA service.
@@ -121,6 +126,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat),
         ReplicationConfig.from(conf),
         HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()),
+        HostPort.parse(conf.get(ScmKeys.HTTPS_ADDRESS), HTTPS_PORT, ScmKeys.HTTPS_ADDRESS.name()),
         ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha,
         SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), conf.get(CommonKeys.ADMINISTRATORS));
   }

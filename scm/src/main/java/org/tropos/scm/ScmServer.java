@@ -105,6 +105,9 @@ public final class ScmServer implements AutoCloseable {
       http = new StatusServer("scm-http", config.httpBind(), metrics, this::whyNotReady);
       console = new ScmConsole(this::clientAddresses, () -> transport, config.omHttp(), config.gatewayHttp());
       console.addTo(http);
+      if (transport.tls()) {
+        http.https(config.httpsBind(), transport.httpsServerContext());
+      }
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
@@ -261,6 +264,11 @@ public final class ScmServer implements AutoCloseable {
 
   public int httpPort() {
     return http.port();
+  }
+
+  /** The HTTPS status port, where the web console is served in a secure cluster. */
+  public Optional<Integer> httpsPort() {
+    return http.httpsPort();
   }
 
   public int blockPort() {

@@ -48,6 +48,10 @@ public final class ScmKeys {
       ConfigType.STRING, "0.0.0.0", "Address SCM's client and admin service binds to.");
   public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.scm.http-address", ConfigType.STRING,
       "0.0.0.0:9876", "host:port of SCM's status port (/prom metrics, /health); port 0 = any free port.");
+  public static final ConfigKey<String> HTTPS_ADDRESS = ConfigKey.of("ozone.scm.https-address", ConfigType.STRING,
+      "0.0.0.0:9877", "host:port of SCM's HTTPS status port in a secure cluster, where the web console is served"
+          + " to a client certificate of the cluster (the HTTP port then keeps /prom, /health and /ready only); port"
+          + " 0 = any free port.");
   public static final ConfigKey<String> DATANODE_ADDRESS = ConfigKey.of("ozone.scm.datanode.address",
       ConfigType.STRING, "", "host[:port] of SCM's datanode service; empty = the first ozone.scm.names entry"
           + " (else localhost) with ozone.scm.datanode.port.");

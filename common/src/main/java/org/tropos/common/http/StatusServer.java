@@ -2,6 +2,10 @@ package org.tropos.common.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsExchange;
+import com.sun.net.httpserver.HttpsParameters;
+import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -10,10 +14,16 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLParameters;
+import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.metrics.DaemonMetrics;
@@ -26,6 +36,10 @@ import org.tropos.common.util.Threads;
  * format), {@code /health} (the process runs), {@code /ready} (it can serve: 503 with the reason when not), a
  * small home page, and the JSON routes and static pages of the web console. The JDK's own HTTP server on one small
  * bounded pool: scrapes and a console's polls need no more. Routes are added before {@link #start()}.
+ *
+ * <p>In a secure cluster the port also listens over HTTPS ({@link #https}); the routes {@link #guard}ed (the web
+ * console) are then served there alone, and only to a client certificate of the cluster, while {@code /prom},
+ * {@code /health} and {@code /ready} stay open on both.
  */
 public final class StatusServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -41,8 +55,12 @@ public final class StatusServer implements AutoCloseable {
   private final Map<String, JsonRoute> json = new LinkedHashMap<>();
   private final Map<String, Page> pages = new LinkedHashMap<>();
   private final Map<String, String> links = new LinkedHashMap<>();
+  private final Set<String> guarded = new HashSet<>();
   private final LifeCycle lifeCycle;
+  private HostPort httpsBind;
+  private SSLContext httpsContext;
   private HttpServer server;
+  private HttpsServer httpsServer;
   private ExecutorService pool;
 
   private record Page(byte[] body, String type) {
@@ -75,6 +93,25 @@ public final class StatusServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Listens over HTTPS too, on {@code bind} with {@code context} (this daemon's certificate; clients' certificates
+   * of the cluster trusted): the {@link #guard}ed routes are served there alone, to a client certificate.
+   */
+  public StatusServer https(HostPort bind, SSLContext context) {
+    this.httpsBind = bind;
+    this.httpsContext = context;
+    return this;
+  }
+
+  /**
+   * Routes that need a client certificate of the cluster once the port listens over {@link #https}: each a path,
+   * or a prefix ending in {@code /} for every path below it.
+   */
+  public StatusServer guard(String... paths) {
+    guarded.addAll(List.of(paths));
+    return this;
+  }
+
   /** A link on the home page (to the cluster's web console, say). */
   public StatusServer link(String text, String url) {
     links.put(text, url);
@@ -85,19 +122,77 @@ public final class StatusServer implements AutoCloseable {
     lifeCycle.startBegins();
     try {
       server = HttpServer.create(new InetSocketAddress(bind.host(), bind.port()), 0);
+      if (httpsBind != null) {
+        httpsServer = HttpsServer.create(new InetSocketAddress(httpsBind.host(), httpsBind.port()), 0);
+        httpsServer.setHttpsConfigurator(new AskingForCertificates(httpsContext));
+      }
     } catch (IOException e) {
-      throw new IOException(name + " cannot listen on " + bind + ": " + e.getMessage(), e);
+      close();
+      throw new IOException(name + " cannot listen on " + bind + (httpsBind == null ? "" : " and " + httpsBind)
+          + ": " + e.getMessage(), e);
     }
     pool = Threads.boundedPool(name, THREADS, QUEUE);
-    server.setExecutor(pool);
-    server.createContext("/prom", exchange -> respond(exchange, 200, DaemonMetrics.CONTENT_TYPE, metrics.scrape()));
-    server.createContext("/health", exchange -> respond(exchange, 200, TEXT, "OK\n"));
-    server.createContext("/ready", this::ready);
-    json.forEach((prefix, route) -> server.createContext(prefix, exchange -> answer(exchange, prefix, route)));
-    server.createContext("/", this::page);
-    server.start();
+    for (HttpServer listening : httpsServer == null ? List.of(server) : List.of(server, httpsServer)) {
+      listening.setExecutor(pool);
+      listening.createContext("/prom", exchange -> respond(exchange, 200, DaemonMetrics.CONTENT_TYPE,
+          metrics.scrape()));
+      listening.createContext("/health", exchange -> respond(exchange, 200, TEXT, "OK\n"));
+      listening.createContext("/ready", this::ready);
+      json.forEach((prefix, route) -> listening.createContext(prefix, exchange -> {
+        if (admitted(exchange)) {
+          answer(exchange, prefix, route);
+        }
+      }));
+      listening.createContext("/", this::page);
+      listening.start();
+    }
     lifeCycle.startEnds();
-    LOG.info("{}: status on http://{}/ (/prom, /health, /ready)", name, new HostPort(bind.host(), port()));
+    LOG.info("{}: status on http://{}/ (/prom, /health, /ready){}", name, new HostPort(bind.host(), port()),
+        httpsPort().map(p -> ", HTTPS on port " + p + " (the console to a client certificate of the cluster)")
+            .orElse(""));
+  }
+
+  /**
+   * Whether the exchange may be served: a route not {@link #guard}ed always; a guarded one when the port has no
+   * HTTPS side (security off), or over HTTPS to a client certificate. Otherwise it is answered 403 here.
+   */
+  private boolean admitted(HttpExchange exchange) throws IOException {
+    String path = exchange.getRequestURI().getPath();
+    boolean isGuarded = guarded.stream().anyMatch(g -> g.endsWith("/") ? path.startsWith(g) : path.equals(g));
+    if (!isGuarded || httpsServer == null || exchange instanceof HttpsExchange https && showsCertificate(https)) {
+      return true;
+    }
+    respond(exchange, 403, TEXT, exchange instanceof HttpsExchange ? "the console needs a client certificate of"
+        + " the cluster (tropos admin cert issue)\n" : "the console is served over HTTPS, to a client certificate"
+        + " of the cluster: port " + httpsPort().orElseThrow() + "\n");
+    return false;
+  }
+
+  private static boolean showsCertificate(HttpsExchange exchange) {
+    try {
+      return exchange.getSSLSession().getPeerCertificates().length > 0;
+    } catch (SSLPeerUnverifiedException e) {
+      return false;
+    }
+  }
+
+  /** Asks each HTTPS client for a certificate without requiring one: {@code /prom} and the like stay open. */
+  private static final class AskingForCertificates extends HttpsConfigurator {
+    AskingForCertificates(SSLContext context) {
+      super(context);
+    }
+
+    @Override
+    public void configure(HttpsParameters parameters) {
+      SSLParameters ssl = getSSLContext().getDefaultSSLParameters();
+      ssl.setWantClientAuth(true);
+      parameters.setSSLParameters(ssl);
+    }
+  }
+
+  /** The HTTPS port, when the status port listens over HTTPS too. */
+  public Optional<Integer> httpsPort() {
+    return httpsServer == null ? Optional.empty() : Optional.of(httpsServer.getAddress().getPort());
   }
 
   public int port() {
@@ -129,7 +224,14 @@ public final class StatusServer implements AutoCloseable {
   private void page(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     Page page = pages.get(path);
+    if (page != null && path.equals("/") && httpsServer != null && !(exchange instanceof HttpsExchange)) {
+      // The console's page replaces the home page over HTTPS; plain HTTP keeps the home page of open routes.
+      page = null;
+    }
     if (page != null) {
+      if (!admitted(exchange)) {
+        return;
+      }
       respond(exchange, 200, page.type(), page.body());
     } else if (path.equals("/")) {
       respond(exchange, 200, "text/html; charset=utf-8", home());
@@ -193,6 +295,9 @@ public final class StatusServer implements AutoCloseable {
     }
     if (server != null) {
       server.stop(0);
+    }
+    if (httpsServer != null) {
+      httpsServer.stop(0);
     }
     if (pool != null) {
       Threads.shutdown(pool, Duration.ofSeconds(5));

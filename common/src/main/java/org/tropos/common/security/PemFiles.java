@@ -108,7 +108,12 @@ public final class PemFiles {
 
   /** Writes {@code text} to a new file that only its owner may read (created so before anything is in it). */
   public static void writeOwnerOnly(Path file, String text) throws IOException {
+    writeOwnerOnly(file, text.getBytes(StandardCharsets.US_ASCII));
+  }
+
+  /** Writes {@code bytes} to a new file that only its owner may read (created so before anything is in it). */
+  public static void writeOwnerOnly(Path file, byte[] bytes) throws IOException {
     Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(file, text, StandardCharsets.US_ASCII, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
+    Files.write(file, bytes, StandardOpenOption.WRITE, StandardOpenOption.SYNC);
   }
 }

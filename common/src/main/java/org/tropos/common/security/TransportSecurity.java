@@ -117,6 +117,22 @@ public final class TransportSecurity {
     }
   }
 
+  /**
+   * The JDK context of an HTTPS server of this daemon (its status port): it shows this daemon's certificate and
+   * trusts a client's certificate of any role of the cluster.
+   */
+  public SSLContext httpsServerContext() throws SSLException {
+    KeyManager own = keyManager().orElseThrow(() -> new IllegalStateException("a server needs a certificate of the"
+        + " cluster to listen with TLS"));
+    try {
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(new KeyManager[] {own}, new TrustManager[] {trustManager(ServiceRole.values())}, null);
+      return context;
+    } catch (GeneralSecurityException e) {
+      throw new SSLException("cannot set up the HTTPS status port", e);
+    }
+  }
+
   /** The context of a channel to a server that must hold a certificate of {@code serverRole}. */
   public SslContext clientContext(ServiceRole serverRole) throws SSLException {
     SslContext known = clientContexts.get(serverRole);

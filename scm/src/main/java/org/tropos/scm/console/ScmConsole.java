@@ -62,7 +62,10 @@ public final class ScmConsole implements AutoCloseable {
     this.gateway = gateway;
   }
 
-  /** Adds the console's pages and routes to SCM's status port (before it starts). */
+  /**
+   * Adds the console's pages and routes to SCM's status port (before it starts), guarded: in a secure cluster they
+   * are served over HTTPS to a client certificate of the cluster alone.
+   */
   public void addTo(StatusServer server) {
     server.page("/", "console/index.html", "text/html; charset=utf-8")
         .page("/console.js", "console/console.js", "text/javascript; charset=utf-8")
@@ -77,7 +80,8 @@ public final class ScmConsole implements AutoCloseable {
             GetReplicationReportRequest.getDefaultInstance()))))
         .json("/api/containers", this::containers)
         .json("/api/om", (rest, query) -> summary(om, "the OM"))
-        .json("/api/s3", (rest, query) -> summary(gateway, "the S3 gateway"));
+        .json("/api/s3", (rest, query) -> summary(gateway, "the S3 gateway"))
+        .guard("/", "/console.js", "/console.css", "/api/");
   }
 
   /** {@code /api/containers?health=H&state=S&start=ID}, or one container with its replicas at {@code /ID}. */

@@ -1,10 +1,13 @@
 package org.tropos.tools.local;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,6 +30,7 @@ import org.tropos.common.net.RackResolvers;
 import org.tropos.common.net.ScmService;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.security.CertificateIssuer;
+import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.X509Settings;
@@ -137,6 +141,7 @@ public final class LocalCluster implements AutoCloseable {
         ScmKeys.CLIENT_BIND_HOST.name(), LOOPBACK,
         ScmKeys.DATANODE_BIND_HOST.name(), LOOPBACK,
         ScmKeys.HTTP_ADDRESS.name(), onLoopback(ScmKeys.HTTP_ADDRESS, 0),
+        ScmKeys.HTTPS_ADDRESS.name(), onLoopback(ScmKeys.HTTPS_ADDRESS, 0),
         ScmKeys.TOPOLOGY_MAPPING_IMPL.name(), RackResolvers.TABLE_MAPPING,
         ScmKeys.TOPOLOGY_TABLE_FILE.name(), table.toString()));
     if (!ha) {
@@ -154,7 +159,8 @@ public final class LocalCluster implements AutoCloseable {
       String node = LocalScmService.nodeId(i);
       // The first SCM is the primordial one: in a secure cluster it makes the CA, which the others join with.
       scms.add(startScm(scmConf(conf.with(keys).with(Map.of(ScmKeys.NODE_ID.name(), node,
-          ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0")), dataDir.resolve(node)), i == 0 ? "" : scmJoinToken()));
+          ScmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0", ScmKeys.HTTPS_ADDRESS.name(), LOOPBACK + ":0")),
+          dataDir.resolve(node)), i == 0 ? "" : scmJoinToken()));
     }
     scm();
     trustTheClustersCa();
@@ -179,6 +185,27 @@ public final class LocalCluster implements AutoCloseable {
     }
     base = base.with(Map.of(SecurityKeys.CA_FILE.name(), scm().caFile().toString(),
         SecurityKeys.IDENTITY_FILE.name(), user.file().toString()));
+    writeBrowserIdentity(user.identity(), browserIdentity());
+  }
+
+  /** Where the user's certificate is kept for a browser (the web console): PKCS#12, no password. */
+  private Path browserIdentity() {
+    return dataDir.resolve("user").resolve("identity.p12");
+  }
+
+  /** The user's key and certificate as PKCS#12, readable by its owner alone, for a browser to import. */
+  private static void writeBrowserIdentity(ServiceCertificates.Identity identity, Path file) throws IOException {
+    try {
+      KeyStore store = KeyStore.getInstance("PKCS12");
+      store.load(null, null);
+      store.setKeyEntry("tropos", identity.key(), new char[0], identity.chain().toArray(new Certificate[0]));
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      store.store(bytes, new char[0]);
+      Files.deleteIfExists(file);
+      PemFiles.writeOwnerOnly(file, bytes.toByteArray());
+    } catch (GeneralSecurityException e) {
+      throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
+    }
   }
 
   /**
@@ -476,8 +503,18 @@ public final class LocalCluster implements AutoCloseable {
     StringBuilder out = new StringBuilder();
     ScmServer serving = scm();
     out.append(String.format("Tropos local cluster %s, data in %s%n", serving.identity().clusterId(), dataDir));
-    out.append(String.format("  web console  http://%s:%d/   (every daemon: /prom, /health, /ready on its status"
-        + " port)%n", LOOPBACK, serving.httpPort()));
+    Optional<Integer> consolePort = serving.httpsPort();
+    if (consolePort.isPresent()) {
+      // By name: SCM's certificate names localhost, which a browser or curl checks.
+      out.append(String.format("  web console  https://localhost:%d/   to your certificate: import %s into the"
+          + " browser (no password) and trust %s, or curl --cacert %s --cert %s%n  status       every daemon:"
+          + " /prom, /health, /ready on its status port (SCM's http://%s:%d/)%n", consolePort.get(),
+          browserIdentity(), base.get(SecurityKeys.CA_FILE), base.get(SecurityKeys.CA_FILE),
+          base.get(SecurityKeys.IDENTITY_FILE), LOOPBACK, serving.httpPort()));
+    } else {
+      out.append(String.format("  web console  http://%s:%d/   (every daemon: /prom, /health, /ready on its status"
+          + " port)%n", LOOPBACK, serving.httpPort()));
+    }
     if (!ha) {
       out.append(String.format("  SCM          client/admin %s:%d   blocks %s:%d   datanodes %s:%d   db %s%n",
           LOOPBACK, serving.clientPort(), LOOPBACK, serving.blockPort(), LOOPBACK, serving.datanodePort(),
