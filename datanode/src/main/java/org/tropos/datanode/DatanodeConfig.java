@@ -11,6 +11,7 @@ import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.RatisPassThrough;
+import org.tropos.common.http.StatusPorts;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.security.SecuritySettings;
@@ -28,7 +29,8 @@ import org.tropos.datanode.container.ScrubConfig;
  * @param heartbeatInterval how often to heartbeat
  * @param ratisPort advertised Ratis port
  * @param readPort advertised read port
- * @param httpBind where the status port (/prom, /health, /ready) listens
+ * @param status where the status port (/prom, /health, /ready) listens, over HTTP and HTTPS as ozone.http.policy
+ *     says
  * @param diskCheckInterval how often directories are probed
  * @param diskCheckTimeout how long a probe may take before the directory counts as failed
  * @param replicationStreams how many container copies run at once
@@ -42,12 +44,13 @@ import org.tropos.datanode.container.ScrubConfig;
  *     ({@code security} in the id directory)
  */
 public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path idDir, String hostName,
-    String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, HostPort httpBind,
+    String ipAddress, List<HostPort> scms, Duration heartbeatInterval, int ratisPort, int readPort, StatusPorts status,
     Duration diskCheckInterval, Duration diskCheckTimeout, int replicationStreams, Duration replicationTimeout,
     ScrubConfig scrub, long ratisSnapshotThreshold, Map<String, String> ratisProperties, long directIoThreshold,
     long volumeReservedBytes, SecuritySettings security) {
 
   private static final int HTTP_PORT = 9882;
+  private static final int HTTPS_PORT = 9883;
 
   public DatanodeConfig {
     dataDirs = List.copyOf(dataDirs);
@@ -66,7 +69,7 @@ public record DatanodeConfig(List<Path> dataDirs, List<Path> raftLogDirs, Path i
         idDir,
         host, ipOf(host), ScmAddresses.datanodeServices(conf), conf.get(DatanodeKeys.HEARTBEAT_INTERVAL),
         conf.get(DatanodeKeys.RATIS_PORT), conf.get(DatanodeKeys.READ_PORT),
-        HostPort.parse(conf.get(DatanodeKeys.HTTP_ADDRESS), HTTP_PORT, DatanodeKeys.HTTP_ADDRESS.name()),
+        StatusPorts.of(conf, DatanodeKeys.HTTP_ADDRESS, HTTP_PORT, DatanodeKeys.HTTPS_ADDRESS, HTTPS_PORT),
         conf.get(DatanodeKeys.DISK_CHECK_INTERVAL), conf.get(DatanodeKeys.DISK_CHECK_TIMEOUT),
         conf.get(DatanodeKeys.REPLICATION_STREAMS), conf.get(DatanodeKeys.REPLICATION_TIMEOUT),
         ScrubConfig.from(conf), conf.get(DatanodeKeys.RATIS_SNAPSHOT_THRESHOLD),

@@ -115,7 +115,7 @@ public final class DatanodeServer implements AutoCloseable {
           .orElse(null);
       access = new BlockAccess(ScmSecretKeyClient.blockTokens(name, config.security(), transport,
           SystemClock.INSTANCE, keys -> secretKeys = keys), "datanode " + id.uuid());
-      http = new StatusServer(name + "-http", config.httpBind(), metrics, this::whyNotReady);
+      http = StatusServer.of(name + "-http", config.status(), transport, metrics, this::whyNotReady);
       http.start();
       volumes = new VolumeSet(name, config.dataDirs(), config.raftLogDirs(), config.volumeReservedBytes());
       volumes.createDirectories();

@@ -196,6 +196,9 @@ class SecureClusterIT {
     javax.net.ssl.SSLContext anonymous = TransportSecurity.trusting(root()).socketContext(ServiceRole.SCM);
     assertEquals(200, status(overHttps(https, "/health", anonymous)));
     assertEquals(403, status(overHttps(https, "/api/datanodes", anonymous)));
+    // Every daemon's status port listens over HTTPS too (ozone.http.policy defaults to HTTP_AND_HTTPS when secure).
+    javax.net.ssl.SSLContext toOm = TransportSecurity.trusting(root()).socketContext(ServiceRole.OM);
+    assertEquals(200, status(overHttps(mini.cluster().om().httpsPort().orElseThrow(), "/prom", toOm)));
     javax.net.ssl.SSLContext user = SecuritySettings.userTransport(mini.clientConfig()).socketContext(ServiceRole.SCM);
     java.net.HttpURLConnection datanodes = overHttps(https, "/api/datanodes", user);
     assertEquals(200, status(datanodes));

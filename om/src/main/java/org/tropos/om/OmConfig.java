@@ -11,6 +11,7 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.http.StatusPorts;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
@@ -35,7 +36,8 @@ import org.tropos.proto.om.BucketLayout;
  * @param directoryPurgeInterval how often the contents of deleted directories are purged
  * @param containerLocationTtl how long a container's location from SCM answers lookups
  * @param containerLocationsKept most container locations kept for lookups
- * @param httpBind where the status port (/prom, /health, /ready) listens
+ * @param status where the status port (/prom, /health, /ready) listens, over HTTP and HTTPS as ozone.http.policy
+ *     says
  * @param scmConsole SCM's status port, where the cluster's web console is (linked from the OM's)
  * @param administrators users who administer the cluster besides the one running the OM
  * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
@@ -45,10 +47,11 @@ import org.tropos.proto.om.BucketLayout;
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
-    HostPort httpBind, HostPort scmConsole, List<String> administrators, Optional<Ha> ha,
+    StatusPorts status, HostPort scmConsole, List<String> administrators, Optional<Ha> ha,
     SecuritySettings security) {
 
   private static final int HTTP_PORT = 9874;
+  private static final int HTTPS_PORT = 9875;
 
   /**
    * An OM of an HA service.
@@ -89,7 +92,7 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
         conf.get(OmKeys.CONTAINER_LOCATION_TTL), conf.get(OmKeys.CONTAINER_LOCATION_CACHE_SIZE),
-        HostPort.parse(conf.get(OmKeys.HTTP_ADDRESS), HTTP_PORT, OmKeys.HTTP_ADDRESS.name()),
+        StatusPorts.of(conf, OmKeys.HTTP_ADDRESS, HTTP_PORT, OmKeys.HTTPS_ADDRESS, HTTPS_PORT),
         ScmAddresses.scmHttp(conf), conf.get(CommonKeys.ADMINISTRATORS), ha,
         SecuritySettings.from(conf, dbDir.resolveSibling("om-security")));
   }

@@ -150,7 +150,7 @@ public final class OmServer implements AutoCloseable {
       server.start();
       OmSummaries summaries = new OmSummaries(db, metrics, this::serving);
       summaries.register(daemonMetrics.registry());
-      http = new StatusServer("om-http", config.httpBind(), daemonMetrics, this::whyNotReady)
+      http = StatusServer.of("om-http", config.status(), transport, daemonMetrics, this::whyNotReady)
           .json("/api/summary", (rest, query) -> JsonRoute.json(summaries.summary()))
           .link("Cluster console (SCM)", "http://" + config.scmConsole() + "/");
       http.start();
@@ -220,6 +220,11 @@ public final class OmServer implements AutoCloseable {
   /** The status port (/prom, /health). */
   public int httpPort() {
     return http.port();
+  }
+
+  /** The HTTPS status port, when ozone.http.policy opens one (a secure cluster does by default). */
+  public Optional<Integer> httpsPort() {
+    return http.httpsPort();
   }
 
   public OccMetrics metrics() {

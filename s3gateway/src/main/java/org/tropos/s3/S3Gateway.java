@@ -87,7 +87,7 @@ public final class S3Gateway implements AutoCloseable {
       long started = clock.monotonicMillis();
       omReachability = new OmReachability(client, config.volume());
       omReachability.start();
-      http = new StatusServer("s3g-http", config.statusBind(), metrics, omReachability)
+      http = StatusServer.of("s3g-http", config.status(), transport, metrics, omReachability)
           .json("/api/summary", (rest, query) -> JsonRoute.json(meters.summary(clock.monotonicMillis() - started)))
           .link("Cluster console (SCM)", "http://" + config.scmConsole() + "/");
       http.start();

@@ -7,6 +7,7 @@ import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.SecurityKeys;
+import org.tropos.common.http.StatusPorts;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmAddresses;
@@ -21,7 +22,7 @@ import org.tropos.proto.om.BucketLayout;
  * @param volume the volume of S3 buckets
  * @param layout layout of buckets created through S3
  * @param maxConcurrent requests served at once (more get 503 SlowDown)
- * @param statusBind where the status port (/prom, /health, /ready) listens: apart from the S3 port, where
+ * @param status where the status port (/prom, /health, /ready) listens: apart from the S3 port, where
  *     {@code /prom} would be a bucket
  * @param scmConsole SCM's status port, where the cluster's web console is (linked from the gateway's)
  * @param security whether the cluster runs secure, and where the gateway keeps its key and certificate
@@ -29,18 +30,19 @@ import org.tropos.proto.om.BucketLayout;
  * @param httpsBind where it serves HTTPS in a secure cluster
  */
 public record S3GatewayConfig(HostPort bind, List<String> domains, String volume, BucketLayout layout,
-    int maxConcurrent, HostPort statusBind, HostPort scmConsole, SecuritySettings security, HostPort httpsBind) {
+    int maxConcurrent, StatusPorts status, HostPort scmConsole, SecuritySettings security, HostPort httpsBind) {
   public static final int DEFAULT_PORT = 9878;
   public static final int HTTPS_PORT = 9879;
   public static final int STATUS_PORT = 19878;
+  public static final int STATUS_HTTPS_PORT = 19879;
 
   public static S3GatewayConfig from(Configuration conf) {
     return new S3GatewayConfig(HostPort.parse(conf.get(S3GatewayKeys.HTTP_ADDRESS), DEFAULT_PORT,
         S3GatewayKeys.HTTP_ADDRESS.name()), conf.get(S3GatewayKeys.DOMAIN_NAMES), conf.get(S3GatewayKeys.VOLUME),
         BucketLayout.valueOf(conf.get(S3GatewayKeys.DEFAULT_BUCKET_LAYOUT)),
         conf.get(S3GatewayKeys.MAX_CONCURRENT_REQUESTS),
-        HostPort.parse(conf.get(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS), STATUS_PORT,
-            S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name()), ScmAddresses.scmHttp(conf),
+        StatusPorts.of(conf, S3GatewayKeys.WEBADMIN_HTTP_ADDRESS, STATUS_PORT, S3GatewayKeys.WEBADMIN_HTTPS_ADDRESS,
+            STATUS_HTTPS_PORT), ScmAddresses.scmHttp(conf),
         SecuritySettings.from(conf, securityDir(conf)), HostPort.parse(conf.get(S3GatewayKeys.HTTPS_ADDRESS),
             HTTPS_PORT, S3GatewayKeys.HTTPS_ADDRESS.name()));
   }

@@ -12,6 +12,7 @@ import org.tropos.common.conf.DataSize;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.http.StatusPorts;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmAddresses;
@@ -40,10 +41,9 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param blockSize the largest block
  * @param blockDeletion how the blocks of deleted keys are sent to the datanodes
  * @param replication how containers are kept at their number of replicas
- * @param httpBind where the status port (/prom, /health, /ready) and, unless the cluster is secure, the web console
- *     listen
- * @param httpsBind where the HTTPS status port listens in a secure cluster: the web console, to a client
- *     certificate of the cluster
+ * @param status where the status port (/prom, /health, /ready, the web console) listens, over HTTP and HTTPS as
+ *     ozone.http.policy says; in a secure cluster the console is served over HTTPS alone, to a client certificate
+ *     of the cluster
  * @param omHttp the OM's status port, whose summary the console shows
  * @param gatewayHttp the S3 gateway's status port, whose request counts the console shows
  * @param ha this SCM's place in an HA service ({@code ozone.scm.service.ids}), empty for a single SCM
@@ -55,8 +55,8 @@ import org.tropos.scm.replication.ReplicationConfig;
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
-    DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, HostPort httpBind,
-    HostPort httpsBind, HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security,
+    DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, StatusPorts status,
+    HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security,
     List<String> administrators) {
 
   private static final int HTTP_PORT = 9876;
@@ -125,8 +125,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         new HostPort(conf.get(ScmKeys.CLIENT_BIND_HOST), blockPort),
         conf.get(ScmKeys.CONTAINER_SIZE), conf.get(ScmKeys.BLOCK_SIZE), BlockDeletionConfig.from(conf, heartbeat),
         ReplicationConfig.from(conf),
-        HostPort.parse(conf.get(ScmKeys.HTTP_ADDRESS), HTTP_PORT, ScmKeys.HTTP_ADDRESS.name()),
-        HostPort.parse(conf.get(ScmKeys.HTTPS_ADDRESS), HTTPS_PORT, ScmKeys.HTTPS_ADDRESS.name()),
+        StatusPorts.of(conf, ScmKeys.HTTP_ADDRESS, HTTP_PORT, ScmKeys.HTTPS_ADDRESS, HTTPS_PORT),
         ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha,
         SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), conf.get(CommonKeys.ADMINISTRATORS));
   }

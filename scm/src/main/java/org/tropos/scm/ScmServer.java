@@ -102,12 +102,9 @@ public final class ScmServer implements AutoCloseable {
         ScmServiceJoin.prepare(db, config.ha().get(), bootstrapToken);
         obtainIdentity(false);
       }
-      http = new StatusServer("scm-http", config.httpBind(), metrics, this::whyNotReady);
+      http = StatusServer.of("scm-http", config.status(), transport, metrics, this::whyNotReady);
       console = new ScmConsole(this::clientAddresses, () -> transport, config.omHttp(), config.gatewayHttp());
       console.addTo(http);
-      if (transport.tls()) {
-        http.https(config.httpsBind(), transport.httpsServerContext());
-      }
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,

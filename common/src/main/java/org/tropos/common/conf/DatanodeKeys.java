@@ -29,6 +29,9 @@ public final class DatanodeKeys {
   public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("hdds.datanode.http-address",
       ConfigType.STRING, "0.0.0.0:9882", "host:port of the datanode's status port (/prom, /health, /ready); port 0 ="
           + " any free port.");
+  public static final ConfigKey<String> HTTPS_ADDRESS = ConfigKey.of("hdds.datanode.https-address",
+      ConfigType.STRING, "0.0.0.0:9883", "host:port of the datanode's HTTPS status port (ozone.http.policy); port 0"
+          + " = any free port.");
   public static final ConfigKey<Duration> DISK_CHECK_INTERVAL = ScmKeys.positive(ConfigKey.of(
       "hdds.datanode.periodic.disk.check.interval.minutes", ConfigType.duration(ChronoUnit.MINUTES), "60",
       "How often every volume and RaftLog directory is checked by writing, syncing and reading back a file."));

@@ -40,6 +40,8 @@ public final class OmKeys {
       "0.0.0.0", "Address the OM's client service binds to.");
   public static final ConfigKey<String> HTTP_ADDRESS = ConfigKey.of("ozone.om.http-address", ConfigType.STRING,
       "0.0.0.0:9874", "host:port of the OM's status port (/prom metrics, /health); port 0 = any free port.");
+  public static final ConfigKey<String> HTTPS_ADDRESS = ConfigKey.of("ozone.om.https-address", ConfigType.STRING,
+      "0.0.0.0:9875", "host:port of the OM's HTTPS status port (ozone.http.policy); port 0 = any free port.");
   public static final ConfigKey<List<String>> DB_DIRS = ConfigKey.of("ozone.om.db.dirs", ConfigType.LIST, "",
       "Directory of the OM's RocksDB; empty = the first ozone.metadata.dirs entry.");
   public static final ConfigKey<Integer> HANDLER_COUNT = ConfigKey.of("ozone.om.handler.count.key", ConfigType.INT,

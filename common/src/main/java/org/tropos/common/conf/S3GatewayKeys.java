@@ -13,6 +13,9 @@ public final class S3GatewayKeys {
   public static final ConfigKey<String> WEBADMIN_HTTP_ADDRESS = ConfigKey.of("ozone.s3g.webadmin.http-address",
       ConfigType.STRING, "0.0.0.0:19878", "host:port of the gateway's status port (/prom, /health, /ready), apart"
           + " from the S3 port where every path may be a bucket; port 0 = any free port.");
+  public static final ConfigKey<String> WEBADMIN_HTTPS_ADDRESS = ConfigKey.of("ozone.s3g.webadmin.https-address",
+      ConfigType.STRING, "0.0.0.0:19879", "host:port of the gateway's HTTPS status port (ozone.http.policy); port 0"
+          + " = any free port.");
   public static final ConfigKey<List<String>> DOMAIN_NAMES = ConfigKey.of("ozone.s3g.domain.name", ConfigType.LIST,
       "", "Domain names of the gateway for virtual-host-style addressing (<bucket>.<domain>); empty = path style"
           + " only.");

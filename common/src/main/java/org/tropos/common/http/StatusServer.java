@@ -14,6 +14,7 @@ import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 
@@ -59,6 +61,10 @@ public final class StatusServer implements AutoCloseable {
   private final LifeCycle lifeCycle;
   private HostPort httpsBind;
   private SSLContext httpsContext;
+  /** Whether the port listens over plain HTTP (not under HTTPS_ONLY). */
+  private boolean http = true;
+  /** Whether the guarded routes need a client certificate over HTTPS (a secure cluster). */
+  private boolean certificatesRequired;
   private HttpServer server;
   private HttpsServer httpsServer;
   private ExecutorService pool;
@@ -94,12 +100,28 @@ public final class StatusServer implements AutoCloseable {
   }
 
   /**
+   * A daemon's status port where {@code ports} says: over HTTPS too (or alone), with {@code transport}'s
+   * certificate, where {@code ozone.http.policy} opens it.
+   */
+  public static StatusServer of(String name, StatusPorts ports, TransportSecurity transport, DaemonMetrics metrics,
+      Readiness readiness) throws IOException {
+    StatusServer server = new StatusServer(name, ports.http(), metrics, readiness);
+    if (ports.policy().https()) {
+      server.https(ports.https(), transport.httpsServerContext());
+    }
+    server.http = ports.policy().http();
+    server.certificatesRequired = transport.tls();
+    return server;
+  }
+
+  /**
    * Listens over HTTPS too, on {@code bind} with {@code context} (this daemon's certificate; clients' certificates
    * of the cluster trusted): the {@link #guard}ed routes are served there alone, to a client certificate.
    */
   public StatusServer https(HostPort bind, SSLContext context) {
     this.httpsBind = bind;
     this.httpsContext = context;
+    this.certificatesRequired = true;
     return this;
   }
 
@@ -120,51 +142,55 @@ public final class StatusServer implements AutoCloseable {
 
   public void start() throws IOException {
     lifeCycle.startBegins();
+    List<HttpServer> listening = new ArrayList<>();
     try {
-      server = HttpServer.create(new InetSocketAddress(bind.host(), bind.port()), 0);
+      if (http) {
+        server = HttpServer.create(new InetSocketAddress(bind.host(), bind.port()), 0);
+        listening.add(server);
+      }
       if (httpsBind != null) {
         httpsServer = HttpsServer.create(new InetSocketAddress(httpsBind.host(), httpsBind.port()), 0);
         httpsServer.setHttpsConfigurator(new AskingForCertificates(httpsContext));
+        listening.add(httpsServer);
       }
     } catch (IOException e) {
       close();
-      throw new IOException(name + " cannot listen on " + bind + (httpsBind == null ? "" : " and " + httpsBind)
-          + ": " + e.getMessage(), e);
+      throw new IOException(name + " cannot listen on " + (http ? bind : "") + (httpsBind == null ? "" : " "
+          + httpsBind) + ": " + e.getMessage(), e);
     }
     pool = Threads.boundedPool(name, THREADS, QUEUE);
-    for (HttpServer listening : httpsServer == null ? List.of(server) : List.of(server, httpsServer)) {
-      listening.setExecutor(pool);
-      listening.createContext("/prom", exchange -> respond(exchange, 200, DaemonMetrics.CONTENT_TYPE,
-          metrics.scrape()));
-      listening.createContext("/health", exchange -> respond(exchange, 200, TEXT, "OK\n"));
-      listening.createContext("/ready", this::ready);
-      json.forEach((prefix, route) -> listening.createContext(prefix, exchange -> {
+    for (HttpServer each : listening) {
+      each.setExecutor(pool);
+      each.createContext("/prom", exchange -> respond(exchange, 200, DaemonMetrics.CONTENT_TYPE, metrics.scrape()));
+      each.createContext("/health", exchange -> respond(exchange, 200, TEXT, "OK\n"));
+      each.createContext("/ready", this::ready);
+      json.forEach((prefix, route) -> each.createContext(prefix, exchange -> {
         if (admitted(exchange)) {
           answer(exchange, prefix, route);
         }
       }));
-      listening.createContext("/", this::page);
-      listening.start();
+      each.createContext("/", this::page);
+      each.start();
     }
     lifeCycle.startEnds();
-    LOG.info("{}: status on http://{}/ (/prom, /health, /ready){}", name, new HostPort(bind.host(), port()),
-        httpsPort().map(p -> ", HTTPS on port " + p + " (the console to a client certificate of the cluster)")
-            .orElse(""));
+    LOG.info("{}: status (/prom, /health, /ready){}{}", name, http ? " on http://" + new HostPort(bind.host(),
+        port()) + "/" : "", httpsPort().map(p -> ", HTTPS on port " + p).orElse(""));
   }
 
   /**
-   * Whether the exchange may be served: a route not {@link #guard}ed always; a guarded one when the port has no
-   * HTTPS side (security off), or over HTTPS to a client certificate. Otherwise it is answered 403 here.
+   * Whether the exchange may be served: a route not {@link #guard}ed always; a guarded one when the cluster is not
+   * secure, else over HTTPS to a client certificate only. Otherwise it is answered 403 here.
    */
   private boolean admitted(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     boolean isGuarded = guarded.stream().anyMatch(g -> g.endsWith("/") ? path.startsWith(g) : path.equals(g));
-    if (!isGuarded || httpsServer == null || exchange instanceof HttpsExchange https && showsCertificate(https)) {
+    if (!isGuarded || !certificatesRequired || exchange instanceof HttpsExchange https && showsCertificate(https)) {
       return true;
     }
     respond(exchange, 403, TEXT, exchange instanceof HttpsExchange ? "the console needs a client certificate of"
         + " the cluster (tropos admin cert issue)\n" : "the console is served over HTTPS, to a client certificate"
-        + " of the cluster: port " + httpsPort().orElseThrow() + "\n");
+        + " of the cluster" + httpsPort().map(p -> ": port " + p).orElse(" (ozone.http.policy opens no HTTPS port)")
+        + "\n");
     return false;
   }
 
@@ -195,7 +221,11 @@ public final class StatusServer implements AutoCloseable {
     return httpsServer == null ? Optional.empty() : Optional.of(httpsServer.getAddress().getPort());
   }
 
+  /** The HTTP port; none under HTTPS_ONLY. */
   public int port() {
+    if (server == null) {
+      throw new IllegalStateException(name + " listens over HTTPS only (ozone.http.policy): no HTTP port");
+    }
     return server.getAddress().getPort();
   }
 
@@ -224,7 +254,7 @@ public final class StatusServer implements AutoCloseable {
   private void page(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     Page page = pages.get(path);
-    if (page != null && path.equals("/") && httpsServer != null && !(exchange instanceof HttpsExchange)) {
+    if (page != null && path.equals("/") && certificatesRequired && !(exchange instanceof HttpsExchange)) {
       // The console's page replaces the home page over HTTPS; plain HTTP keeps the home page of open routes.
       page = null;
     }

@@ -18,6 +18,7 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.CommonKeys;
+import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.ConfigKey;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.DatanodeKeys;
@@ -25,6 +26,7 @@ import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.conf.SecurityKeys;
+import org.tropos.common.http.HttpPolicy;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.RackResolvers;
 import org.tropos.common.net.ScmService;
@@ -115,6 +117,10 @@ public final class LocalCluster implements AutoCloseable {
   }
 
   public void start() throws IOException {
+    if (!HttpPolicy.of(base).http()) {
+      throw new ConfigException(CommonKeys.HTTP_POLICY.name() + " is HTTPS_ONLY: a local cluster keeps its status"
+          + " ports' HTTP side, which it lists (the console is over HTTPS anyway); use HTTP_AND_HTTPS");
+    }
     Files.createDirectories(dataDir);
     try {
       startScm();
@@ -238,7 +244,8 @@ public final class LocalCluster implements AutoCloseable {
   private void startOm() throws IOException {
     Configuration conf = base.with(Map.of(
         OmKeys.BIND_HOST.name(), LOOPBACK,
-        OmKeys.HTTP_ADDRESS.name(), onLoopback(OmKeys.HTTP_ADDRESS, 0)));
+        OmKeys.HTTP_ADDRESS.name(), onLoopback(OmKeys.HTTP_ADDRESS, 0),
+        OmKeys.HTTPS_ADDRESS.name(), onLoopback(OmKeys.HTTPS_ADDRESS, 0)));
     if (!ha) {
       conf = conf.with(ScmKeys.BLOCK_ADDRESS.name(), LOOPBACK + ":" + scm().blockPort());
       OmServer om = new OmServer(OmConfig.from(conf.with(Map.of(
@@ -260,7 +267,8 @@ public final class LocalCluster implements AutoCloseable {
       oms.add(new OmServer(OmConfig.from(conf.with(service.keys()).with(Map.of(
           CommonKeys.METADATA_DIRS.name(), dir.toString(), OmKeys.DB_DIRS.name(), dir.toString(),
           OmKeys.NODE_ID.name(), LocalOmService.nodeId(i),
-          OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0"))), SystemClock.INSTANCE, issuer()));
+          OmKeys.HTTP_ADDRESS.name(), LOOPBACK + ":0", OmKeys.HTTPS_ADDRESS.name(), LOOPBACK + ":0"))),
+          SystemClock.INSTANCE, issuer()));
     }
     for (OmServer om : oms) {
       om.start();
@@ -277,7 +285,9 @@ public final class LocalCluster implements AutoCloseable {
         S3GatewayKeys.HTTP_ADDRESS.name(), onLoopback(S3GatewayKeys.HTTP_ADDRESS, S3GatewayConfig.DEFAULT_PORT),
         S3GatewayKeys.WEBADMIN_HTTP_ADDRESS.name(), onLoopback(S3GatewayKeys.WEBADMIN_HTTP_ADDRESS,
             S3GatewayConfig.STATUS_PORT),
-        S3GatewayKeys.HTTPS_ADDRESS.name(), onLoopback(S3GatewayKeys.HTTPS_ADDRESS, S3GatewayConfig.HTTPS_PORT)));
+        S3GatewayKeys.HTTPS_ADDRESS.name(), onLoopback(S3GatewayKeys.HTTPS_ADDRESS, S3GatewayConfig.HTTPS_PORT),
+        S3GatewayKeys.WEBADMIN_HTTPS_ADDRESS.name(), onLoopback(S3GatewayKeys.WEBADMIN_HTTPS_ADDRESS,
+            S3GatewayConfig.STATUS_HTTPS_PORT)));
     s3 = new S3Gateway(conf.with(CommonKeys.METADATA_DIRS.name(), dataDir.resolve("s3g").toString()),
         SystemClock.INSTANCE, issuer());
     s3.start();
@@ -352,6 +362,8 @@ public final class LocalCluster implements AutoCloseable {
     // Each datanode has a loopback address of its own, so all may take the configured status port.
     own.put(DatanodeKeys.HTTP_ADDRESS.name(), datanodeAddress(i) + ":"
         + HostPort.parse(base.get(DatanodeKeys.HTTP_ADDRESS), 0, DatanodeKeys.HTTP_ADDRESS.name()).port());
+    own.put(DatanodeKeys.HTTPS_ADDRESS.name(), datanodeAddress(i) + ":"
+        + HostPort.parse(base.get(DatanodeKeys.HTTPS_ADDRESS), 0, DatanodeKeys.HTTPS_ADDRESS.name()).port());
     if (!ha) {
       own.put(ScmKeys.DATANODE_ADDRESS.name(), LOOPBACK + ":" + scm().datanodePort());
     }
