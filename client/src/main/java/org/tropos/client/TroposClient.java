@@ -35,8 +35,10 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.CopyPartRequest;
+import org.tropos.proto.om.DelegationToken;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
+import org.tropos.proto.om.GetDelegationTokenResponse;
 import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
@@ -359,6 +361,38 @@ public final class TroposClient implements AutoCloseable {
   /** The S3 secret of {@code accessId} (a user name); with {@code createIfMissing}, a new one if it has none. */
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
     return om.getS3Secret(accessId, createIfMissing);
+  }
+
+  /**
+   * The user the OM knows this client as: the one its certificate or Kerberos ticket proves in a secure cluster,
+   * else the one it names.
+   */
+  public String user() {
+    return transport.provenUser().orElse(user);
+  }
+
+  /** Whether this client reaches a secure cluster (over TLS). */
+  public boolean secure() {
+    return transport.tls();
+  }
+
+  /**
+   * A delegation token of this client's user, which {@code renewer} (a user, or a principal such as
+   * {@code yarn/host@REALM}) may renew: what a job hands its tasks. Only a user proven by Kerberos or a
+   * certificate gets one.
+   */
+  public GetDelegationTokenResponse getDelegationToken(String renewer) throws OmException {
+    return om.getDelegationToken(renewer);
+  }
+
+  /** Extends {@code token}, when this client's user is its renewer; returns its new expiry (epoch ms). */
+  public long renewDelegationToken(DelegationToken token) throws OmException {
+    return om.renewDelegationToken(token);
+  }
+
+  /** Ends {@code token}, when this client's user is its owner or renewer. */
+  public void cancelDelegationToken(DelegationToken token) throws OmException {
+    om.cancelDelegationToken(token);
   }
 
   public S3Secret setS3Secret(String accessId, String secret) throws OmException {

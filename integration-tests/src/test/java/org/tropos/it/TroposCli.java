@@ -17,11 +17,20 @@ final class TroposCli {
 
   /** What the command printed, once it exited with {@code expectedExit} (else a failure showing its output). */
   static String run(int expectedExit, String... args) {
+    return run(expectedExit, false, args);
+  }
+
+  /** What the command printed to its output and its error stream, once it exited with {@code expectedExit}. */
+  static String runShowingErrors(int expectedExit, String... args) {
+    return run(expectedExit, true, args);
+  }
+
+  private static String run(int expectedExit, boolean withErrors, String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
     int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), args);
     assertEquals(expectedExit, code, String.join(" ", args) + ": " + out + err);
-    return out.toString();
+    return withErrors ? out.toString() + err : out.toString();
   }
 
   /** A conf directory {@code dir/conf} whose ozone-site.xml sets {@code keys}, for a command's {@code --conf}. */

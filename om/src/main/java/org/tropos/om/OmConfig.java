@@ -11,12 +11,14 @@ import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.http.StatusPorts;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
+import org.tropos.common.security.KerberosService;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
@@ -43,12 +45,21 @@ import org.tropos.proto.om.BucketLayout;
  * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
  * @param security whether the cluster runs secure, and where the OM keeps its key and certificate
  *     ({@code om-security} beside the database)
+ * @param kerberos the OM's principal and keytab, when it accepts users' Kerberos tickets (a secure cluster only)
+ * @param tokens how long the delegation tokens the OM issues last
  */
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
     StatusPorts status, HostPort scmConsole, List<String> administrators, Optional<Ha> ha,
-    SecuritySettings security) {
+    SecuritySettings security, Optional<KerberosService> kerberos, TokenLifetimes tokens) {
+
+  /**
+   * How long a delegation token lasts: {@code renewInterval} after its issue or last renewal, never more than
+   * {@code maxLifetime} after its issue.
+   */
+  public record TokenLifetimes(Duration renewInterval, Duration maxLifetime) {
+  }
 
   private static final int HTTP_PORT = 9874;
   private static final int HTTPS_PORT = 9875;
@@ -94,7 +105,9 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         conf.get(OmKeys.CONTAINER_LOCATION_TTL), conf.get(OmKeys.CONTAINER_LOCATION_CACHE_SIZE),
         StatusPorts.of(conf, OmKeys.HTTP_ADDRESS, HTTP_PORT, OmKeys.HTTPS_ADDRESS, HTTPS_PORT),
         ScmAddresses.scmHttp(conf), conf.get(CommonKeys.ADMINISTRATORS), ha,
-        SecuritySettings.from(conf, dbDir.resolveSibling("om-security")));
+        SecuritySettings.from(conf, dbDir.resolveSibling("om-security")),
+        KerberosService.from(conf, SecurityKeys.OM_KERBEROS_PRINCIPAL, SecurityKeys.OM_KERBEROS_KEYTAB),
+        new TokenLifetimes(conf.get(SecurityKeys.TOKEN_RENEW_INTERVAL), conf.get(SecurityKeys.TOKEN_MAX_LIFETIME)));
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

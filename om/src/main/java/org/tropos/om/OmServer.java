@@ -43,6 +43,7 @@ import org.tropos.om.ratis.RatisBatchLog;
 import org.tropos.om.rpc.Administrators;
 import org.tropos.om.rpc.Leadership;
 import org.tropos.om.rpc.OmRpc;
+import org.tropos.om.token.DelegationTokens;
 import org.tropos.om.scm.DeletedKeyHandoff;
 import org.tropos.om.scm.ScmBlocks;
 import org.tropos.proto.om.OmResult;
@@ -75,7 +76,7 @@ public final class OmServer implements AutoCloseable {
   private OmRaftServer raft;
   private Leadership leadership;
   private CertificateRenewal renewal;
-  private AutoCloseable secretKeys;
+  private ScmSecretKeyClient secretKeys;
   private ScmSealingKeyClient sealingKey;
 
   /** An OM that, in a secure cluster, must have its certificate already (or fails to start saying so). */
@@ -103,11 +104,13 @@ public final class OmServer implements AutoCloseable {
   public void start() throws IOException {
     lifeCycle.startBegins();
     try {
-      TransportSecurity transport = config.security().transport(ServiceRole.OM, config.ha().map(ha -> ha.self()
-          .rpc().host()).orElse(LocalHosts.name()), issuer);
+      String host = config.ha().map(ha -> ha.self().rpc().host()).orElse(LocalHosts.name());
+      TransportSecurity transport = config.security().transport(ServiceRole.OM, host, issuer);
       renewal = ScmCertificateClient.renewal("om", config.security().scm(), transport, clock).orElse(null);
-      BlockTokens blockTokens = ScmSecretKeyClient.blockTokens("om", config.security(), transport, clock,
-          keys -> secretKeys = keys);
+      if (config.security().enabled()) {
+        secretKeys = ScmSecretKeyClient.start("om", config.security().scm(), transport,
+            config.security().blockTokens().checkEvery(), clock);
+      }
       db = OmDb.open(config.dbDir());
       ObjectIds ids;
       if (config.ha().isPresent()) {
@@ -125,6 +128,8 @@ public final class OmServer implements AutoCloseable {
       committer.start();
       runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
       namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor(), sealing(transport));
+      DelegationTokens tokens = secretKeys == null ? DelegationTokens.off() : DelegationTokens.signedWith(
+          secretKeys, runner, config.tokens().renewInterval(), config.tokens().maxLifetime(), clock);
       scm = new ScmBlocks(config.scmBlockAddresses(), transport, clock, config.containerLocationTtl(),
           config.containerLocationsKept());
       DirectoryPurger purger = new DirectoryPurger(runner);
@@ -134,20 +139,11 @@ public final class OmServer implements AutoCloseable {
           config.directoryPurgeInterval(), config.directoryPurgeInterval(), () -> {
             // Background changes are the leader's to make: a follower's would be refused anyway.
             if (leadership.leads()) {
-              purge(purger, handoff);
+              purge(purger, handoff, tokens);
               forgetOldCalls();
             }
           });
-      server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
-          List.of(new OmRpc(namespace, scm, config.blockSize(),
-              new Administrators(config.administrators(), Callers.localUser()), leadership, blockTokens)),
-          daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(
-              OmServiceGrpc.getOpenKeyMethod().getFullMethodName(),
-              OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
-              OmServiceGrpc.getLeaseBlocksMethod().getFullMethodName(),
-              OmServiceGrpc.getInitiateMultipartUploadMethod().getFullMethodName())));
-      transport.subject().ifPresent(self -> server.secured(transport, OmRpc.admission(self.clusterId())));
-      server.start();
+      startRpc(host, transport, tokens);
       OmSummaries summaries = new OmSummaries(db, metrics, this::serving);
       summaries.register(daemonMetrics.registry());
       http = StatusServer.of("om-http", config.status(), transport, daemonMetrics, this::whyNotReady)
@@ -165,9 +161,33 @@ public final class OmServer implements AutoCloseable {
             .orElse(""));
   }
 
-  /** Empties deleted directories, then hands the blocks of every deleted key to SCM. */
-  private static void purge(DirectoryPurger purger, DeletedKeyHandoff handoff) {
+  /** The client service, users proven by Kerberos or delegation tokens besides certificates in a secure cluster. */
+  private void startRpc(String host, TransportSecurity transport, DelegationTokens tokens) throws IOException {
+    BlockTokens blockTokens = secretKeys == null ? BlockTokens.off() : BlockTokens.signedWith(secretKeys,
+        config.security().blockTokens().tokenLifetime(), clock);
+    server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
+        List.of(new OmRpc(namespace, scm, config.blockSize(),
+            new Administrators(config.administrators(), Callers.localUser()), leadership, blockTokens, tokens)),
+        daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(
+            OmServiceGrpc.getOpenKeyMethod().getFullMethodName(),
+            OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
+            OmServiceGrpc.getLeaseBlocksMethod().getFullMethodName(),
+            OmServiceGrpc.getInitiateMultipartUploadMethod().getFullMethodName())));
+    transport.subject().ifPresent(self -> server.secured(transport, OmRpc.admission(self.clusterId())));
+    if (config.security().enabled()) {
+      server.authenticatingUsers(config.kerberos().isEmpty() ? tokens
+          : config.kerberos().get().acceptor(host).or(tokens));
+    }
+    server.start();
+  }
+
+  /** Empties deleted directories, hands the blocks of every deleted key to SCM, forgets expired tokens. */
+  private static void purge(DirectoryPurger purger, DeletedKeyHandoff handoff, DelegationTokens tokens) {
     try {
+      long expired = tokens.purgeExpired();
+      if (expired > 0) {
+        LOG.info("OM: forgot {} expired delegation tokens", expired);
+      }
       long removed = purger.purgeAll();
       if (removed > 0) {
         LOG.info("OM: purged {} entries of deleted directories", removed);

@@ -12,12 +12,14 @@ import org.tropos.common.conf.DataSize;
 import org.tropos.common.conf.DatanodeKeys;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.ScmKeys;
+import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.http.StatusPorts;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.net.ScmService;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
+import org.tropos.common.security.KerberosService;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.scm.block.BlockDeletionConfig;
 import org.tropos.scm.pipeline.PipelineLimits;
@@ -51,13 +53,15 @@ import org.tropos.scm.replication.ReplicationConfig;
  *     are kept ({@code scm-security} beside the database); how keys and certificates are made
  * @param administrators the users who may change the cluster's datanodes and pipelines ({@code ozone.administrators};
  *     the user running SCM always may)
+ * @param kerberos SCM's principal and keytab, when its client port accepts users' Kerberos tickets (a secure
+ *     cluster only)
  */
 public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, Duration staleNodeInterval,
     Duration deadNodeInterval, Duration nodeCheckInterval, Duration heartbeatInterval, PipelineLimits pipelineLimits,
     boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
     DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, StatusPorts status,
     HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security,
-    List<String> administrators) {
+    List<String> administrators, Optional<KerberosService> kerberos) {
 
   private static final int HTTP_PORT = 9876;
   private static final int HTTPS_PORT = 9877;
@@ -127,7 +131,8 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         ReplicationConfig.from(conf),
         StatusPorts.of(conf, ScmKeys.HTTP_ADDRESS, HTTP_PORT, ScmKeys.HTTPS_ADDRESS, HTTPS_PORT),
         ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha,
-        SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), conf.get(CommonKeys.ADMINISTRATORS));
+        SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), conf.get(CommonKeys.ADMINISTRATORS),
+        KerberosService.from(conf, SecurityKeys.SCM_KERBEROS_PRINCIPAL, SecurityKeys.SCM_KERBEROS_KEYTAB));
   }
 
   private static String primordialNode(Configuration conf, ScmService service) {

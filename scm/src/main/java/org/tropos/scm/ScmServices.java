@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.ShedUnderPressure;
@@ -144,12 +145,7 @@ final class ScmServices implements AutoCloseable {
       Threads.everyPeriod(replicationScheduler, "Replication", config.replication().interval(),
           config.replication().interval(), replicationManager::run);
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
-      clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
-          List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
-              containerManager, replicationManager, new ScmAdministrators(config.security().enabled(),
-                  config.administrators())), new ScmSecurityRpc(ca, secretKeys, sealingKey())), registry)
-          .secured(transport, ScmAdmissions.clientPort(identity.clusterId()));
-      clientServer.start();
+      startClientServer(ca, secretKeys);
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
           List.of(new ScmBlockRpc(containerManager, deletedBlocks)), registry)
           .admitting(new ShedUnderPressure(HeapPressure.jvm(), ScmResult.SCM_BUSY, Set.of(
@@ -168,15 +164,28 @@ final class ScmServices implements AutoCloseable {
         config.dbDir());
   }
 
-  /**
-   * In a secure cluster, the block-token keys: a new one made now if due, and checked again every period on the
-   * node checker's scheduler.
-   */
+  /** Administration and certificates; users proven by Kerberos too when SCM has a principal. */
+  private void startClientServer(ScmCertificateAuthority ca, Optional<ScmSecretKeys> secretKeys) throws IOException {
+    clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
+        List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
+            containerManager, replicationManager, new ScmAdministrators(config.security().enabled(),
+                config.administrators())), new ScmSecurityRpc(ca, secretKeys, sealingKey())), registry)
+        .secured(transport, ScmAdmissions.clientPort(identity.clusterId()));
+    if (config.security().enabled() && config.kerberos().isPresent()) {
+      clientServer.authenticatingUsers(config.kerberos().get().acceptor(LocalHosts.name()));
+    }
+    clientServer.start();
+  }
+
   /** The key the OMs seal S3 secrets with, made with the cluster; none when it is not secure. */
   private Optional<SealingKey> sealingKey() throws IOException {
     return config.security().enabled() ? Optional.of(ScmSealingKey.loadOrCreate(db)) : Optional.empty();
   }
 
+  /**
+   * In a secure cluster, the block-token keys: a new one made now if due, and checked again every period on the
+   * node checker's scheduler.
+   */
   private Optional<ScmSecretKeys> startSecretKeys() throws IOException {
     if (!config.security().enabled()) {
       return Optional.empty();

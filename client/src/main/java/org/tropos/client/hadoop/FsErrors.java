@@ -5,6 +5,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.security.AccessControlException;
 import org.tropos.common.rpc.OmException;
 
 /** The OM's results as the exceptions Hadoop's FileSystem contract names. */
@@ -21,6 +22,7 @@ final class FsErrors {
           message);
       case NOT_A_DIRECTORY -> new ParentNotDirectoryException(message);
       case DIRECTORY_NOT_EMPTY, VOLUME_NOT_EMPTY, BUCKET_NOT_EMPTY -> new PathIsNotEmptyDirectoryException(message);
+      case PERMISSION_DENIED, INVALID_TOKEN -> new AccessControlException(message);
       default -> new IOException(message);
     };
     mapped.initCause(e);

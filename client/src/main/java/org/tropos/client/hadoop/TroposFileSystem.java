@@ -4,8 +4,8 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +14,8 @@ import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
@@ -30,6 +30,7 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.fs.statistics.StoreStatisticNames;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
+import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.Progressable;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
@@ -81,7 +82,9 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
     this.uri = URI.create(SCHEME + "://" + (name.getAuthority() == null ? "" : name.getAuthority()));
     this.user = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
     this.workingDirectory = new Path("/user", user).makeQualified(uri, null);
-    this.client = TroposClient.create(troposConfiguration(name, conf));
+    Configuration tropos = troposConfiguration(name, conf);
+    this.client = TroposClient.create(tropos, user, HadoopCredentials.transport(tropos, getCanonicalServiceName(),
+        true));
     this.levels = new TopLevels(client, user);
   }
 
@@ -108,6 +111,29 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
       }
     }
     return Configuration.defaults().with(keys);
+  }
+
+  /** What this file system's delegation tokens are kept under: the OM or OM service of its URI. */
+  @Override
+  public String getCanonicalServiceName() {
+    return uri.getAuthority();
+  }
+
+  /**
+   * A delegation token of this user that {@code renewer} may renew, for a job's tasks; null when the cluster is not
+   * secure (a client without security has nothing to delegate).
+   */
+  @Override
+  public Token<?> getDelegationToken(String renewer) throws IOException {
+    if (!client.secure()) {
+      return null;
+    }
+    try {
+      return TroposTokenIdentifier.toHadoop(client.getDelegationToken(renewer == null ? "" : renewer).getToken(),
+          getCanonicalServiceName());
+    } catch (OmException e) {
+      throw FsErrors.of(e, "a delegation token of " + uri);
+    }
   }
 
   /** Three replicas, Tropos's default (Hadoop's own default here would be one). */

@@ -11,6 +11,7 @@ import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CancelDelegationTokenRequest;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
@@ -18,11 +19,14 @@ import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.CreateBucketRequest;
 import org.tropos.proto.om.CreateDirectoryRequest;
 import org.tropos.proto.om.CreateVolumeRequest;
+import org.tropos.proto.om.DelegationToken;
 import org.tropos.proto.om.DeleteBucketRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.DeleteVolumeRequest;
 import org.tropos.proto.om.GetBucketRequest;
+import org.tropos.proto.om.GetDelegationTokenRequest;
+import org.tropos.proto.om.GetDelegationTokenResponse;
 import org.tropos.proto.om.GetFileStatusRequest;
 import org.tropos.proto.om.GetOmRoleRequest;
 import org.tropos.proto.om.GetOmRoleResponse;
@@ -53,6 +57,7 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.RenameKeyRequest;
+import org.tropos.proto.om.RenewDelegationTokenRequest;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
@@ -263,6 +268,20 @@ public final class OmClient implements AutoCloseable {
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
     return om.call(() -> stub().getS3Secret(GetS3SecretRequest.newBuilder().setAccessId(accessId)
         .setCreateIfMissing(createIfMissing).build()).getSecret());
+  }
+
+  public GetDelegationTokenResponse getDelegationToken(String renewer) throws OmException {
+    return om.call(() -> stub().getDelegationToken(GetDelegationTokenRequest.newBuilder().setRenewer(renewer)
+        .build()));
+  }
+
+  public long renewDelegationToken(DelegationToken token) throws OmException {
+    return om.call(() -> stub().renewDelegationToken(RenewDelegationTokenRequest.newBuilder().setToken(token)
+        .build()).getExpiryMs());
+  }
+
+  public void cancelDelegationToken(DelegationToken token) throws OmException {
+    om.call(() -> stub().cancelDelegationToken(CancelDelegationTokenRequest.newBuilder().setToken(token).build()));
   }
 
   public S3Secret setS3Secret(String accessId, String secret) throws OmException {

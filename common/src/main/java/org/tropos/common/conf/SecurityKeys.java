@@ -64,6 +64,44 @@ public final class SecurityKeys {
           + " checks whether a new secret key is due, and OMs and datanodes fetch the keys again.")
       .requiring(d -> d.compareTo(Duration.ofMillis(100)) >= 0, "at least 100 ms");
 
+  public static final ConfigKey<String> AUTHENTICATION = ConfigKey.of("hadoop.security.authentication",
+      ConfigType.STRING, "simple", "How a user's client proves its user in a secure cluster when it has no"
+          + " certificate (tropos.security.identity.file): kerberos sends a ticket for the server's principal with"
+          + " each call (from the ticket cache kinit fills, or the login of the Hadoop program); simple proves"
+          + " nothing.")
+      .requiring(a -> a.equals("simple") || a.equals("kerberos"), "simple or kerberos");
+
+  public static final ConfigKey<String> TICKET_CACHE = ConfigKey.of("hadoop.security.kerberos.ticket.cache.path",
+      ConfigType.STRING, "", "The Kerberos ticket cache a user's client reads (hadoop.security.authentication"
+          + " kerberos); default: KRB5CCNAME, else /tmp/krb5cc_<uid>, where kinit writes.");
+
+  public static final ConfigKey<String> OM_KERBEROS_PRINCIPAL = ConfigKey.of("ozone.om.kerberos.principal",
+      ConfigType.STRING, "", "The OM's Kerberos principal, e.g. om/_HOST@EXAMPLE.COM (_HOST: the OM's host). Set on"
+          + " the OM with ozone.om.kerberos.keytab.file, it accepts users' Kerberos tickets; set on a client, the"
+          + " client asks the KDC for tickets to it.");
+
+  public static final ConfigKey<String> OM_KERBEROS_KEYTAB = ConfigKey.of("ozone.om.kerberos.keytab.file",
+      ConfigType.STRING, "", "The keytab holding the key of ozone.om.kerberos.principal, readable by the OM only.");
+
+  public static final ConfigKey<String> SCM_KERBEROS_PRINCIPAL = ConfigKey.of("hdds.scm.kerberos.principal",
+      ConfigType.STRING, "", "SCM's Kerberos principal, e.g. scm/_HOST@EXAMPLE.COM: as ozone.om.kerberos.principal,"
+          + " for SCM's client port (administration).");
+
+  public static final ConfigKey<String> SCM_KERBEROS_KEYTAB = ConfigKey.of("hdds.scm.kerberos.keytab.file",
+      ConfigType.STRING, "", "The keytab holding the key of hdds.scm.kerberos.principal, readable by SCM only.");
+
+  public static final ConfigKey<Duration> TOKEN_RENEW_INTERVAL = ConfigKey.of(
+      "ozone.manager.delegation.token.renew-interval", ConfigType.duration(ChronoUnit.MILLIS), "P1D", "How long a"
+          + " delegation token the OM issues proves its owner before its renewer must renew it (each renewal"
+          + " grants this long again, up to ozone.manager.delegation.token.max-lifetime).")
+      .requiring(d -> d.compareTo(Duration.ofSeconds(1)) >= 0, "at least a second");
+
+  public static final ConfigKey<Duration> TOKEN_MAX_LIFETIME = ConfigKey.of(
+      "ozone.manager.delegation.token.max-lifetime", ConfigType.duration(ChronoUnit.MILLIS), "P7D", "How long a"
+          + " delegation token lasts at most, however often it is renewed; no longer than the secret key that signs"
+          + " it (hdds.secret.key.expiry.duration less hdds.secret.key.rotate.duration).")
+      .requiring(d -> d.compareTo(Duration.ofSeconds(1)) >= 0, "at least a second");
+
   private SecurityKeys() {
   }
 }

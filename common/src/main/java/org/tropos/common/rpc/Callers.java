@@ -7,21 +7,31 @@ import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
+import io.grpc.Status;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.tropos.common.security.AuthenticatedUser;
+import org.tropos.common.security.Authentication;
+import org.tropos.common.security.AuthenticationException;
 import org.tropos.common.security.CertificateSubject;
+import org.tropos.common.security.CredentialHeaders;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.UserAuthenticator;
 
 /**
  * Who makes a call. With security off, Tropos authenticates as Hadoop's "simple" mode does: a client names its
  * user with every call ({@code HADOOP_USER_NAME}, else the login name) and servers take the name as given. In a
- * secure cluster the name comes from the caller's certificate ({@link #receivingAuthenticated}). What the user
- * may do is the server's decision alone (its own {@code ozone.administrators}), never the client's.
+ * secure cluster the name comes from the caller's certificate, Kerberos ticket or delegation token
+ * ({@link #receivingAuthenticated}). What the user may do is the server's decision alone (its own
+ * {@code ozone.administrators}), never the client's.
  */
 public final class Callers {
   private static final Metadata.Key<byte[]> USER = Metadata.Key.of("tropos-user-bin",
       Metadata.BINARY_BYTE_MARSHALLER);
   private static final Context.Key<byte[]> CURRENT = Context.key("tropos-user");
+  private static final Context.Key<Authentication> HOW = Context.key("tropos-authentication");
+  private static final Context.Key<byte[]> TOKEN = Context.key("tropos-delegation-token");
 
   private Callers() {
   }
@@ -41,6 +51,21 @@ public final class Callers {
     return user == null ? "" : new String(user, StandardCharsets.UTF_8);
   }
 
+  /** How the server knows the user of the call being served ({@link Authentication#SIMPLE}: it does not). */
+  public static Authentication authentication() {
+    Authentication how = HOW.get();
+    return how == null ? Authentication.SIMPLE : how;
+  }
+
+  /**
+   * The delegation token that proved the caller ({@link Authentication#TOKEN}), as sent: its signature is checked
+   * on arrival, whether it is still live where the state is (the OM, once it knows it may serve).
+   */
+  public static byte[] delegationToken() {
+    byte[] token = TOKEN.get();
+    return token == null ? new byte[0] : token;
+  }
+
   /** Names {@code user} on every call through a channel. */
   public static ClientInterceptor sending(String user) {
     return HeaderInterceptors.sending(USER, user.getBytes(StandardCharsets.UTF_8));
@@ -52,29 +77,55 @@ public final class Callers {
   }
 
   /**
-   * The same in a secure cluster, where the user comes from the caller's certificate ({@link PeerRoles#PEER}): a
-   * user's certificate names the user, whatever the header says; the S3 gateway names the S3 user it acts for
-   * (until the OM checks S3 signatures itself); any other caller is nobody (""), whatever it names.
+   * The same in a secure cluster, where the user is proven. A caller with a certificate ({@link PeerRoles#PEER}) is
+   * the user a user's certificate names, whatever the header says; the S3 gateway names the S3 user it acts for
+   * (until the OM checks S3 signatures itself); any other daemon is nobody (""). A caller without one is the user
+   * its Kerberos ticket or delegation token proves ({@code users}), refused when it carries one that proves
+   * nobody, and nobody when it carries none.
    */
-  static ServerInterceptor receivingAuthenticated() {
+  static ServerInterceptor receivingAuthenticated(UserAuthenticator users) {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
           ServerCallHandler<Q, R> next) {
-        byte[] user = authenticatedUser(PeerRoles.PEER.get(), headers.get(USER));
-        return Contexts.interceptCall(Context.current().withValue(CURRENT, user), call, headers, next);
+        CertificateSubject peer = PeerRoles.PEER.get();
+        AuthenticatedUser user;
+        if (peer != null || !CredentialHeaders.carriesOne(headers)) {
+          user = certified(peer, headers.get(USER));
+        } else {
+          try {
+            Optional<AuthenticatedUser> proven = users.authenticate(headers);
+            if (proven.isEmpty()) {
+              return refuse(call, "this server takes no such credential: show a certificate of the cluster");
+            }
+            user = proven.get();
+          } catch (AuthenticationException e) {
+            return refuse(call, e.getMessage());
+          }
+        }
+        Context context = Context.current().withValues(CURRENT, user.name().getBytes(StandardCharsets.UTF_8),
+            HOW, user.how(), TOKEN, user.how() == Authentication.TOKEN ? headers.get(CredentialHeaders.TOKEN) : null);
+        return Contexts.interceptCall(context, call, headers, next);
       }
     };
   }
 
+  private static <Q, R> ServerCall.Listener<Q> refuse(ServerCall<Q, R> call, String why) {
+    call.close(Status.UNAUTHENTICATED.withDescription(why), new Metadata());
+    return new ServerCall.Listener<>() {
+    };
+  }
+
   /** The user a call with certificate {@code peer} (null: none) and header {@code named} acts as. */
-  private static byte[] authenticatedUser(CertificateSubject peer, byte[] named) {
+  private static AuthenticatedUser certified(CertificateSubject peer, byte[] named) {
     if (peer == null) {
-      return new byte[0];
+      return new AuthenticatedUser("", Authentication.SIMPLE);
     }
     if (peer.role() == ServiceRole.USER) {
-      return peer.name().getBytes(StandardCharsets.UTF_8);
+      return new AuthenticatedUser(peer.name(), Authentication.CERTIFICATE);
     }
-    return peer.role() == ServiceRole.S3G && named != null ? named : new byte[0];
+    return peer.role() == ServiceRole.S3G && named != null
+        ? new AuthenticatedUser(new String(named, StandardCharsets.UTF_8), Authentication.GATEWAY)
+        : new AuthenticatedUser("", Authentication.SIMPLE);
   }
 }

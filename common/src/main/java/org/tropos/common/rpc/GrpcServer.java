@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.security.UserAuthenticator;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Preconditions;
 import org.tropos.common.util.Threads;
@@ -52,6 +53,7 @@ public final class GrpcServer implements AutoCloseable {
     }
   };
   private TransportSecurity security = TransportSecurity.plaintext();
+  private UserAuthenticator users = UserAuthenticator.NONE;
   private PeerRoles.Admission peers;
   private ExecutorService executor;
   private Server server;
@@ -98,6 +100,16 @@ public final class GrpcServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Decides, before start, how a secure server proves callers without a certificate: by Kerberos, by the OM's
+   * delegation tokens (by default it takes neither, and such callers are nobody).
+   */
+  public GrpcServer authenticatingUsers(UserAuthenticator users) {
+    Preconditions.assertTrue(lifeCycle.state() == LifeCycle.State.NEW, "{} has started", name);
+    this.users = users;
+    return this;
+  }
+
   public void start() throws IOException {
     lifeCycle.startBegins();
     executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
@@ -124,7 +136,8 @@ public final class GrpcServer implements AutoCloseable {
    */
   private <B extends ServerBuilder<B>> B withServices(B builder,
       Function<PeerRoles.Admission, PeerRoles> peerCheck) {
-    builder.directExecutor().intercept(security.tls() ? Callers.receivingAuthenticated() : Callers.receiving())
+    builder.directExecutor().intercept(security.tls() ? Callers.receivingAuthenticated(users)
+        : Callers.receiving())
         .intercept(CallIds.receiving())
         .intercept(new HandlerHandOff(executor)).intercept(admission);
     if (security.tls()) {
@@ -133,11 +146,6 @@ public final class GrpcServer implements AutoCloseable {
     builder.intercept(callMetrics);
     services.forEach(builder::addService);
     return builder;
-  }
-
-  /** Whether the server has started and is not closing. */
-  public boolean running() {
-    return lifeCycle.state() == LifeCycle.State.RUNNING;
   }
 
   /** The port actually bound (differs from the configured one when that was 0). */

@@ -1,5 +1,6 @@
 package org.tropos.common.rpc;
 
+import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
@@ -7,6 +8,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.stub.AbstractStub;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -44,6 +46,7 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   private final Duration callTimeout;
   private final String user;
   private final TransportSecurity security;
+  private final ServiceRole role;
   private volatile Twin twin;
 
   /** A plaintext channel whose calls are made as this process's user ({@link Callers#localUser}). */
@@ -60,7 +63,9 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     this.callTimeout = callTimeout;
     this.user = user;
     this.security = server.security();
-    this.channel = builder(address, server).intercept(Callers.sending(user)).build();
+    this.role = server.role();
+    this.channel = builder(address, server).intercept(Callers.sending(user)).intercept(proving(address, server))
+        .build();
   }
 
   /**
@@ -72,6 +77,12 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     public static ServerTrust plaintext() {
       return new ServerTrust(TransportSecurity.plaintext(), ServiceRole.SCM);
     }
+  }
+
+  /** What sends the user's credential, if the process has one, with each call to the server at {@code address}. */
+  private static List<ClientInterceptor> proving(HostPort address, ServerTrust server) {
+    return server.security().credential().map(c -> List.of(CredentialSending.to(c, server.role(), address.host())))
+        .orElse(List.of());
   }
 
   /** A channel to {@code address} that gives up opening a connection after the connect timeout. */
@@ -117,7 +128,8 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
         if (twin != null) {
           twin.channel().shutdown();
         }
-        InProcessChannelBuilder builder = InProcessChannelBuilder.forName(name).intercept(Callers.sending(user));
+        InProcessChannelBuilder builder = InProcessChannelBuilder.forName(name).intercept(Callers.sending(user))
+            .intercept(proving(address, new ServerTrust(security, role)));
         security.subject().ifPresent(self -> builder.intercept(HeaderInterceptors.sending(PeerRoles.IN_PROCESS_PEER,
             PeerRoles.inProcessName(self))));
         twin = new Twin(name, builder.build());

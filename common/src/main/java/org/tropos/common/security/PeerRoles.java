@@ -21,7 +21,8 @@ import org.bouncycastle.asn1.x500.X500Name;
  * the datanode service takes datanodes, the block service OMs, and so on. The peer's subject is then known to the
  * handler ({@link #PEER}). A call without TLS, without a certificate, or from another role is refused before
  * any handler runs, except to the services open to callers without a certificate (a daemon's first certificate
- * request; user calls, until users authenticate), where a certificate, if shown, still names the peer.
+ * request, administration), where a certificate, if shown, still names the peer, and to services that admit users
+ * when the call carries a user's Kerberos ticket or delegation token instead ({@link CredentialHeaders}).
  *
  * <p>A call through a server's in-process twin has no TLS session: the calling channel of this JVM names its
  * daemon in a header ({@link #IN_PROCESS_PEER}), which only the twin reads, since only this JVM can reach it.
@@ -93,7 +94,9 @@ public final class PeerRoles implements ServerInterceptor {
         : CertificateSubject.ofPeer(call.getAttributes().get(Grpc.TRANSPORT_ATTR_SSL_SESSION));
     boolean open = admission.isOpen(method);
     if (peer.isEmpty()) {
-      if (open) {
+      // A user's Kerberos ticket or delegation token is checked where the call is handled (Callers), off the
+      // network's threads: a token is looked up in the OM's database.
+      if (open || admission.rolesFor(method).contains(ServiceRole.USER) && CredentialHeaders.carriesOne(headers)) {
         return next.startCall(call, headers);
       }
       return refuse(call, Status.UNAUTHENTICATED.withDescription("a call to " + method.getFullMethodName()

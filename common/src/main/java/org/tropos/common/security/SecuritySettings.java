@@ -5,7 +5,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.SecurityKeys;
@@ -38,7 +41,8 @@ public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, Lis
   /**
    * How a user's client reaches the cluster: plaintext when it is not secure; else mutual TLS as the user whose
    * certificate is in {@code tropos.security.identity.file}, or without one TLS trusting the CA certificate in
-   * {@code tropos.security.ca.file}.
+   * {@code tropos.security.ca.file}, proving the user with the Kerberos tickets of the ticket cache when
+   * {@code hadoop.security.authentication} is kerberos.
    */
   public static TransportSecurity userTransport(Configuration conf) throws IOException {
     if (!conf.get(SecurityKeys.SECURITY_ENABLED)) {
@@ -52,6 +56,15 @@ public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, Lis
         throw new IOException(SecurityKeys.IDENTITY_FILE.name() + " " + identityFile + ": " + e.getMessage(), e);
       }
     }
+    if (conf.get(SecurityKeys.AUTHENTICATION).equals("kerberos")) {
+      return TransportSecurity.trusting(clusterRoot(conf), new KerberosCredential(KerberosLogin.fromTicketCache(
+          KerberosLogin.ticketCache(conf.get(SecurityKeys.TICKET_CACHE))), kerberosPrincipals(conf)));
+    }
+    return TransportSecurity.trusting(clusterRoot(conf));
+  }
+
+  /** The CA certificate a user's client trusts ({@code tropos.security.ca.file}). */
+  public static X509Certificate clusterRoot(Configuration conf) throws IOException {
     String caFile = conf.get(SecurityKeys.CA_FILE);
     if (caFile.isBlank()) {
       throw new ConfigException(SecurityKeys.SECURITY_ENABLED.name() + " is true: set "
@@ -60,11 +73,24 @@ public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, Lis
           + " directory)");
     }
     try {
-      return TransportSecurity.trusting(PemFiles.certificate(Files.readString(Path.of(caFile),
-          StandardCharsets.US_ASCII)));
+      return PemFiles.certificate(Files.readString(Path.of(caFile), StandardCharsets.US_ASCII));
     } catch (IOException e) {
       throw new IOException(SecurityKeys.CA_FILE.name() + " " + caFile + ": " + e.getMessage(), e);
     }
+  }
+
+  /** The Kerberos principals of the servers a user's client calls, by role, as {@code conf} names them. */
+  public static Map<ServiceRole, String> kerberosPrincipals(Configuration conf) {
+    Map<ServiceRole, String> principals = new EnumMap<>(ServiceRole.class);
+    principals.put(ServiceRole.OM, conf.get(SecurityKeys.OM_KERBEROS_PRINCIPAL));
+    principals.put(ServiceRole.SCM, conf.get(SecurityKeys.SCM_KERBEROS_PRINCIPAL));
+    principals.values().removeIf(String::isBlank);
+    if (principals.isEmpty()) {
+      throw new ConfigException(SecurityKeys.AUTHENTICATION.name() + " is kerberos: set "
+          + SecurityKeys.OM_KERBEROS_PRINCIPAL.name() + " (and " + SecurityKeys.SCM_KERBEROS_PRINCIPAL.name()
+          + ") to the servers' principals");
+    }
+    return principals;
   }
 
   /**

@@ -15,24 +15,28 @@ import javax.net.ssl.TrustManager;
 /**
  * How one process's gRPC connections are protected, handed to each server and channel it makes (never a global):
  * in plaintext (security off), or with TLS trusting only the cluster's CA, showing the process's certificate when
- * it has one. A daemon has one and speaks mutual TLS; a user's client trusts the root and shows none (yet);
- * a daemon's first contact trusts the root its bootstrap token pins.
+ * it has one. A daemon has one and speaks mutual TLS; a user's client shows its own, or trusts the root, shows
+ * none and proves its user with each call ({@link UserCredential}: Kerberos, a delegation token); a daemon's first
+ * contact trusts the root its bootstrap token pins.
  */
 public final class TransportSecurity {
-  private static final TransportSecurity PLAINTEXT = new TransportSecurity(Optional.empty(), Optional.empty(), "");
+  private static final TransportSecurity PLAINTEXT = new TransportSecurity(Optional.empty(), Optional.empty(), "",
+      Optional.empty());
 
   private final Optional<ServiceCertificates> certificates;
   private final Optional<X509Certificate> root;
   private final String pinnedFingerprint;
+  private final Optional<UserCredential> credential;
   private final Map<ServiceRole, SslContext> clientContexts = new ConcurrentHashMap<>();
   private volatile SslContext serverContext;
   private final Map<ServiceRole, SSLContext> socketContexts = new ConcurrentHashMap<>();
 
   private TransportSecurity(Optional<ServiceCertificates> certificates, Optional<X509Certificate> root,
-      String pinnedFingerprint) {
+      String pinnedFingerprint, Optional<UserCredential> credential) {
     this.certificates = certificates;
     this.root = root;
     this.pinnedFingerprint = pinnedFingerprint;
+    this.credential = credential;
   }
 
   /** No TLS: today's behaviour with {@code ozone.security.enabled=false}. */
@@ -42,17 +46,23 @@ public final class TransportSecurity {
 
   /** Mutual TLS as the daemon that {@code certificates} identify, trusting the root they chain to. */
   public static TransportSecurity mutual(ServiceCertificates certificates) {
-    return new TransportSecurity(Optional.of(certificates), Optional.of(certificates.identity().root()), "");
+    return new TransportSecurity(Optional.of(certificates), Optional.of(certificates.identity().root()), "",
+        Optional.empty());
   }
 
   /** TLS to servers of the cluster whose root is {@code root}, showing no certificate. */
   public static TransportSecurity trusting(X509Certificate root) {
-    return new TransportSecurity(Optional.empty(), Optional.of(root), "");
+    return new TransportSecurity(Optional.empty(), Optional.of(root), "", Optional.empty());
+  }
+
+  /** TLS to servers of the cluster whose root is {@code root}, proving the user with {@code credential}. */
+  public static TransportSecurity trusting(X509Certificate root, UserCredential credential) {
+    return new TransportSecurity(Optional.empty(), Optional.of(root), "", Optional.of(credential));
   }
 
   /** TLS to servers whose CA has the SHA-256 {@code fingerprint} (a bootstrap token's pin), showing none. */
   public static TransportSecurity pinning(String fingerprint) {
-    return new TransportSecurity(Optional.empty(), Optional.empty(), fingerprint);
+    return new TransportSecurity(Optional.empty(), Optional.empty(), fingerprint, Optional.empty());
   }
 
   public boolean tls() {
@@ -62,6 +72,17 @@ public final class TransportSecurity {
   /** The daemon's key and certificates, if it has them. */
   public Optional<ServiceCertificates> certificates() {
     return certificates;
+  }
+
+  /** What proves this process's user with each call, when it has no certificate. */
+  public Optional<UserCredential> credential() {
+    return credential;
+  }
+
+  /** The user this process proves to the servers it calls, when it proves one (a user's certificate, Kerberos). */
+  public Optional<String> provenUser() {
+    Optional<String> certified = subject().filter(s -> s.role() == ServiceRole.USER).map(CertificateSubject::name);
+    return certified.isPresent() ? certified : credential.flatMap(UserCredential::user);
   }
 
   /** Who this process is to the servers it calls, if it has a certificate. */

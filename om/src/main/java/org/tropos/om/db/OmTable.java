@@ -19,6 +19,8 @@ public enum OmTable {
   USAGE("usage"),
   /** S3 credentials: access id -> secret. */
   S3_SECRETS("s3Secrets"),
+  /** Delegation tokens issued and not yet cancelled or purged: token id -> identifier and expiry. */
+  DELEGATION_TOKENS("delegationTokens"),
   /** Blocks shared by more than one key: container id, local id -> references. */
   BLOCK_REFS("blockRefs"),
   /** Multipart uploads in progress: bucket id, key, 0x00, upload id. */

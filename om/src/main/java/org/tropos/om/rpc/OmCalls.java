@@ -2,23 +2,29 @@ package org.tropos.om.rpc;
 
 import io.grpc.stub.StreamObserver;
 import org.tropos.common.rpc.CallIds;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.UnaryCalls;
+import org.tropos.common.security.Authentication;
 import org.tropos.om.occ.CallScope;
+import org.tropos.om.token.DelegationTokens;
 import org.tropos.proto.om.OmResult;
 
 /**
  * Runs one unary OM call and maps its outcome to the wire: a response, or a non-OK status with detail. A call is
- * served only while this OM may serve ({@link Leadership}); otherwise it is NOT_LEADER and nothing runs.
+ * served only while this OM may serve ({@link Leadership}); otherwise it is NOT_LEADER and nothing runs. A caller
+ * proven by a delegation token is served only while the token is live here, where the state is current.
  */
 final class OmCalls {
   private static final UnaryCalls<OmException> CALLS = new UnaryCalls<>("the OM", OmException.class,
       OmException::toStatus, OmResult.INTERNAL_ERROR);
 
   private final Leadership leadership;
+  private final DelegationTokens tokens;
 
-  OmCalls(Leadership leadership) {
+  OmCalls(Leadership leadership, DelegationTokens tokens) {
     this.leadership = leadership;
+    this.tokens = tokens;
   }
 
   /** A call about this OM itself, served whatever its role. */
@@ -42,6 +48,9 @@ final class OmCalls {
         leadership.requireForRead();
       } else {
         leadership.require();
+      }
+      if (Callers.authentication() == Authentication.TOKEN) {
+        tokens.requireLive(Callers.delegationToken());
       }
       // With a call id (clients of an HA service send one), the call's transactions use the retry cache.
       try (CallScope scope = CallScope.open(CallIds.current())) {

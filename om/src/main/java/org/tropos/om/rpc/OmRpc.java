@@ -4,16 +4,20 @@ import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
+import org.tropos.om.token.DelegationTokens;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AbortMultipartUploadResponse;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.AllocateKeyBlockResponse;
+import org.tropos.proto.om.CancelDelegationTokenRequest;
+import org.tropos.proto.om.CancelDelegationTokenResponse;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CommitKeyResponse;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
@@ -36,6 +40,8 @@ import org.tropos.proto.om.DeleteVolumeRequest;
 import org.tropos.proto.om.DeleteVolumeResponse;
 import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetBucketResponse;
+import org.tropos.proto.om.GetDelegationTokenRequest;
+import org.tropos.proto.om.GetDelegationTokenResponse;
 import org.tropos.proto.om.GetFileStatusRequest;
 import org.tropos.proto.om.GetFileStatusResponse;
 import org.tropos.proto.om.GetOmRoleRequest;
@@ -69,6 +75,8 @@ import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.RenameKeyRequest;
 import org.tropos.proto.om.RenameKeyResponse;
+import org.tropos.proto.om.RenewDelegationTokenRequest;
+import org.tropos.proto.om.RenewDelegationTokenResponse;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.RevokeS3SecretResponse;
 import org.tropos.proto.om.S3Secret;
@@ -94,9 +102,10 @@ import org.tropos.proto.scm.ExcludeList;
  */
 public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   /**
-   * Who may call the OM in a secure cluster: a user with a certificate, acting as the user it names, and the S3
-   * gateway, acting for the S3 users it serves ({@link org.tropos.common.rpc.Callers}). A caller without a
-   * certificate, or with another daemon's, is refused before anything is read or changed.
+   * Who may call the OM in a secure cluster: a user with a certificate, acting as the user it names, or proven by a
+   * Kerberos ticket or a delegation token instead, and the S3 gateway, acting for the S3 users it serves
+   * ({@link org.tropos.common.rpc.Callers}). A caller with none of these, or with another daemon's certificate, is
+   * refused before anything is read or changed.
    */
   public static PeerRoles.Admission admission(String clusterId) {
     return new PeerRoles.Admission(Map.of(OmServiceGrpc.SERVICE_NAME, Set.of(ServiceRole.USER, ServiceRole.S3G)),
@@ -110,15 +119,18 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final OmCalls calls;
   private final Leadership leadership;
   private final BlockGrants grants;
+  private final DelegationTokens tokens;
 
   /**
    * The service; {@code leadership} says when this OM may serve (an HA service's leader only), {@code tokens}
-   * signs the block tokens handed out with block locations (off when the cluster is not secure).
+   * signs the block tokens handed out with block locations, {@code delegationTokens} issues and checks delegation
+   * tokens (both off when the cluster is not secure).
    */
   public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators,
-      Leadership leadership, BlockTokens tokens) {
+      Leadership leadership, BlockTokens tokens, DelegationTokens delegationTokens) {
     this.grants = new BlockGrants(tokens);
-    this.calls = new OmCalls(leadership);
+    this.tokens = delegationTokens;
+    this.calls = new OmCalls(leadership, delegationTokens);
     this.leadership = leadership;
     this.namespace = namespace;
     this.scm = scm;
@@ -284,6 +296,27 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       administrators.checkActsFor(r.getAccessId(), "read the S3 secret");
       return GetS3SecretResponse.newBuilder().setSecret(withRole(namespace.getS3Secret(r.getAccessId(),
           r.getCreateIfMissing()))).build();
+    });
+  }
+
+  @Override
+  public void getDelegationToken(GetDelegationTokenRequest r, StreamObserver<GetDelegationTokenResponse> o) {
+    calls.respond("GetDelegationToken", o, () -> tokens.issue(Callers.current(), Callers.authentication(),
+        r.getRenewer()));
+  }
+
+  @Override
+  public void renewDelegationToken(RenewDelegationTokenRequest r, StreamObserver<RenewDelegationTokenResponse> o) {
+    calls.respond("RenewDelegationToken", o, () -> RenewDelegationTokenResponse.newBuilder().setExpiryMs(
+        tokens.renew(r.getToken(), Callers.current(), Callers.authentication())).build());
+  }
+
+  @Override
+  public void cancelDelegationToken(CancelDelegationTokenRequest r,
+      StreamObserver<CancelDelegationTokenResponse> o) {
+    calls.respond("CancelDelegationToken", o, () -> {
+      tokens.cancel(r.getToken(), Callers.current());
+      return CancelDelegationTokenResponse.getDefaultInstance();
     });
   }
 

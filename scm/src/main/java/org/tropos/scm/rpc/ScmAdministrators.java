@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.Authentication;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
@@ -12,9 +13,9 @@ import org.tropos.proto.scm.ScmResult;
 
 /**
  * Who may change the cluster through SCM's admin service (decommission, maintenance, pipelines) in a secure
- * cluster: a user whose certificate names one of {@code ozone.administrators} or the user running SCM. A daemon's
- * certificate makes no one an administrator, whatever user its calls name. A cluster that is not secure has no
- * authenticated callers, and anyone may, as before.
+ * cluster: a user whose certificate or Kerberos ticket names one of {@code ozone.administrators} or the user
+ * running SCM. A daemon's certificate makes no one an administrator, whatever user its calls name. A cluster that
+ * is not secure has no authenticated callers, and anyone may, as before.
  *
  * <p>Immutable; thread-safe.
  */
@@ -40,13 +41,14 @@ public final class ScmAdministrators {
       return;
     }
     CertificateSubject peer = PeerRoles.PEER.get();
-    boolean user = peer != null && peer.role() == ServiceRole.USER;
-    if (user && (everyone || users.contains(peer.name()))) {
+    String user = peer != null ? (peer.role() == ServiceRole.USER ? peer.name() : "")
+        : Callers.authentication() == Authentication.KERBEROS ? Callers.current() : "";
+    if (!user.isEmpty() && (everyone || users.contains(user))) {
       return;
     }
-    String caller = user ? "user '" + peer.name() + "'" : peer == null ? "a caller without a certificate"
-        : "the " + peer.role().subjectName() + " " + peer.name();
+    String caller = !user.isEmpty() ? "user '" + user + "'" : peer == null ? "a caller without a certificate or"
+        + " Kerberos ticket" : "the " + peer.role().subjectName() + " " + peer.name();
     throw new ScmException(ScmResult.PERMISSION_DENIED, caller + " may not " + what + ": only SCM's administrators"
-        + " (ozone.administrators and the user running SCM, with their certificates) may");
+        + " (ozone.administrators and the user running SCM, proven by certificate or Kerberos) may");
   }
 }

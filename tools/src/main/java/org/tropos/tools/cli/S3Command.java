@@ -4,7 +4,6 @@ import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
-import org.tropos.common.rpc.Callers;
 import org.tropos.proto.om.S3Secret;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -37,8 +36,8 @@ public final class S3Command {
     public Integer call() throws Exception {
       Configuration conf = config.loadForClient();
       // The OM decides whether this user may act for another: only its own administrators may.
-      String accessId = user == null ? Callers.localUser() : user;
       try (TroposClient client = TroposClient.create(conf)) {
+        String accessId = user == null ? client.user() : user;
         PrintWriter out = spec.commandLine().getOut();
         run(client, accessId, out);
         out.flush();
