@@ -32,6 +32,8 @@ import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CheckS3SignatureRequest;
+import org.tropos.proto.om.CheckS3SignatureResponse;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.CopyPartRequest;
@@ -369,6 +371,19 @@ public final class TroposClient implements AutoCloseable {
    */
   public String user() {
     return transport.provenUser().orElse(user);
+  }
+
+  /**
+   * Has the OM check an S3 request's signature against the access id's secret (an S3 gateway's call): the answer
+   * says whether the user administers the OM and, for Signature V4, the key of the signature's scope.
+   */
+  public CheckS3SignatureResponse checkS3Signature(CheckS3SignatureRequest request) throws OmException {
+    return om.checkS3Signature(request);
+  }
+
+  /** Whether {@code accessId} has S3 credentials (an S3 gateway's call). */
+  public boolean hasS3Secret(String accessId) throws OmException {
+    return om.hasS3Secret(accessId);
   }
 
   /** Whether this client reaches a secure cluster (over TLS). */

@@ -7,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.google.protobuf.ByteString;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import com.google.protobuf.ByteString;
 import java.io.InputStream;
-import java.net.URI;
 import java.io.OutputStream;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,12 +29,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.Executable;
-import org.junit.jupiter.api.io.TempDir;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.conf.RaftProperties;
 import org.apache.ratis.grpc.GrpcFactory;
@@ -44,6 +38,12 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.retry.RetryPolicies;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
+import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.common.checksum.Checksums;
@@ -66,6 +66,7 @@ import org.tropos.common.security.CertificateRequests;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.KeyPairs;
 import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.S3Signatures;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
@@ -85,6 +86,7 @@ import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.ListVolumesRequest;
 import org.tropos.proto.om.LookupKeyResponse;
@@ -706,6 +708,40 @@ class SecureClusterIT {
     ManagedChannel om = channel(port, as(ServiceRole.OM, "localhost"), ServiceRole.SCM);
     assertEquals(32, ScmSecurityServiceGrpc.newBlockingStub(om).withDeadlineAfter(10, TimeUnit.SECONDS)
         .getSealingKey(GetSealingKeyRequest.getDefaultInstance()).getKey().size());
+  }
+
+  /**
+   * The gateway's certificate reads and changes no user's S3 secret, whatever user its calls name: the OM checks
+   * S3 signatures for it (CheckS3Signature, gateway certificates alone) and keeps the secrets to itself.
+   */
+  @Test
+  void theGatewaysCertificateReadsNoSecretAndOnlyTheGatewayAsksForSignatureChecks() throws Exception {
+    String secret;
+    try (TroposClient root = TroposClient.create(mini.clientConfig())) {
+      secret = root.getS3Secret("carol", true).getSecret();
+    }
+    try (TroposClient gateway = TroposClient.create(mini.clientConfig(), "root", as(ServiceRole.S3G,
+        "127.0.0.95"))) {
+      assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.getS3Secret("carol",
+          false)).result());
+      assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.setS3Secret("carol",
+          "chosen-by-the-gateway-0123456789abcdef")).result());
+      String signed = "GET\n\n\nTue, 27 Mar 2007 19:36:42 +0000\n/bucket/key";
+      CheckS3SignatureRequest forged = CheckS3SignatureRequest.newBuilder().setAccessId("carol").addStringToSign(
+          signed).setSignature(S3Signatures.v2Signature("a guess", signed)).build();
+      assertEquals(OmResult.S3_SIGNATURE_MISMATCH, assertThrows(OmException.class, () -> gateway.checkS3Signature(
+          forged)).result());
+      assertTrue(gateway.checkS3Signature(forged.toBuilder().setSignature(S3Signatures.v2Signature(secret, signed))
+          .build()).getSigningKey().isEmpty(), "carol's own signature matches");
+    }
+    try (TroposClient user = TroposClient.create(mini.clientConfig(), "root", as(ServiceRole.USER, "carol"))) {
+      assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> user.checkS3Signature(
+          CheckS3SignatureRequest.newBuilder().setAccessId("carol").addStringToSign("x").setSignature("y").build()))
+          .result(), "a user may not use the OM as a signature oracle");
+    }
+    try (TroposClient root = TroposClient.create(mini.clientConfig())) {
+      assertEquals(secret, root.getS3Secret("carol", false).getSecret(), "nothing changed");
+    }
   }
 
   private static byte[] readKept() throws Exception {

@@ -23,7 +23,7 @@ import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.VersionInfo;
-import org.tropos.s3.auth.OmCredentials;
+import org.tropos.s3.auth.OmS3Users;
 import org.tropos.s3.http.S3HttpServer;
 import org.tropos.s3.ops.S3Dispatcher;
 import org.tropos.s3.ops.S3Meters;
@@ -71,7 +71,7 @@ public final class S3Gateway implements AutoCloseable {
       renewal = ScmCertificateClient.renewal("s3g", config.security().scm(), transport, clock).orElse(null);
       client = TroposClient.create(conf, Callers.localUser(), transport);
       S3Meters meters = new S3Meters(metrics.registry());
-      S3Dispatcher dispatcher = new S3Dispatcher(client, new OmCredentials(client, clock), clock, config.volume(),
+      S3Dispatcher dispatcher = new S3Dispatcher(client, new OmS3Users(client, clock), clock, config.volume(),
           config.layout(), meters);
       server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
       server.start();

@@ -39,7 +39,9 @@ final class HadoopCredentials {
       return TransportSecurity.trusting(SecuritySettings.clusterRoot(conf), new DelegationTokenCredential(
           TroposTokenIdentifier.toTropos(token.get())));
     }
-    if (user.hasKerberosCredentials() || user.getRealUser() != null && user.getRealUser().hasKerberosCredentials()) {
+    // A proxy user (impersonation) has no tickets of its own and is not supported: its calls prove nobody rather
+    // than act as the service that impersonates it.
+    if (user.hasKerberosCredentials()) {
       return TransportSecurity.trusting(SecuritySettings.clusterRoot(conf), new KerberosCredential(subjectOf(user),
           SecuritySettings.kerberosPrincipals(conf)));
     }
@@ -55,9 +57,8 @@ final class HadoopCredentials {
   /** The JAAS subject holding the user's Kerberos tickets. */
   @SuppressWarnings("removal")
   private static Subject subjectOf(UserGroupInformation user) throws IOException {
-    UserGroupInformation holder = user.hasKerberosCredentials() ? user : user.getRealUser();
     try {
-      return holder.doAs((PrivilegedExceptionAction<Subject>) () -> Subject.getSubject(AccessController.getContext()));
+      return user.doAs((PrivilegedExceptionAction<Subject>) () -> Subject.getSubject(AccessController.getContext()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while reading the Kerberos login", e);

@@ -12,6 +12,8 @@ import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CancelDelegationTokenRequest;
+import org.tropos.proto.om.CheckS3SignatureRequest;
+import org.tropos.proto.om.CheckS3SignatureResponse;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
@@ -32,6 +34,7 @@ import org.tropos.proto.om.GetOmRoleRequest;
 import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.GetS3SecretRequest;
 import org.tropos.proto.om.GetVolumeRequest;
+import org.tropos.proto.om.HasS3SecretRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -268,6 +271,15 @@ public final class OmClient implements AutoCloseable {
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
     return om.call(() -> stub().getS3Secret(GetS3SecretRequest.newBuilder().setAccessId(accessId)
         .setCreateIfMissing(createIfMissing).build()).getSecret());
+  }
+
+  public CheckS3SignatureResponse checkS3Signature(CheckS3SignatureRequest request) throws OmException {
+    return om.call(() -> stub().checkS3Signature(request));
+  }
+
+  public boolean hasS3Secret(String accessId) throws OmException {
+    return om.call(() -> stub().hasS3Secret(HasS3SecretRequest.newBuilder().setAccessId(accessId).build())
+        .getExists());
   }
 
   public GetDelegationTokenResponse getDelegationToken(String renewer) throws OmException {

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 import org.tropos.common.rpc.Callers;
+import org.tropos.common.security.Authentication;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.OmResult;
 
@@ -27,8 +28,13 @@ public final class Administrators {
     return everyone || users.contains(user);
   }
 
-  /** Fails unless the current caller is {@code user} or an administrator. */
+  /**
+   * Fails unless the current caller is {@code user} or an administrator. The S3 gateway is neither for anyone: it
+   * names the S3 user it serves, but the OM checked that user's signature only for the gateway's own questions
+   * ({@code CheckS3Signature}), so its certificate reads or changes nobody's secret.
+   */
   void checkActsFor(String user, String what) throws OmException {
+    refuseGateway(what);
     String caller = Callers.current();
     if (!caller.equals(user) && !contains(caller)) {
       throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not " + what + " of user '"
@@ -36,12 +42,20 @@ public final class Administrators {
     }
   }
 
-  /** Fails unless the current caller is an administrator. */
+  /** Fails unless the current caller is an administrator (never the S3 gateway). */
   void checkAdministrator(String what) throws OmException {
+    refuseGateway(what);
     String caller = Callers.current();
     if (!contains(caller)) {
       throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not " + what + ": only the OM's"
           + " administrators (ozone.administrators) may");
+    }
+  }
+
+  private static void refuseGateway(String what) throws OmException {
+    if (Callers.authentication() == Authentication.GATEWAY) {
+      throw new OmException(OmResult.PERMISSION_DENIED, "the S3 gateway may not " + what + ": it acts for no user"
+          + " beyond what S3 requests do");
     }
   }
 }

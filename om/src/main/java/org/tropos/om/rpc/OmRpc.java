@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.tropos.common.rpc.Callers;
+import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
@@ -18,6 +19,8 @@ import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.AllocateKeyBlockResponse;
 import org.tropos.proto.om.CancelDelegationTokenRequest;
 import org.tropos.proto.om.CancelDelegationTokenResponse;
+import org.tropos.proto.om.CheckS3SignatureRequest;
+import org.tropos.proto.om.CheckS3SignatureResponse;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CommitKeyResponse;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
@@ -50,6 +53,8 @@ import org.tropos.proto.om.GetS3SecretRequest;
 import org.tropos.proto.om.GetS3SecretResponse;
 import org.tropos.proto.om.GetVolumeRequest;
 import org.tropos.proto.om.GetVolumeResponse;
+import org.tropos.proto.om.HasS3SecretRequest;
+import org.tropos.proto.om.HasS3SecretResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.InitiateMultipartUploadResponse;
 import org.tropos.proto.om.LeaseBlocksRequest;
@@ -70,6 +75,7 @@ import org.tropos.proto.om.ListVolumesRequest;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
@@ -108,8 +114,9 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
    * refused before anything is read or changed.
    */
   public static PeerRoles.Admission admission(String clusterId) {
-    return new PeerRoles.Admission(Map.of(OmServiceGrpc.SERVICE_NAME, Set.of(ServiceRole.USER, ServiceRole.S3G)),
-        Set.of(), clusterId);
+    return new PeerRoles.Admission(Map.of(OmServiceGrpc.SERVICE_NAME, Set.of(ServiceRole.USER, ServiceRole.S3G),
+        OmServiceGrpc.getCheckS3SignatureMethod().getFullMethodName(), Set.of(ServiceRole.S3G),
+        OmServiceGrpc.getHasS3SecretMethod().getFullMethodName(), Set.of(ServiceRole.S3G)), Set.of(), clusterId);
   }
 
   private final Namespace namespace;
@@ -296,6 +303,27 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       administrators.checkActsFor(r.getAccessId(), "read the S3 secret");
       return GetS3SecretResponse.newBuilder().setSecret(withRole(namespace.getS3Secret(r.getAccessId(),
           r.getCreateIfMissing()))).build();
+    });
+  }
+
+  @Override
+  public void checkS3Signature(CheckS3SignatureRequest r, StreamObserver<CheckS3SignatureResponse> o) {
+    calls.respond("CheckS3Signature", o, () -> S3SignatureCheck.check(r, namespace.getS3Secret(r.getAccessId(),
+        false).getSecret()).setAdministrator(administrators.contains(r.getAccessId())).build());
+  }
+
+  @Override
+  public void hasS3Secret(HasS3SecretRequest r, StreamObserver<HasS3SecretResponse> o) {
+    calls.respond("HasS3Secret", o, () -> {
+      try {
+        namespace.getS3Secret(r.getAccessId(), false);
+        return HasS3SecretResponse.newBuilder().setExists(true).build();
+      } catch (OmException e) {
+        if (e.result() != OmResult.S3_SECRET_NOT_FOUND) {
+          throw e;
+        }
+        return HasS3SecretResponse.getDefaultInstance();
+      }
     });
   }
 

@@ -15,8 +15,9 @@ import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 
 /**
- * Checks a request's AWS Signature V4, in the Authorization header or in a presigned URL's query, against the
- * secret of its access id. An unsigned request comes from the anonymous caller, who gets only what is public.
+ * Checks a request's AWS signature (V4 or V2, in the Authorization header, a presigned URL's query or a form):
+ * this builds what was signed from the request, the OM checks it against the access id's secret
+ * ({@link S3Users}). An unsigned request comes from the anonymous caller, who gets only what is public.
  * The body's hash is the caller's to verify while it streams ({@link Caller#payloadHash}).
  *
  * <p>Thread-safe.
@@ -26,11 +27,10 @@ public final class RequestAuthenticator {
   private static final Duration MAX_SKEW = Duration.ofMinutes(15);
   private static final long MAX_PRESIGNED_SECONDS = 7 * 24 * 3600;
 
-  private final Credentials credentials;
-  private final SigningKeys signingKeys = new SigningKeys();
+  private final S3Users users;
 
-  public RequestAuthenticator(Credentials credentials) {
-    this.credentials = credentials;
+  public RequestAuthenticator(S3Users users) {
+    this.users = users;
   }
 
   /**
@@ -102,12 +102,8 @@ public final class RequestAuthenticator {
       throw S3ErrorCode.INVALID_ARGUMENT.error("x-amz-credential must be <access id>/<yyyyMMdd>/<region>/<service>"
           + "/aws4_request");
     }
-    Credentials.Credential secret = credentials.of(scope[0]);
-    byte[] key = signingKeys.of(secret.secret(), scope[1], scope[2], scope[3]);
-    if (!SigV4.same(SigV4.signature(key, policy), signature.strip())) {
-      throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
-    }
-    return new Caller(scope[0], secret.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
+    S3Users.Proven proven = users.checkV4(scope[0], scope[1], scope[2], scope[3], policy, signature.strip());
+    return new Caller(scope[0], proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
   }
 
   private Caller fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
@@ -150,14 +146,11 @@ public final class RequestAuthenticator {
    */
   private Caller verifyV2(String accessId, UnaryOperator<String> toSign, String resourcePath, String signature)
       throws S3Error {
-    Credentials.Credential credential = credentials.of(accessId);
     boolean bucketRoot = resourcePath.length() > 1 && resourcePath.indexOf('/', 1) < 0;
-    for (String path : bucketRoot ? List.of(resourcePath, resourcePath + "/") : List.of(resourcePath)) {
-      if (SigV4.same(SigV2.signature(credential.secret(), toSign.apply(path)), signature)) {
-        return new Caller(accessId, credential.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
-      }
-    }
-    throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
+    List<String> signed = (bucketRoot ? List.of(resourcePath, resourcePath + "/") : List.of(resourcePath)).stream()
+        .map(toSign).toList();
+    S3Users.Proven proven = users.checkV2(accessId, signed, signature);
+    return new Caller(accessId, proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
   }
 
   private static Instant parseAnyDate(String value) throws S3Error {
@@ -252,15 +245,11 @@ public final class RequestAuthenticator {
       values.put(name, value == null ? "" : value);
     }
     String accessId = scopeParts[0];
-    Credentials.Credential credential = credentials.of(accessId);
     String scope = String.join("/", scopeParts[1], scopeParts[2], scopeParts[3], scopeParts[4]);
     String canonical = SigV4.canonicalRequest(method, rawPath, query, signedHeaders, values, payloadHash);
-    byte[] key = signingKeys.of(credential.secret(), scopeParts[1], scopeParts[2], scopeParts[3]);
-    String expected = SigV4.signature(key, SigV4.stringToSign(amzDate, scope, canonical));
-    if (!SigV4.same(expected, signature)) {
-      throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
-    }
-    return new Caller(accessId, credential.administrator(), payloadHash, amzDate, scope, key, signature);
+    S3Users.Proven proven = users.checkV4(accessId, scopeParts[1], scopeParts[2], scopeParts[3],
+        SigV4.stringToSign(amzDate, scope, canonical), signature);
+    return new Caller(accessId, proven.administrator(), payloadHash, amzDate, scope, proven.signingKey(), signature);
   }
 
   private static void checkSkew(Instant signedAt, Instant now) throws S3Error {

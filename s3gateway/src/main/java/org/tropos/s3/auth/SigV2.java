@@ -1,15 +1,10 @@
 package org.tropos.s3.auth;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * AWS Signature Version 2, still what boto3 puts in a presigned URL unless told otherwise: HMAC-SHA1 over
@@ -51,16 +46,6 @@ final class SigV2 {
       separator = '&';
     }
     return out.toString();
-  }
-
-  static String signature(String secret, String stringToSign) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA1");
-      mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA1"));
-      return Base64.getEncoder().encodeToString(mac.doFinal(stringToSign.getBytes(StandardCharsets.UTF_8)));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA1 is missing from this JVM", e);
-    }
   }
 
   private static String nullToEmpty(String s) {

@@ -12,26 +12,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import org.tropos.common.security.S3Signatures;
 
 /**
- * AWS Signature Version 4 arithmetic (canonical request, string to sign, signing key), as AWS specifies it for
- * S3: the path is used as sent (S3 does not normalise or double-encode it), query parameters are re-encoded
- * and sorted, header values trimmed with inner runs of spaces collapsed.
+ * AWS Signature Version 4 arithmetic (canonical request, string to sign; the keyed part is {@link S3Signatures}'s),
+ * as AWS specifies it for S3: the path is used as sent (S3 does not normalise or double-encode it), query
+ * parameters are re-encoded and sorted, header values trimmed with inner runs of spaces collapsed.
  */
 public final class SigV4 {
   public static final String ALGORITHM = "AWS4-HMAC-SHA256";
   public static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
   private static final Pattern SPACES = Pattern.compile(" {2,}");
-  /** One per thread, rather than looking the algorithm up among the security providers for each HMAC. */
-  private static final ThreadLocal<Mac> HMAC_SHA256 = ThreadLocal.withInitial(() -> {
-    try {
-      return Mac.getInstance("HmacSHA256");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JVM", e);
-    }
-  });
 
   private SigV4() {
   }
@@ -113,26 +104,8 @@ public final class SigV4 {
     return ALGORITHM + "\n" + amzDate + "\n" + scope + "\n" + sha256Hex(canonicalRequest);
   }
 
-  /** The key derived from the secret for one day, region and service. */
-  public static byte[] signingKey(String secret, String date, String region, String service) {
-    byte[] key = hmac(("AWS4" + secret).getBytes(StandardCharsets.UTF_8), date);
-    key = hmac(key, region);
-    key = hmac(key, service);
-    return hmac(key, "aws4_request");
-  }
-
   public static String signature(byte[] signingKey, String stringToSign) {
-    return HexFormat.of().formatHex(hmac(signingKey, stringToSign));
-  }
-
-  public static byte[] hmac(byte[] key, String data) {
-    Mac mac = HMAC_SHA256.get();
-    try {
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 refused a key", e);
-    }
-    return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
+    return S3Signatures.v4Signature(signingKey, stringToSign);
   }
 
   public static String sha256Hex(String data) {
@@ -149,7 +122,6 @@ public final class SigV4 {
 
   /** Constant-time comparison of two signatures. */
   public static boolean same(String expected, String given) {
-    return MessageDigest.isEqual(expected.getBytes(StandardCharsets.US_ASCII),
-        given.getBytes(StandardCharsets.US_ASCII));
+    return S3Signatures.same(expected, given);
   }
 }

@@ -16,7 +16,7 @@ import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.CannedAcl;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
-import org.tropos.s3.auth.Credentials;
+import org.tropos.s3.auth.S3Users;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.XmlInput;
 import org.w3c.dom.Element;
@@ -44,9 +44,9 @@ final class AclRequests {
     GRANT_HEADERS.put("x-amz-grant-full-control", AclPermission.ACL_FULL_CONTROL);
   }
 
-  private final Credentials users;
+  private final S3Users users;
 
-  AclRequests(Credentials users) {
+  AclRequests(S3Users users) {
     this.users = users;
   }
 
@@ -151,7 +151,7 @@ final class AclRequests {
   private AclGrant user(String id, AclPermission permission, Set<String> known) throws S3Error {
     if (!known.contains(id)) {
       try {
-        users.of(id);
+        users.requireKnown(id);
       } catch (S3Error e) {
         if (e.errorCode() != S3ErrorCode.INVALID_ACCESS_KEY_ID) {
           throw e;

@@ -17,7 +17,7 @@ import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
 import org.tropos.s3.auth.Caller;
-import org.tropos.s3.auth.Credentials;
+import org.tropos.s3.auth.S3Users;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.http.ErrorDocument;
 import org.tropos.s3.http.S3Handler;
@@ -37,13 +37,13 @@ public final class S3Dispatcher implements S3Handler {
   private final CorsOps cors;
   private final S3Meters meters;
 
-  /** Serves S3 for the users {@code credentials} knows: it authenticates callers and resolves ACL grantees. */
-  public S3Dispatcher(TroposClient om, Credentials credentials, Clock clock, String volume, BucketLayout layout,
+  /** Serves S3 for the users the OM knows ({@code users}): it authenticates callers and resolves ACL grantees. */
+  public S3Dispatcher(TroposClient om, S3Users users, Clock clock, String volume, BucketLayout layout,
       S3Meters meters) {
     this.meters = meters;
-    this.authenticator = new RequestAuthenticator(credentials);
+    this.authenticator = new RequestAuthenticator(users);
     this.clock = clock;
-    AclRequests acls = new AclRequests(credentials);
+    AclRequests acls = new AclRequests(users);
     BucketOps buckets = new BucketOps(om, volume, layout, clock, acls);
     this.cors = new CorsOps(om, buckets);
     this.routes = routes(om, buckets, cors, acls, authenticator, clock);

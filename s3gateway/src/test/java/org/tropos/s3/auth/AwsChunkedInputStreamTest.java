@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.tropos.common.security.S3Signatures;
 import org.tropos.s3.S3IOException;
 
 /** Checked against AWS's published example of a chunked upload (66,560 bytes of 'a' in 64 KB chunks). */
@@ -41,7 +42,8 @@ class AwsChunkedInputStreamTest {
 
   private static Caller seed() {
     return new Caller("AKIAIOSFODNN7EXAMPLE", false, AwsChunkedInputStream.SIGNED, "20130524T000000Z",
-        "20130524/us-east-1/s3/aws4_request", SigV4.signingKey(SECRET, "20130524", "us-east-1", "s3"), SEED);
+        "20130524/us-east-1/s3/aws4_request", S3Signatures.v4SigningKey(SECRET, "20130524", "us-east-1",
+        "s3"), SEED);
   }
 
   @Test
@@ -57,7 +59,7 @@ class AwsChunkedInputStreamTest {
     headers.put("authorization", "AWS4-HMAC-SHA256 Credential=AKIAIOSFODNN7EXAMPLE/20130524/us-east-1/s3/"
         + "aws4_request,SignedHeaders=content-encoding;content-length;host;x-amz-content-sha256;x-amz-date;"
         + "x-amz-decoded-content-length;x-amz-storage-class,Signature=" + SEED);
-    Caller signed = new RequestAuthenticator(id -> new Credentials.Credential(SECRET, false)).authenticate("PUT",
+    Caller signed = new RequestAuthenticator(new OneUser("AKIAIOSFODNN7EXAMPLE", SECRET)).authenticate("PUT",
         "/examplebucket/chunkObject.txt", Map.of(), headers::get, Instant.parse("2013-05-24T00:00:00Z"));
     byte[] body = awsExampleBody(CHUNK_SIGNATURES);
     assertEquals(66_824, body.length);

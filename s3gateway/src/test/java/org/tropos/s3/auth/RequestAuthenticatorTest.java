@@ -22,12 +22,7 @@ class RequestAuthenticatorTest {
   private static final String PRESIGNED_SIGNATURE =
       "aeeed9bbccd4d02ee5c0109b86d86835f995330da4c265957d157751f604d404";
 
-  private final RequestAuthenticator authenticator = new RequestAuthenticator(id -> {
-    if (!id.equals(ACCESS)) {
-      throw S3ErrorCode.INVALID_ACCESS_KEY_ID.error("unknown " + id);
-    }
-    return new Credentials.Credential(SECRET, false);
-  });
+  private final RequestAuthenticator authenticator = new RequestAuthenticator(new OneUser(ACCESS, SECRET));
 
   private static UnaryOperator<String> headers(String signature) {
     Map<String, String> h = new HashMap<>();
