@@ -14,8 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.TroposClient;
+import org.tropos.common.conf.Configuration;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.common.security.CertificateAuthority;
+import org.tropos.common.security.PemFiles;
+import org.tropos.common.security.X509Settings;
+import org.tropos.common.util.SystemClock;
 import org.tropos.proto.om.OmResult;
 import org.tropos.tools.Tropos;
 import org.tropos.tools.cli.ExitCodes;
@@ -34,6 +39,52 @@ class TroposCliIT {
     StringWriter err = new StringWriter();
     int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), args);
     return new Result(code, out.toString(), err.toString());
+  }
+
+  /**
+   * {@code tropos scm --init} makes the cluster and its CA from an operator's PEM files, once; another CA later is
+   * refused and replaces nothing. A cluster started on the operator's CA speaks TLS with it.
+   */
+  @Test
+  void scmInitTakesAnOperatorsCaOnceAndAClusterServesWithIt() throws Exception {
+    X509Settings x509 = X509Settings.from(Configuration.defaults());
+    CertificateAuthority operators = CertificateAuthority.create(x509, "corp", SystemClock.INSTANCE);
+    Map<String, String> keys = new java.util.HashMap<>(Map.of("ozone.security.enabled", "true",
+        "ozone.metadata.dirs", dir.resolve("scm-meta").toString()));
+    keys.putAll(caFiles("operator", operators));
+    String conf = TroposCli.confDir(dir.resolve("init"), keys);
+    Result first = tropos("scm", "--init", "--conf", conf);
+    assertEquals(ExitCodes.OK, first.exitCode(), first.err());
+    String caFile = first.out().lines().filter(l -> l.startsWith("CA certificate: ")).findFirst().orElseThrow()
+        .substring("CA certificate: ".length());
+    assertEquals(PemFiles.toPem(operators.root()), Files.readString(Path.of(caFile)));
+    Result again = tropos("scm", "--init", "--conf", conf);
+    assertEquals(first.out(), again.out(), "the same cluster and CA");
+
+    keys.putAll(caFiles("another", CertificateAuthority.create(x509, "other", SystemClock.INSTANCE)));
+    Result replacing = tropos("scm", "--init", "--conf", TroposCli.confDir(dir.resolve("init-another"), keys));
+    assertTrue(replacing.exitCode() != ExitCodes.OK && replacing.err().contains("not replaced"), replacing.err());
+    assertEquals(PemFiles.toPem(operators.root()), Files.readString(Path.of(caFile)), "nothing replaced");
+
+    Map<String, String> secure = new java.util.HashMap<>(caFiles("operator", operators));
+    secure.put("ozone.security.enabled", "true");
+    try (MiniCluster mini = new MiniCluster(dir.resolve("data"), 1, 1, secure);
+        TroposClient client = TroposClient.create(mini.clientConfig())) {
+      assertEquals(operators.root(), PemFiles.certificate(Files.readString(mini.cluster().scm().caFile())));
+      client.createVolume(org.tropos.proto.om.VolumeInfo.newBuilder().setName("signed-by-corp").setOwner("it")
+          .build());
+      assertEquals("signed-by-corp", client.getVolume("signed-by-corp").getName());
+    }
+  }
+
+  /** Writes {@code ca}'s certificate and key as an operator's files; the keys naming them. */
+  private Map<String, String> caFiles(String name, CertificateAuthority ca) throws Exception {
+    Path certificate = dir.resolve(name + "-ca.crt");
+    Path key = dir.resolve(name + "-ca.key");
+    Files.writeString(certificate, PemFiles.toPem(ca.root()));
+    Files.writeString(key, ca.keyPem());
+    return Map.of("hdds.x509.rootca.certificate.file", certificate.toString(), "hdds.x509.rootca.private.key.file",
+        key.toString());
   }
 
   @Test

@@ -91,6 +91,28 @@ public final class ScmServer implements AutoCloseable {
     this.bootstrapToken = bootstrapToken;
   }
 
+  /**
+   * Prepares SCM's database without serving ({@code tropos scm --init}): the cluster's identity and, in a secure
+   * cluster, its CA (the operator's, {@code hdds.x509.rootca.*}, or a new one), as a first start would make them;
+   * an SCM of an HA service as {@link ScmServiceJoin} does (the primordial SCM makes them, another fetches them with
+   * its bootstrap token). Nothing that exists is replaced. Returns the cluster id.
+   */
+  public static String initialize(ScmConfig config, Clock clock, String bootstrapToken) throws IOException {
+    try (ScmDb db = ScmDb.open(config.dbDir())) {
+      if (config.ha().isPresent() && config.security().enabled()) {
+        ScmServiceJoin.prepare(db, config.ha().get(), bootstrapToken);
+      }
+      ScmIdentity cluster = config.ha().isEmpty() ? ScmIdentity.loadOrCreate(db) : ScmIdentity.load(db)
+          .orElseThrow(() -> new IOException("an SCM of an HA service without security takes the cluster's"
+              + " identity from its service when it starts: there is nothing to initialize"));
+      if (config.security().enabled()) {
+        ScmCertificateAuthority.loadOrCreate(db, config.security().dir(), config.security().x509(),
+            config.security().suppliedCa(), cluster.clusterId(), clock);
+      }
+      return cluster.clusterId();
+    }
+  }
+
   public void start() throws IOException {
     lifeCycle.startBegins();
     try {
@@ -195,7 +217,7 @@ public final class ScmServer implements AutoCloseable {
     ScmIdentity cluster = mayCreate ? ScmIdentity.loadOrCreate(db) : ScmIdentity.load(db).orElseThrow(
         () -> new IOException("SCM's database holds no cluster identity"));
     ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(), config.security().x509(),
-        cluster.clusterId(), clock);
+        config.security().suppliedCa(), cluster.clusterId(), clock);
     CertificateIssuer own = ca.inProcess();
     TransportSecurity mutual = config.security().transport(ServiceRole.SCM, LocalHosts.name(), own);
     renewal = mutual.certificates().map(c -> CertificateRenewal.start("scm", c, own, clock)).orElse(null);

@@ -101,7 +101,7 @@ final class ScmServices implements AutoCloseable {
     try {
       identity = ScmIdentity.loadOrCreate(db);
       ScmCertificateAuthority ca = ScmCertificateAuthority.loadOrCreate(db, config.security().dir(),
-          config.security().x509(), identity.clusterId(), clock);
+          config.security().x509(), config.security().suppliedCa(), identity.clusterId(), clock);
       Optional<ScmSecretKeys> secretKeys = startSecretKeys();
       CommandQueue commands = new CommandQueue();
       nodeManager = new NodeManager(db, racks, clock, config.staleNodeInterval(), config.deadNodeInterval(),

@@ -19,6 +19,14 @@ public final class SecurityKeys {
           + " with ozone.security.enabled, the user's clients authenticate as U with it. Without one a client is"
           + " nobody to the servers.");
 
+  public static final ConfigKey<String> ROOT_CA_CERTIFICATE = ConfigKey.of("hdds.x509.rootca.certificate.file",
+      ConfigType.STRING, "", "An operator's CA certificate (PEM) for SCM to sign the cluster's certificates with,"
+          + " instead of making its own root at its first start; with hdds.x509.rootca.private.key.file. Read once,"
+          + " when the cluster's CA is made.");
+
+  public static final ConfigKey<String> ROOT_CA_PRIVATE_KEY = ConfigKey.of("hdds.x509.rootca.private.key.file",
+      ConfigType.STRING, "", "The private key (PEM, readable by SCM only) of hdds.x509.rootca.certificate.file.");
+
   public static final ConfigKey<String> KEY_ALGORITHM = ConfigKey.of("hdds.key.algo", ConfigType.STRING, "RSA",
       "The algorithm of every key pair a daemon or the CA makes: RSA or EC.")
       .requiring(a -> a.equals("RSA") || a.equals("EC"), "RSA or EC");

@@ -9,6 +9,7 @@ import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.SecureRandom;
+import java.security.Signature;
 import java.security.cert.CertificateException;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -45,6 +46,8 @@ import org.tropos.common.util.Clock;
  */
 public final class CertificateAuthority {
   private static final String USER_NAME = "[A-Za-z0-9._@-]{1,64}";
+  /** The bit of {@link X509Certificate#getKeyUsage} that lets a key sign certificates. */
+  private static final int KEY_CERT_SIGN = 5;
   static final String CERTIFICATE_FILE = "ca.crt";
   static final String KEY_FILE = "ca.key";
 
@@ -112,6 +115,43 @@ public final class CertificateAuthority {
     X509Certificate root = PemFiles.certificate(rootPem);
     PrivateKey key = PemFiles.privateKey(keyPem).orElseThrow(() -> new IOException("no PEM private key for the CA"));
     return new CertificateAuthority(root, key, settings, clusterId, clock);
+  }
+
+  /**
+   * An operator's CA from its PEM files: a CA certificate (basic constraints CA, key usage allowing certificate
+   * signing) valid now, whose public key the private key matches, of the key algorithm the cluster signs with.
+   */
+  public static CertificateAuthority supplied(SecuritySettings.CaFiles files, X509Settings settings, String clusterId,
+      Clock clock) throws IOException, GeneralSecurityException {
+    CertificateAuthority ca = of(Files.readString(files.certificate()), Files.readString(files.privateKey()),
+        settings, clusterId, clock);
+    X509Certificate root = ca.root;
+    String named = files.certificate().toString();
+    if (root.getBasicConstraints() < 0) {
+      throw new GeneralSecurityException(named + " is not a CA certificate (its basic constraints say CA:false)");
+    }
+    boolean[] usage = root.getKeyUsage();
+    if (usage != null && !usage[KEY_CERT_SIGN]) {
+      throw new GeneralSecurityException(named + " may not sign certificates (its key usage lacks keyCertSign)");
+    }
+    root.checkValidity(Date.from(clock.wallTime()));
+    if (!ca.key.getAlgorithm().equals(settings.keyAlgorithm())) {
+      throw new GeneralSecurityException(named + " has an " + ca.key.getAlgorithm() + " key: set hdds.key.algo and"
+          + " hdds.x509.signature.algorithm to match it");
+    }
+    byte[] probe = new byte[32];
+    new SecureRandom().nextBytes(probe);
+    Signature signer = Signature.getInstance(settings.signatureAlgorithm());
+    signer.initSign(ca.key);
+    signer.update(probe);
+    byte[] signature = signer.sign();
+    Signature verifier = Signature.getInstance(settings.signatureAlgorithm());
+    verifier.initVerify(root.getPublicKey());
+    verifier.update(probe);
+    if (!verifier.verify(signature)) {
+      throw new GeneralSecurityException("the private key in " + files.privateKey() + " is not the key of " + named);
+    }
+    return ca;
   }
 
   public String keyPem() {

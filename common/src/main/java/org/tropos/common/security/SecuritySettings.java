@@ -9,6 +9,7 @@ import java.security.cert.X509Certificate;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.SecurityKeys;
@@ -25,17 +26,35 @@ import org.tropos.common.net.ScmAddresses;
  * @param scm SCM's client service, on each SCM of an HA service, where certificates are renewed and block-token
  *     keys fetched (empty when security is off)
  * @param blockTokens how long block tokens and their keys last
+ * @param suppliedCa an operator's CA for SCM to use instead of making its own ({@code hdds.x509.rootca.*})
  */
 public record SecuritySettings(boolean enabled, Path dir, X509Settings x509, List<HostPort> scm,
-    BlockTokenSettings blockTokens) {
+    BlockTokenSettings blockTokens, Optional<CaFiles> suppliedCa) {
   public SecuritySettings {
     scm = List.copyOf(scm);
+  }
+
+  /** An operator's CA certificate and its private key, PEM files. */
+  public record CaFiles(Path certificate, Path privateKey) {
   }
 
   public static SecuritySettings from(Configuration conf, Path dir) {
     boolean enabled = conf.get(SecurityKeys.SECURITY_ENABLED);
     return new SecuritySettings(enabled, dir, X509Settings.from(conf),
-        enabled ? ScmAddresses.clientServices(conf) : List.of(), BlockTokenSettings.from(conf));
+        enabled ? ScmAddresses.clientServices(conf) : List.of(), BlockTokenSettings.from(conf), suppliedCa(conf));
+  }
+
+  private static Optional<CaFiles> suppliedCa(Configuration conf) {
+    String certificate = conf.get(SecurityKeys.ROOT_CA_CERTIFICATE);
+    String key = conf.get(SecurityKeys.ROOT_CA_PRIVATE_KEY);
+    if (certificate.isBlank() && key.isBlank()) {
+      return Optional.empty();
+    }
+    if (certificate.isBlank() || key.isBlank()) {
+      throw new ConfigException("set both " + SecurityKeys.ROOT_CA_CERTIFICATE.name() + " and "
+          + SecurityKeys.ROOT_CA_PRIVATE_KEY.name() + ", or neither");
+    }
+    return Optional.of(new CaFiles(Path.of(certificate), Path.of(key)));
   }
 
   /**

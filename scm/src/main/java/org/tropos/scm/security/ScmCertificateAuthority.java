@@ -18,6 +18,7 @@ import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.RequestRefusedException;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.X509Settings;
 import org.tropos.common.util.Clock;
@@ -71,21 +72,32 @@ public final class ScmCertificateAuthority {
     return db.meta(CA_CERTIFICATE) != null;
   }
 
-  /** The CA the database holds, made now if it holds none; its public files written to {@code dir}. */
-  public static ScmCertificateAuthority loadOrCreate(ScmDb db, Path dir, X509Settings settings, String clusterId,
-      Clock clock) throws IOException {
+  /**
+   * The CA the database holds, made now if it holds none (or {@code supplied}'s, the operator's, when given); its
+   * public files written to {@code dir}. A CA that exists is never replaced: supplying another one is an error.
+   */
+  public static ScmCertificateAuthority loadOrCreate(ScmDb db, Path dir, X509Settings settings,
+      Optional<SecuritySettings.CaFiles> supplied, String clusterId, Clock clock) throws IOException {
     try {
-      return loadOrCreateChecked(db, dir, settings, clusterId, clock);
+      return loadOrCreateChecked(db, dir, settings, supplied, clusterId, clock);
     } catch (GeneralSecurityException e) {
       throw new IOException("the cluster's certificate authority cannot be made or read: " + e.getMessage(), e);
     }
   }
 
   private static ScmCertificateAuthority loadOrCreateChecked(ScmDb db, Path dir, X509Settings settings,
-      String clusterId, Clock clock) throws IOException, GeneralSecurityException {
+      Optional<SecuritySettings.CaFiles> supplied, String clusterId, Clock clock)
+      throws IOException, GeneralSecurityException {
     String rootPem = db.meta(CA_CERTIFICATE);
+    if (rootPem != null && supplied.isPresent() && !PemFiles.certificate(rootPem).equals(PemFiles.certificate(
+        Files.readString(supplied.get().certificate())))) {
+      throw new IOException("SCM's certificate authority exists and is not replaced by "
+          + supplied.get().certificate() + ": remove hdds.x509.rootca.* or set them to the CA SCM has (" + CA_FILE
+          + " in " + dir + ")");
+    }
     if (rootPem == null) {
-      CertificateAuthority created = CertificateAuthority.create(settings, clusterId, clock);
+      CertificateAuthority created = supplied.isPresent() ? CertificateAuthority.supplied(supplied.get(), settings,
+          clusterId, clock) : CertificateAuthority.create(settings, clusterId, clock);
       db.putMeta(BOOTSTRAP_SECRET, HexFormat.of().formatHex(BootstrapTokens.newSecret()));
       db.putMeta(CA_KEY, created.keyPem());
       rootPem = PemFiles.toPem(created.root());

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,6 +34,7 @@ import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.KeyPairs;
 import org.tropos.common.security.PemFiles;
 import org.tropos.common.security.RequestRefusedException;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.ServiceCertificates;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.X509Settings;
@@ -63,7 +65,8 @@ class ScmCertificateAuthorityTest {
   }
 
   private void serve() throws IOException {
-    ca = ScmCertificateAuthority.loadOrCreate(db, dir.resolve("scm-security"), settings, CLUSTER, clock);
+    ca = ScmCertificateAuthority.loadOrCreate(db, dir.resolve("scm-security"), settings, Optional.empty(), CLUSTER,
+        clock);
     server = new GrpcServer("scm-security-test", new HostPort("127.0.0.1", 0), 2, List.of(new ScmSecurityRpc(ca,
         Optional.empty(), Optional.empty())));
     server.start();
@@ -121,6 +124,57 @@ class ScmCertificateAuthorityTest {
     assertTrue(assertThrows(IOException.class, () -> obtain("om1", ServiceRole.OM, foreign)).getMessage()
         .contains("not one this cluster's SCM made"));
     obtain("om1", ServiceRole.OM, token(ServiceRole.OM, tomorrow()));
+  }
+
+  /** An operator's CA is SCM's when SCM makes none yet; another one, or a broken pair, is an error, never used. */
+  @Test
+  void anOperatorsCaSignsInsteadOfAMadeOneAndNeverReplacesOne() throws Exception {
+    CertificateAuthority operators = CertificateAuthority.create(settings, "corp", clock);
+    SecuritySettings.CaFiles files = caFiles("operator", PemFiles.toPem(operators.root()), operators.keyPem());
+    stop();
+    db = ScmDb.open(dir.resolve("fresh.db"));
+    Path security = dir.resolve("fresh-security");
+    ScmCertificateAuthority supplied = ScmCertificateAuthority.loadOrCreate(db, security, settings,
+        Optional.of(files), CLUSTER, clock);
+    assertEquals(operators.root(), supplied.root());
+    assertEquals(PemFiles.toPem(operators.root()), Files.readString(security.resolve(ScmCertificateAuthority
+        .CA_FILE)), "clients trust the operator's CA");
+    CertificateSubject dn1 = new CertificateSubject(ServiceRole.DATANODE, "dn1", CLUSTER);
+    supplied.inProcess().sign(CertificateRequests.create(KeyPairs.generate(settings), dn1, settings)).get(0)
+        .verify(operators.root().getPublicKey());
+
+    CertificateAuthority another = CertificateAuthority.create(settings, "other", clock);
+    IOException replaced = assertThrows(IOException.class, () -> ScmCertificateAuthority.loadOrCreate(db,
+        security, settings, Optional.of(caFiles("another", PemFiles.toPem(another.root()), another.keyPem())),
+        CLUSTER, clock));
+    assertTrue(replaced.getMessage().contains("not replaced"), replaced.getMessage());
+    assertEquals(operators.root(), ScmCertificateAuthority.loadOrCreate(db, security, settings, Optional.of(files),
+        CLUSTER, clock).root(), "the same files again are fine");
+    db.close();
+
+    KeyPair leafKeys = KeyPairs.generate(settings);
+    X509Certificate leaf = supplied.inProcess().sign(CertificateRequests.create(leafKeys, dn1, settings)).get(0);
+    Map<String, SecuritySettings.CaFiles> broken = Map.of(
+        "is not the key of", caFiles("mismatched", PemFiles.toPem(operators.root()), another.keyPem()),
+        "not a CA certificate", caFiles("leaf", PemFiles.toPem(leaf), PemFiles.toPem(leafKeys.getPrivate())));
+    for (Map.Entry<String, SecuritySettings.CaFiles> pair : broken.entrySet()) {
+      db = ScmDb.open(dir.resolve(pair.getValue().certificate().getFileName() + ".db"));
+      IOException refused = assertThrows(IOException.class, () -> ScmCertificateAuthority.loadOrCreate(db,
+          security, settings, Optional.of(pair.getValue()), CLUSTER, clock));
+      assertTrue(refused.getMessage().contains(pair.getKey()), refused.getMessage());
+      assertFalse(ScmCertificateAuthority.exists(db), "no CA was made from " + pair.getValue());
+      db.close();
+    }
+    db = ScmDb.open(dir.resolve("scm.db"));
+    serve();
+  }
+
+  private SecuritySettings.CaFiles caFiles(String name, String certificatePem, String keyPem) throws IOException {
+    Path certificate = dir.resolve(name + ".crt");
+    Path key = dir.resolve(name + ".key");
+    Files.writeString(certificate, certificatePem);
+    Files.writeString(key, keyPem);
+    return new SecuritySettings.CaFiles(certificate, key);
   }
 
   @Test
