@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,6 +32,7 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
+import org.tropos.tools.local.KeptPorts;
 
 /**
  * Three OMs of one HA service (Ozone's keys) in this JVM, in front of a mini cluster's SCM and datanodes, and a
@@ -55,8 +55,8 @@ class OmHaIT {
     mini.awaitAllHealthy();
     List<OmService.Node> nodes = new ArrayList<>();
     for (int i = 0; i < OMS; i++) {
-      nodes.add(new OmService.Node("om" + i, new HostPort("127.0.0.1", freePort()),
-          new HostPort("127.0.0.1", freePort())));
+      nodes.add(new OmService.Node("om" + i, new HostPort("127.0.0.1", KeptPorts.pick()),
+          new HostPort("127.0.0.1", KeptPorts.pick())));
     }
     Map<String, String> keys = new OmService("omservice", nodes).toKeys();
     haConf = mini.clientConfig().with(keys);
@@ -81,12 +81,6 @@ class OmHaIT {
     });
     if (mini != null) {
       mini.close();
-    }
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
     }
   }
 

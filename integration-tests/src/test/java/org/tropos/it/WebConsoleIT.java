@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -39,6 +38,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.tropos.client.TroposClient;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.om.S3Secret;
+import org.tropos.tools.local.KeptPorts;
 import org.tropos.tools.local.LocalCluster;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -69,8 +69,8 @@ class WebConsoleIT {
 
   @BeforeAll
   static void start() throws Exception {
-    omHttp = freePort();
-    gatewayHttp = freePort();
+    omHttp = KeptPorts.pick();
+    gatewayHttp = KeptPorts.pick();
     // Fixed ports: SCM's console finds the OM's and the gateway's status ports in the configuration.
     Map<String, String> settings = new HashMap<>(S3Cluster.SETTINGS);
     settings.put("ozone.om.http-address", "127.0.0.1:" + omHttp);
@@ -288,9 +288,4 @@ class WebConsoleIT {
         HttpResponse.BodyHandlers.ofString());
   }
 
-  private static int freePort() throws IOException {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
-  }
 }
