@@ -30,9 +30,20 @@ public final class KerberosPrincipals {
     if (!realm(principal).equals(Optional.of(realm))) {
       return Optional.empty();
     }
-    String name = principal.substring(0, principal.lastIndexOf('@'));
-    int slash = name.indexOf('/');
-    String first = slash < 0 ? name : name.substring(0, slash);
+    String first = firstComponent(principal);
     return first.isEmpty() ? Optional.empty() : Optional.of(first);
+  }
+
+  /** The first component of a principal or user name, realm dropped: {@code yarn/rm@R} and {@code yarn} are yarn. */
+  public static String firstComponent(String name) {
+    String stripped = name.strip();
+    int end = stripped.length();
+    for (char separator : new char[] {'/', '@'}) {
+      int at = stripped.indexOf(separator);
+      if (at >= 0 && at < end) {
+        end = at;
+      }
+    }
+    return stripped.substring(0, end);
   }
 }

@@ -14,6 +14,7 @@ import org.tropos.common.security.AuthenticatedUser;
 import org.tropos.common.security.Authentication;
 import org.tropos.common.security.AuthenticationException;
 import org.tropos.common.security.CredentialHeaders;
+import org.tropos.common.security.KerberosPrincipals;
 import org.tropos.common.security.SecretKey;
 import org.tropos.common.security.SecretKeyRing;
 import org.tropos.common.security.UserAuthenticator;
@@ -63,14 +64,14 @@ public final class DelegationTokens implements UserAuthenticator {
 
   /** A token of {@code owner}, proven as {@code how}, that {@code renewer} (a principal or user) may renew. */
   public GetDelegationTokenResponse issue(String owner, Authentication how, String renewer) throws OmException {
-    requireStrongProof(owner, how, "get");
+    requireStrongProof(owner, how, "got");
     SecretKey key = signingKey();
     Instant now = clock.wallTime();
     Instant maxDate = earlier(now.plus(maxLifetime), key.expiry());
     UUID id = UUID.randomUUID();
     ByteString identifier = DelegationTokenIdentifier.newBuilder().setId(Uuids.toProto(id)).setOwner(owner)
-        .setRenewer(shortName(renewer)).setIssueMs(now.toEpochMilli()).setMaxDateMs(maxDate.toEpochMilli())
-        .setKeyId(Uuids.toProto(key.id())).build().toByteString();
+        .setRenewer(KerberosPrincipals.firstComponent(renewer)).setIssueMs(now.toEpochMilli())
+        .setMaxDateMs(maxDate.toEpochMilli()).setKeyId(Uuids.toProto(key.id())).build().toByteString();
     long expiry = earlier(now.plus(renewInterval), maxDate).toEpochMilli();
     store.add(id, identifier, expiry);
     return GetDelegationTokenResponse.newBuilder().setToken(DelegationToken.newBuilder().setIdentifier(identifier)
@@ -79,7 +80,7 @@ public final class DelegationTokens implements UserAuthenticator {
 
   /** Extends {@code token} by the renew interval, up to its maximum date; only its renewer may. Returns the expiry. */
   public long renew(DelegationToken token, String caller, Authentication how) throws OmException {
-    requireStrongProof(caller, how, "renew");
+    requireStrongProof(caller, how, "renewed");
     DelegationTokenIdentifier said = signed(token);
     if (said.getRenewer().isEmpty() || !said.getRenewer().equals(caller)) {
       throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not renew a delegation token"
@@ -129,11 +130,13 @@ public final class DelegationTokens implements UserAuthenticator {
     }
   }
 
-  /** Fails with INVALID_TOKEN unless the token {@code sent} was issued here and is neither cancelled nor expired. */
+  /**
+   * Fails with INVALID_TOKEN unless the token {@code sent}, whose signature {@link #authenticate} checked, was
+   * issued here and is neither cancelled nor expired: its row holds these very identifier bytes.
+   */
   public void requireLive(byte[] sent) throws OmException {
     DelegationToken token = parse(sent);
-    DelegationTokenIdentifier said = signed(token);
-    DelegationTokenStore.live(store.find(Uuids.fromProto(said.getId())), token.getIdentifier(),
+    DelegationTokenStore.live(store.find(Uuids.fromProto(identifier(token).getId())), token.getIdentifier(),
         clock.wallTime().toEpochMilli());
   }
 
@@ -145,16 +148,18 @@ public final class DelegationTokens implements UserAuthenticator {
     }
   }
 
-  /** What {@code token} says, when its signature verifies under a key SCM made that has not expired. */
-  private DelegationTokenIdentifier signed(DelegationToken token) throws OmException {
-    SecretKeyRing ring = keys.orElseThrow(() -> new OmException(OmResult.INVALID_REQUEST, "delegation tokens need a"
-        + " secure cluster (ozone.security.enabled)"));
-    DelegationTokenIdentifier said;
+  private static DelegationTokenIdentifier identifier(DelegationToken token) throws OmException {
     try {
-      said = DelegationTokenIdentifier.parseFrom(token.getIdentifier());
+      return DelegationTokenIdentifier.parseFrom(token.getIdentifier());
     } catch (InvalidProtocolBufferException e) {
       throw new OmException(OmResult.INVALID_TOKEN, "the delegation token is unreadable");
     }
+  }
+
+  /** What {@code token} says, when its signature verifies under a key SCM made that has not expired. */
+  private DelegationTokenIdentifier signed(DelegationToken token) throws OmException {
+    SecretKeyRing ring = ring();
+    DelegationTokenIdentifier said = identifier(token);
     Optional<SecretKey> key;
     try {
       key = ring.find(Uuids.fromProto(said.getKeyId()));
@@ -171,10 +176,14 @@ public final class DelegationTokens implements UserAuthenticator {
     return said;
   }
 
+  private SecretKeyRing ring() throws OmException {
+    return keys.orElseThrow(() -> new OmException(OmResult.INVALID_REQUEST, "delegation tokens need a secure"
+        + " cluster (ozone.security.enabled)"));
+  }
+
   private SecretKey signingKey() throws OmException {
     try {
-      return keys.orElseThrow(() -> new OmException(OmResult.INVALID_REQUEST, "delegation tokens need a secure"
-          + " cluster (ozone.security.enabled)")).current();
+      return ring().current();
     } catch (IOException e) {
       throw new OmException(OmResult.SCM_UNAVAILABLE, "SCM's secret keys cannot be fetched: " + e.getMessage());
     }
@@ -184,24 +193,11 @@ public final class DelegationTokens implements UserAuthenticator {
    * Hadoop's rule: tokens are got and renewed only by a user proven by Kerberos (here also by its own certificate),
    * never with a token, nor by the S3 gateway for a user it names.
    */
-  private static void requireStrongProof(String caller, Authentication how, String what) throws OmException {
+  private static void requireStrongProof(String caller, Authentication how, String done) throws OmException {
     if (caller.isEmpty() || how != Authentication.KERBEROS && how != Authentication.CERTIFICATE) {
-      throw new OmException(OmResult.PERMISSION_DENIED, "a delegation token can be " + (what.equals("get") ? "got"
-          : what + "ed") + " only by a user proven by Kerberos or a certificate, not by a token");
+      throw new OmException(OmResult.PERMISSION_DENIED, "a delegation token can be " + done + " only by a user"
+          + " proven by Kerberos or a certificate, not by a token");
     }
-  }
-
-  /** The user a renewer names: a principal's first component ({@code yarn/rm@R} is yarn), as Hadoop maps it. */
-  static String shortName(String renewer) {
-    String name = renewer.strip();
-    int cut = name.length();
-    for (char c : new char[] {'/', '@'}) {
-      int at = name.indexOf(c);
-      if (at >= 0 && at < cut) {
-        cut = at;
-      }
-    }
-    return name.substring(0, cut);
   }
 
   private static Instant earlier(Instant a, Instant b) {

@@ -3,12 +3,13 @@ package org.tropos.s3.auth;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.security.MessageDigest;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.tropos.common.security.S3Signatures;
 import org.tropos.s3.BulkInputStream;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
@@ -123,8 +124,8 @@ public final class AwsChunkedInputStream extends BulkInputStream {
     }
     String toSign = "AWS4-HMAC-SHA256-PAYLOAD\n" + signed.amzDate() + "\n" + signed.scope() + "\n"
         + previousSignature + "\n" + SigV4.EMPTY_SHA256 + "\n" + HexFormat.of().formatHex(chunkDigest.digest());
-    String expected = SigV4.signature(signed.signingKey(), toSign);
-    if (!SigV4.same(expected, chunkSignature)) {
+    String expected = S3Signatures.v4Signature(signed.signingKey(), toSign);
+    if (!S3Signatures.same(expected, chunkSignature)) {
       throw new S3IOException(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error());
     }
     previousSignature = chunkSignature;
@@ -152,7 +153,8 @@ public final class AwsChunkedInputStream extends BulkInputStream {
     if (signedTrailer) {
       String toSign = "AWS4-HMAC-SHA256-TRAILER\n" + signed.amzDate() + "\n" + signed.scope() + "\n"
           + previousSignature + "\n" + SigV4.sha256Hex(signedPart.toString());
-      if (trailerSignature == null || !SigV4.same(SigV4.signature(signed.signingKey(), toSign), trailerSignature)) {
+      if (trailerSignature == null || !S3Signatures.same(S3Signatures.v4Signature(signed.signingKey(), toSign),
+          trailerSignature)) {
         throw new S3IOException(S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error());
       }
     }

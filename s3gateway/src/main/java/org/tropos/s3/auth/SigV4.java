@@ -104,10 +104,6 @@ public final class SigV4 {
     return ALGORITHM + "\n" + amzDate + "\n" + scope + "\n" + sha256Hex(canonicalRequest);
   }
 
-  public static String signature(byte[] signingKey, String stringToSign) {
-    return S3Signatures.v4Signature(signingKey, stringToSign);
-  }
-
   public static String sha256Hex(String data) {
     return HexFormat.of().formatHex(sha256().digest(data.getBytes(StandardCharsets.UTF_8)));
   }
@@ -118,10 +114,5 @@ public final class SigV4 {
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("SHA-256 is missing from this JVM", e);
     }
-  }
-
-  /** Constant-time comparison of two signatures. */
-  public static boolean same(String expected, String given) {
-    return S3Signatures.same(expected, given);
   }
 }
