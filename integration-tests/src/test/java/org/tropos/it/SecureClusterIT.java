@@ -20,6 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyStore;
 import java.time.Duration;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -57,6 +60,7 @@ import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.S3RequestProofs;
 import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmChannel;
 import org.tropos.common.security.BootstrapTokens;
@@ -79,6 +83,7 @@ import org.tropos.om.OmServer;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.BlockToken;
+import org.tropos.proto.hdds.BlockTokenIdentifier;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeOperationalState;
@@ -742,6 +747,48 @@ class SecureClusterIT {
     try (TroposClient root = TroposClient.create(mini.clientConfig())) {
       assertEquals(secret, root.getS3Secret("carol", false).getSecret(), "nothing changed");
     }
+  }
+
+  /**
+   * The gateway's calls act for the S3 user whose request's signature they carry, checked by the OM against the
+   * user's secret: without one they act for nobody, whatever user the header names, and with a forged one (or one
+   * of a user without a secret) they are refused and change nothing.
+   */
+  @Test
+  void theGatewaysCallsActForTheS3UserOfTheRequestTheOmProves() throws Exception {
+    String secret;
+    try (TroposClient root = TroposClient.create(mini.clientConfig())) {
+      secret = root.getS3Secret("dave", true).getSecret();
+    }
+    String day = DateTimeFormatter.BASIC_ISO_DATE.format(LocalDate.now(ZoneOffset.UTC));
+    String signed = "AWS4-HMAC-SHA256\n" + day + "T000000Z\n" + day + "/us-east-1/s3/aws4_request\nGET /bucket/kept";
+    CheckS3SignatureRequest proof = CheckS3SignatureRequest.newBuilder().setAccessId("dave").setDate(day)
+        .setRegion("us-east-1").setService("s3").addStringToSign(signed).setSignature(S3Signatures.v4Signature(
+            S3Signatures.v4SigningKey(secret, day, "us-east-1", "s3"), signed)).build();
+    try (TroposClient gateway = TroposClient.create(mini.clientConfig(), "root", as(ServiceRole.S3G,
+        "127.0.0.96"))) {
+      assertEquals("", readTokenOwner(gateway), "no request's proof: nobody, though the header names root");
+      try (S3RequestProofs.Acting dave = S3RequestProofs.acting(proof)) {
+        assertEquals("dave", readTokenOwner(gateway));
+      }
+      for (CheckS3SignatureRequest forged : List.of(proof.toBuilder().setAccessId("root").build(),
+          proof.toBuilder().setSignature(S3Signatures.v4Signature(S3Signatures.v4SigningKey("a guess", day,
+              "us-east-1", "s3"), signed)).build(), proof.toBuilder().setAccessId("nobody-with-a-secret").build())) {
+        try (S3RequestProofs.Acting acting = S3RequestProofs.acting(forged)) {
+          assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.deleteKey("vol",
+              "bucket", "kept", false)).result());
+          assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.lookupKey("vol",
+              "bucket", "kept")).result());
+        }
+      }
+    }
+    assertArrayEquals(DATA, readKept(), "the key is still there");
+  }
+
+  /** The user the OM names in the read token it hands {@code client} for the kept key. */
+  private static String readTokenOwner(TroposClient client) throws Exception {
+    return BlockTokenIdentifier.parseFrom(client.lookupKey("vol", "bucket", "kept").getBlockTokens(0)
+        .getIdentifier()).getOwner();
   }
 
   private static byte[] readKept() throws Exception {

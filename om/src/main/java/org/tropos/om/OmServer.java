@@ -161,7 +161,10 @@ public final class OmServer implements AutoCloseable {
             .orElse(""));
   }
 
-  /** The client service, users proven by Kerberos or delegation tokens besides certificates in a secure cluster. */
+  /**
+   * The client service; in a secure cluster, users proven by Kerberos or delegation tokens besides certificates, and
+   * the S3 users of the gateway's calls by their requests' signatures.
+   */
   private void startRpc(String host, TransportSecurity transport, DelegationTokens tokens) throws IOException {
     BlockTokens blockTokens = secretKeys == null ? BlockTokens.off() : BlockTokens.signedWith(secretKeys,
         config.security().blockTokens().tokenLifetime(), clock);
@@ -176,7 +179,8 @@ public final class OmServer implements AutoCloseable {
     transport.subject().ifPresent(self -> server.secured(transport, OmRpc.admission(self.clusterId())));
     if (config.security().enabled()) {
       server.authenticatingUsers(config.kerberos().isEmpty() ? tokens
-          : config.kerberos().get().acceptor(host).or(tokens));
+          : config.kerberos().get().acceptor(host).or(tokens))
+          .authenticatingS3Requests(OmRpc.s3RequestAuthenticator(namespace, clock));
     }
     server.start();
   }

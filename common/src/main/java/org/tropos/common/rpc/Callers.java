@@ -16,7 +16,6 @@ import org.tropos.common.security.AuthenticationException;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.CredentialHeaders;
 import org.tropos.common.security.PeerRoles;
-import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.UserAuthenticator;
 
 /**
@@ -32,6 +31,7 @@ public final class Callers {
   private static final Context.Key<byte[]> CURRENT = Context.key("tropos-user");
   private static final Context.Key<Authentication> HOW = Context.key("tropos-authentication");
   private static final Context.Key<byte[]> TOKEN = Context.key("tropos-delegation-token");
+  private static final AuthenticatedUser NOBODY = new AuthenticatedUser("", Authentication.SIMPLE);
 
   private Callers() {
   }
@@ -77,31 +77,34 @@ public final class Callers {
   }
 
   /**
-   * The same in a secure cluster, where the user is proven. A caller with a certificate ({@link PeerRoles#PEER}) is
-   * the user a user's certificate names, whatever the header says; the S3 gateway names the S3 user it acts for
-   * (until the OM checks S3 signatures itself); any other daemon is nobody (""). A caller without one is the user
-   * its Kerberos ticket or delegation token proves ({@code users}), refused when it carries one that proves
-   * nobody, and nobody when it carries none.
+   * The same in a secure cluster, where the user is proven and the header naming one is ignored. A caller with a
+   * certificate ({@link PeerRoles#PEER}) is the user a user's certificate names; the S3 gateway is the S3 user whose
+   * request signature its call carries and {@code s3Requests} checks ({@link S3RequestProofs}), nobody when it
+   * carries none (its own calls, an anonymous request's); any other daemon is nobody (""). A caller without one is
+   * the user its Kerberos ticket or delegation token proves ({@code users}), and nobody when it carries none. A call
+   * with a credential or proof that proves nobody is refused.
    */
-  static ServerInterceptor receivingAuthenticated(UserAuthenticator users) {
+  static ServerInterceptor receivingAuthenticated(UserAuthenticator users, UserAuthenticator s3Requests) {
     return new ServerInterceptor() {
       @Override
       public <Q, R> ServerCall.Listener<Q> interceptCall(ServerCall<Q, R> call, Metadata headers,
           ServerCallHandler<Q, R> next) {
         CertificateSubject peer = PeerRoles.PEER.get();
         AuthenticatedUser user;
-        if (peer != null || !CredentialHeaders.carriesOne(headers)) {
-          user = certified(peer, headers.get(USER));
-        } else {
-          try {
+        try {
+          if (peer != null) {
+            user = certified(peer, headers, s3Requests);
+          } else if (!CredentialHeaders.carriesOne(headers)) {
+            user = NOBODY;
+          } else {
             Optional<AuthenticatedUser> proven = users.authenticate(headers);
             if (proven.isEmpty()) {
               return refuse(call, "this server takes no such credential: show a certificate of the cluster");
             }
             user = proven.get();
-          } catch (AuthenticationException e) {
-            return refuse(call, e.getMessage());
           }
+        } catch (AuthenticationException e) {
+          return refuse(call, e.getMessage());
         }
         Context context = Context.current().withValues(CURRENT, user.name().getBytes(StandardCharsets.UTF_8),
             HOW, user.how(), TOKEN, user.how() == Authentication.TOKEN ? headers.get(CredentialHeaders.TOKEN) : null);
@@ -116,16 +119,14 @@ public final class Callers {
     };
   }
 
-  /** The user a call with certificate {@code peer} (null: none) and header {@code named} acts as. */
-  private static AuthenticatedUser certified(CertificateSubject peer, byte[] named) {
-    if (peer == null) {
-      return new AuthenticatedUser("", Authentication.SIMPLE);
-    }
-    if (peer.role() == ServiceRole.USER) {
-      return new AuthenticatedUser(peer.name(), Authentication.CERTIFICATE);
-    }
-    return peer.role() == ServiceRole.S3G && named != null
-        ? new AuthenticatedUser(new String(named, StandardCharsets.UTF_8), Authentication.GATEWAY)
-        : new AuthenticatedUser("", Authentication.SIMPLE);
+  /** The user a call with certificate {@code peer} and {@code headers} acts as. */
+  private static AuthenticatedUser certified(CertificateSubject peer, Metadata headers, UserAuthenticator s3Requests)
+      throws AuthenticationException {
+    return switch (peer.role()) {
+      case USER -> new AuthenticatedUser(peer.name(), Authentication.CERTIFICATE);
+      case S3G -> headers.containsKey(S3RequestProofs.HEADER) ? s3Requests.authenticate(headers).orElseThrow(
+          () -> new AuthenticationException("this server takes no S3 request's proof")) : NOBODY;
+      default -> NOBODY;
+    };
   }
 }

@@ -54,6 +54,7 @@ public final class GrpcServer implements AutoCloseable {
   };
   private TransportSecurity security = TransportSecurity.plaintext();
   private UserAuthenticator users = UserAuthenticator.NONE;
+  private UserAuthenticator s3Requests = UserAuthenticator.NONE;
   private PeerRoles.Admission peers;
   private ExecutorService executor;
   private Server server;
@@ -110,6 +111,17 @@ public final class GrpcServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Decides, before start, how a secure server checks the S3 request a gateway's call carries the proof of
+   * ({@link S3RequestProofs}); by default it takes none, refuses a call that carries one, and the gateway's other
+   * calls are nobody's.
+   */
+  public GrpcServer authenticatingS3Requests(UserAuthenticator s3Requests) {
+    Preconditions.assertTrue(lifeCycle.state() == LifeCycle.State.NEW, "{} has started", name);
+    this.s3Requests = s3Requests;
+    return this;
+  }
+
   public void start() throws IOException {
     lifeCycle.startBegins();
     executor = Threads.boundedPool(name + "-handler", handlerThreads, QUEUE_LIMIT);
@@ -136,7 +148,7 @@ public final class GrpcServer implements AutoCloseable {
    */
   private <B extends ServerBuilder<B>> B withServices(B builder,
       Function<PeerRoles.Admission, PeerRoles> peerCheck) {
-    builder.directExecutor().intercept(security.tls() ? Callers.receivingAuthenticated(users)
+    builder.directExecutor().intercept(security.tls() ? Callers.receivingAuthenticated(users, s3Requests)
         : Callers.receiving())
         .intercept(CallIds.receiving())
         .intercept(new HandlerHandOff(executor)).intercept(admission);

@@ -8,6 +8,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.stub.AbstractStub;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -79,10 +80,17 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
     }
   }
 
-  /** What sends the user's credential, if the process has one, with each call to the server at {@code address}. */
+  /**
+   * What proves the caller with each call to the server at {@code address}: the user's credential, if the process
+   * has one; to an OM over TLS, the proof of the S3 request a gateway's thread serves, if it serves one.
+   */
   private static List<ClientInterceptor> proving(HostPort address, ServerTrust server) {
-    return server.security().credential().map(c -> List.of(CredentialSending.to(c, server.role(), address.host())))
-        .orElse(List.of());
+    List<ClientInterceptor> proofs = new ArrayList<>();
+    server.security().credential().ifPresent(c -> proofs.add(CredentialSending.to(c, server.role(), address.host())));
+    if (server.security().tls() && server.role() == ServiceRole.OM) {
+      proofs.add(S3RequestProofs.sending());
+    }
+    return proofs;
   }
 
   /** A channel to {@code address} that gives up opening a connection after the connect timeout. */

@@ -6,7 +6,10 @@ public enum Authentication {
   SIMPLE,
   /** The user's certificate, shown in the TLS handshake. */
   CERTIFICATE,
-  /** The S3 gateway's certificate; the gateway names the S3 user whose request signature it checked. */
+  /**
+   * The S3 gateway's certificate and the signature of the S3 request the gateway serves, which the server checked
+   * against the S3 user's secret: the call acts for that S3 user.
+   */
   GATEWAY,
   /** A Kerberos ticket for the server's principal, sent with the call. */
   KERBEROS,

@@ -24,19 +24,20 @@ public final class Administrators {
     this.everyone = configured.contains("*");
   }
 
+  /** Whether {@code user} administers the OM; nobody ("", a caller the OM cannot name) never does. */
   public boolean contains(String user) {
-    return everyone || users.contains(user);
+    return !user.isEmpty() && (everyone || users.contains(user));
   }
 
   /**
-   * Fails unless the current caller is {@code user} or an administrator. The S3 gateway is neither for anyone: it
-   * names the S3 user it serves, but the OM checked that user's signature only for the gateway's own questions
-   * ({@code CheckS3Signature}), so its certificate reads or changes nobody's secret.
+   * Fails unless the current caller is {@code user} or an administrator. The S3 gateway is neither for anyone: an
+   * S3 request's signature proves its user for what the request asks (data, not secrets or administration), and the
+   * gateway's certificate alone proves nobody, so the gateway reads or changes nobody's secret.
    */
   void checkActsFor(String user, String what) throws OmException {
     refuseGateway(what);
     String caller = Callers.current();
-    if (!caller.equals(user) && !contains(caller)) {
+    if (caller.isEmpty() || !caller.equals(user) && !contains(caller)) {
       throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not " + what + " of user '"
           + user + "': only the user itself and the OM's administrators (ozone.administrators) may");
     }
@@ -54,8 +55,8 @@ public final class Administrators {
 
   private static void refuseGateway(String what) throws OmException {
     if (Callers.authentication() == Authentication.GATEWAY) {
-      throw new OmException(OmResult.PERMISSION_DENIED, "the S3 gateway may not " + what + ": it acts for no user"
-          + " beyond what S3 requests do");
+      throw new OmException(OmResult.PERMISSION_DENIED, "the S3 gateway may not " + what + ": an S3 request's"
+          + " signature proves its user for S3's operations only");
     }
   }
 }

@@ -9,6 +9,8 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.UserAuthenticator;
+import org.tropos.common.util.Clock;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
 import org.tropos.om.token.DelegationTokens;
@@ -304,6 +306,11 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       return GetS3SecretResponse.newBuilder().setSecret(withRole(namespace.getS3Secret(r.getAccessId(),
           r.getCreateIfMissing()))).build();
     });
+  }
+
+  /** What proves the S3 user of the gateway's calls: the signatures of the requests it serves. */
+  public static UserAuthenticator s3RequestAuthenticator(Namespace namespace, Clock clock) {
+    return new S3RequestAuthenticator(accessId -> namespace.getS3Secret(accessId, false).getSecret(), clock);
   }
 
   @Override

@@ -17,17 +17,31 @@ final class S3SignatureCheck {
    * the key derived for its scope. Anything else is S3_SIGNATURE_MISMATCH.
    */
   static CheckS3SignatureResponse.Builder check(CheckS3SignatureRequest request, String secret) throws OmException {
+    byte[] key = v4(request) ? S3Signatures.v4SigningKey(secret, request.getDate(), request.getRegion(),
+        request.getService()) : null;
+    requireMatch(request, key, secret);
+    CheckS3SignatureResponse.Builder answer = CheckS3SignatureResponse.newBuilder();
+    return key == null ? answer : answer.setSigningKey(ByteString.copyFrom(key));
+  }
+
+  /** Whether the request is signed with Signature V4 (it names a scope), rather than V2. */
+  static boolean v4(CheckS3SignatureRequest request) {
+    return !request.getDate().isEmpty();
+  }
+
+  /**
+   * Fails with S3_SIGNATURE_MISMATCH unless the signature signs one of the request's strings, with {@code v4Key}
+   * (the key of V4's scope) or {@code secret} (V2's key).
+   */
+  static void requireMatch(CheckS3SignatureRequest request, byte[] v4Key, String secret) throws OmException {
     if (request.getStringToSignCount() == 0 || request.getSignature().isEmpty()) {
       throw new OmException(OmResult.INVALID_REQUEST, "a signature check needs what was signed and the signature");
     }
-    boolean v4 = !request.getDate().isEmpty();
-    byte[] key = v4 ? S3Signatures.v4SigningKey(secret, request.getDate(), request.getRegion(),
-        request.getService()) : null;
     for (String signed : request.getStringToSignList()) {
-      String expected = v4 ? S3Signatures.v4Signature(key, signed) : S3Signatures.v2Signature(secret, signed);
+      String expected = v4(request) ? S3Signatures.v4Signature(v4Key, signed)
+          : S3Signatures.v2Signature(secret, signed);
       if (S3Signatures.same(expected, request.getSignature())) {
-        CheckS3SignatureResponse.Builder answer = CheckS3SignatureResponse.newBuilder();
-        return v4 ? answer.setSigningKey(ByteString.copyFrom(key)) : answer;
+        return;
       }
     }
     throw new OmException(OmResult.S3_SIGNATURE_MISMATCH, "the signature does not match what " + request

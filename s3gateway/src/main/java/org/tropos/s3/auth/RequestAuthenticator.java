@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 
@@ -102,8 +103,9 @@ public final class RequestAuthenticator {
       throw S3ErrorCode.INVALID_ARGUMENT.error("x-amz-credential must be <access id>/<yyyyMMdd>/<region>/<service>"
           + "/aws4_request");
     }
+    CheckS3SignatureRequest proof = v4Proof(scope[0], scope[1], scope[2], scope[3], policy, signature.strip());
     S3Users.Proven proven = users.checkV4(scope[0], scope[1], scope[2], scope[3], policy, signature.strip());
-    return new Caller(scope[0], proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
+    return new Caller(scope[0], proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null, proof);
   }
 
   private Caller fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
@@ -150,7 +152,16 @@ public final class RequestAuthenticator {
     List<String> signed = (bucketRoot ? List.of(resourcePath, resourcePath + "/") : List.of(resourcePath)).stream()
         .map(toSign).toList();
     S3Users.Proven proven = users.checkV2(accessId, signed, signature);
-    return new Caller(accessId, proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null);
+    return new Caller(accessId, proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null,
+        CheckS3SignatureRequest.newBuilder().setAccessId(accessId).addAllStringToSign(signed).setSignature(signature)
+            .build());
+  }
+
+  /** What a V4 signature proves, for the OM to check again with each call the request makes. */
+  private static CheckS3SignatureRequest v4Proof(String accessId, String date, String region, String service,
+      String stringToSign, String signature) {
+    return CheckS3SignatureRequest.newBuilder().setAccessId(accessId).setDate(date).setRegion(region)
+        .setService(service).addStringToSign(stringToSign).setSignature(signature).build();
   }
 
   private static Instant parseAnyDate(String value) throws S3Error {
@@ -247,9 +258,11 @@ public final class RequestAuthenticator {
     String accessId = scopeParts[0];
     String scope = String.join("/", scopeParts[1], scopeParts[2], scopeParts[3], scopeParts[4]);
     String canonical = SigV4.canonicalRequest(method, rawPath, query, signedHeaders, values, payloadHash);
-    S3Users.Proven proven = users.checkV4(accessId, scopeParts[1], scopeParts[2], scopeParts[3],
-        SigV4.stringToSign(amzDate, scope, canonical), signature);
-    return new Caller(accessId, proven.administrator(), payloadHash, amzDate, scope, proven.signingKey(), signature);
+    String stringToSign = SigV4.stringToSign(amzDate, scope, canonical);
+    S3Users.Proven proven = users.checkV4(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign,
+        signature);
+    return new Caller(accessId, proven.administrator(), payloadHash, amzDate, scope, proven.signingKey(), signature,
+        v4Proof(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign, signature));
   }
 
   private static void checkSkew(Instant signedAt, Instant now) throws S3Error {

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.tropos.common.rpc.S3RequestProofs;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
@@ -73,6 +74,15 @@ final class PostObjectOp {
     // The bucket is the one posted to, whatever a field says: the policy must allow that one.
     fields.put("bucket", request.bucket());
     Caller caller = signed.anonymous() ? authenticator.authenticateForm(fields) : signed;
+    try (S3RequestProofs.Acting acting = caller.acting()) {
+      upload(request, caller, form, fields, out);
+    }
+  }
+
+  /** Stores the form's file as the key its fields name, once the caller and its policy allow it. */
+  private void upload(S3Request request, Caller caller, FormDataReader form, Map<String, String> fields,
+      S3Response out) throws S3Error, IOException {
+    String key = fields.get("key");
     PostPolicy policy = fields.containsKey("policy") ? PostPolicy.parse(fields.get("policy")) : null;
     if (policy != null) {
       policy.check(fields, clock.wallTime());

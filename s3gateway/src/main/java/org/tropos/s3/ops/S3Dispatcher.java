@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.S3RequestProofs;
 import org.tropos.common.util.Causes;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -117,7 +118,9 @@ public final class S3Dispatcher implements S3Handler {
       cors.addHeaders(request, out);
       Caller signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
-      routes.find(request).serve(request, signed, out);
+      try (S3RequestProofs.Acting acting = signed.acting()) {
+        routes.find(request).serve(request, signed, out);
+      }
     } catch (S3Error e) {
       fail(request, out, e);
     } catch (S3IOException e) {

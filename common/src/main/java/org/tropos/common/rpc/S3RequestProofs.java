@@ -1,0 +1,61 @@
+package org.tropos.common.rpc;
+
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.Context;
+import io.grpc.ForwardingClientCall;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
+import org.tropos.proto.om.CheckS3SignatureRequest;
+
+/**
+ * The S3 gateway's calls to the OM for an S3 request carry what the request's signature proves (its string to sign,
+ * signature and scope, as the OM's CheckS3Signature takes them), so the OM acts as the S3 user it checks the
+ * signature of, not as whoever the gateway would name (Ozone forwards its S3 authentication so). The gateway's
+ * thread serving a request carries the proof in its gRPC {@link Context} ({@link #acting}); every call the thread
+ * makes to an OM sends it ({@link #sending}). Calls the gateway makes on its own, or for an anonymous request, carry
+ * none: the OM then acts for nobody.
+ */
+public final class S3RequestProofs {
+  public static final Metadata.Key<byte[]> HEADER = Metadata.Key.of("tropos-s3-request-bin",
+      Metadata.BINARY_BYTE_MARSHALLER);
+  private static final Context.Key<byte[]> PROOF = Context.key("tropos-s3-request");
+
+  private S3RequestProofs() {
+  }
+
+  /** Restores the context that {@link #acting} replaced, when the request has been served. */
+  public interface Acting extends AutoCloseable {
+    @Override
+    void close();
+  }
+
+  /** Makes the calling thread's OM calls carry {@code proof} until the result is closed (by the same thread). */
+  public static Acting acting(CheckS3SignatureRequest proof) {
+    Context acting = Context.current().withValue(PROOF, proof.toByteArray());
+    Context previous = acting.attach();
+    return () -> acting.detach(previous);
+  }
+
+  /** Sends the proof the calling thread carries, if any, with each call (added to channels to an OM only). */
+  static ClientInterceptor sending() {
+    return new ClientInterceptor() {
+      @Override
+      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+        byte[] proof = PROOF.get();
+        if (proof == null) {
+          return next.newCall(method, options);
+        }
+        return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
+          @Override
+          public void start(Listener<R> listener, Metadata headers) {
+            headers.put(HEADER, proof);
+            super.start(listener, headers);
+          }
+        };
+      }
+    };
+  }
+}
