@@ -51,7 +51,7 @@ public final class DockerCluster implements AutoCloseable {
   public static final List<String> OMS = List.of("om1", "om2", "om3");
   private static final String OM_SERVICE = "omservice";
   private static final int FIRST_OM_HOST = 11;
-  private static final int OM_PORT = 9862;
+  static final int OM_PORT = 9862;
   private static final int OM_RATIS_PORT = 9872;
   private static final int SCM_CLIENT_PORT = 9860;
   private static final int SCM_DATANODE_PORT = 9861;

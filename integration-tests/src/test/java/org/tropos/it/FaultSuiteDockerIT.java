@@ -2,8 +2,13 @@ package org.tropos.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.grpc.ManagedChannel;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -20,21 +26,30 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.TroposClient;
+import org.tropos.common.conf.Configuration;
+import org.tropos.common.net.HostPort;
+import org.tropos.common.net.ScmService;
 import org.tropos.common.ratis.GroupRoles;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.ListVolumesRequest;
+import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.ContainerDetails;
 import org.tropos.proto.scm.ContainerHealth;
 import org.tropos.proto.scm.ContainerSummary;
+import org.tropos.proto.scm.ScmResult;
 import org.tropos.scm.ratis.ScmRaftServer;
 import org.tropos.tools.bench.ReplicationHealth;
 import org.tropos.proto.scm.DatanodeStatus;
@@ -118,6 +133,44 @@ class FaultSuiteDockerIT {
     if (cluster != null) {
       cluster.close();
     }
+  }
+
+  /**
+   * An outsider on the cluster's network (issue 42's probes): in plaintext no OM or SCM port answers; over TLS
+   * without a certificate, whatever user the call names, the OM lists, reads and deletes nothing and SCM
+   * decommissions nothing. The bucket is still there and every datanode in service.
+   */
+  @Test
+  @Order(0)
+  void anOutsiderWithoutACertificateListsReadsAndChangesNothing() throws Exception {
+    Configuration outsider = cluster.clientConfig().with("tropos.security.identity.file", "");
+    try (TroposClient nobody = TroposClient.create(outsider, "root")) {
+      for (Executable call : List.<Executable>of(() -> nobody.listVolumes(""), () -> nobody.getS3Secret("root",
+          false), () -> nobody.deleteBucket("faults", "bucket"))) {
+        assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, call).result());
+      }
+    }
+    try (ScmAdminClient nobody = new ScmAdminClient(cluster.scmClientAddresses(),
+        SecuritySettings.userTransport(outsider))) {
+      assertEquals(ScmResult.PERMISSION_DENIED, assertThrows(ScmException.class, () -> nobody.decommission(
+          List.of(cluster.address(DockerCluster.datanode(1))))).result());
+    }
+    ScmService.Node scm = cluster.scmService().nodes().get(0);
+    for (HostPort port : List.of(new HostPort(cluster.address(DockerCluster.OMS.get(0)), DockerCluster.OM_PORT),
+        scm.client(), new HostPort(scm.host(), scm.blockPort()), new HostPort(scm.host(), scm.datanodePort()))) {
+      ManagedChannel plaintext = NettyChannelBuilder.forAddress(port.host(), port.port()).usePlaintext().build();
+      try {
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class, () -> OmServiceGrpc
+            .newBlockingStub(plaintext).withDeadlineAfter(10, TimeUnit.SECONDS).listVolumes(
+            ListVolumesRequest.getDefaultInstance()));
+        assertEquals(Status.Code.UNAVAILABLE, refused.getStatus().getCode(), port + ": " + refused);
+      } finally {
+        plaintext.shutdownNow();
+      }
+    }
+    assertEquals("bucket", client.getBucket("faults", "bucket").getName());
+    assertEquals(5, admin.listDatanodes(NodeState.HEALTHY).stream().filter(d -> d.getOperationalState()
+        == NodeOperationalState.IN_SERVICE).count(), "every datanode still in service");
   }
 
   @Test
