@@ -34,6 +34,17 @@ final class HeaderInterceptors {
     };
   }
 
+  /** Sends the value {@code from} has in the calling thread's context, when it has one, as header {@code key}. */
+  static <T> ClientInterceptor sendingFromContext(Context.Key<T> from, Metadata.Key<T> key) {
+    return new ClientInterceptor() {
+      @Override
+      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
+        T value = from.get();
+        return value == null ? next.newCall(method, options) : sending(key, value).interceptCall(method, options, next);
+      }
+    };
+  }
+
   /** Makes header {@code key}, when a call has it, the value of {@code into} while the call is served. */
   static <T> ServerInterceptor receiving(Metadata.Key<T> key, Context.Key<T> into) {
     return new ServerInterceptor() {

@@ -1,13 +1,8 @@
 package org.tropos.common.rpc;
 
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
 import io.grpc.Context;
-import io.grpc.ForwardingClientCall;
 import io.grpc.Metadata;
-import io.grpc.MethodDescriptor;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 
 /**
@@ -41,21 +36,6 @@ public final class S3RequestProofs {
 
   /** Sends the proof the calling thread carries, if any, with each call (added to channels to an OM only). */
   static ClientInterceptor sending() {
-    return new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method, CallOptions options, Channel next) {
-        byte[] proof = PROOF.get();
-        if (proof == null) {
-          return next.newCall(method, options);
-        }
-        return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-          @Override
-          public void start(Listener<R> listener, Metadata headers) {
-            headers.put(HEADER, proof);
-            super.start(listener, headers);
-          }
-        };
-      }
-    };
+    return HeaderInterceptors.sendingFromContext(PROOF, HEADER);
   }
 }

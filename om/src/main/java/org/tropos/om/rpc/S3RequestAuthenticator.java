@@ -8,9 +8,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.S3RequestProofs;
 import org.tropos.common.security.AuthenticatedUser;
@@ -19,6 +17,7 @@ import org.tropos.common.security.AuthenticationException;
 import org.tropos.common.security.S3Signatures;
 import org.tropos.common.security.UserAuthenticator;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.ShortMemory;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 
 /**
@@ -50,16 +49,14 @@ final class S3RequestAuthenticator implements UserAuthenticator {
   private record Scope(String accessId, String date, String region, String service) {
   }
 
-  private record Known(byte[] key, long at) {
-  }
-
   private final Secrets secrets;
   private final Clock clock;
-  private final Map<Scope, Known> scopes = new ConcurrentHashMap<>();
+  private final ShortMemory<Scope, byte[]> scopes;
 
   S3RequestAuthenticator(Secrets secrets, Clock clock) {
     this.secrets = secrets;
     this.clock = clock;
+    this.scopes = new ShortMemory<>(clock, TTL_MILLIS, MOST);
   }
 
   @Override
@@ -93,17 +90,13 @@ final class S3RequestAuthenticator implements UserAuthenticator {
   /** The key of the proof's V4 scope, derived from the user's secret unless known from the last TTL. */
   private byte[] scopeKey(CheckS3SignatureRequest proof) throws OmException {
     Scope scope = new Scope(proof.getAccessId(), proof.getDate(), proof.getRegion(), proof.getService());
-    long now = clock.monotonicMillis();
-    Known known = scopes.get(scope);
-    if (known == null || now - known.at() >= TTL_MILLIS) {
-      known = new Known(S3Signatures.v4SigningKey(secrets.secret(scope.accessId()), scope.date(), scope.region(),
-          scope.service()), now);
-      if (scopes.size() >= MOST) {
-        scopes.clear();
-      }
-      scopes.put(scope, known);
+    byte[] key = scopes.get(scope);
+    if (key == null) {
+      key = S3Signatures.v4SigningKey(secrets.secret(scope.accessId()), scope.date(), scope.region(),
+          scope.service());
+      scopes.remember(scope, key);
     }
-    return known.key();
+    return key;
   }
 
   private void requireRecent(String scopeDay) throws AuthenticationException {

@@ -1,14 +1,13 @@
 package org.tropos.s3.auth;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.S3Signatures;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.ShortMemory;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.CheckS3SignatureResponse;
 import org.tropos.proto.om.OmResult;
@@ -31,36 +30,28 @@ public final class OmS3Users implements S3Users {
   private record Scope(String accessId, String date, String region, String service) {
   }
 
-  private record Known(Proven proven, long fetchedAt) {
-  }
-
   private final TroposClient om;
-  private final Clock clock;
-  private final Map<Scope, Known> scopes = new ConcurrentHashMap<>();
+  private final ShortMemory<Scope, Proven> scopes;
 
   public OmS3Users(TroposClient om, Clock clock) {
     this.om = om;
-    this.clock = clock;
+    this.scopes = new ShortMemory<>(clock, TTL_MILLIS, MOST);
   }
 
   @Override
   public Proven checkV4(String accessId, String date, String region, String service, String stringToSign,
       String signature) throws S3Error {
     Scope scope = new Scope(accessId, date, region, service);
-    long now = clock.monotonicMillis();
-    Known known = scopes.get(scope);
-    if (known != null && now - known.fetchedAt() < TTL_MILLIS) {
-      if (!S3Signatures.same(S3Signatures.v4Signature(known.proven().signingKey(), stringToSign), signature)) {
+    Proven known = scopes.get(scope);
+    if (known != null) {
+      if (!S3Signatures.same(S3Signatures.v4Signature(known.signingKey(), stringToSign), signature)) {
         throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
       }
-      return known.proven();
+      return known;
     }
     Proven proven = ask(CheckS3SignatureRequest.newBuilder().setAccessId(accessId).setDate(date).setRegion(region)
         .setService(service).addStringToSign(stringToSign).setSignature(signature));
-    if (scopes.size() >= MOST) {
-      scopes.clear();
-    }
-    scopes.put(scope, new Known(proven, now));
+    scopes.remember(scope, proven);
     return proven;
   }
 

@@ -1,7 +1,7 @@
 package org.tropos.s3.ops;
 
-import java.util.concurrent.ConcurrentHashMap;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.ShortMemory;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.ExpectedBucket;
 
@@ -17,27 +17,19 @@ final class RecentBuckets {
   /** Beyond this many, all are forgotten at once: a gateway writes to few buckets at a time. */
   private static final int MOST = 4_096;
 
-  private record Read(BucketInfo bucket, long atMillis) {
-  }
-
-  private final Clock clock;
-  private final ConcurrentHashMap<String, Read> reads = new ConcurrentHashMap<>();
+  private final ShortMemory<String, BucketInfo> reads;
 
   RecentBuckets(Clock clock) {
-    this.clock = clock;
+    this.reads = new ShortMemory<>(clock, KEPT_MILLIS, MOST);
   }
 
   /** The bucket as read less than {@value #KEPT_MILLIS} ms ago, or null. */
   BucketInfo get(String name) {
-    Read read = reads.get(name);
-    return read != null && clock.monotonicMillis() - read.atMillis() < KEPT_MILLIS ? read.bucket() : null;
+    return reads.get(name);
   }
 
   void remember(BucketInfo bucket) {
-    if (reads.size() >= MOST) {
-      reads.clear();
-    }
-    reads.put(bucket.getName(), new Read(bucket, clock.monotonicMillis()));
+    reads.remember(bucket.getName(), bucket);
   }
 
   /** What OpenKey is to find unchanged in {@code bucket} for an access decision made on it to stand. */
