@@ -22,10 +22,32 @@ final class ConcurrentOps {
 
   /**
    * Throughput and latency of one run: {@code ops} succeeded (the rates and latencies are theirs), {@code errors}
-   * failed, the first of them described by {@code firstError} (empty without errors).
+   * failed, the first of them described by {@code firstError} (empty without errors); {@code latencies} in
+   * nanoseconds.
    */
   record Result(long ops, double seconds, double opsPerSec, double p50Ms, double p99Ms, double maxMs, long errors,
-      String firstError) {
+      String firstError, Histogram latencies) {
+    /** Several runs as one: their operations over their summed time, percentiles over all their latencies. */
+    static Result combined(List<Result> runs) {
+      Histogram all = new Histogram(3);
+      long ops = 0;
+      double seconds = 0;
+      long errors = 0;
+      String firstError = "";
+      for (Result r : runs) {
+        all.add(r.latencies());
+        ops += r.ops();
+        seconds += r.seconds();
+        errors += r.errors();
+        firstError = firstError.isEmpty() ? r.firstError() : firstError;
+      }
+      return of(ops, seconds, all, errors, firstError);
+    }
+
+    private static Result of(long ops, double seconds, Histogram latencies, long errors, String firstError) {
+      return new Result(ops, seconds, ops / seconds, latencies.getValueAtPercentile(50) / 1e6,
+          latencies.getValueAtPercentile(99) / 1e6, latencies.getMaxValue() / 1e6, errors, firstError, latencies);
+    }
   }
 
   private ConcurrentOps() {
@@ -96,9 +118,6 @@ final class ConcurrentOps {
       Threads.shutdown(pool, Duration.ofSeconds(30));
     }
     double seconds = (clock.monotonicNanos() - start) / 1e9;
-    Histogram h = latencies.getIntervalHistogram();
-    long n = ran.get();
-    return new Result(n, seconds, n / seconds, h.getValueAtPercentile(50) / 1e6, h.getValueAtPercentile(99) / 1e6,
-        h.getMaxValue() / 1e6, errors.get(), firstError.get());
+    return Result.of(ran.get(), seconds, latencies.getIntervalHistogram(), errors.get(), firstError.get());
   }
 }

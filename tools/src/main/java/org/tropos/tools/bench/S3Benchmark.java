@@ -73,9 +73,9 @@ public final class S3Benchmark implements Callable<Integer> {
           + " the large phases.")
   private int warmup;
 
-  @Option(names = "--warmup-max-seconds", defaultValue = "300",
+  @Option(names = "--warmup-max-seconds", defaultValue = "600",
       description = "Warm-up rounds go on until no server spent more than 5 %% of its CPU on compiling code in the"
-          + " last one (a JVM's JIT compiler), for at most this long (default 300; 0: one round).")
+          + " last one (a JVM's JIT compiler), for at most this long (default 600; 0: one round).")
   private int warmupMaxSeconds;
 
   @Option(names = "--large", defaultValue = "64MB", description = "Large object size (default 64MB).")

@@ -5,7 +5,9 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
 import org.tropos.common.util.Clock;
 import software.amazon.awssdk.core.sync.RequestBody;
@@ -15,12 +17,16 @@ import software.amazon.awssdk.services.s3.S3Client;
 /**
  * PUT and GET of objects of one size on every S3 service in turn, with the same client, objects and concurrency,
  * each phase timed and its server CPU read; a row per (service, operation, size) and, with other services, a
- * ratio row of each service over every one after it. The services take turns opening the phases (the order
- * reversed every other phase), so that none always meets a warmer disk cache or a JIT compiler further along.
- * Failed requests are counted and reported, never dropped.
+ * ratio row of each service over every one after it. The services take turns within each phase (see
+ * {@link #phase}), so that none always meets a warmer disk cache, a JIT compiler further along or another's
+ * background work. Failed requests are counted and reported, never dropped.
  */
 final class S3Transfers {
   private static final int MB = 1 << 20;
+  /** Slices of a phase per service, at most. */
+  private static final int SLICES = 4;
+  /** Requests per concurrent stream in a slice, at least: fewer and a slice is mostly ramp-up and ramp-down. */
+  private static final int MIN_REQUESTS_PER_STREAM = 8;
   static final String BUCKET = "bench";
 
   /** One S3 service and the client that drives it. */
@@ -81,11 +87,12 @@ final class S3Transfers {
     byte[] content = new byte[(int) Math.min(size, 8 * MB)];
     new Random(size).nextBytes(content);
     String key = keyPrefix + "obj-" + size + "-";
-    phase(opPrefix + "put", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
-        count, i -> t.s3().putObject(p -> p.bucket(BUCKET).key(key + i), RequestBody.fromContentProvider(
-            () -> S3Benchmark.repeat(content, size), size, "application/octet-stream"))));
-    phase(opPrefix + "get", size, concurrency, t -> ConcurrentOps.runCountingErrors(clock, "bench-s3", concurrency,
-        count, i -> read(t.s3(), key + i, size)));
+    phase(opPrefix + "put", size, count, concurrency, (t, first, n) -> ConcurrentOps.runCountingErrors(clock,
+        "bench-s3", concurrency, n, i -> t.s3().putObject(p -> p.bucket(BUCKET).key(key + (first + i)),
+            RequestBody.fromContentProvider(() -> S3Benchmark.repeat(content, size), size,
+                "application/octet-stream"))));
+    phase(opPrefix + "get", size, count, concurrency, (t, first, n) -> ConcurrentOps.runCountingErrors(clock,
+        "bench-s3", concurrency, n, i -> read(t.s3(), key + (first + i), size)));
   }
 
   private static void read(S3Client s3, String key, long size) throws Exception {
@@ -96,36 +103,71 @@ final class S3Transfers {
     }
   }
 
-  /** Runs one operation on a service. */
+  /** Runs one operation on a service, on objects {@code first} to {@code first + n - 1}. */
   @FunctionalInterface
   private interface Run {
-    ConcurrentOps.Result on(Target target) throws Exception;
+    ConcurrentOps.Result on(Target target, long first, long n) throws Exception;
   }
 
-  private void phase(String op, long size, int concurrency, Run run) throws Exception {
-    List<Target> order = new ArrayList<>(targets);
-    if (phases++ % 2 == 1) {
-      Collections.reverse(order);
-    }
-    List<Phase> measured = new ArrayList<>();
-    for (Target t : order) {
+  /** One service's slices of a phase, added up. */
+  private static final class Tally {
+    private final List<ConcurrentOps.Result> slices = new ArrayList<>();
+    private long cpuNanos;
+    private long jitNanos;
+    private boolean cpuKnown = true;
+
+    void add(Target t, Run run, long first, long n) throws Exception {
       long cpuBefore = t.side().serverCpuNanos();
       long jitBefore = t.side().serverCompilerNanos();
-      ConcurrentOps.Result r = run.on(t);
-      long cpu = t.side().serverCpuNanos() - cpuBefore;
+      slices.add(run.on(t, first, n));
+      cpuKnown &= cpuBefore >= 0;
+      cpuNanos += t.side().serverCpuNanos() - cpuBefore;
       // Compiler threads that end take their time along: never below 0.
-      long jit = Math.max(0, t.side().serverCompilerNanos() - jitBefore);
-      double cpuMsPerOp = cpuBefore < 0 || r.ops() == 0 ? -1 : cpu / 1e6 / r.ops();
-      double jitShare = cpuBefore < 0 || cpu <= 0 ? -1 : Math.min(1, (double) jit / cpu);
-      highestJitShare = Math.max(highestJitShare, jitShare);
-      Phase p = new Phase(t.side().name(), op, size, concurrency, r, cpuMsPerOp, jitShare);
+      jitNanos += Math.max(0, t.side().serverCompilerNanos() - jitBefore);
+    }
+
+    Phase phase(Target t, String op, long size, int concurrency) {
+      ConcurrentOps.Result r = ConcurrentOps.Result.combined(slices);
+      double cpuMsPerOp = !cpuKnown || r.ops() == 0 ? -1 : cpuNanos / 1e6 / r.ops();
+      double jitShare = !cpuKnown || cpuNanos <= 0 ? -1 : Math.min(1, (double) jitNanos / cpuNanos);
+      return new Phase(t.side().name(), op, size, concurrency, r, cpuMsPerOp, jitShare);
+    }
+  }
+
+  /**
+   * Runs an operation on every service in slices that take turns (ABC CBA ABC CBA), so that whatever the time
+   * brings (a server's compactions and deletions, the JIT, the page cache) falls on all alike. Run one after the
+   * other, the service that opened a PUT phase served a third fewer PUTs than when it ran last.
+   */
+  private void phase(String op, long size, int count, int concurrency, Run run) throws Exception {
+    int slices = Math.max(1, Math.min(SLICES, count / (concurrency * MIN_REQUESTS_PER_STREAM)));
+    Map<Target, Tally> tallies = new LinkedHashMap<>();
+    targets.forEach(t -> tallies.put(t, new Tally()));
+    for (int s = 0; s < slices; s++) {
+      long first = (long) count * s / slices;
+      long n = (long) count * (s + 1) / slices - first;
+      // Reversed every other slice; a one-slice phase reverses the order of the one before it of the same round
+      // and opens the next round as that one closed: PUT AB, GET BA, PUT BA, GET AB.
+      List<Target> order = new ArrayList<>(targets);
+      if ((phases / 2 + phases + s) % 2 == 1) {
+        Collections.reverse(order);
+      }
+      for (Target t : order) {
+        tallies.get(t).add(t, run, first, n);
+      }
+    }
+    phases++;
+    List<Phase> measured = new ArrayList<>();
+    for (Target t : targets) {
+      Phase p = tallies.get(t).phase(t, op, size, concurrency);
+      highestJitShare = Math.max(highestJitShare, p.serverJitShare());
       print(p);
       measured.add(p);
-      errors += r.errors();
+      errors += p.result().errors();
     }
-    for (int i = 0; i < targets.size(); i++) {
-      for (int j = i + 1; j < targets.size(); j++) {
-        printRatio(measured.get(order.indexOf(targets.get(i))), measured.get(order.indexOf(targets.get(j))));
+    for (int i = 0; i < measured.size(); i++) {
+      for (int j = i + 1; j < measured.size(); j++) {
+        printRatio(measured.get(i), measured.get(j));
       }
     }
   }
