@@ -14,10 +14,12 @@ import org.tropos.proto.hdds.ReplicationFactor;
 
 /**
  * Which pipeline to replace so pipelines follow the cluster (ARCHITECTURE.md, "SCM: multi-Raft pipeline
- * placement"): one whose members are all on one rack while usable nodes span two, or, when a usable node has no
- * pipeline and no new one can be placed (the others are at their limits), the most loaded pipeline whose
- * replacement would take that node. A replacement is only proposed when placing a pipeline without the victim
- * actually does better, so pipelines are never closed in a loop. Pure and deterministic.
+ * placement"): one whose members are all on one rack while usable nodes span two; or, when no new pipeline can be
+ * placed, the most loaded pipeline whose replacement would take a node that has none, or else one whose
+ * replacement leaves room for one more pipeline. The last happens when datanodes register a while apart: the first
+ * fill fills the early ones up to their limits, and a late one is left with room no two others share. A
+ * replacement is only proposed when placing a pipeline without the victim actually does better (fewer idle nodes,
+ * or more pipelines), so pipelines are never closed in a loop. Pure and deterministic.
  */
 final class PipelineRenewalPolicy {
   private final PipelinePlacementPolicy placement;
@@ -47,26 +49,57 @@ final class PipelineRenewalPolicy {
         }
       }
     }
-    Set<UUID> idle = usable.stream().filter(n -> n.pipelines() == 0).map(PlacementNode::id)
-        .collect(Collectors.toSet());
-    if (idle.isEmpty() || canPlace(nodes, open)) {
+    if (canPlace(nodes, usedSets(open, null))) {
       return Optional.empty();
     }
     Map<UUID, Integer> load = nodes.stream().collect(Collectors.toMap(PlacementNode::id, PlacementNode::pipelines));
-    return ids.stream()
-        .sorted(Comparator.comparingInt((UUID id) -> -open.get(id).stream().mapToInt(load::get).sum()))
-        .filter(id -> replacementLeavesFewerIdle(id, open, nodes, idle.size()))
+    List<UUID> mostLoadedFirst = ids.stream()
+        .sorted(Comparator.comparingInt((UUID id) -> -open.get(id).stream().mapToInt(load::get).sum())).toList();
+    Set<UUID> idle = usable.stream().filter(n -> n.pipelines() == 0).map(PlacementNode::id)
+        .collect(Collectors.toSet());
+    if (!idle.isEmpty()) {
+      Optional<Renewal> takingIdle = mostLoadedFirst.stream()
+          .filter(id -> replacementLeavesFewerIdle(id, open, nodes, idle.size()))
+          .findFirst()
+          .map(id -> new Renewal(id, "datanodes " + idle + " have no pipeline and every other is at its limit"));
+      if (takingIdle.isPresent()) {
+        return takingIdle;
+      }
+    }
+    return mostLoadedFirst.stream()
+        .filter(id -> replacementMakesRoomForOneMore(id, open, nodes))
         .findFirst()
-        .map(id -> new Renewal(id, "datanodes " + idle + " have no pipeline and every other is at its limit"));
+        .map(id -> new Renewal(id, "no three datanodes with room can form a pipeline; with this one replaced,"
+            + " one more fits"));
   }
 
-  private boolean canPlace(List<PlacementNode> nodes, Map<UUID, List<UUID>> open) {
+  private boolean canPlace(List<PlacementNode> nodes, Set<Set<UUID>> usedSets) {
     try {
-      placement.place(ReplicationFactor.THREE, nodes, usedSets(open, null));
+      placement.place(ReplicationFactor.THREE, nodes, usedSets);
       return true;
     } catch (ScmException e) {
       return false;
     }
+  }
+
+  /** Whether, once {@code victim} is closed and its replacement placed, another pipeline can be placed too. */
+  private boolean replacementMakesRoomForOneMore(UUID victim, Map<UUID, List<UUID>> open,
+      List<PlacementNode> nodes) {
+    return placeWithout(victim, open, nodes).map(p -> {
+      List<UUID> freed = open.get(victim);
+      List<PlacementNode> after = new ArrayList<>();
+      for (PlacementNode n : nodes) {
+        int change = (p.members().contains(n.id()) ? 1 : 0) - (freed.contains(n.id()) ? 1 : 0);
+        after.add(withPipelines(n, n.pipelines() + change));
+      }
+      Set<Set<UUID>> usedAfter = usedSets(open, victim);
+      usedAfter.add(Set.copyOf(p.members()));
+      return canPlace(after, usedAfter);
+    }).orElse(false);
+  }
+
+  private static PlacementNode withPipelines(PlacementNode n, int pipelines) {
+    return new PlacementNode(n.id(), n.rack(), n.raftLogDisks(), pipelines, n.leaders(), n.usable());
   }
 
   /**
@@ -96,8 +129,7 @@ final class PipelineRenewalPolicy {
     List<UUID> freed = open.get(victim);
     List<PlacementNode> after = new ArrayList<>();
     for (PlacementNode n : nodes) {
-      after.add(freed.contains(n.id()) ? new PlacementNode(n.id(), n.rack(), n.raftLogDisks(), n.pipelines() - 1,
-          n.leaders(), n.usable()) : n);
+      after.add(freed.contains(n.id()) ? withPipelines(n, n.pipelines() - 1) : n);
     }
     try {
       return Optional.of(placement.place(ReplicationFactor.THREE, after, usedSets(open, victim)));

@@ -95,4 +95,42 @@ class PipelineRenewalPolicyTest {
     assertEquals(oneRack, choose().orElseThrow().pipeline());
     assertTrue(choose().orElseThrow().reason().contains("all its members are on rack /r1"));
   }
+
+  @Test
+  void aLateNodeLeftWithRoomNoTwoOthersShareGetsItsPipelinesOnceOneIsReplaced() {
+    PipelineRenewalPolicy threePerNode = new PipelineRenewalPolicy(new PipelinePlacementPolicy(
+        new PipelineLimits(3, 3, 0)));
+    UUID n1 = node("/rack1");
+    UUID n2 = node("/rack2");
+    UUID n3 = node("/rack1");
+    UUID n4 = node("/rack2");
+    UUID n5 = node("/rack1");
+    UUID n6 = node("/rack2");
+    // Seen when n6 registered after the first fill: n1..n4 at their limit of 3, n5 in 2 and n6 in 1, so the 3
+    // free places are on two nodes and a sixth pipeline cannot form.
+    pipeline(n2, n1, n4);
+    pipeline(n1, n4, n3);
+    pipeline(n5, n2, n1);
+    pipeline(n3, n4, n5);
+    pipeline(n6, n3, n2);
+    List<PlacementNode> nodes = new ArrayList<>();
+    racks.forEach((id, rack) -> nodes.add(new PlacementNode(id, rack, 1,
+        (int) open.values().stream().filter(m -> m.contains(id)).count(), 0, true)));
+    PipelineRenewalPolicy.Renewal renewal = threePerNode.choose(open, nodes).orElseThrow();
+    assertTrue(renewal.reason().contains("one more fits"), renewal.reason());
+    List<UUID> victim = open.get(renewal.pipeline());
+    assertTrue(victim.stream().noneMatch(m -> m.equals(n5) || m.equals(n6)), "the late nodes keep theirs: " + victim);
+  }
+
+  @Test
+  void atTheMostPipelinesTheNodesCanHoldNothingIsReplacedThoughTwoHaveRoom() {
+    UUID a = node("/r1");
+    UUID b = node("/r2");
+    UUID c = node("/r1");
+    UUID d = node("/r2");
+    // 4 nodes × 2 places hold 2 pipelines: c and d have a place each, and no replacement makes a third fit.
+    pipeline(a, b, c);
+    pipeline(a, b, d);
+    assertTrue(choose().isEmpty());
+  }
 }
