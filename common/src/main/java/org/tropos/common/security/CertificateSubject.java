@@ -17,6 +17,8 @@ import org.bouncycastle.asn1.x500.style.IETFUtils;
  * name) and the cluster (O), so a peer's certificate says what it may do and for which cluster.
  */
 public record CertificateSubject(ServiceRole role, String name, String clusterId) {
+  private static final String SESSION_VALUE = CertificateSubject.class.getName();
+
   public CertificateSubject {
     if (name.isBlank() || clusterId.isBlank()) {
       throw new IllegalArgumentException("a certificate names its holder and a cluster");
@@ -40,11 +42,25 @@ public record CertificateSubject(ServiceRole role, String name, String clusterId
     return ServiceRole.ofSubjectName(role.get()).map(r -> new CertificateSubject(r, holder.get(), cluster.get()));
   }
 
-  /** The subject of the certificate a TLS peer showed and the handshake verified, if any. */
+  /**
+   * The subject of the certificate a TLS peer showed and the handshake verified, if any; parsed once per session
+   * and kept in it, since every call over a connection asks again.
+   */
+  @SuppressWarnings("unchecked")
   public static Optional<CertificateSubject> ofPeer(SSLSession session) {
     if (session == null) {
       return Optional.empty();
     }
+    Object known = session.getValue(SESSION_VALUE);
+    if (known instanceof Optional<?> subject) {
+      return (Optional<CertificateSubject>) subject;
+    }
+    Optional<CertificateSubject> subject = parsePeer(session);
+    session.putValue(SESSION_VALUE, subject);
+    return subject;
+  }
+
+  private static Optional<CertificateSubject> parsePeer(SSLSession session) {
     try {
       Certificate[] chain = session.getPeerCertificates();
       if (chain.length == 0 || !(chain[0] instanceof X509Certificate certificate)) {

@@ -14,6 +14,14 @@ import org.tropos.common.util.Uuids;
 public record SecretKey(UUID id, Instant created, Instant expiry, ByteString key) {
   private static final String HMAC = "HmacSHA256";
   private static final int KEY_BYTES = 32;
+  /** One per thread: looking the algorithm up among the security providers cost more than the HMAC of a token. */
+  private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
+    try {
+      return Mac.getInstance(HMAC);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("the JDK always has " + HMAC, e);
+    }
+  });
 
   /** A new random key, made at {@code now}, valid for {@code lifetime}. */
   public static SecretKey generate(Instant now, Duration lifetime) {
@@ -39,7 +47,7 @@ public record SecretKey(UUID id, Instant created, Instant expiry, ByteString key
   /** The HMAC of {@code bytes} under this key. */
   public byte[] mac(ByteString bytes) {
     try {
-      Mac mac = Mac.getInstance(HMAC);
+      Mac mac = MACS.get();
       mac.init(new SecretKeySpec(key.toByteArray(), HMAC));
       mac.update(bytes.asReadOnlyByteBuffer());
       return mac.doFinal();
