@@ -9,8 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.proto.hdds.ReplicationFactor;
 
 /** When and which pipeline is replaced so pipelines follow the cluster (two pipelines per node). */
 class PipelineRenewalPolicyTest {
@@ -18,6 +22,7 @@ class PipelineRenewalPolicyTest {
       new PipelineLimits(2, 2, 0)));
   private final Map<UUID, String> racks = new LinkedHashMap<>();
   private final Map<UUID, List<UUID>> open = new HashMap<>();
+  private int pipelinesMade;
 
   private UUID node(String rack) {
     UUID id = new UUID(0, racks.size() + 1);
@@ -26,16 +31,21 @@ class PipelineRenewalPolicyTest {
   }
 
   private UUID pipeline(UUID... members) {
-    UUID id = new UUID(1, open.size() + 1);
+    UUID id = new UUID(1, ++pipelinesMade);
     open.put(id, List.of(members));
     return id;
   }
 
   private Optional<PipelineRenewalPolicy.Renewal> choose() {
+    return policy.choose(open, nodes());
+  }
+
+  /** Every node with the open pipelines it is in. */
+  private List<PlacementNode> nodes() {
     List<PlacementNode> nodes = new ArrayList<>();
     racks.forEach((id, rack) -> nodes.add(new PlacementNode(id, rack, 1,
         (int) open.values().stream().filter(m -> m.contains(id)).count(), 0, true)));
-    return policy.choose(open, nodes);
+    return nodes;
   }
 
   @Test
@@ -97,9 +107,8 @@ class PipelineRenewalPolicyTest {
   }
 
   @Test
-  void aLateNodeLeftWithRoomNoTwoOthersShareGetsItsPipelinesOnceOneIsReplaced() {
-    PipelineRenewalPolicy threePerNode = new PipelineRenewalPolicy(new PipelinePlacementPolicy(
-        new PipelineLimits(3, 3, 0)));
+  void aLateNodeLeftWithRoomNoTwoOthersShareGetsItsPipelinesOnceOneIsReplaced() throws ScmException {
+    PipelinePlacementPolicy placement = new PipelinePlacementPolicy(new PipelineLimits(3, 3, 0));
     UUID n1 = node("/rack1");
     UUID n2 = node("/rack2");
     UUID n3 = node("/rack1");
@@ -113,13 +122,16 @@ class PipelineRenewalPolicyTest {
     pipeline(n5, n2, n1);
     pipeline(n3, n4, n5);
     pipeline(n6, n3, n2);
-    List<PlacementNode> nodes = new ArrayList<>();
-    racks.forEach((id, rack) -> nodes.add(new PlacementNode(id, rack, 1,
-        (int) open.values().stream().filter(m -> m.contains(id)).count(), 0, true)));
-    PipelineRenewalPolicy.Renewal renewal = threePerNode.choose(open, nodes).orElseThrow();
+    PipelineRenewalPolicy.Renewal renewal = new PipelineRenewalPolicy(placement).choose(open, nodes())
+        .orElseThrow();
     assertTrue(renewal.reason().contains("one more fits"), renewal.reason());
-    List<UUID> victim = open.get(renewal.pipeline());
-    assertTrue(victim.stream().noneMatch(m -> m.equals(n5) || m.equals(n6)), "the late nodes keep theirs: " + victim);
+    open.remove(renewal.pipeline());
+    for (int i = 0; i < 2; i++) {
+      Set<Set<UUID>> used = open.values().stream().map(Set::copyOf).collect(Collectors.toSet());
+      pipeline(placement.place(ReplicationFactor.THREE, nodes(), used).members().toArray(UUID[]::new));
+    }
+    assertTrue(nodes().stream().allMatch(n -> n.pipelines() == 3), "the fill after the replacement places two, "
+        + "six in all, three on every node: " + open.values());
   }
 
   @Test
