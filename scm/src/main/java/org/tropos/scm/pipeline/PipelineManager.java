@@ -191,7 +191,9 @@ public final class PipelineManager implements NodeEvents {
       Map<UUID, List<UUID>> open = new HashMap<>();
       live(ReplicationFactor.THREE).stream().filter(p -> p.state() == PipelineState.OPEN)
           .forEach(p -> open.put(p.id, p.members));
-      return renewal.choose(open, placementNodes(ReplicationFactor.THREE));
+      boolean roomInCluster = limits.clusterWide() == 0
+          || live(ReplicationFactor.THREE).size() < limits.clusterWide();
+      return renewal.choose(open, placementNodes(ReplicationFactor.THREE), roomInCluster);
     }
   }
 

@@ -35,8 +35,10 @@ final class PipelineRenewalPolicy {
   /**
    * @param open the OPEN RATIS/THREE pipelines and their members
    * @param nodes every known datanode, with the pipelines it is in
+   * @param roomInCluster whether the cluster-wide limit (ozone.scm.ratis.pipeline.limit) allows one more pipeline:
+   *     without it a replacement made to fit one more would only be replaced again
    */
-  Optional<Renewal> choose(Map<UUID, List<UUID>> open, List<PlacementNode> nodes) {
+  Optional<Renewal> choose(Map<UUID, List<UUID>> open, List<PlacementNode> nodes, boolean roomInCluster) {
     List<PlacementNode> usable = nodes.stream().filter(PlacementNode::usable).toList();
     Map<UUID, String> racks = nodes.stream().collect(Collectors.toMap(PlacementNode::id, PlacementNode::rack));
     boolean multiRack = usable.stream().map(PlacementNode::rack).distinct().count() > 1;
@@ -65,6 +67,9 @@ final class PipelineRenewalPolicy {
       if (takingIdle.isPresent()) {
         return takingIdle;
       }
+    }
+    if (!roomInCluster) {
+      return Optional.empty();
     }
     return mostLoadedFirst.stream()
         .filter(id -> replacementMakesRoomForOneMore(id, open, nodes))

@@ -37,7 +37,7 @@ class PipelineRenewalPolicyTest {
   }
 
   private Optional<PipelineRenewalPolicy.Renewal> choose() {
-    return policy.choose(open, nodes());
+    return policy.choose(open, nodes(), true);
   }
 
   /** Every node with the open pipelines it is in. */
@@ -90,7 +90,7 @@ class PipelineRenewalPolicyTest {
     List<PlacementNode> nodes = new ArrayList<>();
     racks.forEach((id, rack) -> nodes.add(new PlacementNode(id, rack, 1, id.equals(a) || id.equals(b)
         || id.equals(c) ? 1 : 0, 0, true)));
-    assertTrue(onePerNode.choose(open, nodes).isEmpty(), "a fourth node with a limit of one stays idle: "
+    assertTrue(onePerNode.choose(open, nodes, true).isEmpty(), "a fourth node with a limit of one stays idle: "
         + "replacing the pipeline would idle another (seen while a cluster's datanodes were still registering)");
   }
 
@@ -122,8 +122,10 @@ class PipelineRenewalPolicyTest {
     pipeline(n5, n2, n1);
     pipeline(n3, n4, n5);
     pipeline(n6, n3, n2);
-    PipelineRenewalPolicy.Renewal renewal = new PipelineRenewalPolicy(placement).choose(open, nodes())
-        .orElseThrow();
+    PipelineRenewalPolicy renewals = new PipelineRenewalPolicy(placement);
+    assertTrue(renewals.choose(open, nodes(), false).isEmpty(), "at the cluster's limit no replacement could add"
+        + " one, and each would be replaced again");
+    PipelineRenewalPolicy.Renewal renewal = renewals.choose(open, nodes(), true).orElseThrow();
     assertTrue(renewal.reason().contains("one more fits"), renewal.reason());
     open.remove(renewal.pipeline());
     for (int i = 0; i < 2; i++) {
