@@ -1,12 +1,10 @@
 package org.tropos.common.security;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The keyed part of AWS's request signatures, which needs the secret: the OM computes it (it alone holds the
@@ -14,9 +12,6 @@ import javax.crypto.spec.SecretKeySpec;
  * derived from the secret for one day, region and service; V2 an HMAC-SHA1 under the secret itself.
  */
 public final class S3Signatures {
-  private static final ThreadLocal<Mac> HMAC_SHA256 = ThreadLocal.withInitial(() -> mac("HmacSHA256"));
-  private static final ThreadLocal<Mac> HMAC_SHA1 = ThreadLocal.withInitial(() -> mac("HmacSHA1"));
-
   private S3Signatures() {
   }
 
@@ -35,8 +30,8 @@ public final class S3Signatures {
 
   /** Signature V2 of {@code stringToSign} under {@code secret}, in base64. */
   public static String v2Signature(String secret, String stringToSign) {
-    return Base64.getEncoder().encodeToString(hmac(HMAC_SHA1.get(), secret.getBytes(StandardCharsets.UTF_8),
-        stringToSign));
+    return Base64.getEncoder().encodeToString(Hmacs.sha1(secret.getBytes(StandardCharsets.UTF_8),
+        utf8(stringToSign)));
   }
 
   /** Constant-time comparison of two signatures. */
@@ -45,25 +40,11 @@ public final class S3Signatures {
         given.getBytes(StandardCharsets.US_ASCII));
   }
 
-  public static byte[] hmacSha256(byte[] key, String data) {
-    return hmac(HMAC_SHA256.get(), key, data);
+  private static byte[] hmacSha256(byte[] key, String data) {
+    return Hmacs.sha256(key, utf8(data));
   }
 
-  private static byte[] hmac(Mac mac, byte[] key, String data) {
-    try {
-      mac.init(new SecretKeySpec(key, mac.getAlgorithm()));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(mac.getAlgorithm() + " refused a key", e);
-    }
-    return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** One per thread, rather than looking the algorithm up among the security providers for each HMAC. */
-  private static Mac mac(String algorithm) {
-    try {
-      return Mac.getInstance(algorithm);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(algorithm + " is missing from this JVM", e);
-    }
+  private static ByteBuffer utf8(String data) {
+    return ByteBuffer.wrap(data.getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -1,27 +1,15 @@
 package org.tropos.common.security;
 
 import com.google.protobuf.ByteString;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.tropos.common.util.Uuids;
 
 /** A symmetric key SCM makes to sign block tokens (HMAC-SHA256), known to the OMs and datanodes. */
 public record SecretKey(UUID id, Instant created, Instant expiry, ByteString key) {
-  private static final String HMAC = "HmacSHA256";
   private static final int KEY_BYTES = 32;
-  /** One per thread: looking the algorithm up among the security providers cost more than the HMAC of a token. */
-  private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(() -> {
-    try {
-      return Mac.getInstance(HMAC);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("the JDK always has " + HMAC, e);
-    }
-  });
 
   /** A new random key, made at {@code now}, valid for {@code lifetime}. */
   public static SecretKey generate(Instant now, Duration lifetime) {
@@ -46,14 +34,7 @@ public record SecretKey(UUID id, Instant created, Instant expiry, ByteString key
 
   /** The HMAC of {@code bytes} under this key. */
   public byte[] mac(ByteString bytes) {
-    try {
-      Mac mac = MACS.get();
-      mac.init(new SecretKeySpec(key.toByteArray(), HMAC));
-      mac.update(bytes.asReadOnlyByteBuffer());
-      return mac.doFinal();
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("the JDK always has " + HMAC, e);
-    }
+    return Hmacs.sha256(key.toByteArray(), bytes.asReadOnlyByteBuffer());
   }
 
   @Override
