@@ -152,6 +152,11 @@ public final class PipelinePlacementPolicy {
     return nodes.stream().map(PlacementNode::id).collect(Collectors.toCollection(HashSet::new));
   }
 
+  /** How many more RATIS/THREE pipelines {@code node} may join. */
+  int room(PlacementNode node) {
+    return Math.max(0, limits.limitOf(node) - node.pipelines());
+  }
+
   /** Least-loaded first: the share of its limit the node would use with one more pipeline; then fewer pipelines. */
   private Comparator<PlacementNode> byLoad() {
     return Comparator.comparingDouble(this::load).thenComparingInt(PlacementNode::pipelines)

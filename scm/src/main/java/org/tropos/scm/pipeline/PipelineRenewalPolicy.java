@@ -68,7 +68,9 @@ final class PipelineRenewalPolicy {
         return takingIdle;
       }
     }
-    if (!roomInCluster) {
+    // A replacement frees three places and takes three, so one more fits after it only if three are free now;
+    // checked first, as in the steady state (every node at its limit) this is every renewer round.
+    if (!roomInCluster || usable.stream().mapToInt(placement::room).sum() < 3) {
       return Optional.empty();
     }
     return mostLoadedFirst.stream()
@@ -91,20 +93,10 @@ final class PipelineRenewalPolicy {
   private boolean replacementMakesRoomForOneMore(UUID victim, Map<UUID, List<UUID>> open,
       List<PlacementNode> nodes) {
     return placeWithout(victim, open, nodes).map(p -> {
-      List<UUID> freed = open.get(victim);
-      List<PlacementNode> after = new ArrayList<>();
-      for (PlacementNode n : nodes) {
-        int change = (p.members().contains(n.id()) ? 1 : 0) - (freed.contains(n.id()) ? 1 : 0);
-        after.add(withPipelines(n, n.pipelines() + change));
-      }
       Set<Set<UUID>> usedAfter = usedSets(open, victim);
       usedAfter.add(Set.copyOf(p.members()));
-      return canPlace(after, usedAfter);
+      return canPlace(replaced(nodes, open.get(victim), p.members()), usedAfter);
     }).orElse(false);
-  }
-
-  private static PlacementNode withPipelines(PlacementNode n, int pipelines) {
-    return new PlacementNode(n.id(), n.rack(), n.raftLogDisks(), pipelines, n.leaders(), n.usable());
   }
 
   /**
@@ -114,13 +106,10 @@ final class PipelineRenewalPolicy {
    */
   private boolean replacementLeavesFewerIdle(UUID victim, Map<UUID, List<UUID>> open, List<PlacementNode> nodes,
       int idleBefore) {
-    return placeWithout(victim, open, nodes).map(p -> {
-      List<UUID> freed = open.get(victim);
-      long idleAfter = nodes.stream().filter(PlacementNode::usable)
-          .filter(n -> n.pipelines() - (freed.contains(n.id()) ? 1 : 0) + (p.members().contains(n.id()) ? 1 : 0) == 0)
-          .count();
-      return idleAfter < idleBefore;
-    }).orElse(false);
+    return placeWithout(victim, open, nodes)
+        .map(p -> replaced(nodes, open.get(victim), p.members()).stream()
+            .filter(n -> n.usable() && n.pipelines() == 0).count() < idleBefore)
+        .orElse(false);
   }
 
   private boolean replacementSpansRacks(UUID victim, Map<UUID, List<UUID>> open, List<PlacementNode> nodes) {
@@ -131,16 +120,22 @@ final class PipelineRenewalPolicy {
 
   /** Where a new pipeline would go once {@code victim} is closed. */
   private Optional<Placement> placeWithout(UUID victim, Map<UUID, List<UUID>> open, List<PlacementNode> nodes) {
-    List<UUID> freed = open.get(victim);
-    List<PlacementNode> after = new ArrayList<>();
-    for (PlacementNode n : nodes) {
-      after.add(freed.contains(n.id()) ? withPipelines(n, n.pipelines() - 1) : n);
-    }
     try {
-      return Optional.of(placement.place(ReplicationFactor.THREE, after, usedSets(open, victim)));
+      return Optional.of(placement.place(ReplicationFactor.THREE, replaced(nodes, open.get(victim), List.of()),
+          usedSets(open, victim)));
     } catch (ScmException e) {
       return Optional.empty();
     }
+  }
+
+  /** {@code nodes} once the pipeline of {@code closed} is closed and one of {@code opened} is open. */
+  private static List<PlacementNode> replaced(List<PlacementNode> nodes, List<UUID> closed, List<UUID> opened) {
+    List<PlacementNode> after = new ArrayList<>();
+    for (PlacementNode n : nodes) {
+      int change = (opened.contains(n.id()) ? 1 : 0) - (closed.contains(n.id()) ? 1 : 0);
+      after.add(change == 0 ? n : n.withPipelines(n.pipelines() + change));
+    }
+    return after;
   }
 
   private static Set<Set<UUID>> usedSets(Map<UUID, List<UUID>> open, UUID except) {

@@ -16,4 +16,8 @@ public record PlacementNode(UUID id, String rack, int raftLogDisks, int pipeline
   public PlacementNode withPipeline(boolean leads) {
     return new PlacementNode(id, rack, raftLogDisks, pipelines + 1, leaders + (leads ? 1 : 0), usable);
   }
+
+  public PlacementNode withPipelines(int count) {
+    return new PlacementNode(id, rack, raftLogDisks, count, leaders, usable);
+  }
 }
