@@ -122,7 +122,8 @@ public final class S3Benchmark implements Callable<Integer> {
   private Path peerCa;
 
   @Option(names = "--https", description = "Also drive Tropos through its gateway's HTTPS endpoint (trusting the"
-      + " cluster's CA), as a side of its own (tropos-https), e.g. against a peer on HTTPS.")
+      + " cluster's CA), as a side of its own (tropos-https), e.g. against a peer on HTTPS; with --unsecured, on a"
+      + " secure cluster of its own.")
   private boolean https;
 
   @Option(names = "--unsecured", description = "Also run a tropos local with ozone.security.enabled=false in the"
@@ -162,8 +163,8 @@ public final class S3Benchmark implements Callable<Integer> {
   }
 
   /**
-   * Starts the cluster in {@code root} (and the unsecured one, when asked for), runs every measurement; the
-   * requests that failed.
+   * Starts the cluster in {@code root} (and the unsecured one, and one for HTTPS beside it, when asked for), runs
+   * every measurement; the requests that failed.
    */
   private long measure(PrintWriter out, BenchDir benchDir) throws Exception {
     Path root = benchDir.path();
@@ -183,7 +184,11 @@ public final class S3Benchmark implements Callable<Integer> {
         sides.add(plain.awaitReady().named("unsecured"));
       }
       if (https) {
-        sides.add(local.awaitReady(true).named("tropos-https"));
+        // Beside the unsecured cluster, the secure one serves one side as that one does: serving two, it would
+        // carry both sides' background work (flushes, compactions, closing containers) into the cost measured.
+        TroposLocalProcess httpsCluster = plain == null ? local
+            : start(benchDir, root.resolve("cluster-https"), clusterSettings, running);
+        sides.add(httpsCluster.awaitReady(true).named("tropos-https"));
       }
       if (peer != null) {
         sides.add(new S3Side(peerName, peer, peerKey, peerSecret, S3Side.serverPid(peer, peerPid),
