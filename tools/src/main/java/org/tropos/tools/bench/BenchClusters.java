@@ -20,6 +20,9 @@ final class BenchClusters {
       Map.entry("ozone.s3g.https-address", "127.0.0.1:0"),
       Map.entry("ozone.s3g.webadmin.http-address", "127.0.0.1:0"),
       Map.entry("hdds.datanode.http-address", "127.0.0.1:0"),
+      Map.entry("ozone.scm.https-address", "127.0.0.1:0"), Map.entry("ozone.om.https-address", "127.0.0.1:0"),
+      Map.entry("ozone.s3g.webadmin.https-address", "127.0.0.1:0"),
+      Map.entry("hdds.datanode.https-address", "127.0.0.1:0"),
       Map.entry("hdds.heartbeat.interval", "500ms"), Map.entry("ozone.scm.pipeline.creation.interval", "1s"));
 
   private BenchClusters() {
