@@ -21,6 +21,7 @@ import org.apache.ratis.thirdparty.io.grpc.netty.GrpcSslContexts;
 import org.apache.ratis.thirdparty.io.grpc.netty.NettyServerBuilder;
 import org.apache.ratis.thirdparty.io.netty.handler.ssl.ClientAuth;
 import org.apache.ratis.thirdparty.io.netty.handler.ssl.OpenSsl;
+import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContext;
 import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslContextBuilder;
 import org.apache.ratis.thirdparty.io.netty.handler.ssl.SslProvider;
 import org.tropos.common.security.CertificateSubject;
@@ -105,16 +106,24 @@ public final class RaftTls {
       Set<String> open) implements GrpcServices.Customizer {
     @Override
     public NettyServerBuilder customize(NettyServerBuilder builder, EnumSet<GrpcServices.Type> types) {
-      SslContextBuilder context = SslContextBuilder.forServer(ownKey(transport))
-          .trustManager(transport.trustManager(ServiceRole.values())).clientAuth(clientAuth);
       try {
-        builder.sslContext(GrpcSslContexts.configure(context, OpenSsl.isAvailable() ? SslProvider.OPENSSL
-            : SslProvider.JDK).build());
+        builder.sslContext(serverContext(transport, clientAuth));
       } catch (SSLException e) {
         throw new IllegalStateException("cannot build the TLS context of the Raft port", e);
       }
       return builder.intercept(new MembersOnly(memberRole, open));
     }
+  }
+
+  /**
+   * A member's port: its own certificate, trusting every role of the cluster (checked against its root), asking
+   * for a certificate as {@code clientAuth} says; OpenSSL where it loads.
+   */
+  static SslContext serverContext(TransportSecurity transport, ClientAuth clientAuth) throws SSLException {
+    SslContextBuilder context = SslContextBuilder.forServer(ownKey(transport))
+        .trustManager(transport.trustManager(ServiceRole.values())).clientAuth(clientAuth);
+    return new WholeReadUnwrapping(GrpcSslContexts.configure(context, OpenSsl.isAvailable() ? SslProvider.OPENSSL
+        : SslProvider.JDK).build());
   }
 
   /** Refuses a call to a method or service not in {@code open} unless the peer's certificate names the role. */

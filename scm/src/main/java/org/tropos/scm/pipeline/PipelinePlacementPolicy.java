@@ -57,8 +57,7 @@ public final class PipelinePlacementPolicy {
     if (factor == ReplicationFactor.ONE) {
       return placeOne(usable, usedSets);
     }
-    List<PlacementNode> free = usable.stream().filter(n -> n.pipelines() < limits.limitOf(n))
-        .sorted(byLoad()).toList();
+    List<PlacementNode> free = usable.stream().filter(n -> room(n) > 0).sorted(byLoad()).toList();
     if (free.size() < needed) {
       throw new ScmException(ScmResult.PIPELINE_LIMIT_REACHED, (usable.size() - free.size()) + " of "
           + usable.size() + " usable datanodes are at their pipeline limit; " + free.size() + " have room, "
