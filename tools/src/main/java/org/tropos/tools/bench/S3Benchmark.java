@@ -179,15 +179,15 @@ public final class S3Benchmark implements Callable<Integer> {
         plainSettings.put(SecurityKeys.SECURITY_ENABLED.name(), "false");
         plain = start(benchDir, root.resolve("cluster-unsecured"), plainSettings, running);
       }
+      // Beside the unsecured cluster, the secure one serves one side as that one does: serving two, it would
+      // carry both sides' background work (flushes, compactions, closing containers) into the cost measured.
+      TroposLocalProcess httpsCluster = https && plain != null
+          ? start(benchDir, root.resolve("cluster-https"), clusterSettings, running) : local;
       List<S3Side> sides = new ArrayList<>(List.of(local.awaitReady()));
       if (plain != null) {
         sides.add(plain.awaitReady().named("unsecured"));
       }
       if (https) {
-        // Beside the unsecured cluster, the secure one serves one side as that one does: serving two, it would
-        // carry both sides' background work (flushes, compactions, closing containers) into the cost measured.
-        TroposLocalProcess httpsCluster = plain == null ? local
-            : start(benchDir, root.resolve("cluster-https"), clusterSettings, running);
         sides.add(httpsCluster.awaitReady(true).named("tropos-https"));
       }
       if (peer != null) {
