@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.RandomAccessFile;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.WritableByteChannel;
@@ -27,6 +31,7 @@ import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -38,6 +43,7 @@ import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.scm.PipelineInfo;
 import org.tropos.proto.scm.PipelineMember;
+import org.tropos.tools.local.LocalCluster;
 
 /** The replicated write path through Ratis and the zero-copy read path, on three real datanodes. */
 @Timeout(180)
@@ -185,6 +191,55 @@ class BlockWritePathIT {
             + took);
       }
     }
+  }
+
+  /**
+   * A block written and committed by one entry goes straight to the pipeline's leader in this JVM, not through its
+   * port; a block of several entries goes through the Ratis client (which keeps them in order), and so does every
+   * write once in-process calls are off. Every replica holds what was written either way.
+   */
+  @Test
+  void aWholeBlockInOneEntryGoesToTheLeaderInThisJvmWithoutItsPort() throws Exception {
+    byte[] whole = random(100 << 10, 20);
+    byte[] twoEntries = random(CHUNK + 100, 21);
+    byte[] overThePort = random(100 << 10, 22);
+    try (MiniCluster mini = new MiniCluster(dir, 3, 1, ONE_PIPELINE)) {
+      PipelineInfo info = onePipeline(mini);
+      try (PipelineClient pipeline = new PipelineClient(Uuids.fromProto(info.getId().getId()), members(info),
+          null)) {
+        long before = inProcessWrites(mini);
+        write(pipeline, block(20), whole, true);
+        assertEquals(before + 1, inProcessWrites(mini), "the whole block went to the leader in this JVM");
+        write(pipeline, block(21), twoEntries, true);
+        assertEquals(before + 1, inProcessWrites(mini), "a block of two entries goes through the Ratis client");
+        System.setProperty(InProcessServers.PROPERTY, "false");
+        try {
+          write(pipeline, block(22), overThePort, true);
+        } finally {
+          System.clearProperty(InProcessServers.PROPERTY);
+        }
+        assertEquals(before + 1, inProcessWrites(mini), "with in-process calls off the write takes the port");
+      }
+      for (DatanodeDetails replica : members(info)) {
+        assertArrayEquals(whole, read(replica, block(20), whole.length));
+        assertArrayEquals(twoEntries, read(replica, block(21), twoEntries.length));
+        assertArrayEquals(overThePort, read(replica, block(22), overThePort.length));
+      }
+    }
+  }
+
+  /** Writes the datanodes' Raft servers took from clients of their own JVM, as their /prom pages count them. */
+  private static long inProcessWrites(MiniCluster mini) throws Exception {
+    long total = 0;
+    for (int i = 1; i <= mini.cluster().datanodeCount(); i++) {
+      URI prom = URI.create("http://" + LocalCluster.datanodeAddress(i) + ":" + mini.cluster().datanode(i).httpPort()
+          + "/prom");
+      String page = HttpClient.newHttpClient().send(HttpRequest.newBuilder(prom).build(),
+          HttpResponse.BodyHandlers.ofString()).body();
+      total += page.lines().filter(l -> l.startsWith("datanode_raft_inprocess_requests_total "))
+          .mapToLong(l -> (long) Double.parseDouble(l.substring(l.indexOf(' ') + 1))).sum();
+    }
+    return total;
   }
 
   @Test

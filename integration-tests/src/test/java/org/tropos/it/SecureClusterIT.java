@@ -481,7 +481,8 @@ class SecureClusterIT {
    * The datanodes' data ports as an outsider finds them (over TLS: in plaintext they answer nothing at all): a
    * block read straight from a read port, or chunks and a PutBlock sent over a committed block through the
    * pipeline's Raft port, without the block's token from the OM (or with a token for another block or mode) are
-   * refused with BLOCK_TOKEN_VERIFICATION_FAILED, and the key reads as written.
+   * refused with BLOCK_TOKEN_VERIFICATION_FAILED, and the key reads as written. So is a whole block in one entry,
+   * which a writer in the leader's JVM hands to it without the port.
    */
   @Test
   void noBlockIsReadOrOverwrittenWithoutItsToken() throws Exception {
@@ -534,6 +535,11 @@ class SecureClusterIT {
         CompletionException put = assertThrows(CompletionException.class, () -> pipeline.putBlock(
             block.getBlockId(), wrong, forged.length, sums).join());
         assertTrue(put.getMessage().contains("BLOCK_TOKEN_VERIFICATION_FAILED"), put.getMessage());
+      }
+      try (PipelineClient pipeline = pipelineOf(container)) {
+        CompletionException whole = assertThrows(CompletionException.class, () -> pipeline.writeLastChunk(
+            block.getBlockId(), wrong, 0, ByteBuffer.wrap(forged), sums, forged.length, sums).join());
+        assertTrue(whole.getMessage().contains("BLOCK_TOKEN_VERIFICATION_FAILED"), whole.getMessage());
       }
     }
     assertArrayEquals(DATA, readKept(), "the key reads as written");

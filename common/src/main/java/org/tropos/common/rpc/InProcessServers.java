@@ -13,15 +13,17 @@ import org.tropos.common.net.HostPort;
 /**
  * The servers of this JVM, by the address each listens on, so that a client in the same JVM reaches them without
  * a loopback socket: gRPC services through gRPC's in-process transport (the same services, interceptors and
- * stubs, without HTTP/2 framing, two socket hops and the encoding of each message), and datanode read servers
- * through {@link LocalBlockSource}. Only a call that a socket would have delivered to this very JVM is made
- * in-process: one to a port bound here, on a local address. The system property {@value #PROPERTY}{@code =false}
- * sends them over the sockets again (a baseline; a benchmark of the gRPC service itself), looked at on each call.
+ * stubs, without HTTP/2 framing, two socket hops and the encoding of each message), datanode read servers
+ * through {@link LocalBlockSource}, and datanode Raft servers through {@link LocalRaftServer}. Only a call that a
+ * socket would have delivered to this very JVM is made in-process: one to a port bound here, on a local address.
+ * The system property {@value #PROPERTY}{@code =false} sends them over the sockets again (a baseline; a benchmark
+ * of the gRPC service itself), looked at on each call.
  */
 public final class InProcessServers {
   public static final String PROPERTY = "tropos.rpc.inProcess";
   private static final Listeners<String> GRPC = new Listeners<>();
   private static final Listeners<LocalBlockSource> READS = new Listeners<>();
+  private static final Listeners<LocalRaftServer> RAFT = new Listeners<>();
   /** Where a connection to each address asked about would land: empty when it cannot be this JVM. */
   private static final Map<HostPort, Optional<Target>> TARGETS = new ConcurrentHashMap<>();
 
@@ -60,6 +62,20 @@ public final class InProcessServers {
   /** The read server of this JVM that a connection to {@code address} would reach, or null. */
   public static LocalBlockSource readsAt(HostPort address) {
     return READS.at(address);
+  }
+
+  /** Makes the Raft server listening on {@code bound} reachable in-process. */
+  public static void addRaft(InetSocketAddress bound, LocalRaftServer server) {
+    RAFT.add(bound, server);
+  }
+
+  public static void removeRaft(InetSocketAddress bound) {
+    RAFT.remove(bound);
+  }
+
+  /** The Raft server of this JVM that a connection to {@code address} would reach, or null. */
+  public static LocalRaftServer raftAt(HostPort address) {
+    return RAFT.at(address);
   }
 
   /** Every wildcard address (IPv4's, IPv6's) as one key. */

@@ -47,6 +47,7 @@ import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.ratis.PromptCommitGrpc;
 import org.tropos.common.ratis.RaftTls;
+import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.LifeCycle;
@@ -110,6 +111,8 @@ public final class RatisPipelines implements AutoCloseable {
   private final ClientId clientId = ClientId.randomId();
   private final AtomicLong callIds = new AtomicLong();
   private RaftServer server;
+  /** Where clients of this JVM find the server ({@link InProcessServers}); null until started. */
+  private InetSocketAddress inProcess;
 
   /**
    * @param port the Ratis port; 0 picks a free one (see {@link #port()})
@@ -194,6 +197,9 @@ public final class RatisPipelines implements AutoCloseable {
         .setStateMachineRegistry(group -> new ContainerStateMachine(store, access, group, chunkWriters, registry))
         .setOption(RaftStorage.StartupOption.RECOVER).build();
     server.start();
+    inProcess = new InetSocketAddress(host,
+        ((InetSocketAddress) server.getServerRpc().getInetSocketAddress()).getPort());
+    InProcessServers.addRaft(inProcess, new InProcessRaft(server, registry));
     lifeCycle.startEnds();
     LOG.info("{}: Ratis server {} on port {} recovered {} pipelines; RaftLog directories {}", nodeName, me, port(),
         groupIds().size(), logDirs);
@@ -373,6 +379,9 @@ public final class RatisPipelines implements AutoCloseable {
   public void close() {
     if (!lifeCycle.closeBegins()) {
       return;
+    }
+    if (inProcess != null) {
+      InProcessServers.removeRaft(inProcess);
     }
     if (server != null) {
       try {

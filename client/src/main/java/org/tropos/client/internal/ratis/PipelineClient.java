@@ -11,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.client.RaftClientConfigKeys;
 import org.apache.ratis.client.retry.RequestTypeDependentRetryPolicy;
@@ -72,6 +73,7 @@ public final class PipelineClient implements AutoCloseable {
 
   private final UUID pipeline;
   private final RaftClient client;
+  private final InProcessLeader inProcessLeader;
   private final WatchClients watchClients;
   private final List<ByteString> memberIds;
   /** Each member's commit index as last reported in a reply (keyed by Raft peer id). */
@@ -114,6 +116,8 @@ public final class PipelineClient implements AutoCloseable {
     RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers);
     Parameters tls = RaftTls.client(transport, ServiceRole.DATANODE);
     this.client = newClient(properties, tls, retries, group, leaderHint);
+    this.inProcessLeader = new InProcessLeader(group.getGroupId(),
+        members.stream().map(member -> DatanodeAddresses.of(member, PortName.RATIS)).toList(), writeTimeout);
     this.watchClients = new WatchClients(() -> newClient(properties, tls, retries, group, leaderHint),
         WATCHES_PER_CLIENT);
   }
@@ -133,25 +137,28 @@ public final class PipelineClient implements AutoCloseable {
   }
 
   /**
-   * Sends a chunk; {@code data} (position to limit) is not copied and must not change until the reply.
+   * Sends a chunk; {@code data} (position to limit) is not copied and must never change afterwards: a leader in this
+   * JVM keeps it past the reply for followers that fall behind ({@link InProcessLeader}).
    * {@code token}: the block's WRITE token in a secure cluster (as the OM handed it out), else the default instance.
    */
   public CompletableFuture<Reply> writeChunk(BlockId block, BlockToken token, long offset, ByteBuffer data,
       ChecksumData checksums) {
     return send(ContainerCommand.newBuilder().setWriteChunk(chunk(block, offset, data, checksums)).setToken(token)
-        .build(), UnsafeByteOperations.unsafeWrap(data.duplicate()));
+        .build(), UnsafeByteOperations.unsafeWrap(data.duplicate()), false);
   }
 
   /**
    * Sends a block's last chunk together with the block's commit ({@code blockLength} bytes with
-   * {@code blockChecksums}, as {@link #putBlock}): one Raft entry instead of two.
+   * {@code blockChecksums}, as {@link #putBlock}): one Raft entry instead of two. A whole block in one entry
+   * ({@code offset} 0) goes straight to a leader in this JVM ({@link InProcessLeader}) when there is one.
+   * {@code data} as for {@link #writeChunk}.
    */
   public CompletableFuture<Reply> writeLastChunk(BlockId block, BlockToken token, long offset, ByteBuffer data,
       ChecksumData checksums, long blockLength, ChecksumData blockChecksums) {
     WriteChunk.Builder chunk = chunk(block, offset, data, checksums).setCommit(putBlockCommand(block, blockLength,
         blockChecksums));
     return send(ContainerCommand.newBuilder().setWriteChunk(chunk).setToken(token).build(),
-        UnsafeByteOperations.unsafeWrap(data.duplicate()));
+        UnsafeByteOperations.unsafeWrap(data.duplicate()), offset == 0);
   }
 
   private static WriteChunk.Builder chunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums) {
@@ -165,7 +172,7 @@ public final class PipelineClient implements AutoCloseable {
 
   public CompletableFuture<Reply> putBlock(BlockId block, BlockToken token, long length, ChecksumData checksums) {
     return send(ContainerCommand.newBuilder().setPutBlock(putBlockCommand(block, length, checksums))
-        .setToken(token).build(), ByteString.EMPTY);
+        .setToken(token).build(), ByteString.EMPTY, false);
   }
 
   /** Completes when the entry at {@code logIndex} is committed at {@code level} (ALL_COMMITTED or MAJORITY). */
@@ -198,11 +205,21 @@ public final class PipelineClient implements AutoCloseable {
     }
   }
 
-  private CompletableFuture<Reply> send(ContainerCommand command, ByteString data) {
+  /**
+   * Sends {@code command} with {@code data} as its tail. {@code wholeBlock}: the entry writes and commits a block
+   * alone, so it may go to a leader in this JVM first; what the Ratis client would retry there (leadership moved,
+   * the leader busy or gone) is sent again through it. Sending it twice is safe: no other entry of the block can
+   * come between the two, and a block written and committed again with the same bytes is the same block.
+   */
+  private CompletableFuture<Reply> send(ContainerCommand command, ByteString data, boolean wholeBlock) {
     byte[] header = command.toByteArray();
-    ByteString content = ByteString.copyFrom(ByteBuffer.allocate(4 + header.length).putInt(header.length)
-        .put(header).flip()).concat(data);
-    return client.async().send(Message.valueOf(content)).thenApply(reply -> {
+    Message message = Message.valueOf(ByteString.copyFrom(ByteBuffer.allocate(4 + header.length)
+        .putInt(header.length).put(header).flip()).concat(data));
+    CompletableFuture<RaftClientReply> local = wholeBlock ? inProcessLeader.write(message) : null;
+    CompletableFuture<RaftClientReply> replied = local == null ? client.async().send(message)
+        : local.handle((reply, failure) -> retried(reply, failure) ? client.async().send(message) : local)
+            .thenCompose(reply -> reply);
+    return replied.thenApply(reply -> {
       if (!reply.isSuccess()) {
         throw new CompletionException(failure(command.getCommandCase().toString(), reply));
       }
@@ -213,6 +230,17 @@ public final class PipelineClient implements AutoCloseable {
       }
       return new Reply(response, reply.getLogIndex());
     });
+  }
+
+  /**
+   * Whether the Ratis client would send a write again after this outcome in this JVM: not after a success, the
+   * state machine's refusal or a write that took the whole write timeout.
+   */
+  private static boolean retried(RaftClientReply reply, Throwable failure) {
+    if (failure != null) {
+      return !(failure instanceof TimeoutException);
+    }
+    return !reply.isSuccess() && !(reply.getException() instanceof StateMachineException);
   }
 
   private static ContainerCommandResponse parse(RaftClientReply reply) {
