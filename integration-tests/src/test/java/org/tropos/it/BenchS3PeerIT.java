@@ -17,7 +17,8 @@ import org.tropos.tools.Tropos;
 /**
  * A short run of {@code tropos bench s3 --peer}: tropos local in a JVM of its own against another S3 service
  * (an in-process Tropos gateway here, whose server process is this JVM, found from its port): a row per service,
- * operation and size with the server CPU of both, and a ratio row per operation.
+ * operation and size with the server CPU of both, and a ratio row per operation; GETs read every object four
+ * times.
  */
 @Timeout(300)
 class BenchS3PeerIT {
@@ -48,9 +49,17 @@ class BenchS3PeerIT {
           }
           assertTrue(row.contains("\"errors\":0"), row);
           assertTrue(Pattern.compile("\"serverCpuMsPerOp\":\\d").matcher(row).find(), "server CPU known: " + row);
+          if (op.equals("put") || op.equals("get")) {
+            // every small object read four times over (--get-passes' default), once of the others (huge: one)
+            long requests = size == 102400 ? 40 : size == 2 << 20 ? 2 : 1;
+            assertTrue(row.contains("\"requests\":" + (op.equals("get") ? 4 * requests : requests) + ","), row);
+          }
         }
       }
     }
+    // after each round of warm-up (one of small objects, one of large ones) the servers' compilers were waited for
+    assertEquals(2, rows.stream().filter(r -> r.startsWith("{\"op\":\"warmup-compiler-drain\"")).count(),
+        out::toString);
     for (String op : List.of("put", "get")) {
       assertTrue(Pattern.compile("\"opsPerSec\":\\d").matcher(only(rows, "tropos/other", op, 102400)).find(),
           "a ratio row for " + op + ": " + out);

@@ -197,8 +197,7 @@ public final class RatisPipelines implements AutoCloseable {
         .setStateMachineRegistry(group -> new ContainerStateMachine(store, access, group, chunkWriters, registry))
         .setOption(RaftStorage.StartupOption.RECOVER).build();
     server.start();
-    inProcess = new InetSocketAddress(host,
-        ((InetSocketAddress) server.getServerRpc().getInetSocketAddress()).getPort());
+    inProcess = new InetSocketAddress(host, boundPort());
     InProcessServers.addRaft(inProcess, new InProcessRaft(server, registry));
     lifeCycle.startEnds();
     LOG.info("{}: Ratis server {} on port {} recovered {} pipelines; RaftLog directories {}", nodeName, me, port(),
@@ -208,6 +207,10 @@ public final class RatisPipelines implements AutoCloseable {
   /** The bound port. */
   public int port() {
     lifeCycle.assertRunning();
+    return boundPort();
+  }
+
+  private int boundPort() {
     return ((InetSocketAddress) server.getServerRpc().getInetSocketAddress()).getPort();
   }
 

@@ -76,7 +76,6 @@ final class S3RequestAuthenticator implements UserAuthenticator {
     }
     try {
       if (S3SignatureCheck.v4(proof)) {
-        requireRecent(proof.getDate());
         S3SignatureCheck.requireMatch(proof, scopeKey(proof), null);
       } else {
         S3SignatureCheck.requireMatch(proof, null, secrets.secret(proof.getAccessId()));
@@ -87,11 +86,16 @@ final class S3RequestAuthenticator implements UserAuthenticator {
     return Optional.of(new AuthenticatedUser(proof.getAccessId(), Authentication.GATEWAY));
   }
 
-  /** The key of the proof's V4 scope, derived from the user's secret unless known from the last TTL. */
-  private byte[] scopeKey(CheckS3SignatureRequest proof) throws OmException {
+  /**
+   * The key of the proof's V4 scope, derived from the user's secret unless known from the last TTL. Only a recent
+   * scope's key is derived, and so remembered: its day is not parsed again for every call, and stays recent enough
+   * for the TTL.
+   */
+  private byte[] scopeKey(CheckS3SignatureRequest proof) throws OmException, AuthenticationException {
     Scope scope = new Scope(proof.getAccessId(), proof.getDate(), proof.getRegion(), proof.getService());
     byte[] key = scopes.get(scope);
     if (key == null) {
+      requireRecent(scope.date());
       key = S3Signatures.v4SigningKey(secrets.secret(scope.accessId()), scope.date(), scope.region(),
           scope.service());
       scopes.remember(scope, key);

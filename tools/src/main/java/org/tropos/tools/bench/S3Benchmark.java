@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -46,6 +47,8 @@ public final class S3Benchmark implements Callable<Integer> {
   private static final double WARM_JIT_SHARE = 0.05;
   /** Large objects PUT and GET once, untimed, before the large phases. */
   private static final int LARGE_WARMUP = 8;
+  /** The longest wait for the servers' JIT compilers after a round of warm-up (never longer than the warm-up). */
+  private static final int MAX_DRAIN_SECONDS = 60;
 
   @Option(names = "--datanodes", defaultValue = "3", description = "Datanodes (default 3).")
   private int datanodes;
@@ -75,8 +78,15 @@ public final class S3Benchmark implements Callable<Integer> {
 
   @Option(names = "--warmup-max-seconds", defaultValue = "600",
       description = "Warm-up rounds go on until no server spent more than 5 %% of its CPU on compiling code in the"
-          + " last one (a JVM's JIT compiler), for at most this long (default 600; 0: one round).")
+          + " last one (a JVM's JIT compiler), for at most this long (default 600; 0: one round); after each, the"
+          + " servers' compilers finish what it queued (up to 60 s, and never longer than this) before the next load"
+          + " starts.")
   private int warmupMaxSeconds;
+
+  @Option(names = "--get-passes", defaultValue = "4",
+      description = "Times each GET phase reads every object it follows (default 4): GETs are short, one pass of a"
+          + " few thousand small ones lasts a second or two.")
+  private int getPasses;
 
   @Option(names = "--large", defaultValue = "64MB", description = "Large object size (default 64MB).")
   private String large;
@@ -149,6 +159,9 @@ public final class S3Benchmark implements Callable<Integer> {
   public Integer call() throws Exception {
     if (peer != null && (peerKey == null || peerSecret == null)) {
       throw new ParameterException(spec.commandLine(), "--peer needs --peer-key and --peer-secret");
+    }
+    if (getPasses < 1) {
+      throw new ParameterException(spec.commandLine(), "--get-passes must be at least 1");
     }
     PrintWriter out = spec.commandLine().getOut();
     long errors;
@@ -232,17 +245,18 @@ public final class S3Benchmark implements Callable<Integer> {
 
   /** The SDK's PUTs and GETs on every service; the requests that failed. */
   private long transfers(PrintWriter out, List<S3Transfers.Target> targets) throws Exception {
-    S3Transfers transfers = new S3Transfers(clock, targets, out, json);
+    S3Transfers transfers = new S3Transfers(clock, targets, out, json, getPasses);
     long smallBytes = DataSize.parse(small).bytes();
     long warmupEnd = clock.monotonicNanos() + warmupMaxSeconds * 1_000_000_000L;
-    while (transfers.warmUp(smallBytes, warmup, concurrency) > WARM_JIT_SHARE
+    Duration maxDrain = Duration.ofSeconds(Math.min(MAX_DRAIN_SECONDS, warmupMaxSeconds));
+    while (transfers.warmUp(smallBytes, warmup, concurrency, maxDrain) > WARM_JIT_SHARE
         && clock.monotonicNanos() < warmupEnd) {
       // another round: a server still compiling is not yet what it will be after minutes of service
     }
     transfers.compare(smallBytes, smallCount, concurrency);
     long largeBytes = DataSize.parse(large).bytes();
     // Large objects run code the small ones did not: without this the JIT took 13-28 % of the large phases' CPU.
-    transfers.warmUp(largeBytes, Math.min(largeCount, LARGE_WARMUP), concurrency);
+    transfers.warmUp(largeBytes, Math.min(largeCount, LARGE_WARMUP), concurrency, maxDrain);
     transfers.compare(largeBytes, largeCount, concurrency);
     long hugeBytes = DataSize.parse(huge).bytes();
     if (hugeBytes > 0 && hugeCount > 0) {

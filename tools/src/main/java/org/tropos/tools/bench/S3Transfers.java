@@ -2,6 +2,7 @@ package org.tropos.tools.bench;
 
 import java.io.OutputStream;
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -48,16 +49,19 @@ final class S3Transfers {
   private final List<Target> targets;
   private final PrintWriter out;
   private final boolean json;
+  private final int getPasses;
   private int phases;
   private long errors;
   private double highestJitShare;
   private int warmUpRounds;
 
-  S3Transfers(Clock clock, List<Target> targets, PrintWriter out, boolean json) {
+  /** Each GET phase reads every object {@code getPasses} times. */
+  S3Transfers(Clock clock, List<Target> targets, PrintWriter out, boolean json, int getPasses) {
     this.clock = clock;
     this.targets = targets;
     this.out = out;
     this.json = json;
+    this.getPasses = getPasses;
   }
 
   /** Failed requests over all phases so far, warm-up included. */
@@ -66,19 +70,29 @@ final class S3Transfers {
   }
 
   /**
-   * PUTs then GETs {@code count} objects of {@code size} bytes on every service, reported as warm-up; returns the
-   * highest share of a server's CPU that went to its JIT compiler in those phases.
+   * PUTs then GETs {@code count} objects of {@code size} bytes on every service, reported as warm-up, then lets
+   * the servers' JIT compilers work off what that queued, for at most {@code maxDrain} ({@link CompilerBacklog});
+   * returns the highest share of a server's CPU that went to its JIT compiler in those phases.
    */
-  double warmUp(long size, int count, int concurrency) throws Exception {
+  double warmUp(long size, int count, int concurrency, Duration maxDrain) throws Exception {
     highestJitShare = 0;
     // Every round writes new keys. Overwriting the last round's would leave the replaced objects to be deleted,
     // which a store that deletes in the background (Tropos) does during the measured phases, on their CPU, while
     // one that deletes at once (MinIO) did it in the warm-up, unmeasured.
     compare("warmup-", "warmup" + warmUpRounds++ + "-", size, count, concurrency);
+    Duration drained = CompilerBacklog.drain(clock, targets.stream().map(Target::side).toList(), maxDrain);
+    if (json) {
+      out.printf(Locale.ROOT, "{\"op\":\"warmup-compiler-drain\",\"sizeBytes\":%d,\"seconds\":%.1f}%n", size,
+          drained.toMillis() / 1e3);
+    } else {
+      out.printf(Locale.ROOT, "warm-up: the servers' JIT compilers worked off their backlog in %.1f s%n",
+          drained.toMillis() / 1e3);
+    }
+    out.flush();
     return highestJitShare;
   }
 
-  /** PUTs then GETs {@code count} objects of {@code size} bytes on every service. */
+  /** PUTs {@code count} objects of {@code size} bytes on every service, then GETs each of them in every pass. */
   void compare(long size, int count, int concurrency) throws Exception {
     compare("", "", size, count, concurrency);
   }
@@ -91,8 +105,10 @@ final class S3Transfers {
         "bench-s3", concurrency, n, i -> t.s3().putObject(p -> p.bucket(BUCKET).key(key + (first + i)),
             RequestBody.fromContentProvider(() -> S3Benchmark.repeat(content, size), size,
                 "application/octet-stream"))));
-    phase(opPrefix + "get", size, count, concurrency, (t, first, n) -> ConcurrentOps.runCountingErrors(clock,
-        "bench-s3", concurrency, n, i -> read(t.s3(), key + (first + i), size)));
+    // A read is over in half a millisecond of server CPU: one pass of a few thousand lasts a second or two, which a
+    // collection or another server's background work can move by a tenth.
+    phase(opPrefix + "get", size, count * getPasses, concurrency, (t, first, n) -> ConcurrentOps.runCountingErrors(
+        clock, "bench-s3", concurrency, n, i -> read(t.s3(), key + (first + i) % count, size)));
   }
 
   private static void read(S3Client s3, String key, long size) throws Exception {
@@ -175,7 +191,7 @@ final class S3Transfers {
   private void print(Phase p) {
     ConcurrentOps.Result r = p.result();
     if (json) {
-      out.printf(Locale.ROOT, "{\"system\":\"%s\",\"op\":\"%s\",\"sizeBytes\":%d,\"concurrency\":%d,\"objects\":%d,"
+      out.printf(Locale.ROOT, "{\"system\":\"%s\",\"op\":\"%s\",\"sizeBytes\":%d,\"concurrency\":%d,\"requests\":%d,"
           + "\"opsPerSec\":%.1f,\"mbPerSec\":%.1f,\"p50Ms\":%.2f,\"p99Ms\":%.2f,\"maxMs\":%.2f,"
           + "\"serverCpuMsPerOp\":%s,\"serverJitPercent\":%s,\"errors\":%d%s}%n", p.system(), p.op(),
           p.sizeBytes(), p.concurrency(), r.ops(), r.opsPerSec(), p.mbPerSec(), r.p50Ms(), r.p99Ms(), r.maxMs(),
