@@ -17,8 +17,8 @@ import org.tropos.proto.om.VolumeInfo;
 
 /**
  * Hadoop's FileSystem contract bound to {@code s3a://} through the S3 gateway of a mini cluster, as Hadoop runs
- * it against a store: one cluster per test class (failsafe runs each class in its own JVM), two buckets in it. What
- * S3A supports is declared in {@code contract/s3a.xml}.
+ * it against a store: one cluster per JVM (a test class run alone, or all of them in {@link HadoopContractOnS3AIT}),
+ * two buckets in it. What S3A supports is declared in {@code contract/s3a.xml}.
  */
 public class S3AContract extends AbstractFSContract {
   /** The buckets the contract runs in: an S3 bucket, and a FILE_SYSTEM_OPTIMIZED bucket linked into s3v. */
@@ -55,28 +55,14 @@ public class S3AContract extends AbstractFSContract {
     return List.of(new Object[] {Bucket.OBJECT_STORE}, new Object[] {Bucket.LINKED_FSO});
   }
 
-  /** This JVM's cluster, as a test class's {@code @ClassRule}: started before its tests, stopped after them. */
+  /** This JVM's cluster, as a test class's or a suite's {@code @ClassRule} (see {@link SharedClusterRule}). */
   static ExternalResource cluster() {
-    return new ExternalResource() {
-      @Override
-      protected void before() throws Exception {
-        startCluster();
-      }
-
-      @Override
-      protected void after() {
-        try {
-          stopCluster();
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }
-    };
+    return new SharedClusterRule(S3AContract::startCluster, S3AContract::stopCluster);
   }
 
-  private static synchronized void startCluster() throws Exception {
+  private static synchronized boolean startCluster() throws Exception {
     if (cluster != null) {
-      return;
+      return false;
     }
     dir = Files.createTempDirectory("tropos-s3a-contract");
     cluster = new S3Cluster(dir);
@@ -90,6 +76,7 @@ public class S3AContract extends AbstractFSContract {
         .setLayout(BucketLayout.FILE_SYSTEM_OPTIMIZED).build());
     tropos.createBucket(BucketInfo.newBuilder().setVolume("s3v").setName(Bucket.LINKED_FSO.name).setOwner(USER)
         .setSourceVolume("warehouse").setSourceBucket("lake").build());
+    return true;
   }
 
   /** Stops it with every FileSystem instance this JVM cached. */

@@ -8,10 +8,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
+import org.junit.rules.ExternalResource;
 
 /**
- * Hadoop's FileSystem contract bound to {@code tropos://} on a mini cluster (one per test class: failsafe runs
- * each class in its own JVM). What the FileSystem supports is declared in {@code contract/tropos.xml}.
+ * Hadoop's FileSystem contract bound to {@code tropos://} on a mini cluster (one per JVM: a test class run
+ * alone, or all of them in {@link HadoopContractOnTroposIT}). What the FileSystem supports is declared in
+ * {@code contract/tropos.xml}.
  */
 public class TroposContract extends AbstractFSContract {
   private static final Map<String, String> SETTINGS = Map.of("ozone.scm.block.size", "4MB",
@@ -25,18 +27,24 @@ public class TroposContract extends AbstractFSContract {
     addConfResource("contract/tropos.xml");
   }
 
-  /** Starts this JVM's cluster (from a test class's {@code @BeforeClass}). */
-  static synchronized void startCluster() throws Exception {
-    if (cluster == null) {
-      dir = Files.createTempDirectory("tropos-contract");
-      cluster = new MiniCluster(dir, 3, 1, SETTINGS);
-      cluster.awaitAllHealthy();
-      cluster.awaitOpenPipelines(1);
-    }
+  /** This JVM's cluster, as a test class's or a suite's {@code @ClassRule} (see {@link SharedClusterRule}). */
+  static ExternalResource cluster() {
+    return new SharedClusterRule(TroposContract::startCluster, TroposContract::stopCluster);
   }
 
-  /** Stops it (from {@code @AfterClass}), with every FileSystem instance this JVM cached. */
-  static synchronized void stopCluster() throws IOException {
+  private static synchronized boolean startCluster() throws Exception {
+    if (cluster != null) {
+      return false;
+    }
+    dir = Files.createTempDirectory("tropos-contract");
+    cluster = new MiniCluster(dir, 3, 1, SETTINGS);
+    cluster.awaitAllHealthy();
+    cluster.awaitOpenPipelines(1);
+    return true;
+  }
+
+  /** Stops it with every FileSystem instance this JVM cached. */
+  private static synchronized void stopCluster() throws IOException {
     FileSystem.closeAll();
     if (cluster != null) {
       cluster.close();

@@ -3,20 +3,13 @@ package org.tropos.it;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractMkdirTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.rules.ExternalResource;
 
 /** Hadoop's Mkdir contract against tropos:// (options in contract/tropos.xml). */
 public class TroposContractMkdirIT extends AbstractContractMkdirTest {
-  @BeforeClass
-  public static void startTroposCluster() throws Exception {
-    TroposContract.startCluster();
-  }
-
-  @AfterClass
-  public static void stopTroposCluster() throws Exception {
-    TroposContract.stopCluster();
-  }
+  @ClassRule
+  public static final ExternalResource CLUSTER = TroposContract.cluster();
 
   @Override
   protected AbstractFSContract createContract(Configuration conf) {

@@ -1,31 +1,24 @@
 package org.tropos.it;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.contract.AbstractContractRootDirectoryTest;
-import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.fs.contract.AbstractContractRootDirectoryTest;
+import org.apache.hadoop.fs.contract.AbstractFSContract;
 import org.apache.hadoop.fs.contract.ContractTestUtils;
-import org.junit.AfterClass;
 import org.junit.Assert;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
 import org.junit.Test;
+import org.junit.rules.ExternalResource;
 
 /**
  * Hadoop's RootDirectory contract against tropos:// (options in contract/tropos.xml). Two of its tests put a
  * file straight under "/", where tropos:// has volumes only; they run here with the file in a bucket instead.
  */
 public class TroposContractRootDirectoryIT extends AbstractContractRootDirectoryTest {
-  @BeforeClass
-  public static void startTroposCluster() throws Exception {
-    TroposContract.startCluster();
-  }
-
-  @AfterClass
-  public static void stopTroposCluster() throws Exception {
-    TroposContract.stopCluster();
-  }
+  @ClassRule
+  public static final ExternalResource CLUSTER = TroposContract.cluster();
 
   @Override
   protected AbstractFSContract createContract(Configuration conf) {

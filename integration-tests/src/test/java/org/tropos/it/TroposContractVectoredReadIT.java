@@ -3,8 +3,8 @@ package org.tropos.it;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.contract.AbstractContractVectoredReadTest;
 import org.apache.hadoop.fs.contract.AbstractFSContract;
-import org.junit.AfterClass;
-import org.junit.BeforeClass;
+import org.junit.ClassRule;
+import org.junit.rules.ExternalResource;
 import org.junit.runner.RunWith;
 import org.junit.runners.Parameterized;
 
@@ -21,15 +21,8 @@ public class TroposContractVectoredReadIT extends AbstractContractVectoredReadTe
     return params();
   }
 
-  @BeforeClass
-  public static void startTroposCluster() throws Exception {
-    TroposContract.startCluster();
-  }
-
-  @AfterClass
-  public static void stopTroposCluster() throws Exception {
-    TroposContract.stopCluster();
-  }
+  @ClassRule
+  public static final ExternalResource CLUSTER = TroposContract.cluster();
 
   @Override
   protected AbstractFSContract createContract(Configuration conf) {

@@ -261,19 +261,30 @@ public final class PipelineManager implements NodeEvents {
    */
   @Override
   public void registered(UUID datanode) {
+    fillOnceSettled();
+  }
+
+  /**
+   * A member going STALE or DEAD loses its pipelines; one HEALTHY again gets new ones as soon as its peers settle,
+   * not at the next periodic fill (two minutes by default): datanodes that all missed heartbeats together (a busy
+   * host, a short partition) would otherwise leave the cluster without a pipeline for that long.
+   */
+  @Override
+  public void stateChanged(UUID datanode, NodeState from, NodeState to) {
+    if (to == NodeState.STALE || to == NodeState.DEAD) {
+      closePipelinesOf(datanode, "member " + datanode + " is " + to);
+    } else if (to == NodeState.HEALTHY) {
+      fillOnceSettled();
+    }
+  }
+
+  private void fillOnceSettled() {
     synchronized (lock) {
       if (pendingFill != null) {
         pendingFill.cancel(false);
       }
       pendingFill = background.schedule(this::fillToLimits, settleAfterRegistration.toMillis(),
           TimeUnit.MILLISECONDS);
-    }
-  }
-
-  @Override
-  public void stateChanged(UUID datanode, NodeState from, NodeState to) {
-    if (to == NodeState.STALE || to == NodeState.DEAD) {
-      closePipelinesOf(datanode, "member " + datanode + " is " + to);
     }
   }
 

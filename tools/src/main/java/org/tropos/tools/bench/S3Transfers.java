@@ -24,8 +24,12 @@ import software.amazon.awssdk.services.s3.S3Client;
  */
 final class S3Transfers {
   private static final int MB = 1 << 20;
-  /** Slices of a phase per service, at most. */
-  private static final int SLICES = 4;
+  /**
+   * Slices of a phase per service, at most: a slice of a small phase lasts about a second, so that a burst of
+   * background work lasting seconds (a JIT compiler's, a flush to disk) falls on every service alike, not on the
+   * one whose slice it met.
+   */
+  private static final int SLICES = 16;
   /** Requests per concurrent stream in a slice, at least: fewer and a slice is mostly ramp-up and ramp-down. */
   private static final int MIN_REQUESTS_PER_STREAM = 8;
   static final String BUCKET = "bench";
