@@ -62,7 +62,8 @@ public final class PipelineManager implements NodeEvents {
   private final PipelineRenewalPolicy renewal;
   private final Clock clock;
   private final long resendAfterMs;
-  private final Duration settleAfterRegistration;
+  /** How long a fill waits after the last registration or return to HEALTHY, for the others to follow. */
+  private final Duration settle;
   private final ScheduledExecutorService background;
   private ScheduledFuture<?> pendingFill;
   private final List<BiConsumer<UUID, List<UUID>>> closedListeners = new CopyOnWriteArrayList<>();
@@ -75,7 +76,7 @@ public final class PipelineManager implements NodeEvents {
    * @param singleReplicaPipelines whether every usable datanode gets a RATIS/ONE pipeline of its own
    * @param heartbeatInterval the datanodes' heartbeat interval: a create command is re-sent to a member that has
    *     not reported the group after three of them
-   * @param background runs a fill after datanodes register or leave (SCM's pipeline scheduler)
+   * @param background runs a fill after datanodes register, return to HEALTHY or leave (SCM's pipeline scheduler)
    */
   public PipelineManager(ScmDb db, NodeManager nodes, CommandQueue commands, PipelineLimits limits,
       boolean singleReplicaPipelines, Clock clock, Duration heartbeatInterval, ScheduledExecutorService background) {
@@ -89,7 +90,7 @@ public final class PipelineManager implements NodeEvents {
     this.renewal = new PipelineRenewalPolicy(policy);
     this.clock = clock;
     this.resendAfterMs = Math.max(1000, 3 * heartbeatInterval.toMillis());
-    this.settleAfterRegistration = Duration.ofMillis(Math.max(1000, 2 * heartbeatInterval.toMillis()));
+    this.settle = Duration.ofMillis(Math.max(1000, 2 * heartbeatInterval.toMillis()));
     this.background = background;
   }
 
@@ -283,7 +284,7 @@ public final class PipelineManager implements NodeEvents {
       if (pendingFill != null) {
         pendingFill.cancel(false);
       }
-      pendingFill = background.schedule(this::fillToLimits, settleAfterRegistration.toMillis(),
+      pendingFill = background.schedule(this::fillToLimits, settle.toMillis(),
           TimeUnit.MILLISECONDS);
     }
   }
