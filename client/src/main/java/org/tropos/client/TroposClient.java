@@ -31,6 +31,8 @@ import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.AclChange;
+import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.CheckS3SignatureResponse;
@@ -40,6 +42,7 @@ import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.DelegationToken;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
+import org.tropos.proto.om.GetAclResponse;
 import org.tropos.proto.om.GetDelegationTokenResponse;
 import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
@@ -57,6 +60,7 @@ import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.PartInfo;
@@ -341,6 +345,16 @@ public final class TroposClient implements AutoCloseable {
     return om.setKeyAcl(request);
   }
 
+  /** The owner and native ACL of a volume, bucket or key (READ_ACL on it). */
+  public GetAclResponse getAcl(AclObject object) throws OmException {
+    return om.getAcl(object);
+  }
+
+  /** Sets, adds to or removes from the native ACL of a volume, bucket or key (WRITE_ACL); returns the new ACL. */
+  public List<NativeAcl> changeAcl(AclObject object, AclChange change, List<NativeAcl> acls) throws OmException {
+    return om.changeAcl(object, change, acls);
+  }
+
   /** Sets a bucket's versioning or canned ACL. */
   public BucketInfo setBucketProperties(SetBucketPropertiesRequest request) throws OmException {
     return om.setBucketProperties(request);
@@ -416,6 +430,11 @@ public final class TroposClient implements AutoCloseable {
 
   public void revokeS3Secret(String accessId) throws OmException {
     om.revokeS3Secret(accessId);
+  }
+
+  /** The role of the OM this client calls now (an HA service's: whichever it reached last). */
+  public GetOmRoleResponse omRole() throws OmException {
+    return om.getOmRole();
   }
 
   /**

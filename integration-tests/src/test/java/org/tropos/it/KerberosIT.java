@@ -44,7 +44,8 @@ import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.PipelineState;
-import org.tropos.proto.om.CreateVolumeRequest;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.CreateBucketRequest;
 import org.tropos.proto.om.DelegationTokenIdentifier;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
@@ -174,7 +175,7 @@ class KerberosIT {
 
   /**
    * Raw calls over TLS without a certificate: no credential, a forged one, a ticket for another service, and a
-   * ticket replayed are refused before anything runs, and no volume is made.
+   * ticket replayed are refused before anything runs, and no bucket is made.
    */
   @Test
   void forgedMisdirectedAndReplayedTicketsProveNobody() throws Exception {
@@ -184,26 +185,26 @@ class KerberosIT {
     ManagedChannel om = RpcChannel.open(mini.omAddress(), new RpcChannel.ServerTrust(TransportSecurity.trusting(
         root()), ServiceRole.OM));
     try {
-      assertEquals(Status.Code.UNAUTHENTICATED, createVolume(om, "none", null).getStatus().getCode());
-      assertEquals(Status.Code.UNAUTHENTICATED, createVolume(om, "garbage", "not a ticket".getBytes(
+      assertEquals(Status.Code.UNAUTHENTICATED, createBucket(om, "none", null).getStatus().getCode());
+      assertEquals(Status.Code.UNAUTHENTICATED, createBucket(om, "garbage", "not a ticket".getBytes(
           StandardCharsets.UTF_8)).getStatus().getCode());
-      StatusRuntimeException misdirected = createVolume(om, "misdirected", forHttp);
+      StatusRuntimeException misdirected = createBucket(om, "misdirected", forHttp);
       assertEquals(Status.Code.UNAUTHENTICATED, misdirected.getStatus().getCode(), misdirected.getMessage());
       byte[] flipped = forOm.clone();
       flipped[flipped.length - 5] ^= 0x1;
-      assertEquals(Status.Code.UNAUTHENTICATED, createVolume(om, "flipped", flipped).getStatus().getCode());
-      assertEquals(Status.Code.OK, createVolume(om, "first-use", forOm).getStatus().getCode(), "the genuine ticket, once");
-      StatusRuntimeException replayed = createVolume(om, "replayed", forOm);
+      assertEquals(Status.Code.UNAUTHENTICATED, createBucket(om, "flipped", flipped).getStatus().getCode());
+      assertEquals(Status.Code.OK, createBucket(om, "first-use", forOm).getStatus().getCode(), "the genuine ticket, once");
+      StatusRuntimeException replayed = createBucket(om, "replayed", forOm);
       assertEquals(Status.Code.UNAUTHENTICATED, replayed.getStatus().getCode(), replayed.getMessage());
     } finally {
       om.shutdownNow();
     }
     try (TroposClient root = TroposClient.create(mini.clientConfig())) {
-      List<String> volumes = root.listVolumes("").stream().map(VolumeInfo::getName).toList();
+      List<String> buckets = root.listBuckets("jobs", "").stream().map(BucketInfo::getName).toList();
       for (String refused : List.of("none", "garbage", "misdirected", "flipped", "replayed")) {
-        assertTrue(!volumes.contains(refused), refused + " was made: " + volumes);
+        assertTrue(!buckets.contains(refused), refused + " was made: " + buckets);
       }
-      assertTrue(volumes.contains("first-use"), volumes.toString());
+      assertTrue(buckets.contains("first-use"), buckets.toString());
     }
   }
 
@@ -340,15 +341,16 @@ class KerberosIT {
     }
   }
 
-  private static StatusRuntimeException createVolume(ManagedChannel om, String name, byte[] ticket) {
+  /** A bucket of volume jobs (alice's) made by a raw call with {@code ticket}. */
+  private static StatusRuntimeException createBucket(ManagedChannel om, String name, byte[] ticket) {
     Metadata headers = new Metadata();
     if (ticket != null) {
       headers.put(CredentialHeaders.KERBEROS, ticket);
     }
     try {
       OmServiceGrpc.newBlockingStub(om).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(headers))
-          .withDeadlineAfter(10, TimeUnit.SECONDS).createVolume(CreateVolumeRequest.newBuilder().setVolume(
-              VolumeInfo.newBuilder().setName(name).setOwner("root")).build());
+          .withDeadlineAfter(10, TimeUnit.SECONDS).createBucket(CreateBucketRequest.newBuilder().setBucket(
+              BucketInfo.newBuilder().setVolume("jobs").setName(name)).build());
       return Status.OK.asRuntimeException();
     } catch (StatusRuntimeException e) {
       return e;

@@ -90,11 +90,17 @@ import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.AclChange;
+import org.tropos.proto.om.AclIdentity;
+import org.tropos.proto.om.AclObject;
+import org.tropos.proto.om.AclObjectType;
+import org.tropos.proto.om.AclRight;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.ListVolumesRequest;
 import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.VolumeInfo;
@@ -546,14 +552,15 @@ class SecureClusterIT {
   }
 
   /**
-   * Decommissioning a datanode or closing a pipeline takes an administrator's certificate: a caller with none, a
-   * user who is not an administrator, and a daemon (whatever user it names) are refused, and nothing changed.
+   * Decommissioning a datanode, closing a pipeline and even listing pipelines take an administrator's certificate:
+   * a caller with none, a user who is not an administrator, and a daemon (whatever user it names) are refused, and
+   * nothing changed.
    */
   @Test
   void onlyAnAdministratorDecommissionsOrClosesPipelines() throws Exception {
     int port = mini.cluster().scm().clientPort();
     String host = mini.datanodes().get(0).getDetails().getHostName();
-    ManagedChannel looking = channel(port, TransportSecurity.trusting(root()), ServiceRole.SCM);
+    ManagedChannel looking = channel(port, as(ServiceRole.USER, Callers.localUser()), ServiceRole.SCM);
     PipelineInfo open = ScmAdminServiceGrpc.newBlockingStub(looking).withDeadlineAfter(10, TimeUnit.SECONDS)
         .listPipelines(ListPipelinesRequest.getDefaultInstance()).getPipelinesList().stream()
         .filter(p -> p.getState() == PipelineState.OPEN).findFirst().orElseThrow();
@@ -565,6 +572,7 @@ class SecureClusterIT {
           .addHosts(host).build()));
       refused(Status.Code.PERMISSION_DENIED, () -> admin.closePipeline(PipelineRequest.newBuilder()
           .setId(open.getId()).build()));
+      refused(Status.Code.PERMISSION_DENIED, () -> admin.listPipelines(ListPipelinesRequest.getDefaultInstance()));
     }
     assertTrue(mini.datanodes().stream().allMatch(d -> d.getOperationalState() == NodeOperationalState.IN_SERVICE),
         "every datanode still in service");
@@ -757,7 +765,8 @@ class SecureClusterIT {
 
   /**
    * The gateway's calls act for the S3 user whose request's signature they carry, checked by the OM against the
-   * user's secret: without one they act for nobody, whatever user the header names, and with a forged one (or one
+   * user's secret: without one they act for nobody, whatever user the header names (and nobody may read the
+   * bucket's private key, nor may dave before an ACL names him), and with a forged one (or one
    * of a user without a secret) they are refused and change nothing.
    */
   @Test
@@ -773,7 +782,17 @@ class SecureClusterIT {
             S3Signatures.v4SigningKey(secret, day, "us-east-1", "s3"), signed)).build();
     try (TroposClient gateway = TroposClient.create(mini.clientConfig(), "root", as(ServiceRole.S3G,
         "127.0.0.96"))) {
-      assertEquals("", readTokenOwner(gateway), "no request's proof: nobody, though the header names root");
+      assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.lookupKey("vol",
+          "bucket", "kept")).result(), "no request's proof: nobody, though the header names root");
+      try (S3RequestProofs.Acting dave = S3RequestProofs.acting(proof)) {
+        assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.lookupKey("vol",
+            "bucket", "kept")).result(), "dave, who no ACL names yet");
+      }
+      try (TroposClient root = TroposClient.create(mini.clientConfig())) {
+        root.changeAcl(AclObject.newBuilder().setType(AclObjectType.OBJECT_KEY).setVolume("vol").setBucket("bucket")
+            .setKey("kept").build(), AclChange.ACL_CHANGE_ADD, List.of(NativeAcl.newBuilder().setIdentity(
+                AclIdentity.IDENTITY_USER).setName("dave").addRights(AclRight.RIGHT_READ).build()));
+      }
       try (S3RequestProofs.Acting dave = S3RequestProofs.acting(proof)) {
         assertEquals("dave", readTokenOwner(gateway));
       }

@@ -10,6 +10,7 @@ import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.RatisPassThrough;
+import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.conf.SecurityKeys;
 import org.tropos.common.http.StatusPorts;
@@ -18,8 +19,11 @@ import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
+import org.tropos.common.security.Administration;
 import org.tropos.common.security.KerberosService;
 import org.tropos.common.security.SecuritySettings;
+import org.tropos.om.acl.NativeAuthorizer;
+import org.tropos.om.rpc.OmRpc;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
 
@@ -41,18 +45,36 @@ import org.tropos.proto.om.BucketLayout;
  * @param status where the status port (/prom, /health, /ready) listens, over HTTP and HTTPS as ozone.http.policy
  *     says
  * @param scmConsole SCM's status port, where the cluster's web console is (linked from the OM's)
- * @param administrators users who administer the cluster besides the one running the OM
+ * @param administrators who administers the cluster besides the user running the OM, and who reads all
  * @param ha this OM's place in an HA service ({@code ozone.om.service.ids}), empty for a single OM
  * @param security whether the cluster runs secure, and where the OM keeps its key and certificate
  *     ({@code om-security} beside the database)
  * @param kerberos the OM's principal and keytab, when it accepts users' Kerberos tickets (a secure cluster only)
  * @param tokens how long the delegation tokens the OM issues last
+ * @param access how the OM decides who may do what
  */
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
-    StatusPorts status, HostPort scmConsole, List<String> administrators, Optional<Ha> ha,
-    SecuritySettings security, Optional<KerberosService> kerberos, TokenLifetimes tokens) {
+    StatusPorts status, HostPort scmConsole, Administration.Settings administrators, Optional<Ha> ha,
+    SecuritySettings security, Optional<KerberosService> kerberos, TokenLifetimes tokens, Access access) {
+
+  /**
+   * How the OM decides access.
+   *
+   * @param enabled whether it checks ACLs at all ({@code ozone.acl.enabled})
+   * @param s3Volume the S3 gateway's volume ({@code ozone.s3g.volume.name})
+   */
+  public record Access(boolean enabled, String s3Volume) {
+    static Access from(Configuration conf) {
+      return new Access(conf.get(OmKeys.ACL_ENABLED), conf.get(S3GatewayKeys.VOLUME));
+    }
+
+    /** The settings of the OM's client service. */
+    public OmRpc.AccessSettings settings() {
+      return new OmRpc.AccessSettings(new NativeAuthorizer(s3Volume), enabled, s3Volume);
+    }
+  }
 
   /**
    * How long a delegation token lasts: {@code renewInterval} after its issue or last renewal, never more than
@@ -104,10 +126,11 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
         conf.get(OmKeys.CONTAINER_LOCATION_TTL), conf.get(OmKeys.CONTAINER_LOCATION_CACHE_SIZE),
         StatusPorts.of(conf, OmKeys.HTTP_ADDRESS, HTTP_PORT, OmKeys.HTTPS_ADDRESS, HTTPS_PORT),
-        ScmAddresses.scmHttp(conf), conf.get(CommonKeys.ADMINISTRATORS), ha,
+        ScmAddresses.scmHttp(conf), Administration.Settings.from(conf), ha,
         SecuritySettings.from(conf, dbDir.resolveSibling("om-security")),
         KerberosService.from(conf, SecurityKeys.OM_KERBEROS_PRINCIPAL, SecurityKeys.OM_KERBEROS_KEYTAB),
-        new TokenLifetimes(conf.get(SecurityKeys.TOKEN_RENEW_INTERVAL), conf.get(SecurityKeys.TOKEN_MAX_LIFETIME)));
+        new TokenLifetimes(conf.get(SecurityKeys.TOKEN_RENEW_INTERVAL), conf.get(SecurityKeys.TOKEN_MAX_LIFETIME)),
+        Access.from(conf));
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.audit.AuditLog;
 import org.tropos.common.http.JsonRoute;
 import org.tropos.common.http.StatusServer;
 import org.tropos.common.metrics.DaemonMetrics;
@@ -19,6 +20,7 @@ import org.tropos.common.rpc.ScmCertificateClient;
 import org.tropos.common.rpc.ScmSealingKeyClient;
 import org.tropos.common.rpc.ScmSecretKeyClient;
 import org.tropos.common.rpc.ShedUnderPressure;
+import org.tropos.common.security.Administration;
 import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateRenewal;
@@ -43,9 +45,9 @@ import org.tropos.om.ratis.RatisBatchLog;
 import org.tropos.om.rpc.Administrators;
 import org.tropos.om.rpc.Leadership;
 import org.tropos.om.rpc.OmRpc;
-import org.tropos.om.token.DelegationTokens;
 import org.tropos.om.scm.DeletedKeyHandoff;
 import org.tropos.om.scm.ScmBlocks;
+import org.tropos.om.token.DelegationTokens;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
 
@@ -170,13 +172,21 @@ public final class OmServer implements AutoCloseable {
         config.security().blockTokens().tokenLifetime(), clock);
     server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
         List.of(new OmRpc(namespace, scm, config.blockSize(),
-            new Administrators(config.administrators(), Callers.localUser()), leadership, blockTokens, tokens)),
+            new Administrators(new Administration(config.administrators(), Callers.localUser(), clock)), leadership,
+            blockTokens, tokens, config.access().settings())),
         daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(
             OmServiceGrpc.getOpenKeyMethod().getFullMethodName(),
             OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
             OmServiceGrpc.getLeaseBlocksMethod().getFullMethodName(),
             OmServiceGrpc.getInitiateMultipartUploadMethod().getFullMethodName())));
     transport.subject().ifPresent(self -> server.secured(transport, OmRpc.admission(self.clusterId())));
+    // Every call but GetOmRole, a probe of the OM's role (gateways ask every few seconds) that reads nothing.
+    String probe = OmServiceGrpc.getGetOmRoleMethod().getFullMethodName();
+    server.auditing(AuditLog.of("om"), method -> method.startsWith(OmServiceGrpc.SERVICE_NAME + "/")
+        && !method.equals(probe), number -> {
+      OmResult result = OmResult.forNumber(number);
+      return result == null ? "RESULT_" + number : result.name();
+    });
     if (config.security().enabled()) {
       server.authenticatingUsers(config.kerberos().isEmpty() ? tokens
           : config.kerberos().get().acceptor(host).or(tokens))

@@ -7,24 +7,22 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.http.Readiness;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Threads;
-import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.GetOmRoleResponse;
 
 /**
- * The gateway's readiness: it can serve while the OM answers. Asked in the background every {@link #PERIOD} (a call
- * to an OM that is down waits out the client's failover), so {@code /ready} answers at once from the last answer.
- * Any answer of the OM's, an error about the volume included, means it serves.
+ * The gateway's readiness: it can serve while an OM answers that leads or knows a leader (its role; a probe that
+ * reads nothing, left out of the audit log). Asked in the background every {@link #PERIOD} (a call to an OM that
+ * is down waits out the client's failover), so {@code /ready} answers at once from the last answer.
  */
 final class OmReachability implements Readiness, AutoCloseable {
   private static final Duration PERIOD = Duration.ofSeconds(5);
 
   private final TroposClient client;
-  private final String volume;
   private final ScheduledExecutorService scheduler = Threads.scheduler("s3g-om-probe");
   private volatile Optional<String> whyNot = Optional.of("the OM has not been asked yet");
 
-  OmReachability(TroposClient client, String volume) {
+  OmReachability(TroposClient client) {
     this.client = client;
-    this.volume = volume;
   }
 
   void start() {
@@ -33,11 +31,13 @@ final class OmReachability implements Readiness, AutoCloseable {
 
   private void probe() {
     try {
-      client.getVolume(volume);
-      whyNot = Optional.empty();
+      GetOmRoleResponse role = client.omRole();
+      boolean led = role.getRole().equals("LEADER") || role.getRole().equals("SINGLE")
+          || !role.getLeaderId().isEmpty();
+      whyNot = led ? Optional.empty() : Optional.of("no OM leads: OM " + role.getNodeId() + " is "
+          + role.getRole() + " and knows no leader");
     } catch (OmException e) {
-      boolean unserved = e.result() == OmResult.OM_NOT_READY || e.result() == OmResult.NOT_LEADER;
-      whyNot = unserved ? Optional.of("the OM does not answer: " + e.getMessage()) : Optional.empty();
+      whyNot = Optional.of("the OM does not answer: " + e.getMessage());
     }
   }
 

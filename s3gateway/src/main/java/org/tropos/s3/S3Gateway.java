@@ -85,7 +85,7 @@ public final class S3Gateway implements AutoCloseable {
         httpsServer.start();
       }
       long started = clock.monotonicMillis();
-      omReachability = new OmReachability(client, config.volume());
+      omReachability = new OmReachability(client);
       omReachability.start();
       http = StatusServer.of("s3g-http", config.status(), transport, metrics, omReachability)
           .json("/api/summary", (rest, query) -> JsonRoute.json(meters.summary(clock.monotonicMillis() - started)))

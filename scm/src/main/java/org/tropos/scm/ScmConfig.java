@@ -19,6 +19,7 @@ import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.net.ScmService;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
+import org.tropos.common.security.Administration;
 import org.tropos.common.security.KerberosService;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.scm.block.BlockDeletionConfig;
@@ -51,8 +52,9 @@ import org.tropos.scm.replication.ReplicationConfig;
  * @param ha this SCM's place in an HA service ({@code ozone.scm.service.ids}), empty for a single SCM
  * @param security whether the cluster runs secure; where the CA's public files and SCM's own key and certificate
  *     are kept ({@code scm-security} beside the database); how keys and certificates are made
- * @param administrators the users who may change the cluster's datanodes and pipelines ({@code ozone.administrators};
- *     the user running SCM always may)
+ * @param administrators who may change the cluster's datanodes and pipelines ({@code ozone.administrators} and
+ *     {@code .groups}; the user running SCM always may), and who may read SCM's views
+ *     ({@code ozone.readonly.administrators})
  * @param kerberos SCM's principal and keytab, when its client port accepts users' Kerberos tickets (a secure
  *     cluster only)
  */
@@ -61,7 +63,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
     boolean singleReplicaPipelines, Duration pipelineCreationInterval, HostPort blockBind, DataSize containerSize,
     DataSize blockSize, BlockDeletionConfig blockDeletion, ReplicationConfig replication, StatusPorts status,
     HostPort omHttp, HostPort gatewayHttp, Optional<Ha> ha, SecuritySettings security,
-    List<String> administrators, Optional<KerberosService> kerberos) {
+    Administration.Settings administrators, Optional<KerberosService> kerberos) {
 
   private static final int HTTP_PORT = 9876;
   private static final int HTTPS_PORT = 9877;
@@ -97,7 +99,6 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
   }
 
   public ScmConfig {
-    administrators = List.copyOf(administrators);
     if (deadNodeInterval.compareTo(staleNodeInterval) <= 0) {
       throw new ConfigException(ScmKeys.DEAD_NODE_INTERVAL.name() + " (" + deadNodeInterval + ") must be longer than "
           + ScmKeys.STALE_NODE_INTERVAL.name() + " (" + staleNodeInterval + ")");
@@ -131,7 +132,7 @@ public record ScmConfig(HostPort clientBind, HostPort datanodeBind, Path dbDir, 
         ReplicationConfig.from(conf),
         StatusPorts.of(conf, ScmKeys.HTTP_ADDRESS, HTTP_PORT, ScmKeys.HTTPS_ADDRESS, HTTPS_PORT),
         ScmAddresses.omHttp(conf), ScmAddresses.gatewayHttp(conf), ha,
-        SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), conf.get(CommonKeys.ADMINISTRATORS),
+        SecuritySettings.from(conf, dbDir.resolveSibling("scm-security")), Administration.Settings.from(conf),
         KerberosService.from(conf, SecurityKeys.SCM_KERBEROS_PRINCIPAL, SecurityKeys.SCM_KERBEROS_KEYTAB));
   }
 

@@ -9,10 +9,13 @@ import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.audit.AuditLog;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.ShedUnderPressure;
+import org.tropos.common.security.Administration;
 import org.tropos.common.security.SealingKey;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
@@ -61,6 +64,8 @@ final class ScmServices implements AutoCloseable {
 
   private final ScmConfig config;
   private final RackResolver racks;
+  /** SCM's audit log: the calls of OMs, administrators and users; datanodes' heartbeats are not logged. */
+  private static final AuditLog AUDIT = AuditLog.of("scm");
   private final Clock clock;
   private final ScmDb db;
   private final LifeCycle lifeCycle = new LifeCycle("SCM services");
@@ -151,7 +156,8 @@ final class ScmServices implements AutoCloseable {
           .admitting(new ShedUnderPressure(HeapPressure.jvm(), ScmResult.SCM_BUSY, Set.of(
               ScmBlockServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
               ScmBlockServiceGrpc.getAllocateBlocksMethod().getFullMethodName())))
-          .secured(transport, ScmAdmissions.blockPort(identity.clusterId()));
+          .secured(transport, ScmAdmissions.blockPort(identity.clusterId()))
+          .auditing(AUDIT, method -> true, ScmServices::resultName);
       blockServer.start();
       metrics = new ScmMetrics(registry, nodeManager, pipelineManager, containerManager, replicationManager);
     } catch (IOException | RuntimeException e) {
@@ -169,8 +175,10 @@ final class ScmServices implements AutoCloseable {
     clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
         List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
             containerManager, replicationManager, new ScmAdministrators(config.security().enabled(),
-                config.administrators())), new ScmSecurityRpc(ca, secretKeys, sealingKey())), registry)
-        .secured(transport, ScmAdmissions.clientPort(identity.clusterId()));
+                new Administration(config.administrators(), Callers.localUser(), clock))),
+            new ScmSecurityRpc(ca, secretKeys, sealingKey())), registry)
+        .secured(transport, ScmAdmissions.clientPort(identity.clusterId()))
+        .auditing(AUDIT, method -> true, ScmServices::resultName);
     if (config.security().enabled() && config.kerberos().isPresent()) {
       clientServer.authenticatingUsers(config.kerberos().get().acceptor(LocalHosts.name()));
     }
@@ -257,5 +265,10 @@ final class ScmServices implements AutoCloseable {
         pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT));
     lifeCycle.closeEnds();
     LOG.info("SCM services stopped");
+  }
+
+  private static String resultName(int number) {
+    ScmResult result = ScmResult.forNumber(number);
+    return result == null ? "RESULT_" + number : result.name();
   }
 }

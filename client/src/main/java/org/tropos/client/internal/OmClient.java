@@ -9,9 +9,12 @@ import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
+import org.tropos.proto.om.AclChange;
+import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CancelDelegationTokenRequest;
+import org.tropos.proto.om.ChangeAclRequest;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.CheckS3SignatureResponse;
 import org.tropos.proto.om.CommitKeyRequest;
@@ -26,6 +29,8 @@ import org.tropos.proto.om.DeleteBucketRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.DeleteVolumeRequest;
+import org.tropos.proto.om.GetAclRequest;
+import org.tropos.proto.om.GetAclResponse;
 import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetDelegationTokenRequest;
 import org.tropos.proto.om.GetDelegationTokenResponse;
@@ -55,6 +60,7 @@ import org.tropos.proto.om.ListVolumesRequest;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmServiceGrpc;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.OpenKeyResponse;
@@ -246,6 +252,15 @@ public final class OmClient implements AutoCloseable {
 
   public KeyInfo setKeyAcl(SetKeyAclRequest request) throws OmException {
     return om.call(() -> stub().setKeyAcl(request).getKey());
+  }
+
+  public GetAclResponse getAcl(AclObject object) throws OmException {
+    return om.call(() -> stub().getAcl(GetAclRequest.newBuilder().setObject(object).build()));
+  }
+
+  public List<NativeAcl> changeAcl(AclObject object, AclChange change, List<NativeAcl> acls) throws OmException {
+    return om.call(() -> stub().changeAcl(ChangeAclRequest.newBuilder().setObject(object).setChange(change)
+        .addAllAcls(acls).build()).getAclsList());
   }
 
   public BucketInfo setBucketProperties(SetBucketPropertiesRequest request) throws OmException {

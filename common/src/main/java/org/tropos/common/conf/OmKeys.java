@@ -34,6 +34,9 @@ public final class OmKeys {
       ConfigType.BOOLEAN, "false", "Whether the followers of an OM HA service answer read calls (from clients with"
           + " ozone.client.follower.read.enabled): each read first asks the leader for its commit index and waits"
           + " until this OM has applied it, so it sees every write acknowledged before it (linearizable).");
+  public static final ConfigKey<Boolean> ACL_ENABLED = ConfigKey.of("ozone.acl.enabled", ConfigType.BOOLEAN, "true",
+      "Whether the OM checks every request against owners and ACLs (native and S3), as Ozone's native authorizer"
+          + " does. On by default (Ozone's default is off); false lets every caller do everything.");
   public static final ConfigKey<Integer> PORT = ScmKeys.port("ozone.om.port", 9862,
       "Port of the OM's client service.");
   public static final ConfigKey<String> BIND_HOST = ConfigKey.of("ozone.om.address.bind.host", ConfigType.STRING,

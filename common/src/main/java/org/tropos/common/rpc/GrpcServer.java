@@ -18,14 +18,18 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.audit.AuditLog;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.security.UserAuthenticator;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Preconditions;
+import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Threads;
 
 /**
@@ -56,6 +60,7 @@ public final class GrpcServer implements AutoCloseable {
   private UserAuthenticator users = UserAuthenticator.NONE;
   private UserAuthenticator s3Requests = UserAuthenticator.NONE;
   private PeerRoles.Admission peers;
+  private ServerInterceptor audit;
   private ExecutorService executor;
   private Server server;
   private Server inProcess;
@@ -112,6 +117,16 @@ public final class GrpcServer implements AutoCloseable {
   }
 
   /**
+   * Writes an audit line for each call of the methods {@code audited} takes (by full name) to {@code log}, refused
+   * ones included; {@code resultNames} names the services' Result values. Call before {@link #start}.
+   */
+  public GrpcServer auditing(AuditLog log, Predicate<String> audited, IntFunction<String> resultNames) {
+    Preconditions.assertTrue(lifeCycle.state() == LifeCycle.State.NEW, "{} has started", name);
+    this.audit = new AuditInterceptor(log, audited, resultNames, SystemClock.INSTANCE);
+    return this;
+  }
+
+  /**
    * Decides, before start, how a secure server checks the S3 request a gateway's call carries the proof of
    * ({@link S3RequestProofs}); by default it takes none, refuses a call that carries one, and the gateway's other
    * calls are nobody's.
@@ -154,6 +169,9 @@ public final class GrpcServer implements AutoCloseable {
         .intercept(new HandlerHandOff(executor)).intercept(admission);
     if (security.tls()) {
       builder.intercept(peerCheck.apply(peers));
+    }
+    if (audit != null) {
+      builder.intercept(audit);
     }
     builder.intercept(callMetrics);
     services.forEach(builder::addService);

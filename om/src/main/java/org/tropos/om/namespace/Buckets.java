@@ -1,7 +1,9 @@
 package org.tropos.om.namespace;
 
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.tropos.common.rpc.OmException;
+import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
@@ -78,6 +80,10 @@ final class Buckets {
   }
 
   /** The bucket row itself, a link not followed. */
+  static BucketRow named(Txn txn, String volume, String bucket) throws OmException {
+    return requireRow(txn, volume, bucket);
+  }
+
   private static BucketRow requireRow(Txn txn, String volume, String bucket) throws OmException {
     Optional<BucketRow> row = txn.get(OmTable.BUCKETS, OmDbKeys.bucket(volume, bucket), BucketRow.parser());
     if (row.isPresent()) {
@@ -90,6 +96,7 @@ final class Buckets {
   static BucketInfo create(Txn txn, BucketInfo request, Defaults defaults) throws OmException {
     Names.checkBucket(request.getName());
     AclGrantChecks.check(request.getGrants());
+    NativeAcls.checkAll(request.getAclsList());
     if (request.getQuotaBytes() < 0 || request.getQuotaNamespace() < 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "quotas must be >= 0 (0 = none)");
     }
@@ -116,7 +123,8 @@ final class Buckets {
         .setQuotaBytes(request.getQuotaBytes()).setQuotaNamespace(request.getQuotaNamespace())
         .setCreationTimeMs(txn.nowMillis()).setModificationTimeMs(txn.nowMillis())
         .setSourceVolume(request.getSourceVolume()).setSourceBucket(request.getSourceBucket())
-        .setAcl(request.getAcl()).setGrants(request.getGrants()).setLocation(request.getLocation()).build();
+        .setAcl(request.getAcl()).setGrants(request.getGrants()).setLocation(request.getLocation())
+        .addAllAcls(request.getAclsList()).addAllAcls(NativeAcls.inherited(volume.getAclsList(), true)).build();
     txn.put(OmTable.BUCKETS, key, row);
     return Infos.bucket(row, UsageRow.getDefaultInstance());
   }
@@ -200,13 +208,14 @@ final class Buckets {
     return get(txn, volume, name);
   }
 
-  static ListBucketsResponse list(Txn txn, String volume, String prefix, String startAfter, int max)
-      throws OmException {
+  /** The buckets of {@code volume} that {@code shown} keeps, a page of them. */
+  static ListBucketsResponse list(Txn txn, String volume, String prefix, String startAfter, int max,
+      Predicate<BucketRow> shown) throws OmException {
     Volumes.require(txn, volume);
     Listing.Page<BucketInfo> page = new Listing.Page<>(Listing.pageSize(max));
     byte[] p = OmDbKeys.bucket(volume, prefix);
     byte[] from = Listing.from(p, startAfter.isEmpty() ? null : OmDbKeys.bucket(volume, startAfter));
-    txn.scan(OmTable.BUCKETS, p, from, BucketRow.parser(), (k, row) -> page.add(
+    txn.scan(OmTable.BUCKETS, p, from, BucketRow.parser(), (k, row) -> !shown.test(row) || page.add(
         Infos.bucket(row, txn.usage(OmDbKeys.bucket(volume, row.getName())))));
     return ListBucketsResponse.newBuilder().addAllBuckets(page.items()).setTruncated(page.truncated()).build();
   }

@@ -34,7 +34,7 @@ final class FlatKeys {
 
   static KeyInfo commit(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request) throws OmException {
     String name = open.getPath();
-    FileRow file = OpenKeys.toFile(txn, open, bucket.getObjectId(), name, request);
+    FileRow file = OpenKeys.toFile(txn, bucket, open, bucket.getObjectId(), name, request);
     Optional<FileRow> existing = Conditions.onWrite(open, request) ? get(txn, bucket, name) : Optional.empty();
     boolean committedBefore = existing.isPresent() && existing.get().getObjectId() == open.getOpenId();
     Conditions.checkWrite(open, request, FsoTree.name(bucket) + "/" + name, existing, committedBefore);

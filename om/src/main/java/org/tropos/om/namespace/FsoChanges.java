@@ -37,7 +37,7 @@ final class FsoChanges {
     }
     boolean committedBefore = r.file().isPresent() && r.file().get().getObjectId() == open.getOpenId();
     Conditions.checkWrite(open, request, FsoTree.name(bucket) + "/" + r.path(), r.file(), committedBefore);
-    FileRow file = OpenKeys.toFile(txn, open, parent, parts.get(parts.size() - 1), request);
+    FileRow file = OpenKeys.toFile(txn, bucket, open, parent, parts.get(parts.size() - 1), request);
     OpenKeys.commit(txn, bucket, open, OmTable.FILES, OmDbKeys.child(bucket.getObjectId(), parent,
         parts.get(parts.size() - 1)), r.path(), file, committedBefore);
     return Infos.file(bucket, r.path(), file);

@@ -17,7 +17,8 @@ final class Infos {
   static VolumeInfo volume(VolumeRow row) {
     return VolumeInfo.newBuilder().setName(row.getName()).setOwner(row.getOwner()).setQuotaBytes(row.getQuotaBytes())
         .setQuotaNamespace(row.getQuotaNamespace()).setCreationTimeMs(row.getCreationTimeMs())
-        .setModificationTimeMs(row.getModificationTimeMs()).setObjectId(row.getObjectId()).build();
+        .setModificationTimeMs(row.getModificationTimeMs()).setObjectId(row.getObjectId()).addAllAcls(row.getAclsList())
+        .build();
   }
 
   static BucketInfo bucket(BucketRow row, UsageRow usage) {
@@ -29,7 +30,7 @@ final class Infos {
         .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket())
         .setVersioning(row.getVersioning()).setAcl(row.getAcl()).setGrants(row.getGrants()).putAllTags(row.getTagsMap())
         .setLocation(row.getLocation())
-        .addAllCorsRules(row.getCorsRulesList()).build();
+        .addAllCorsRules(row.getCorsRulesList()).addAllAcls(row.getAclsList()).build();
   }
 
   /** A key's latest version (its parts, when joined by a multipart upload, only counted). */
@@ -45,20 +46,22 @@ final class Infos {
         .putAllMetadata(row.getMetadataMap()).setObjectId(row.getObjectId()).setPermission(row.getPermission())
         .setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).setVersionId(KeyVersions.id(row))
         .setDeleteMarker(row.getDeleteMarker()).setLatest(latest).setAcl(row.getAcl()).setGrants(row.getGrants())
-        .setPartCount(row.getPartsCount()).build();
+        .setPartCount(row.getPartsCount()).addAllAcls(row.getAclsList()).build();
   }
 
   static KeyInfo directory(BucketRow bucket, String path, DirectoryRow row) {
     return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
         .setDirectory(true).setOwner(row.getOwner()).setCreationTimeMs(row.getCreationTimeMs())
         .setModificationTimeMs(row.getModificationTimeMs()).setObjectId(row.getObjectId())
-        .setPermission(row.getPermission()).setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).build();
+        .setPermission(row.getPermission()).setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs())
+        .addAllAcls(row.getAclsList()).build();
   }
 
   /** The bucket itself as the root directory of its namespace. */
   static KeyInfo root(BucketRow bucket) {
     return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName("")
         .setDirectory(true).setOwner(bucket.getOwner()).setCreationTimeMs(bucket.getCreationTimeMs())
-        .setModificationTimeMs(bucket.getModificationTimeMs()).setObjectId(bucket.getObjectId()).build();
+        .setModificationTimeMs(bucket.getModificationTimeMs()).setObjectId(bucket.getObjectId())
+        .addAllAcls(bucket.getAclsList()).build();
   }
 }

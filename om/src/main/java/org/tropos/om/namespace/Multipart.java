@@ -74,7 +74,7 @@ final class Multipart {
   static KeyInfo commitPart(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request)
       throws OmException {
     byte[] uploadKey = checkUpload(txn, bucket, open.getPath(), open.getUploadId(), open.getPartNumber());
-    long size = OpenKeys.toFile(txn, open, 0, "", request).getSize();
+    long size = OpenKeys.toFile(txn, bucket, open, 0, "", request).getSize();
     MultipartPartRow part = store(txn, bucket, open.getPath(), open.getUploadId(), uploadKey, MultipartPartRow
         .newBuilder().setPartNumber(open.getPartNumber()).setEtag(request.getMetadataOrDefault(OpenKeys.ETAG, ""))
         .setChecksum(request.getMetadataOrDefault(OpenKeys.PART_CHECKSUM, "")).setSize(size)

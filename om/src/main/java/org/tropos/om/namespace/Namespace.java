@@ -4,10 +4,13 @@ import com.google.protobuf.ByteString;
 import java.util.List;
 import java.util.Optional;
 import org.tropos.common.rpc.OmException;
+import org.tropos.om.acl.Resource;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.OccRunner;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.AclChange;
+import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
@@ -29,6 +32,7 @@ import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusResponse;
 import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.LookupKeyRequest;
+import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
@@ -96,7 +100,47 @@ public final class Namespace {
 
   public ListBucketsResponse listBuckets(String volume, String prefix, String startAfter, int max)
       throws OmException {
-    return runner.run("list buckets of " + volume, txn -> Buckets.list(txn, volume, prefix, startAfter, max));
+    return listBuckets(volume, prefix, startAfter, max, null);
+  }
+
+  /** The buckets of {@code volume}; only those {@code owner} owns unless it is null. */
+  public ListBucketsResponse listBuckets(String volume, String prefix, String startAfter, int max, String owner)
+      throws OmException {
+    return runner.run("list buckets of " + volume, txn -> Buckets.list(txn, volume, prefix, startAfter, max,
+        row -> owner == null || row.getOwner().equals(owner)));
+  }
+
+  /** A volume as access checks see it. */
+  public Resource volumeResource(String volume) throws OmException {
+    return runner.run("read volume " + volume, txn -> AclRows.volume(txn, volume));
+  }
+
+  /** A bucket (a link itself) as access checks see it. */
+  public Resource bucketResource(String volume, String bucket) throws OmException {
+    return runner.run("read bucket " + volume + "/" + bucket, txn -> AclRows.bucket(txn, volume, bucket));
+  }
+
+  /**
+   * The bucket holding the keys of {@code volume/bucket} (a link followed) and {@code key} in it, a file or
+   * directory, as access checks see them; the key is null when there is none ("" never names one).
+   */
+  public Resource keyResource(String volume, String bucket, String key) throws OmException {
+    return keyResource(volume, bucket, key, "");
+  }
+
+  /** As {@link #keyResource(String, String, String)}, for a version of the key ("" = the latest). */
+  public Resource keyResource(String volume, String bucket, String key, String versionId) throws OmException {
+    return runner.run("read key " + key, txn -> AclRows.key(txn, volume, bucket, key, versionId));
+  }
+
+  /** What an ACL call names, with its owner and native ACL. */
+  public Resource aclTarget(AclObject object) throws OmException {
+    return runner.run("read the ACL of " + object.getType(), txn -> AclRows.target(txn, object));
+  }
+
+  /** Changes the native ACL of a volume, bucket or key; returns the ACL it then has. */
+  public List<NativeAcl> changeAcl(AclObject object, AclChange change, List<NativeAcl> acls) throws OmException {
+    return runner.run("change the ACL of " + object.getType(), txn -> AclRows.change(txn, object, change, acls));
   }
 
   public void deleteBucket(String volume, String name) throws OmException {

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
 import org.tropos.common.rpc.OmException;
+import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -111,8 +112,8 @@ final class OpenKeys {
   }
 
   /** The committed row of an open key: the writer's block list, which must add up to the size. */
-  static FileRow toFile(Txn txn, OpenKeyRow open, long parentId, String name, CommitKeyRequest request)
-      throws OmException {
+  static FileRow toFile(Txn txn, BucketRow bucket, OpenKeyRow open, long parentId, String name,
+      CommitKeyRequest request) throws OmException {
     long sum = 0;
     for (KeyBlock b : request.getBlocksList()) {
       if (b.getLength() <= 0) {
@@ -130,6 +131,6 @@ final class OpenKeys {
         .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap())
         .setPermission(open.getPermission()).setAcl(open.getAcl()).setGrants(open.getGrants())
         .setUploadId(open.getJoinedUploadId())
-        .addAllParts(open.getJoinedPartsList()).build();
+        .addAllParts(open.getJoinedPartsList()).addAllAcls(NativeAcls.inherited(bucket.getAclsList(), false)).build();
   }
 }

@@ -2,6 +2,7 @@ package org.tropos.om.namespace;
 
 import java.util.Optional;
 import org.tropos.common.rpc.OmException;
+import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
@@ -22,6 +23,7 @@ final class Volumes {
 
   static VolumeInfo create(Txn txn, VolumeInfo request) throws OmException {
     Names.checkVolume(request.getName());
+    NativeAcls.checkAll(request.getAclsList());
     if (request.getQuotaBytes() < 0 || request.getQuotaNamespace() < 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "quotas must be >= 0 (0 = none)");
     }
@@ -32,7 +34,7 @@ final class Volumes {
     VolumeRow row = VolumeRow.newBuilder().setObjectId(txn.newObjectId()).setName(request.getName())
         .setOwner(request.getOwner()).setQuotaBytes(request.getQuotaBytes())
         .setQuotaNamespace(request.getQuotaNamespace()).setCreationTimeMs(txn.nowMillis())
-        .setModificationTimeMs(txn.nowMillis()).build();
+        .setModificationTimeMs(txn.nowMillis()).addAllAcls(request.getAclsList()).build();
     txn.put(OmTable.VOLUMES, key, row);
     return Infos.volume(row);
   }

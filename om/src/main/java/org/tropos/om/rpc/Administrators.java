@@ -1,32 +1,38 @@
 package org.tropos.om.rpc;
 
-import java.util.Collection;
-import java.util.HashSet;
 import java.util.Set;
 import org.tropos.common.rpc.Callers;
-import org.tropos.common.security.Authentication;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.security.Administration;
+import org.tropos.common.security.Authentication;
 import org.tropos.proto.om.OmResult;
 
 /**
- * Who administers the OM: the users of the OM's own {@code ozone.administrators} and the user running the OM (as
- * in Ozone). A client's configuration has no say: the OM decides from the caller's user ({@link Callers}).
+ * Who administers the OM ({@link Administration}: the user running the OM, {@code ozone.administrators} and
+ * {@code ozone.administrators.groups}, as in Ozone). A client's configuration has no say: the OM decides from the
+ * caller's user ({@link Callers}).
  *
  * <p>Immutable; thread-safe.
  */
 public final class Administrators {
-  private final Set<String> users;
-  private final boolean everyone;
+  private final Administration administration;
 
-  public Administrators(Collection<String> configured, String omUser) {
-    this.users = new HashSet<>(configured);
-    this.users.add(omUser);
-    this.everyone = configured.contains("*");
+  public Administrators(Administration administration) {
+    this.administration = administration;
   }
 
   /** Whether {@code user} administers the OM; nobody ("", a caller the OM cannot name) never does. */
   public boolean contains(String user) {
-    return !user.isEmpty() && (everyone || users.contains(user));
+    return administration.administers(user);
+  }
+
+  /** Whether {@code user} reads what administrators read ({@code ozone.readonly.administrators} too). */
+  boolean reads(String user) {
+    return administration.reads(user);
+  }
+
+  Set<String> groupsOf(String user) {
+    return administration.groupsOf(user);
   }
 
   /**

@@ -1,5 +1,6 @@
 package org.tropos.om.rpc;
 
+import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
@@ -11,16 +12,22 @@ import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.UserAuthenticator;
 import org.tropos.common.util.Clock;
+import org.tropos.om.acl.Authorizer;
+import org.tropos.om.acl.Resource;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
 import org.tropos.om.token.DelegationTokens;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AbortMultipartUploadResponse;
+import org.tropos.proto.om.AclRight;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.AllocateKeyBlockResponse;
+import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CancelDelegationTokenRequest;
 import org.tropos.proto.om.CancelDelegationTokenResponse;
+import org.tropos.proto.om.ChangeAclRequest;
+import org.tropos.proto.om.ChangeAclResponse;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.CheckS3SignatureResponse;
 import org.tropos.proto.om.CommitKeyRequest;
@@ -43,6 +50,8 @@ import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
 import org.tropos.proto.om.DeleteVolumeRequest;
 import org.tropos.proto.om.DeleteVolumeResponse;
+import org.tropos.proto.om.GetAclRequest;
+import org.tropos.proto.om.GetAclResponse;
 import org.tropos.proto.om.GetBucketRequest;
 import org.tropos.proto.om.GetBucketResponse;
 import org.tropos.proto.om.GetDelegationTokenRequest;
@@ -129,6 +138,14 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final Leadership leadership;
   private final BlockGrants grants;
   private final DelegationTokens tokens;
+  private final AccessChecks access;
+
+  /**
+   * How the OM decides access: the {@code authorizer} (when {@code enabled}, ozone.acl.enabled), and the S3 volume,
+   * which every user may create (as the OM's user's) on its first bucket.
+   */
+  public record AccessSettings(Authorizer authorizer, boolean enabled, String s3Volume) {
+  }
 
   /**
    * The service; {@code leadership} says when this OM may serve (an HA service's leader only), {@code tokens}
@@ -136,7 +153,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
    * tokens (both off when the cluster is not secure).
    */
   public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators,
-      Leadership leadership, BlockTokens tokens, DelegationTokens delegationTokens) {
+      Leadership leadership, BlockTokens tokens, DelegationTokens delegationTokens, AccessSettings access) {
     this.grants = new BlockGrants(tokens);
     this.tokens = delegationTokens;
     this.calls = new OmCalls(leadership, delegationTokens);
@@ -145,29 +162,38 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
     this.scm = scm;
     this.blockSize = blockSize;
     this.administrators = administrators;
+    this.access = new AccessChecks(access.authorizer(), access.enabled(), administrators, access.s3Volume(),
+        namespace);
   }
 
   @Override
   public void createVolume(CreateVolumeRequest r, StreamObserver<CreateVolumeResponse> o) {
     calls.respond("CreateVolume", o, () -> CreateVolumeResponse.newBuilder()
-        .setVolume(namespace.createVolume(r.getVolume())).build());
+        .setVolume(namespace.createVolume(access.volumeToCreate(r.getVolume()))).build());
   }
 
   @Override
   public void getVolume(GetVolumeRequest r, StreamObserver<GetVolumeResponse> o) {
-    calls.respondRead("GetVolume", o, () -> GetVolumeResponse.newBuilder().setVolume(namespace.getVolume(r.getName()))
-        .build());
+    calls.respondRead("GetVolume", o, () -> {
+      if (!AccessChecks.fromGateway()) {
+        access.volume(r.getName(), AclRight.RIGHT_READ);
+      }
+      return GetVolumeResponse.newBuilder().setVolume(namespace.getVolume(r.getName())).build();
+    });
   }
 
   @Override
   public void listVolumes(ListVolumesRequest r, StreamObserver<ListVolumesResponse> o) {
-    calls.respondRead("ListVolumes", o, () -> namespace.listVolumes(r.getPrefix(), r.getStartAfter(),
-        r.getMaxResults()));
+    calls.respondRead("ListVolumes", o, () -> {
+      access.requireIdentified("list volumes");
+      return namespace.listVolumes(r.getPrefix(), r.getStartAfter(), r.getMaxResults());
+    });
   }
 
   @Override
   public void deleteVolume(DeleteVolumeRequest r, StreamObserver<DeleteVolumeResponse> o) {
     calls.respond("DeleteVolume", o, () -> {
+      access.volume(r.getName(), AclRight.RIGHT_DELETE);
       namespace.deleteVolume(r.getName());
       return DeleteVolumeResponse.getDefaultInstance();
     });
@@ -175,25 +201,38 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void createBucket(CreateBucketRequest r, StreamObserver<CreateBucketResponse> o) {
-    calls.respond("CreateBucket", o, () -> CreateBucketResponse.newBuilder()
-        .setBucket(namespace.createBucket(r.getBucket())).build());
+    calls.respond("CreateBucket", o, () -> {
+      access.volume(r.getBucket().getVolume(), AclRight.RIGHT_CREATE);
+      BucketInfo bucket = r.getBucket().toBuilder().setOwner(access.owner(r.getBucket().getOwner())).build();
+      return CreateBucketResponse.newBuilder().setBucket(namespace.createBucket(bucket)).build();
+    });
   }
 
   @Override
   public void getBucket(GetBucketRequest r, StreamObserver<GetBucketResponse> o) {
-    calls.respondRead("GetBucket", o, () -> GetBucketResponse.newBuilder()
-        .setBucket(namespace.getBucket(r.getVolume(), r.getName())).build());
+    calls.respondRead("GetBucket", o, () -> {
+      if (!AccessChecks.fromGateway()) {
+        access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_READ);
+      }
+      return GetBucketResponse.newBuilder().setBucket(namespace.getBucket(r.getVolume(), r.getName())).build();
+    });
   }
 
   @Override
   public void listBuckets(ListBucketsRequest r, StreamObserver<ListBucketsResponse> o) {
-    calls.respondRead("ListBuckets", o, () -> namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(),
-        r.getMaxResults()));
+    calls.respondRead("ListBuckets", o, () -> {
+      access.requireIdentified("list buckets");
+      // A caller that may not list the volume sees the buckets it owns (S3's ListBuckets).
+      String owner = !access.enabled() || access.allows(namespace.volumeResource(r.getVolume()),
+          AclRight.RIGHT_LIST) ? null : Callers.current();
+      return namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(), r.getMaxResults(), owner);
+    });
   }
 
   @Override
   public void deleteBucket(DeleteBucketRequest r, StreamObserver<DeleteBucketResponse> o) {
     calls.respond("DeleteBucket", o, () -> {
+      access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_DELETE);
       namespace.deleteBucket(r.getVolume(), r.getName());
       return DeleteBucketResponse.getDefaultInstance();
     });
@@ -203,7 +242,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void openKey(OpenKeyRequest r, StreamObserver<OpenKeyResponse> o) {
     calls.respond("OpenKey", o, () -> {
-      OpenKeyRow open = namespace.openKey(r);
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      OpenKeyRow open = namespace.openKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(open.toByteString());
       if (r.getSize() > 0) {
@@ -217,6 +257,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void allocateBlock(AllocateKeyBlockRequest r, StreamObserver<AllocateKeyBlockResponse> o) {
     calls.respond("AllocateBlock", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
       ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenKey()).getFactor();
       long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
       return AllocateKeyBlockResponse.newBuilder().setBlock(grants.forWriter(scm.allocate(size, factor,
@@ -226,25 +267,52 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void leaseBlocks(LeaseBlocksRequest r, StreamObserver<LeaseBlocksResponse> o) {
-    calls.respond("LeaseBlocks", o, () -> LeaseBlocksResponse.newBuilder()
-        .addAllBlocks(grants.forWriter(scm.lease(r.getCount(), r.getSize(), r.getFactor()))).build());
+    calls.respond("LeaseBlocks", o, () -> {
+      access.requireIdentified("lease blocks");
+      return LeaseBlocksResponse.newBuilder().addAllBlocks(grants.forWriter(scm.lease(r.getCount(), r.getSize(),
+          r.getFactor()))).build();
+    });
   }
 
   @Override
   public void commitKey(CommitKeyRequest r, StreamObserver<CommitKeyResponse> o) {
-    calls.respond("CommitKey", o, () -> CommitKeyResponse.newBuilder().setKey(namespace.commitKey(r)).build());
+    calls.respond("CommitKey", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      return CommitKeyResponse.newBuilder().setKey(namespace.commitKey(ownedByCaller(r))).build();
+    });
+  }
+
+  /**
+   * A commit whose key the caller may own: one opened with the commit gets the caller as its owner (or the one an
+   * administrator names); one opened before carries the owner it was opened for, which must be the caller.
+   */
+  private CommitKeyRequest ownedByCaller(CommitKeyRequest r) throws OmException {
+    if (r.hasOpen()) {
+      return r.toBuilder().setOpen(r.getOpen().toBuilder().setOwner(access.owner(r.getOpen().getOwner()))).build();
+    }
+    try {
+      access.requireOpenedFor(OpenKeyRow.parseFrom(r.getOpenKey()).getOwner(), r.getVolume(), r.getBucket());
+    } catch (InvalidProtocolBufferException e) {
+      throw new OmException(OmResult.INVALID_REQUEST, "unreadable open key: " + e.getMessage());
+    }
+    return r;
   }
 
   /** The key and, from SCM, where its containers' replicas are, nearest to the reader first. */
   @Override
   public void lookupKey(LookupKeyRequest r, StreamObserver<LookupKeyResponse> o) {
     calls.respondRead("LookupKey", o, () -> {
+      boolean mayRead = access.mayReadKey(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId());
       LookupKeyResponse.Builder response = LookupKeyResponse.newBuilder();
       if (r.getWithBucket()) {
         Namespace.KeyInBucket found = namespace.lookupKeyInBucket(r);
         response.setKey(found.key()).setBucket(found.bucket());
       } else {
         response.setKey(namespace.lookupKey(r));
+      }
+      if (!mayRead) {
+        response.setKey(response.getKey().toBuilder().clearBlocks());
+        return response.build();
       }
       List<Long> containers = response.getKey().getBlocksList().stream().map(b -> b.getBlockId().getContainerId())
           .distinct().toList();
@@ -258,18 +326,25 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listKeys(ListKeysRequest r, StreamObserver<ListKeysResponse> o) {
-    calls.respondRead("ListKeys", o, () -> namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(),
-        r.getStartAfter(), r.getMaxResults()));
+    calls.respondRead("ListKeys", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      return namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(), r.getStartAfter(), r.getMaxResults());
+    });
   }
 
   @Override
   public void deleteKey(DeleteKeyRequest r, StreamObserver<DeleteKeyResponse> o) {
-    calls.respond("DeleteKey", o, () -> namespace.deleteKey(r));
+    calls.respond("DeleteKey", o, () -> {
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_DELETE);
+      return namespace.deleteKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
+    });
   }
 
   @Override
   public void renameKey(RenameKeyRequest r, StreamObserver<RenameKeyResponse> o) {
     calls.respond("RenameKey", o, () -> {
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), "", AclRight.RIGHT_DELETE);
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
       namespace.renameKey(r.getVolume(), r.getBucket(), r.getKey(), r.getToKey());
       return RenameKeyResponse.getDefaultInstance();
     });
@@ -277,26 +352,40 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void createDirectory(CreateDirectoryRequest r, StreamObserver<CreateDirectoryResponse> o) {
-    calls.respond("CreateDirectory", o, () -> CreateDirectoryResponse.newBuilder()
-        .setDirectory(namespace.createDirectory(r.getVolume(), r.getBucket(), r.getPath(), r.getOwner())).build());
+    calls.respond("CreateDirectory", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      return CreateDirectoryResponse.newBuilder().setDirectory(namespace.createDirectory(r.getVolume(), r.getBucket(),
+          r.getPath(), access.owner(r.getOwner()))).build();
+    });
   }
 
   @Override
   public void getFileStatus(GetFileStatusRequest r, StreamObserver<GetFileStatusResponse> o) {
-    calls.respondRead("GetFileStatus", o, () -> GetFileStatusResponse.newBuilder()
-        .setStatus(namespace.getFileStatus(r.getVolume(), r.getBucket(), r.getPath())).build());
+    calls.respondRead("GetFileStatus", o, () -> {
+      access.checkStatusReadable(r.getVolume(), r.getBucket(), r.getPath());
+      return GetFileStatusResponse.newBuilder().setStatus(namespace.getFileStatus(r.getVolume(), r.getBucket(),
+          r.getPath())).build();
+    });
   }
 
   @Override
   public void setFileAttributes(SetFileAttributesRequest r, StreamObserver<SetFileAttributesResponse> o) {
-    calls.respond("SetFileAttributes", o, () -> SetFileAttributesResponse.newBuilder()
-        .setStatus(namespace.setFileAttributes(r)).build());
+    calls.respond("SetFileAttributes", o, () -> {
+      access.key(r.getVolume(), r.getBucket(), r.getPath(), "", AclRight.RIGHT_WRITE);
+      if (r.hasOwner() && !access.caller().administrator()) {
+        throw new OmException(OmResult.PERMISSION_DENIED, "only the OM's administrators change the owner of a file"
+            + " or directory (as only HDFS's superuser does)");
+      }
+      return SetFileAttributesResponse.newBuilder().setStatus(namespace.setFileAttributes(r)).build();
+    });
   }
 
   @Override
   public void listStatus(ListStatusRequest r, StreamObserver<ListStatusResponse> o) {
-    calls.respondRead("ListStatus", o, () -> namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(),
-        r.getStartAfter(), r.getMaxResults()));
+    calls.respondRead("ListStatus", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      return namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(), r.getStartAfter(), r.getMaxResults());
+    });
   }
 
   @Override
@@ -379,26 +468,37 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void copyKey(CopyKeyRequest r, StreamObserver<CopyKeyResponse> o) {
-    calls.respond("CopyKey", o, () -> CopyKeyResponse.newBuilder().setKey(namespace.copyKey(r)).build());
+    calls.respond("CopyKey", o, () -> {
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_READ);
+      access.keys(r.getToVolume(), r.getToBucket(), AclRight.RIGHT_CREATE);
+      return CopyKeyResponse.newBuilder().setKey(namespace.copyKey(r.toBuilder().setOwner(access.owner(
+          r.getOwner())).build())).build();
+    });
   }
 
   @Override
   public void initiateMultipartUpload(InitiateMultipartUploadRequest r,
       StreamObserver<InitiateMultipartUploadResponse> o) {
-    calls.respond("InitiateMultipartUpload", o, () -> InitiateMultipartUploadResponse.newBuilder()
-        .setUploadId(namespace.initiateMultipartUpload(r)).build());
+    calls.respond("InitiateMultipartUpload", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      return InitiateMultipartUploadResponse.newBuilder().setUploadId(namespace.initiateMultipartUpload(
+          r.toBuilder().setOwner(access.owner(r.getOwner())).build())).build();
+    });
   }
 
   @Override
   public void completeMultipartUpload(CompleteMultipartUploadRequest r,
       StreamObserver<CompleteMultipartUploadResponse> o) {
-    calls.respond("CompleteMultipartUpload", o, () -> CompleteMultipartUploadResponse.newBuilder()
-        .setKey(namespace.completeMultipartUpload(r)).build());
+    calls.respond("CompleteMultipartUpload", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      return CompleteMultipartUploadResponse.newBuilder().setKey(namespace.completeMultipartUpload(r)).build();
+    });
   }
 
   @Override
   public void abortMultipartUpload(AbortMultipartUploadRequest r, StreamObserver<AbortMultipartUploadResponse> o) {
     calls.respond("AbortMultipartUpload", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
       namespace.abortMultipartUpload(r.getVolume(), r.getBucket(), r.getKey(), r.getUploadId());
       return AbortMultipartUploadResponse.getDefaultInstance();
     });
@@ -406,38 +506,83 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   @Override
   public void listParts(ListPartsRequest r, StreamObserver<ListPartsResponse> o) {
-    calls.respondRead("ListParts", o, () -> namespace.listParts(r));
+    calls.respondRead("ListParts", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      return namespace.listParts(r);
+    });
   }
 
   @Override
   public void listMultipartUploads(ListMultipartUploadsRequest r, StreamObserver<ListMultipartUploadsResponse> o) {
-    calls.respondRead("ListMultipartUploads", o, () -> namespace.listMultipartUploads(r));
+    calls.respondRead("ListMultipartUploads", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      return namespace.listMultipartUploads(r);
+    });
   }
 
   @Override
   public void copyPart(CopyPartRequest r, StreamObserver<CopyPartResponse> o) {
-    calls.respond("CopyPart", o, () -> CopyPartResponse.newBuilder().setPart(namespace.copyPart(r)).build());
+    calls.respond("CopyPart", o, () -> {
+      access.key(r.getSourceVolume(), r.getSourceBucket(), r.getSourceKey(), r.getSourceVersionId(),
+          AclRight.RIGHT_READ);
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      return CopyPartResponse.newBuilder().setPart(namespace.copyPart(r)).build();
+    });
   }
 
   @Override
   public void setKeyTags(SetKeyTagsRequest r, StreamObserver<SetKeyTagsResponse> o) {
-    calls.respond("SetKeyTags", o, () -> SetKeyTagsResponse.newBuilder().setKey(namespace.setKeyTags(r)).build());
+    calls.respond("SetKeyTags", o, () -> {
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_WRITE);
+      return SetKeyTagsResponse.newBuilder().setKey(namespace.setKeyTags(r)).build();
+    });
   }
 
   @Override
   public void setKeyAcl(SetKeyAclRequest r, StreamObserver<SetKeyAclResponse> o) {
-    calls.respond("SetKeyAcl", o, () -> SetKeyAclResponse.newBuilder().setKey(namespace.setKeyAcl(r)).build());
+    calls.respond("SetKeyAcl", o, () -> {
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_WRITE_ACL);
+      return SetKeyAclResponse.newBuilder().setKey(namespace.setKeyAcl(r)).build();
+    });
   }
 
   @Override
   public void setBucketProperties(SetBucketPropertiesRequest r, StreamObserver<SetBucketPropertiesResponse> o) {
-    calls.respond("SetBucketProperties", o, () -> SetBucketPropertiesResponse.newBuilder()
-        .setBucket(namespace.setBucketProperties(r)).build());
+    calls.respond("SetBucketProperties", o, () -> {
+      if (r.hasAcl()) {
+        access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_WRITE_ACL);
+      }
+      if (r.hasVersioning() || r.getSetTags() || r.getSetCors()) {
+        access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_WRITE);
+      }
+      return SetBucketPropertiesResponse.newBuilder().setBucket(namespace.setBucketProperties(r)).build();
+    });
   }
 
   @Override
   public void listKeyVersions(ListKeyVersionsRequest r, StreamObserver<ListKeyVersionsResponse> o) {
-    calls.respondRead("ListKeyVersions", o, () -> namespace.listKeyVersions(r));
+    calls.respondRead("ListKeyVersions", o, () -> {
+      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      return namespace.listKeyVersions(r);
+    });
+  }
+
+  @Override
+  public void getAcl(GetAclRequest r, StreamObserver<GetAclResponse> o) {
+    calls.respondRead("GetAcl", o, () -> {
+      Resource on = namespace.aclTarget(r.getObject());
+      access.require(on, AclRight.RIGHT_READ_ACL);
+      return GetAclResponse.newBuilder().setOwner(on.owner()).addAllAcls(on.acls()).build();
+    });
+  }
+
+  @Override
+  public void changeAcl(ChangeAclRequest r, StreamObserver<ChangeAclResponse> o) {
+    calls.respond("ChangeAcl", o, () -> {
+      access.require(namespace.aclTarget(r.getObject()), AclRight.RIGHT_WRITE_ACL);
+      return ChangeAclResponse.newBuilder().addAllAcls(namespace.changeAcl(r.getObject(), r.getChange(),
+          r.getAclsList())).build();
+    });
   }
 
   @Override

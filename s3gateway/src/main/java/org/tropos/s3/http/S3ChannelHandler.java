@@ -12,6 +12,7 @@ import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
 import java.io.IOException;
+import java.net.SocketAddress;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -85,7 +86,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     // (or sooner, pipelining), and the two responses must not interleave.
     CompletableFuture<Void> previous = lastResponse;
     lastResponse = response.ended();
-    previous.thenRun(() -> answer(request, pipe, response)).exceptionally(e -> {
+    SocketAddress from = ctx.channel().remoteAddress();
+    previous.thenRun(() -> answer(request, pipe, response, from)).exceptionally(e -> {
       LOG.error("S3 {} {} could not be served", request.method(), request.uri(), e);
       response.giveUp();
       ctx.close();
@@ -94,7 +96,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** Refuses the request at once or hands it to a worker. */
-  private void answer(HttpRequest request, BodyPipe pipe, S3Response response) {
+  private void answer(HttpRequest request, BodyPipe pipe, S3Response response, SocketAddress from) {
     if (!request.decoderResult().isSuccess()) {
       Throwable cause = request.decoderResult().cause();
       if (cause instanceof TooLongHttpHeaderException) {
@@ -126,7 +128,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
       refuse(pipe, response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
       return;
     }
-    S3Request s3 = S3Request.of(request, domains, pipe);
+    S3Request s3 = S3Request.of(request, domains, pipe, from);
     try {
       workers.execute(() -> serve(s3, response, pipe));
     } catch (RejectedExecutionException e) {

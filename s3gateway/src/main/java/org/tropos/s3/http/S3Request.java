@@ -4,6 +4,8 @@ import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -24,10 +26,12 @@ public final class S3Request {
   private final String key;
   private final InputStream body;
   private final boolean virtualHost;
+  private final String from;
 
   private S3Request(String method, String rawPath, Map<String, List<String>> query, HttpHeaders headers,
-      String bucket, String key, InputStream body, boolean virtualHost) {
+      String bucket, String key, InputStream body, boolean virtualHost, String from) {
     this.method = method;
+    this.from = from;
     this.virtualHost = virtualHost;
     this.rawPath = rawPath;
     this.query = query;
@@ -39,6 +43,11 @@ public final class S3Request {
 
   /** Parses {@code request}; {@code domains} are the gateway's names for virtual-host-style addressing. */
   static S3Request of(HttpRequest request, List<String> domains, InputStream body) {
+    return of(request, domains, body, null);
+  }
+
+  /** The same, for a request that came from {@code from} (null: unknown). */
+  static S3Request of(HttpRequest request, List<String> domains, InputStream body, SocketAddress from) {
     QueryStringDecoder decoder = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8, true, 1024, true);
     String rawPath = decoder.rawPath();
     // '+' in a path is a plus sign, not a space (the path is not form-encoded).
@@ -56,7 +65,7 @@ public final class S3Request {
       key = slash < 0 ? "" : rest.substring(slash + 1);
     }
     return new S3Request(request.method().name(), rawPath, decoder.parameters(), request.headers(), bucket, key,
-        body, hostBucket != null);
+        body, hostBucket != null, from instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : "");
   }
 
   private static String bucketFromHost(String host, List<String> domains) {
@@ -75,6 +84,11 @@ public final class S3Request {
       }
     }
     return null;
+  }
+
+  /** The client's address, as the connection shows it ("" when unknown). */
+  public String from() {
+    return from;
   }
 
   public String method() {

@@ -1,7 +1,7 @@
 package org.tropos.s3.ops;
 
-import java.util.ArrayList;
 import java.util.List;
+import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGrants;
 import org.tropos.proto.om.AclGroup;
@@ -37,7 +37,7 @@ record S3Acl(CannedAcl canned, AclGrants given) {
 
   /** The grants this ACL makes on a resource of {@code owner} in a bucket of {@code bucketOwner}. */
   List<AclGrant> grants(String owner, String bucketOwner) {
-    return given.getGiven() ? given.getGrantsList() : grantsOf(canned, owner, bucketOwner);
+    return S3AclGrants.of(canned, given, owner, bucketOwner);
   }
 
   /** Whether this ACL grants {@code caller} {@code permission} (or full control). */
@@ -52,40 +52,18 @@ record S3Acl(CannedAcl canned, AclGrants given) {
   }
 
   private static boolean names(AclGrant grant, Caller caller) {
-    return switch (grant.getGranteeCase()) {
-      case USER -> !caller.anonymous() && grant.getUser().equals(caller.accessId());
-      case GROUP -> grant.getGroup() == AclGroup.ACL_ALL_USERS
-          || (grant.getGroup() == AclGroup.ACL_AUTHENTICATED_USERS && !caller.anonymous());
-      case GRANTEE_NOT_SET -> false;
-    };
+    return S3AclGrants.names(grant, caller.accessId());
   }
 
-  /** The grants a canned ACL stands for: groups' first, then the owner's, then the bucket owner's (as RGW). */
   static List<AclGrant> grantsOf(CannedAcl acl, String owner, String bucketOwner) {
-    List<AclGrant> grants = new ArrayList<>();
-    switch (acl) {
-      case ACL_PUBLIC_READ -> grants.add(group(AclGroup.ACL_ALL_USERS, AclPermission.ACL_READ));
-      case ACL_PUBLIC_READ_WRITE -> grants.addAll(List.of(group(AclGroup.ACL_ALL_USERS, AclPermission.ACL_READ),
-          group(AclGroup.ACL_ALL_USERS, AclPermission.ACL_WRITE)));
-      case ACL_AUTHENTICATED_READ -> grants.add(group(AclGroup.ACL_AUTHENTICATED_USERS, AclPermission.ACL_READ));
-      default -> {
-      }
-    }
-    grants.add(user(owner, AclPermission.ACL_FULL_CONTROL));
-    boolean otherOwner = !owner.equals(bucketOwner);
-    if (acl == CannedAcl.ACL_BUCKET_OWNER_READ && otherOwner) {
-      grants.add(user(bucketOwner, AclPermission.ACL_READ));
-    } else if (acl == CannedAcl.ACL_BUCKET_OWNER_FULL_CONTROL && otherOwner) {
-      grants.add(user(bucketOwner, AclPermission.ACL_FULL_CONTROL));
-    }
-    return grants;
+    return S3AclGrants.canned(acl, owner, bucketOwner);
   }
 
   static AclGrant user(String id, AclPermission permission) {
-    return AclGrant.newBuilder().setUser(id).setPermission(permission).build();
+    return S3AclGrants.user(id, permission);
   }
 
   static AclGrant group(AclGroup group, AclPermission permission) {
-    return AclGrant.newBuilder().setGroup(group).setPermission(permission).build();
+    return S3AclGrants.group(group, permission);
   }
 }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
+import org.tropos.common.audit.AuditLog;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.S3RequestProofs;
 import org.tropos.common.util.Causes;
@@ -18,8 +19,8 @@ import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.S3IOException;
 import org.tropos.s3.auth.Caller;
-import org.tropos.s3.auth.S3Users;
 import org.tropos.s3.auth.RequestAuthenticator;
+import org.tropos.s3.auth.S3Users;
 import org.tropos.s3.http.ErrorDocument;
 import org.tropos.s3.http.S3Handler;
 import org.tropos.s3.http.S3Request;
@@ -31,6 +32,9 @@ import org.tropos.s3.http.S3Response;
  */
 public final class S3Dispatcher implements S3Handler {
   private static final Logger LOG = LoggerFactory.getLogger(S3Dispatcher.class);
+  /** The gateway's audit log: one line per S3 request ({@link AuditLog}). */
+  private static final AuditLog AUDIT = AuditLog.of("s3g");
+  private static final int HTTP_ERRORS = 400;
 
   private final RequestAuthenticator authenticator;
   private final Clock clock;
@@ -110,6 +114,8 @@ public final class S3Dispatcher implements S3Handler {
   @Override
   public void handle(S3Request request, S3Response out) {
     long start = clock.monotonicNanos();
+    Caller caller = Caller.ANONYMOUS;
+    String error = "";
     try {
       if (request.method().equals("OPTIONS")) {
         cors.preflight(request, out);
@@ -118,24 +124,33 @@ public final class S3Dispatcher implements S3Handler {
       cors.addHeaders(request, out);
       Caller signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
+      caller = signed;
       try (S3RequestProofs.Acting acting = signed.acting()) {
         routes.find(request).serve(request, signed, out);
       }
     } catch (S3Error e) {
-      fail(request, out, e);
+      error = fail(request, out, e);
     } catch (S3IOException e) {
-      fail(request, out, e.error());
+      error = fail(request, out, e.error());
     } catch (IOException e) {
       LOG.warn("S3 {} {}/{}: {}", request.method(), request.bucket(), request.key(), e.toString());
-      fail(request, out, (diskFull(e) ? S3ErrorCode.INSUFFICIENT_STORAGE : S3ErrorCode.INTERNAL_ERROR)
+      error = fail(request, out, (diskFull(e) ? S3ErrorCode.INSUFFICIENT_STORAGE : S3ErrorCode.INTERNAL_ERROR)
           .error(e.getMessage()));
     }
     long took = clock.monotonicNanos() - start;
-    meters.record(S3Routes.operationName(request), out.status(), took, bodyLength(request), out.bodyBytes());
+    String operation = S3Routes.operationName(request);
+    meters.record(operation, out.status(), took, bodyLength(request), out.bodyBytes());
+    audit(request, operation, caller, out.status() < HTTP_ERRORS ? AuditLog.OK : out.status() + " " + error, took);
     if (LOG.isDebugEnabled()) {
       LOG.debug("S3 {} {}?{} took {} us", request.method(), request.rawPath(), request.query().keySet(),
           took / 1000);
     }
+  }
+
+  private static void audit(S3Request request, String operation, Caller caller, String result, long nanos) {
+    AUDIT.record(new AuditLog.Entry(caller.accessId(), caller.anonymous() ? "ANONYMOUS" : "S3_SIGNATURE",
+        request.from(), operation, "{bucket=" + request.bucket() + (request.key().isEmpty() ? "" : ", key="
+        + request.key()) + "}", result, nanos / 1000));
   }
 
   /** The request body's bytes as the client declared them (the data's, for aws-chunked uploads). */
@@ -154,7 +169,8 @@ public final class S3Dispatcher implements S3Handler {
     return Causes.any(e, t -> t instanceof DatanodeException d && d.result() == DatanodeResult.DISK_FULL);
   }
 
-  private static void fail(S3Request request, S3Response out, S3Error e) {
+  /** Answers the error (unless the response began); returns its code, for the audit line. */
+  private static String fail(S3Request request, S3Response out, S3Error e) {
     // 501 NotImplemented is the gateway's answer to what it does not do, not a fault of its own.
     if (e.status() >= 500 && e.errorCode() != S3ErrorCode.NOT_IMPLEMENTED) {
       LOG.warn("S3 {} {}/{}: {} {}", request.method(), request.bucket(), request.key(), e.code(), e.getMessage());
@@ -164,15 +180,16 @@ public final class S3Dispatcher implements S3Handler {
     if (out.sent()) {
       LOG.warn("S3 {} {}/{} failed after its response began: {}", request.method(), request.bucket(),
           request.key(), e.getMessage());
-      return;
+      return e.code();
     }
     e.headers().forEach(out.headers()::set);
     if (request.method().equals("HEAD")) {
       out.sendHead(e.status(), 0);
-      return;
+      return e.code();
     }
     String resource = "/" + request.bucket() + (request.key().isEmpty() ? "" : "/" + request.key());
     byte[] body = ErrorDocument.of(e.code(), e.getMessage(), resource, out.requestId());
     out.send(e.status(), body, ErrorDocument.TYPE);
+    return e.code();
   }
 }

@@ -72,6 +72,7 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
   @Override
   public void listDatanodes(ListDatanodesRequest request, StreamObserver<ListDatanodesResponse> observer) {
     ScmCalls.respond("ListDatanodes", observer, () -> {
+      administrators.checkReader("list datanodes");
       Map<UUID, PipelineManager.NodeLoad> load = pipelines.loadPerNode();
       ListDatanodesResponse.Builder response = ListDatanodesResponse.newBuilder();
       for (NodeStatus node : nodes.nodes()) {
@@ -90,8 +91,11 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
 
   @Override
   public void listPipelines(ListPipelinesRequest request, StreamObserver<ListPipelinesResponse> observer) {
-    ScmCalls.respond("ListPipelines", observer, () -> ListPipelinesResponse.newBuilder()
-        .addAllPipelines(pipelines.list(request.getState()).stream().map(ScmAdminRpc::toInfo).toList()).build());
+    ScmCalls.respond("ListPipelines", observer, () -> {
+      administrators.checkReader("list pipelines");
+      return ListPipelinesResponse.newBuilder().addAllPipelines(pipelines.list(request.getState()).stream()
+          .map(ScmAdminRpc::toInfo).toList()).build();
+    });
   }
 
   @Override
@@ -168,18 +172,27 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
 
   @Override
   public void listContainers(ListContainersRequest request, StreamObserver<ListContainersResponse> observer) {
-    ScmCalls.respond("ListContainers", observer, () -> containerViews.list(request));
+    ScmCalls.respond("ListContainers", observer, () -> {
+      administrators.checkReader("list containers");
+      return containerViews.list(request);
+    });
   }
 
   @Override
   public void getContainer(GetContainerRequest request, StreamObserver<ContainerDetails> observer) {
-    ScmCalls.respond("GetContainer", observer, () -> containerViews.details(request.getContainerId()));
+    ScmCalls.respond("GetContainer", observer, () -> {
+      administrators.checkReader("read a container's details");
+      return containerViews.details(request.getContainerId());
+    });
   }
 
   @Override
   public void getReplicationReport(GetReplicationReportRequest request,
       StreamObserver<ReplicationReport> observer) {
-    ScmCalls.respond("GetReplicationReport", observer, replication::report);
+    ScmCalls.respond("GetReplicationReport", observer, () -> {
+      administrators.checkReader("read the replication report");
+      return replication.report();
+    });
   }
 
   private static UUID idOf(PipelineRequest request) throws ScmException {

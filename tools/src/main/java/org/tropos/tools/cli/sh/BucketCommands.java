@@ -13,7 +13,8 @@ import picocli.CommandLine.Parameters;
 /** {@code tropos sh bucket create|info|list|delete}. */
 @Command(name = "bucket", mixinStandardHelpOptions = true, description = "Buckets.",
     subcommands = {BucketCommands.Create.class, BucketCommands.Link.class, BucketCommands.Info.class,
-        BucketCommands.ListBuckets.class, BucketCommands.Delete.class})
+        BucketCommands.ListBuckets.class, BucketCommands.Delete.class, AclCommands.GetAcl.class,
+        AclCommands.SetAcl.class, AclCommands.AddAcl.class, AclCommands.RemoveAcl.class})
 public final class BucketCommands {
   abstract static class OnBucket extends ShCall {
     @Parameters(paramLabel = "BUCKET", description = "/volume/bucket")

@@ -20,7 +20,8 @@ import picocli.CommandLine.Parameters;
 /** {@code tropos sh key put|get|cat|info|list|delete|rename}. */
 @Command(name = "key", mixinStandardHelpOptions = true, description = "Keys.",
     subcommands = {KeyCommands.Put.class, KeyCommands.Get.class, KeyCommands.Cat.class, KeyCommands.Info.class,
-        KeyCommands.ListKeys.class, KeyCommands.Delete.class, KeyCommands.Rename.class})
+        KeyCommands.ListKeys.class, KeyCommands.Delete.class, KeyCommands.Rename.class, AclCommands.GetAcl.class,
+        AclCommands.SetAcl.class, AclCommands.AddAcl.class, AclCommands.RemoveAcl.class})
 public final class KeyCommands {
   private static final int BUFFER = 1 << 20;
 

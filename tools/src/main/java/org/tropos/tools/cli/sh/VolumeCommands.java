@@ -12,7 +12,8 @@ import picocli.CommandLine.Parameters;
 /** {@code tropos sh volume create|info|list|delete}. */
 @Command(name = "volume", mixinStandardHelpOptions = true, description = "Volumes.",
     subcommands = {VolumeCommands.Create.class, VolumeCommands.Info.class, VolumeCommands.ListVolumes.class,
-        VolumeCommands.Delete.class})
+        VolumeCommands.Delete.class, AclCommands.GetAcl.class,
+        AclCommands.SetAcl.class, AclCommands.AddAcl.class, AclCommands.RemoveAcl.class})
 public final class VolumeCommands {
   abstract static class OnVolume extends ShCall {
     @Parameters(paramLabel = "VOLUME", description = "/volume or o3://om-host:port/volume")

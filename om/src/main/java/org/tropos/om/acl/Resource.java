@@ -1,0 +1,57 @@
+package org.tropos.om.acl;
+
+import java.util.List;
+import org.tropos.proto.om.AclObject;
+import org.tropos.proto.om.AclObjectType;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.NativeAcl;
+import org.tropos.proto.om.VolumeInfo;
+
+/**
+ * What a right is asked on, with what holds it: a volume; a bucket and its volume; or a key (a file or directory)
+ * with its bucket and volume. The deepest one given is the target. A key's bucket is where its data is: a link's
+ * source, never the link, so a link grants nothing on the keys it shows.
+ */
+public record Resource(VolumeInfo volume, BucketInfo bucket, KeyInfo key) {
+  public static Resource of(VolumeInfo volume) {
+    return new Resource(volume, null, null);
+  }
+
+  public static Resource of(VolumeInfo volume, BucketInfo bucket) {
+    return new Resource(volume, bucket, null);
+  }
+
+  public AclObjectType type() {
+    return key != null ? AclObjectType.OBJECT_KEY : bucket != null ? AclObjectType.OBJECT_BUCKET
+        : AclObjectType.OBJECT_VOLUME;
+  }
+
+  /** The target's name, as ACL calls name it. */
+  public AclObject object() {
+    AclObject.Builder object = AclObject.newBuilder().setType(type()).setVolume(volume.getName());
+    if (bucket != null) {
+      object.setBucket(bucket.getName());
+    }
+    if (key != null) {
+      object.setKey(key.getName());
+    }
+    return object.build();
+  }
+
+  /** The target's owner. */
+  public String owner() {
+    return key != null ? key.getOwner() : bucket != null ? bucket.getOwner() : volume.getOwner();
+  }
+
+  /** The target's native ACL. */
+  public List<NativeAcl> acls() {
+    return key != null ? key.getAclsList() : bucket != null ? bucket.getAclsList() : volume.getAclsList();
+  }
+
+  /** Whether {@code user} owns the target or what holds it. */
+  boolean ownedBy(String user) {
+    return volume.getOwner().equals(user) || bucket != null && bucket.getOwner().equals(user)
+        || key != null && key.getOwner().equals(user);
+  }
+}
