@@ -33,9 +33,11 @@ import org.tropos.proto.om.AclObjectType;
 import org.tropos.proto.om.AclRight;
 import org.tropos.proto.om.AclScope;
 import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.ContainerHealth;
 import org.tropos.proto.scm.ScmResult;
@@ -294,5 +296,44 @@ class AuthorizationIT {
     denied(() -> bob.listKeys("home", "cli", "", "", 100));
     assertTrue(TroposCli.run(0, "sh", "bucket", "getacl", "/home/cli", "--conf", conf).contains("user:bob:r[ACCESS]"),
         "the invalid entry changed nothing and removing LIST left READ");
+  }
+
+  /**
+   * Hadoop's permission bits narrow what the ACLs allow in an FSO bucket: a directory chmod 700 is closed to
+   * others, a sticky one keeps each user's files its own, and only the owner changes the bits (only an
+   * administrator the owner).
+   */
+  @Test
+  void posixBitsNarrowWhatTheAclsAllow() throws Exception {
+    alice.createBucket(BucketInfo.newBuilder().setVolume("home").setName("hdfs").setLayout(BucketLayout
+        .FILE_SYSTEM_OPTIMIZED).addAcls(acl(AclIdentity.IDENTITY_WORLD, "", AclScope.SCOPE_ACCESS, AclRight.RIGHT_ALL))
+        .build());
+    alice.createDirectory("home", "hdfs", "private");
+    alice.createDirectory("home", "hdfs", "tmp");
+    chmod(alice, "private", 0700);
+    chmod(alice, "tmp", 01777);
+    write(alice, "hdfs", "private/diary");
+    write(alice, "hdfs", "tmp/alices");
+
+    denied(() -> bob.listStatus("home", "hdfs", "private", "", 100));
+    denied(() -> read(bob, "hdfs", "private/diary"));
+    denied(() -> write(bob, "hdfs", "private/planted"));
+    denied(() -> bob.deleteKey("home", "hdfs", "private/diary", false));
+    denied(() -> chmod(bob, "private", 0777));
+    denied(() -> bob.setFileAttributes(SetFileAttributesRequest.newBuilder().setVolume("home").setBucket("hdfs")
+        .setPath("tmp/alices").setOwner("bob").build()));
+
+    write(bob, "hdfs", "tmp/bobs");
+    denied(() -> bob.deleteKey("home", "hdfs", "tmp/alices", false));
+    denied(() -> dave.deleteKey("home", "hdfs", "tmp/bobs", false));
+    bob.deleteKey("home", "hdfs", "tmp/bobs", false);
+    assertArrayEquals(DATA, read(alice, "hdfs", "private/diary"), "nothing refused changed anything");
+    assertArrayEquals(DATA, read(alice, "hdfs", "tmp/alices"));
+    assertEquals(0700, alice.getFileStatus("home", "hdfs", "private").getPermission());
+  }
+
+  private static void chmod(TroposClient client, String path, int permission) throws Exception {
+    client.setFileAttributes(SetFileAttributesRequest.newBuilder().setVolume("home").setBucket("hdfs").setPath(path)
+        .setPermission(permission).build());
   }
 }

@@ -159,8 +159,11 @@ class OmHaIT {
         .forAddress("127.0.0.1", oms.get(leader).port()).usePlaintext().build();
     try {
       String callId = "it-client:" + System.currentTimeMillis() + ":1";
+      // As the OM's own user, an administrator: only administrators create volumes.
+      io.grpc.ClientInterceptor asAdministrator = org.tropos.common.rpc.Callers.sending(
+          org.tropos.common.rpc.Callers.localUser());
       org.tropos.proto.om.OmServiceGrpc.OmServiceBlockingStub stub = org.tropos.proto.om.OmServiceGrpc
-          .newBlockingStub(channel).withInterceptors(org.tropos.common.rpc.CallIds.sending(callId));
+          .newBlockingStub(channel).withInterceptors(org.tropos.common.rpc.CallIds.sending(callId), asAdministrator);
       org.tropos.proto.om.CreateVolumeRequest create = org.tropos.proto.om.CreateVolumeRequest.newBuilder()
           .setVolume(VolumeInfo.newBuilder().setName("once").setOwner("it")).build();
       VolumeInfo first = stub.createVolume(create).getVolume();
@@ -168,7 +171,7 @@ class OmHaIT {
       io.grpc.StatusRuntimeException again = org.junit.jupiter.api.Assertions.assertThrows(
           io.grpc.StatusRuntimeException.class, () -> org.tropos.proto.om.OmServiceGrpc.newBlockingStub(channel)
               .withInterceptors(org.tropos.common.rpc.CallIds.sending("it-client:" + System.currentTimeMillis()
-                  + ":2")).createVolume(create));
+                  + ":2"), asAdministrator).createVolume(create));
       assertEquals(OmResult.VOLUME_ALREADY_EXISTS, OmException.fromRpc(again, "om").result());
       assertEquals(1, oms.get(leader).metrics().answeredFromRecord());
     } finally {

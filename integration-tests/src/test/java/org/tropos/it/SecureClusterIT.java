@@ -195,11 +195,12 @@ class SecureClusterIT {
   }
 
   /**
-   * SCM's web console (datanodes, pipelines, containers) is served over HTTPS to a certificate of the cluster
-   * alone: not over plain HTTP, not to a caller without a certificate; /prom and /health stay open.
+   * SCM's web console (datanodes, pipelines, containers) is served over HTTPS to an administrator's certificate
+   * alone: not over plain HTTP, not to a caller without a certificate, nor to another user's or a daemon's;
+   * /prom and /health stay open.
    */
   @Test
-  void theWebConsoleAnswersOnlyACertificateOfTheClusterOverHttps() throws Exception {
+  void theWebConsoleAnswersOnlyAnAdministratorsCertificateOverHttps() throws Exception {
     ScmServer scm = mini.cluster().scm();
     int https = scm.httpsPort().orElseThrow();
     String http = "http://127.0.0.1:" + scm.httpPort();
@@ -209,6 +210,10 @@ class SecureClusterIT {
     javax.net.ssl.SSLContext anonymous = TransportSecurity.trusting(root()).socketContext(ServiceRole.SCM);
     assertEquals(200, status(overHttps(https, "/health", anonymous)));
     assertEquals(403, status(overHttps(https, "/api/datanodes", anonymous)));
+    assertEquals(403, status(overHttps(https, "/api/datanodes", as(ServiceRole.USER, "mallory").socketContext(
+        ServiceRole.SCM))));
+    assertEquals(403, status(overHttps(https, "/console.js", as(ServiceRole.OM, "localhost").socketContext(
+        ServiceRole.SCM))));
     // Every daemon's status port listens over HTTPS too (ozone.http.policy defaults to HTTP_AND_HTTPS when secure).
     javax.net.ssl.SSLContext toOm = TransportSecurity.trusting(root()).socketContext(ServiceRole.OM);
     assertEquals(200, status(overHttps(mini.cluster().om().httpsPort().orElseThrow(), "/prom", toOm)));

@@ -16,7 +16,9 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.net.ScmService;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
+import org.tropos.common.security.Administration;
 import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateRenewal;
 import org.tropos.common.security.ServiceRole;
@@ -54,6 +56,7 @@ public final class ScmServer implements AutoCloseable {
   private final ScmConfig config;
   private final RackResolver racks;
   private final Clock clock;
+  private final Administration administration;
   private final LifeCycle lifeCycle = new LifeCycle("SCM");
   private ScmDb db;
   private ScmRaftServer raft;
@@ -89,6 +92,7 @@ public final class ScmServer implements AutoCloseable {
     this.racks = racks;
     this.clock = clock;
     this.bootstrapToken = bootstrapToken;
+    this.administration = new Administration(config.administrators(), Callers.localUser(), clock);
   }
 
   /**
@@ -127,6 +131,8 @@ public final class ScmServer implements AutoCloseable {
       http = StatusServer.of("scm-http", config.status(), transport, metrics, this::whyNotReady);
       console = new ScmConsole(this::clientAddresses, () -> transport, config.omHttp(), config.gatewayHttp());
       console.addTo(http);
+      // The console shows what SCM's views show: administrators and read-only administrators alone.
+      http.viewers(subject -> subject.role() == ServiceRole.USER && administration.reads(subject.name()));
       http.start();
       heard = config.ha().isPresent() ? new HeardDatanodes(clock) : null;
       datanodeServer = new GrpcServer("scm-datanode-rpc", config.datanodeBind(), DATANODE_HANDLER_THREADS,
@@ -233,7 +239,8 @@ public final class ScmServer implements AutoCloseable {
   }
 
   private void serve() throws IOException {
-    ScmServices starting = new ScmServices(config, racks, clock, db, heard, metrics.registry(), transport);
+    ScmServices starting = new ScmServices(config, racks, clock, db, heard, metrics.registry(), transport,
+        administration);
     starting.start();
     services = starting;
   }

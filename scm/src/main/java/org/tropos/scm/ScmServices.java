@@ -12,7 +12,6 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.audit.AuditLog;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.RackResolver;
-import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.GrpcServer;
 import org.tropos.common.rpc.ShedUnderPressure;
 import org.tropos.common.security.Administration;
@@ -87,11 +86,13 @@ final class ScmServices implements AutoCloseable {
   private ScmMetrics metrics;
   private final HeardDatanodes heard;
   private final MeterRegistry registry;
+  private final Administration administration;
   private final TransportSecurity transport;
 
   /** @param heard what this SCM heard from the datanodes before it served (HA); null for a single SCM */
   ScmServices(ScmConfig config, RackResolver racks, Clock clock, ScmDb db, HeardDatanodes heard,
-      MeterRegistry registry, TransportSecurity transport) {
+      MeterRegistry registry, TransportSecurity transport, Administration administration) {
+    this.administration = administration;
     this.registry = registry;
     this.transport = transport;
     this.config = config;
@@ -175,7 +176,7 @@ final class ScmServices implements AutoCloseable {
     clientServer = new GrpcServer("scm-client-rpc", config.clientBind(), HANDLER_THREADS,
         List.of(new ScmAdminRpc(nodeManager, pipelineManager, identity, new DatanodeAdmin(nodeManager, clock),
             containerManager, replicationManager, new ScmAdministrators(config.security().enabled(),
-                new Administration(config.administrators(), Callers.localUser(), clock))),
+                administration)),
             new ScmSecurityRpc(ca, secretKeys, sealingKey())), registry)
         .secured(transport, ScmAdmissions.clientPort(identity.clusterId()))
         .auditing(AUDIT, method -> true, ScmServices::resultName);

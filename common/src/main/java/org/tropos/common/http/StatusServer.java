@@ -22,13 +22,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
+import java.util.function.Predicate;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLPeerUnverifiedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.metrics.DaemonMetrics;
 import org.tropos.common.net.HostPort;
+import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
@@ -40,8 +41,8 @@ import org.tropos.common.util.Threads;
  * bounded pool: scrapes and a console's polls need no more. Routes are added before {@link #start()}.
  *
  * <p>In a secure cluster the port also listens over HTTPS ({@link #https}); the routes {@link #guard}ed (the web
- * console) are then served there alone, and only to a client certificate of the cluster, while {@code /prom},
- * {@code /health} and {@code /ready} stay open on both.
+ * console) are then served there alone, and only to a client certificate of the cluster that {@link #viewers}
+ * admits, while {@code /prom}, {@code /health} and {@code /ready} stay open on both.
  */
 public final class StatusServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(StatusServer.class);
@@ -58,6 +59,7 @@ public final class StatusServer implements AutoCloseable {
   private final Map<String, Page> pages = new LinkedHashMap<>();
   private final Map<String, String> links = new LinkedHashMap<>();
   private final Set<String> guarded = new HashSet<>();
+  private Predicate<CertificateSubject> viewers = subject -> true;
   private final LifeCycle lifeCycle;
   private HostPort httpsBind;
   private SSLContext httpsContext;
@@ -134,6 +136,15 @@ public final class StatusServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Whose client certificates the guarded routes answer in a secure cluster (by default any of the cluster's): the
+   * web console's, administrators'.
+   */
+  public StatusServer viewers(Predicate<CertificateSubject> admitted) {
+    this.viewers = admitted;
+    return this;
+  }
+
   /** A link on the home page (to the cluster's web console, say). */
   public StatusServer link(String text, String url) {
     links.put(text, url);
@@ -179,27 +190,25 @@ public final class StatusServer implements AutoCloseable {
 
   /**
    * Whether the exchange may be served: a route not {@link #guard}ed always; a guarded one when the cluster is not
-   * secure, else over HTTPS to a client certificate only. Otherwise it is answered 403 here.
+   * secure, else over HTTPS to a client certificate {@link #viewers} admits. Otherwise it is answered 403 here.
    */
   private boolean admitted(HttpExchange exchange) throws IOException {
     String path = exchange.getRequestURI().getPath();
     boolean isGuarded = guarded.stream().anyMatch(g -> g.endsWith("/") ? path.startsWith(g) : path.equals(g));
-    if (!isGuarded || !certificatesRequired || exchange instanceof HttpsExchange https && showsCertificate(https)) {
+    if (!isGuarded || !certificatesRequired || exchange instanceof HttpsExchange https && admits(https)) {
       return true;
     }
-    respond(exchange, 403, TEXT, exchange instanceof HttpsExchange ? "the console needs a client certificate of"
-        + " the cluster (tropos admin cert issue)\n" : "the console is served over HTTPS, to a client certificate"
+    respond(exchange, 403, TEXT, exchange instanceof HttpsExchange ? "the console needs the client certificate of"
+        + " a user it admits (an administrator's: tropos admin cert issue)\n" : "the console is served over HTTPS, to"
+        + " a client certificate"
         + " of the cluster" + httpsPort().map(p -> ": port " + p).orElse(" (ozone.http.policy opens no HTTPS port)")
         + "\n");
     return false;
   }
 
-  private static boolean showsCertificate(HttpsExchange exchange) {
-    try {
-      return exchange.getSSLSession().getPeerCertificates().length > 0;
-    } catch (SSLPeerUnverifiedException e) {
-      return false;
-    }
+  /** Whether the client showed a certificate of the cluster (the handshake verified it) that viewers admits. */
+  private boolean admits(HttpsExchange exchange) {
+    return CertificateSubject.ofPeer(exchange.getSSLSession()).filter(viewers).isPresent();
   }
 
   /** Asks each HTTPS client for a certificate without requiring one: {@code /prom} and the like stay open. */

@@ -11,9 +11,14 @@ import org.tropos.proto.om.VolumeInfo;
 /**
  * What a right is asked on, with what holds it: a volume; a bucket and its volume; or a key (a file or directory)
  * with its bucket and volume. The deepest one given is the target. A key's bucket is where its data is: a link's
- * source, never the link, so a link grants nothing on the keys it shows.
+ * source, never the link, so a link grants nothing on the keys it shows. In an FSO bucket {@code posix} holds the
+ * owners and bits of the key's path ({@link PosixPermissions}).
  */
-public record Resource(VolumeInfo volume, BucketInfo bucket, KeyInfo key) {
+public record Resource(VolumeInfo volume, BucketInfo bucket, KeyInfo key, PosixPermissions.Path posix) {
+  public Resource(VolumeInfo volume, BucketInfo bucket, KeyInfo key) {
+    this(volume, bucket, key, PosixPermissions.Path.NONE);
+  }
+
   public static Resource of(VolumeInfo volume) {
     return new Resource(volume, null, null);
   }
@@ -37,6 +42,11 @@ public record Resource(VolumeInfo volume, BucketInfo bucket, KeyInfo key) {
       object.setKey(key.getName());
     }
     return object.build();
+  }
+
+  /** The bucket that holds the target key, as the target (what creating a key there is checked on). */
+  public Resource holder() {
+    return new Resource(volume, bucket, null, posix);
   }
 
   /** The target's owner. */

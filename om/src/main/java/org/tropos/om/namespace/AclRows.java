@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.Set;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.acl.NativeAcls;
+import org.tropos.om.acl.PosixMode;
+import org.tropos.om.acl.PosixPermissions;
 import org.tropos.om.acl.Resource;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
@@ -47,19 +49,32 @@ final class AclRows {
    */
   static Resource key(Txn txn, String volume, String bucket, String key, String versionId) throws OmException {
     BucketRow row = Buckets.require(txn, volume, bucket);
-    KeyInfo found = null;
-    if (!key.isEmpty()) {
-      try {
-        found = row.getLayout() == BucketLayout.OBJECT_STORE ? version(txn, row, key, versionId)
-            : FsoTree.status(txn, row, key);
-      } catch (OmException e) {
-        if (!ABSENT.contains(e.result())) {
-          throw e;
-        }
-      }
+    Resource holder = new Resource(Infos.volume(Volumes.require(txn, row.getVolume())), Infos.bucket(row,
+        UsageRow.getDefaultInstance()), null);
+    if (key.isEmpty()) {
+      return holder;
     }
-    return new Resource(Infos.volume(Volumes.require(txn, row.getVolume())), Infos.bucket(row,
-        UsageRow.getDefaultInstance()), found);
+    try {
+      return row.getLayout() == BucketLayout.OBJECT_STORE ? new Resource(holder.volume(), holder.bucket(),
+          version(txn, row, key, versionId)) : path(txn, row, key, holder);
+    } catch (OmException e) {
+      if (!ABSENT.contains(e.result())) {
+        throw e;
+      }
+      return holder;
+    }
+  }
+
+  /** A path of an FSO bucket: its file or directory if there is one, and the modes of its directories. */
+  private static Resource path(Txn txn, BucketRow bucket, String path, Resource holder) throws OmException {
+    FsoTree.Resolved r = FsoTree.resolve(txn, bucket, Names.split(path));
+    List<PosixMode> ancestors = r.ancestors().stream().map(d -> new PosixMode(d.getOwner(), d.getGroup(),
+        d.getPermission())).toList();
+    KeyInfo found = r.parts().isEmpty() ? null : r.dir().map(d -> Infos.directory(bucket, r.path(), d))
+        .orElseGet(() -> r.file().map(f -> Infos.file(bucket, r.path(), f)).orElse(null));
+    PosixMode target = found == null ? null : new PosixMode(found.getOwner(), found.getGroup(),
+        found.getPermission());
+    return new Resource(holder.volume(), holder.bucket(), found, new PosixPermissions.Path(ancestors, target));
   }
 
   private static KeyInfo version(Txn txn, BucketRow bucket, String key, String versionId) throws OmException {

@@ -1,17 +1,21 @@
 package org.tropos.om.rpc;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.om.acl.Authorizer;
+import org.tropos.om.acl.PosixPermissions;
 import org.tropos.om.acl.Requester;
 import org.tropos.om.acl.Resource;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.proto.om.AclRight;
 import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.VolumeInfo;
 
 /**
@@ -81,6 +85,74 @@ final class AccessChecks {
     }
   }
 
+  /**
+   * Creating {@code path}: CREATE on the bucket holding the keys and, in an FSO bucket, what the POSIX bits of its
+   * parent directory ask ({@link PosixPermissions}).
+   */
+  void create(String volume, String bucket, String path) throws OmException {
+    if (enabled) {
+      Resource on = namespace.keyResource(volume, bucket, path);
+      require(on.holder(), AclRight.RIGHT_CREATE);
+      posix(on, PosixPermissions.Access.CREATE, path);
+    }
+  }
+
+  /** Deleting (or renaming away) a version of a key, a file or a directory: DELETE on it, and its parent's bits. */
+  void delete(String volume, String bucket, String key, String versionId) throws OmException {
+    if (enabled) {
+      Resource on = namespace.keyResource(volume, bucket, key, versionId);
+      if (on.key() != null) {
+        require(on, AclRight.RIGHT_DELETE);
+        posix(on, PosixPermissions.Access.DELETE, key);
+      }
+    }
+  }
+
+  /** Listing a directory of an FSO bucket: LIST on the bucket, and the directory's bits. */
+  void list(String volume, String bucket, String path) throws OmException {
+    if (enabled) {
+      Resource on = namespace.keyResource(volume, bucket, path);
+      require(on.holder(), AclRight.RIGHT_LIST);
+      posix(on, PosixPermissions.Access.LIST, path);
+    }
+  }
+
+  /** Fails when the POSIX bits of {@code on}'s path refuse the caller {@code access}. */
+  private void posix(Resource on, PosixPermissions.Access access, String path) throws OmException {
+    Optional<String> missing = PosixPermissions.refusal(caller(), on.posix(), access);
+    if (missing.isPresent()) {
+      String user = Callers.current();
+      throw new OmException(OmResult.PERMISSION_DENIED, (user.isEmpty() ? "an anonymous caller" : "user '" + user
+          + "'") + " lacks " + missing.get() + " (POSIX bits) for " + access.name().toLowerCase(Locale.ROOT) + " "
+          + on.bucket().getVolume() + "/" + on.bucket().getName() + "/" + path);
+    }
+  }
+
+  /**
+   * Changing a file's or directory's attributes: WRITE on it; its bits or group only by its owner (HDFS's rule),
+   * its owner only by an administrator.
+   */
+  void setAttributes(SetFileAttributesRequest r) throws OmException {
+    Requester caller = caller();
+    if (!enabled || caller.administrator()) {
+      return;
+    }
+    if (r.hasOwner()) {
+      throw new OmException(OmResult.PERMISSION_DENIED, "only the OM's administrators change the owner of a file"
+          + " or directory (as only HDFS's superuser does)");
+    }
+    Resource on = namespace.keyResource(r.getVolume(), r.getBucket(), r.getPath());
+    if (on.key() == null) {
+      return;
+    }
+    require(on, AclRight.RIGHT_WRITE);
+    posix(on, PosixPermissions.Access.TRAVERSE, r.getPath());
+    if ((r.hasPermission() || r.hasGroup()) && !on.key().getOwner().equals(caller.user())) {
+      throw new OmException(OmResult.PERMISSION_DENIED, "only the owner of " + r.getPath() + " ('"
+          + on.key().getOwner() + "') changes its permission or group");
+    }
+  }
+
   /** A right on a version of a key ("" = the latest) or on a file or directory, when there is one. */
   void key(String volume, String bucket, String key, String versionId, AclRight right) throws OmException {
     if (enabled) {
@@ -117,7 +189,11 @@ final class AccessChecks {
       return true;
     }
     Resource on = namespace.keyResource(volume, bucket, key, versionId);
-    if (on.key() == null || allows(on, AclRight.RIGHT_READ)) {
+    if (on.key() == null) {
+      return true;
+    }
+    if (allows(on, AclRight.RIGHT_READ)) {
+      posix(on, PosixPermissions.Access.READ, key);
       return true;
     }
     for (AclRight right : List.of(AclRight.RIGHT_READ_ACL, AclRight.RIGHT_WRITE_ACL, AclRight.RIGHT_WRITE)) {
@@ -132,10 +208,10 @@ final class AccessChecks {
   void checkStatusReadable(String volume, String bucket, String path) throws OmException {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
-      Resource keys = new Resource(on.volume(), on.bucket(), null);
-      if (on.key() != null && !allows(on, AclRight.RIGHT_READ) && !allows(keys, AclRight.RIGHT_LIST)) {
+      if (on.key() != null && !allows(on, AclRight.RIGHT_READ) && !allows(on.holder(), AclRight.RIGHT_LIST)) {
         throw denied(AclRight.RIGHT_READ, on);
       }
+      posix(on, PosixPermissions.Access.TRAVERSE, path);
     }
   }
 

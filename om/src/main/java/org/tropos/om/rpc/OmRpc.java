@@ -242,7 +242,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void openKey(OpenKeyRequest r, StreamObserver<OpenKeyResponse> o) {
     calls.respond("OpenKey", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      access.create(r.getVolume(), r.getBucket(), r.getKey());
       OpenKeyRow open = namespace.openKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(open.toByteString());
@@ -277,7 +277,12 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void commitKey(CommitKeyRequest r, StreamObserver<CommitKeyResponse> o) {
     calls.respond("CommitKey", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      if (r.hasOpen()) {
+        access.create(r.getVolume(), r.getBucket(), r.getOpen().getKey());
+      } else {
+        // Opened before: the path's bits were checked when it was opened.
+        access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      }
       return CommitKeyResponse.newBuilder().setKey(namespace.commitKey(ownedByCaller(r))).build();
     });
   }
@@ -335,7 +340,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void deleteKey(DeleteKeyRequest r, StreamObserver<DeleteKeyResponse> o) {
     calls.respond("DeleteKey", o, () -> {
-      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_DELETE);
+      access.delete(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId());
       return namespace.deleteKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
     });
   }
@@ -343,8 +348,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void renameKey(RenameKeyRequest r, StreamObserver<RenameKeyResponse> o) {
     calls.respond("RenameKey", o, () -> {
-      access.key(r.getVolume(), r.getBucket(), r.getKey(), "", AclRight.RIGHT_DELETE);
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      access.delete(r.getVolume(), r.getBucket(), r.getKey(), "");
+      access.create(r.getVolume(), r.getBucket(), r.getToKey());
       namespace.renameKey(r.getVolume(), r.getBucket(), r.getKey(), r.getToKey());
       return RenameKeyResponse.getDefaultInstance();
     });
@@ -353,7 +358,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void createDirectory(CreateDirectoryRequest r, StreamObserver<CreateDirectoryResponse> o) {
     calls.respond("CreateDirectory", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      access.create(r.getVolume(), r.getBucket(), r.getPath());
       return CreateDirectoryResponse.newBuilder().setDirectory(namespace.createDirectory(r.getVolume(), r.getBucket(),
           r.getPath(), access.owner(r.getOwner()))).build();
     });
@@ -371,11 +376,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void setFileAttributes(SetFileAttributesRequest r, StreamObserver<SetFileAttributesResponse> o) {
     calls.respond("SetFileAttributes", o, () -> {
-      access.key(r.getVolume(), r.getBucket(), r.getPath(), "", AclRight.RIGHT_WRITE);
-      if (r.hasOwner() && !access.caller().administrator()) {
-        throw new OmException(OmResult.PERMISSION_DENIED, "only the OM's administrators change the owner of a file"
-            + " or directory (as only HDFS's superuser does)");
-      }
+      access.setAttributes(r);
       return SetFileAttributesResponse.newBuilder().setStatus(namespace.setFileAttributes(r)).build();
     });
   }
@@ -383,7 +384,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listStatus(ListStatusRequest r, StreamObserver<ListStatusResponse> o) {
     calls.respondRead("ListStatus", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      access.list(r.getVolume(), r.getBucket(), r.getPath());
       return namespace.listStatus(r.getVolume(), r.getBucket(), r.getPath(), r.getStartAfter(), r.getMaxResults());
     });
   }
@@ -470,7 +471,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void copyKey(CopyKeyRequest r, StreamObserver<CopyKeyResponse> o) {
     calls.respond("CopyKey", o, () -> {
       access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_READ);
-      access.keys(r.getToVolume(), r.getToBucket(), AclRight.RIGHT_CREATE);
+      access.create(r.getToVolume(), r.getToBucket(), r.getToKey());
       return CopyKeyResponse.newBuilder().setKey(namespace.copyKey(r.toBuilder().setOwner(access.owner(
           r.getOwner())).build())).build();
     });
@@ -480,7 +481,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void initiateMultipartUpload(InitiateMultipartUploadRequest r,
       StreamObserver<InitiateMultipartUploadResponse> o) {
     calls.respond("InitiateMultipartUpload", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      access.create(r.getVolume(), r.getBucket(), r.getKey());
       return InitiateMultipartUploadResponse.newBuilder().setUploadId(namespace.initiateMultipartUpload(
           r.toBuilder().setOwner(access.owner(r.getOwner())).build())).build();
     });
