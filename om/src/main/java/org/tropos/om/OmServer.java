@@ -183,10 +183,7 @@ public final class OmServer implements AutoCloseable {
     // Every call but GetOmRole, a probe of the OM's role (gateways ask every few seconds) that reads nothing.
     String probe = OmServiceGrpc.getGetOmRoleMethod().getFullMethodName();
     server.auditing(AuditLog.of("om"), method -> method.startsWith(OmServiceGrpc.SERVICE_NAME + "/")
-        && !method.equals(probe), number -> {
-      OmResult result = OmResult.forNumber(number);
-      return result == null ? "RESULT_" + number : result.name();
-    });
+        && !method.equals(probe), OmResult::forNumber);
     if (config.security().enabled()) {
       server.authenticatingUsers(config.kerberos().isEmpty() ? tokens
           : config.kerberos().get().acceptor(host).or(tokens))

@@ -158,7 +158,7 @@ final class ScmServices implements AutoCloseable {
               ScmBlockServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
               ScmBlockServiceGrpc.getAllocateBlocksMethod().getFullMethodName())))
           .secured(transport, ScmAdmissions.blockPort(identity.clusterId()))
-          .auditing(AUDIT, method -> true, ScmServices::resultName);
+          .auditing(AUDIT, method -> true, ScmResult::forNumber);
       blockServer.start();
       metrics = new ScmMetrics(registry, nodeManager, pipelineManager, containerManager, replicationManager);
     } catch (IOException | RuntimeException e) {
@@ -179,7 +179,7 @@ final class ScmServices implements AutoCloseable {
                 administration)),
             new ScmSecurityRpc(ca, secretKeys, sealingKey())), registry)
         .secured(transport, ScmAdmissions.clientPort(identity.clusterId()))
-        .auditing(AUDIT, method -> true, ScmServices::resultName);
+        .auditing(AUDIT, method -> true, ScmResult::forNumber);
     if (config.security().enabled() && config.kerberos().isPresent()) {
       clientServer.authenticatingUsers(config.kerberos().get().acceptor(LocalHosts.name()));
     }
@@ -266,10 +266,5 @@ final class ScmServices implements AutoCloseable {
         pipelineScheduler == null ? null : () -> Threads.shutdown(pipelineScheduler, STOP_TIMEOUT));
     lifeCycle.closeEnds();
     LOG.info("SCM services stopped");
-  }
-
-  private static String resultName(int number) {
-    ScmResult result = ScmResult.forNumber(number);
-    return result == null ? "RESULT_" + number : result.name();
   }
 }

@@ -1,6 +1,7 @@
 package org.tropos.common.rpc;
 
 import com.google.protobuf.Message;
+import com.google.protobuf.ProtocolMessageEnum;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
@@ -27,18 +28,19 @@ import org.tropos.common.util.Clock;
 final class AuditInterceptor implements ServerInterceptor {
   private final AuditLog log;
   private final Predicate<String> audited;
-  private final IntFunction<String> resultNames;
+  private final IntFunction<? extends ProtocolMessageEnum> results;
   private final Clock clock;
 
   /**
    * @param audited which methods' calls are logged, by full name
-   * @param resultNames the name of a Result value of the services (the number an error's detail carries)
+   * @param results the services' Result enum's {@code forNumber} (what an error's detail carries is its number)
    */
-  AuditInterceptor(AuditLog log, Predicate<String> audited, IntFunction<String> resultNames, Clock clock) {
+  AuditInterceptor(AuditLog log, Predicate<String> audited, IntFunction<? extends ProtocolMessageEnum> results,
+      Clock clock) {
     this.log = log;
     this.clock = clock;
     this.audited = audited;
-    this.resultNames = resultNames;
+    this.results = results;
   }
 
   @Override
@@ -47,34 +49,44 @@ final class AuditInterceptor implements ServerInterceptor {
     if (!log.enabled() || !audited.test(call.getMethodDescriptor().getFullMethodName())) {
       return next.startCall(call, headers);
     }
-    long start = clock.monotonicNanos();
-    String from = address(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
-    String method = call.getMethodDescriptor().getBareMethodName();
-    Object[] request = new Object[1];
-    ServerCall<Q, R> audited = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
-      @Override
-      public void close(Status status, Metadata trailers) {
-        log.record(new AuditLog.Entry(Callers.current(), Callers.authentication().name(), from, method,
-            request[0] instanceof Message m ? AuditResources.of(m) : "", result(status, trailers),
-            (clock.monotonicNanos() - start) / 1000));
-        super.close(status, trailers);
-      }
-    };
+    AuditedCall<Q, R> audited = new AuditedCall<>(call);
     return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(next.startCall(audited, headers)) {
       @Override
       public void onMessage(Q message) {
-        request[0] = message;
+        audited.request = message;
         super.onMessage(message);
       }
     };
+  }
+
+  /** A call that writes its audit line as it closes, with the request its listener saw. */
+  private final class AuditedCall<Q, R> extends ForwardingServerCall.SimpleForwardingServerCall<Q, R> {
+    private final long start = clock.monotonicNanos();
+    private final String from;
+    private volatile Object request;
+
+    AuditedCall(ServerCall<Q, R> call) {
+      super(call);
+      this.from = address(call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR));
+    }
+
+    @Override
+    public void close(Status status, Metadata trailers) {
+      log.record(new AuditLog.Entry(Callers.current(), Callers.authentication().name(), from,
+          getMethodDescriptor().getBareMethodName(), request instanceof Message m ? AuditResources.of(m) : "",
+          result(status, trailers), (clock.monotonicNanos() - start) / 1000));
+      super.close(status, trailers);
+    }
   }
 
   private String result(Status status, Metadata trailers) {
     if (status.isOk()) {
       return AuditLog.OK;
     }
-    return RpcErrors.detailOf(status.asRuntimeException(trailers)).map(d -> resultNames.apply(d.getResult()))
-        .orElse(status.getCode().name());
+    return RpcErrors.detailOf(status.asRuntimeException(trailers)).map(d -> {
+      ProtocolMessageEnum result = results.apply(d.getResult());
+      return result == null ? "RESULT_" + d.getResult() : result.getValueDescriptor().getName();
+    }).orElse(status.getCode().name());
   }
 
   private static String address(SocketAddress address) {

@@ -1,5 +1,6 @@
 package org.tropos.common.rpc;
 
+import com.google.protobuf.ProtocolMessageEnum;
 import io.grpc.BindableService;
 import io.grpc.Metadata;
 import io.grpc.Server;
@@ -118,11 +119,12 @@ public final class GrpcServer implements AutoCloseable {
 
   /**
    * Writes an audit line for each call of the methods {@code audited} takes (by full name) to {@code log}, refused
-   * ones included; {@code resultNames} names the services' Result values. Call before {@link #start}.
+   * ones included; {@code results} is the services' Result enum's {@code forNumber}. Call before {@link #start}.
    */
-  public GrpcServer auditing(AuditLog log, Predicate<String> audited, IntFunction<String> resultNames) {
+  public GrpcServer auditing(AuditLog log, Predicate<String> audited,
+      IntFunction<? extends ProtocolMessageEnum> results) {
     Preconditions.assertTrue(lifeCycle.state() == LifeCycle.State.NEW, "{} has started", name);
-    this.audit = new AuditInterceptor(log, audited, resultNames, SystemClock.INSTANCE);
+    this.audit = new AuditInterceptor(log, audited, results, SystemClock.INSTANCE);
     return this;
   }
 

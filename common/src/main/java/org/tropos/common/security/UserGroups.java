@@ -71,14 +71,15 @@ public final class UserGroups {
   /** The system's groups of {@code user}: none when it does not know the user or cannot say in time. */
   private static Set<String> lookUp(String user) {
     try {
-      Process id = new ProcessBuilder("id", "-Gn", "--", user).redirectErrorStream(false).start();
+      Process id = new ProcessBuilder("id", "-Gn", "--", user).start();
       id.getOutputStream().close();
+      // A line of group names fits the pipe: wait first, so a lookup that hangs is given up on time.
+      if (!id.waitFor(LOOKUP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+        id.destroyForcibly();
+        return Set.of();
+      }
       try (InputStream out = id.getInputStream()) {
         String groups = new String(out.readAllBytes(), StandardCharsets.UTF_8).strip();
-        if (!id.waitFor(LOOKUP_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-          id.destroyForcibly();
-          return Set.of();
-        }
         return id.exitValue() != 0 || groups.isEmpty() ? Set.of() : Set.of(groups.split("\\s+"));
       }
     } catch (IOException e) {

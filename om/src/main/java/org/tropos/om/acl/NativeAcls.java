@@ -58,9 +58,7 @@ public final class NativeAcls {
   /** The entries {@code change} of {@code given} makes of {@code current}; fails on a malformed entry. */
   public static List<NativeAcl> changed(List<NativeAcl> current, AclChange change, List<NativeAcl> given)
       throws OmException {
-    for (NativeAcl acl : given) {
-      check(acl);
-    }
+    checkAll(given);
     return switch (change) {
       case ACL_CHANGE_SET -> merged(List.of(), given, true);
       case ACL_CHANGE_ADD -> merged(current, given, true);

@@ -1,7 +1,6 @@
 package org.tropos.om.acl;
 
 import java.util.List;
-import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.AclObjectType;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
@@ -30,18 +29,6 @@ public record Resource(VolumeInfo volume, BucketInfo bucket, KeyInfo key, PosixP
   public AclObjectType type() {
     return key != null ? AclObjectType.OBJECT_KEY : bucket != null ? AclObjectType.OBJECT_BUCKET
         : AclObjectType.OBJECT_VOLUME;
-  }
-
-  /** The target's name, as ACL calls name it. */
-  public AclObject object() {
-    AclObject.Builder object = AclObject.newBuilder().setType(type()).setVolume(volume.getName());
-    if (bucket != null) {
-      object.setBucket(bucket.getName());
-    }
-    if (key != null) {
-      object.setKey(key.getName());
-    }
-    return object.build();
   }
 
   /** The bucket that holds the target key, as the target (what creating a key there is checked on). */

@@ -39,7 +39,7 @@ final class AclRows {
   }
 
   static Resource bucket(Txn txn, String volume, String bucket) throws OmException {
-    BucketRow row = Buckets.named(txn, volume, bucket);
+    BucketRow row = Buckets.requireRow(txn, volume, bucket);
     return Resource.of(Infos.volume(Volumes.require(txn, volume)), Infos.bucket(row, UsageRow.getDefaultInstance()));
   }
 
@@ -110,7 +110,7 @@ final class AclRows {
             .build());
       }
       case OBJECT_BUCKET -> {
-        BucketRow row = Buckets.named(txn, object.getVolume(), object.getBucket());
+        BucketRow row = Buckets.requireRow(txn, object.getVolume(), object.getBucket());
         txn.put(OmTable.BUCKETS, OmDbKeys.bucket(object.getVolume(), object.getBucket()), row.toBuilder()
             .clearAcls().addAllAcls(acls).build());
       }

@@ -80,11 +80,7 @@ final class Buckets {
   }
 
   /** The bucket row itself, a link not followed. */
-  static BucketRow named(Txn txn, String volume, String bucket) throws OmException {
-    return requireRow(txn, volume, bucket);
-  }
-
-  private static BucketRow requireRow(Txn txn, String volume, String bucket) throws OmException {
+  static BucketRow requireRow(Txn txn, String volume, String bucket) throws OmException {
     Optional<BucketRow> row = txn.get(OmTable.BUCKETS, OmDbKeys.bucket(volume, bucket), BucketRow.parser());
     if (row.isPresent()) {
       return row.get();

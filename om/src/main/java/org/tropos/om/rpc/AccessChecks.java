@@ -60,7 +60,13 @@ final class AccessChecks {
   }
 
   void require(Resource on, AclRight right) throws OmException {
-    if (!allows(on, right)) {
+    if (enabled) {
+      require(caller(), on, right);
+    }
+  }
+
+  private void require(Requester who, Resource on, AclRight right) throws OmException {
+    if (!authorizer.allows(who, on, right)) {
       throw denied(right, on);
     }
   }
@@ -92,8 +98,9 @@ final class AccessChecks {
   void create(String volume, String bucket, String path) throws OmException {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
-      require(on.holder(), AclRight.RIGHT_CREATE);
-      posix(on, PosixPermissions.Access.CREATE, path);
+      Requester who = caller();
+      require(who, on.holder(), AclRight.RIGHT_CREATE);
+      posix(who, on, PosixPermissions.Access.CREATE, path);
     }
   }
 
@@ -102,8 +109,9 @@ final class AccessChecks {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, key, versionId);
       if (on.key() != null) {
-        require(on, AclRight.RIGHT_DELETE);
-        posix(on, PosixPermissions.Access.DELETE, key);
+        Requester who = caller();
+        require(who, on, AclRight.RIGHT_DELETE);
+        posix(who, on, PosixPermissions.Access.DELETE, key);
       }
     }
   }
@@ -112,19 +120,20 @@ final class AccessChecks {
   void list(String volume, String bucket, String path) throws OmException {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
-      require(on.holder(), AclRight.RIGHT_LIST);
-      posix(on, PosixPermissions.Access.LIST, path);
+      Requester who = caller();
+      require(who, on.holder(), AclRight.RIGHT_LIST);
+      posix(who, on, PosixPermissions.Access.LIST, path);
     }
   }
 
-  /** Fails when the POSIX bits of {@code on}'s path refuse the caller {@code access}. */
-  private void posix(Resource on, PosixPermissions.Access access, String path) throws OmException {
-    Optional<String> missing = PosixPermissions.refusal(caller(), on.posix(), access);
+  /** Fails when the POSIX bits of {@code on}'s path refuse {@code who} {@code access}. */
+  private static void posix(Requester who, Resource on, PosixPermissions.Access access, String path)
+      throws OmException {
+    Optional<String> missing = PosixPermissions.refusal(who, on.posix(), access);
     if (missing.isPresent()) {
-      String user = Callers.current();
-      throw new OmException(OmResult.PERMISSION_DENIED, (user.isEmpty() ? "an anonymous caller" : "user '" + user
-          + "'") + " lacks " + missing.get() + " (POSIX bits) for " + access.name().toLowerCase(Locale.ROOT) + " "
-          + on.bucket().getVolume() + "/" + on.bucket().getName() + "/" + path);
+      throw new OmException(OmResult.PERMISSION_DENIED, who(who.user()) + " lacks " + missing.get()
+          + " (POSIX bits) for " + access.name().toLowerCase(Locale.ROOT) + " " + on.bucket().getVolume() + "/"
+          + on.bucket().getName() + "/" + path);
     }
   }
 
@@ -145,8 +154,8 @@ final class AccessChecks {
     if (on.key() == null) {
       return;
     }
-    require(on, AclRight.RIGHT_WRITE);
-    posix(on, PosixPermissions.Access.TRAVERSE, r.getPath());
+    require(caller, on, AclRight.RIGHT_WRITE);
+    posix(caller, on, PosixPermissions.Access.TRAVERSE, r.getPath());
     if ((r.hasPermission() || r.hasGroup()) && !on.key().getOwner().equals(caller.user())) {
       throw new OmException(OmResult.PERMISSION_DENIED, "only the owner of " + r.getPath() + " ('"
           + on.key().getOwner() + "') changes its permission or group");
@@ -192,12 +201,13 @@ final class AccessChecks {
     if (on.key() == null) {
       return true;
     }
-    if (allows(on, AclRight.RIGHT_READ)) {
-      posix(on, PosixPermissions.Access.READ, key);
+    Requester who = caller();
+    if (authorizer.allows(who, on, AclRight.RIGHT_READ)) {
+      posix(who, on, PosixPermissions.Access.READ, key);
       return true;
     }
     for (AclRight right : List.of(AclRight.RIGHT_READ_ACL, AclRight.RIGHT_WRITE_ACL, AclRight.RIGHT_WRITE)) {
-      if (allows(on, right)) {
+      if (authorizer.allows(who, on, right)) {
         return false;
       }
     }
@@ -208,17 +218,19 @@ final class AccessChecks {
   void checkStatusReadable(String volume, String bucket, String path) throws OmException {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
-      if (on.key() != null && !allows(on, AclRight.RIGHT_READ) && !allows(on.holder(), AclRight.RIGHT_LIST)) {
+      Requester who = caller();
+      if (on.key() != null && !authorizer.allows(who, on, AclRight.RIGHT_READ)
+          && !authorizer.allows(who, on.holder(), AclRight.RIGHT_LIST)) {
         throw denied(AclRight.RIGHT_READ, on);
       }
-      posix(on, PosixPermissions.Access.TRAVERSE, path);
+      posix(who, on, PosixPermissions.Access.TRAVERSE, path);
     }
   }
 
   /** Fails unless the caller has an identity. */
   void requireIdentified(String what) throws OmException {
     if (enabled && Callers.current().isEmpty()) {
-      throw new OmException(OmResult.PERMISSION_DENIED, "an anonymous caller may not " + what);
+      throw new OmException(OmResult.PERMISSION_DENIED, who("") + " may not " + what);
     }
   }
 
@@ -263,9 +275,12 @@ final class AccessChecks {
   }
 
   static OmException denied(AclRight right, Resource on) {
-    String user = Callers.current();
-    return new OmException(OmResult.PERMISSION_DENIED, (user.isEmpty() ? "an anonymous caller" : "user '" + user
-        + "'") + " lacks " + right.name().substring("RIGHT_".length()) + " on " + name(on));
+    return new OmException(OmResult.PERMISSION_DENIED, who(Callers.current()) + " lacks "
+        + right.name().substring("RIGHT_".length()) + " on " + name(on));
+  }
+
+  private static String who(String user) {
+    return user.isEmpty() ? "an anonymous caller" : "user '" + user + "'";
   }
 
   private static String name(Resource on) {

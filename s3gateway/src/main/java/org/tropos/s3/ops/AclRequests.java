@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGroup;
 import org.tropos.proto.om.AclPermission;
@@ -159,13 +160,13 @@ final class AclRequests {
         throw S3ErrorCode.INVALID_ARGUMENT.error("Invalid id: no user " + S3Error.quote(id));
       }
     }
-    return S3Acl.user(id, permission);
+    return S3AclGrants.user(id, permission);
   }
 
   private static AclGrant group(String uri, AclPermission permission) throws S3Error {
     return switch (uri) {
-      case ALL_USERS -> S3Acl.group(AclGroup.ACL_ALL_USERS, permission);
-      case AUTHENTICATED_USERS -> S3Acl.group(AclGroup.ACL_AUTHENTICATED_USERS, permission);
+      case ALL_USERS -> S3AclGrants.group(AclGroup.ACL_ALL_USERS, permission);
+      case AUTHENTICATED_USERS -> S3AclGrants.group(AclGroup.ACL_AUTHENTICATED_USERS, permission);
       default -> throw S3ErrorCode.INVALID_ARGUMENT.error("Invalid group uri " + S3Error.quote(uri) + ": grants go to "
           + ALL_USERS + " or " + AUTHENTICATED_USERS);
     };
@@ -192,7 +193,7 @@ final class AclRequests {
   private static S3Acl normalized(List<AclGrant> grants, String owner, String bucketOwner) {
     Set<AclGrant> wanted = new HashSet<>(grants);
     for (CannedAcl acl : Arrays.stream(CannedAcl.values()).filter(a -> a != CannedAcl.UNRECOGNIZED).toList()) {
-      if (new HashSet<>(S3Acl.grantsOf(acl, owner, bucketOwner)).equals(wanted)) {
+      if (new HashSet<>(S3AclGrants.canned(acl, owner, bucketOwner)).equals(wanted)) {
         return S3Acl.canned(acl);
       }
     }

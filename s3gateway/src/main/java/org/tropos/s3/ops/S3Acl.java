@@ -4,7 +4,6 @@ import java.util.List;
 import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGrants;
-import org.tropos.proto.om.AclGroup;
 import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CannedAcl;
@@ -44,26 +43,10 @@ record S3Acl(CannedAcl canned, AclGrants given) {
   boolean allows(Caller caller, AclPermission permission, String owner, String bucketOwner) {
     for (AclGrant grant : grants(owner, bucketOwner)) {
       if ((grant.getPermission() == permission || grant.getPermission() == AclPermission.ACL_FULL_CONTROL)
-          && names(grant, caller)) {
+          && S3AclGrants.names(grant, caller.accessId())) {
         return true;
       }
     }
     return false;
-  }
-
-  private static boolean names(AclGrant grant, Caller caller) {
-    return S3AclGrants.names(grant, caller.accessId());
-  }
-
-  static List<AclGrant> grantsOf(CannedAcl acl, String owner, String bucketOwner) {
-    return S3AclGrants.canned(acl, owner, bucketOwner);
-  }
-
-  static AclGrant user(String id, AclPermission permission) {
-    return S3AclGrants.user(id, permission);
-  }
-
-  static AclGrant group(AclGroup group, AclPermission permission) {
-    return S3AclGrants.group(group, permission);
   }
 }

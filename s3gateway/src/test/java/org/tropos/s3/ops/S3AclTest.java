@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.AclGroup;
 import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.CannedAcl;
@@ -17,13 +18,13 @@ class S3AclTest {
 
   @Test
   void aGrantToAUserGivesThatUserThePermissionNamedAndFullControlGivesEveryPermission() {
-    S3Acl acl = S3Acl.granting(List.of(S3Acl.user("alt", AclPermission.ACL_READ_ACP)));
+    S3Acl acl = S3Acl.granting(List.of(S3AclGrants.user("alt", AclPermission.ACL_READ_ACP)));
     assertTrue(acl.allows(ALT, AclPermission.ACL_READ_ACP, "owner", "owner"));
     assertFalse(acl.allows(ALT, AclPermission.ACL_READ, "owner", "owner"));
     assertFalse(acl.allows(OTHER, AclPermission.ACL_READ_ACP, "owner", "owner"));
     assertFalse(acl.allows(Caller.ANONYMOUS, AclPermission.ACL_READ_ACP, "owner", "owner"));
 
-    S3Acl full = S3Acl.granting(List.of(S3Acl.user("alt", AclPermission.ACL_FULL_CONTROL)));
+    S3Acl full = S3Acl.granting(List.of(S3AclGrants.user("alt", AclPermission.ACL_FULL_CONTROL)));
     for (AclPermission p : List.of(AclPermission.ACL_READ, AclPermission.ACL_WRITE, AclPermission.ACL_READ_ACP,
         AclPermission.ACL_WRITE_ACP)) {
       assertTrue(full.allows(ALT, p, "owner", "owner"), p.name());
@@ -32,7 +33,7 @@ class S3AclTest {
 
   @Test
   void groupsGrantToEveryoneOrToSignedCallersOnly() {
-    S3Acl authenticated = S3Acl.granting(List.of(S3Acl.group(AclGroup.ACL_AUTHENTICATED_USERS,
+    S3Acl authenticated = S3Acl.granting(List.of(S3AclGrants.group(AclGroup.ACL_AUTHENTICATED_USERS,
         AclPermission.ACL_READ)));
     assertTrue(authenticated.allows(OTHER, AclPermission.ACL_READ, "owner", "owner"));
     assertFalse(authenticated.allows(Caller.ANONYMOUS, AclPermission.ACL_READ, "owner", "owner"));
@@ -45,13 +46,13 @@ class S3AclTest {
     S3Acl none = S3Acl.granting(List.of());
     assertEquals(List.of(), none.grants("owner", "owner"));
     assertFalse(none.allows(ALT, AclPermission.ACL_READ, "owner", "owner"));
-    assertEquals(List.of(S3Acl.user("owner", AclPermission.ACL_FULL_CONTROL)), S3Acl.PRIVATE.grants("owner",
+    assertEquals(List.of(S3AclGrants.user("owner", AclPermission.ACL_FULL_CONTROL)), S3Acl.PRIVATE.grants("owner",
         "owner"));
   }
 
   @Test
   void bucketOwnerCannedAclsGrantTheBucketsOwnerOnlyWhenItIsNotTheObjectsOwner() {
-    assertEquals(List.of(S3Acl.user("alt", AclPermission.ACL_FULL_CONTROL), S3Acl.user("owner",
+    assertEquals(List.of(S3AclGrants.user("alt", AclPermission.ACL_FULL_CONTROL), S3AclGrants.user("owner",
         AclPermission.ACL_READ)), S3Acl.canned(CannedAcl.ACL_BUCKET_OWNER_READ).grants("alt", "owner"));
     assertEquals(1, S3Acl.canned(CannedAcl.ACL_BUCKET_OWNER_FULL_CONTROL).grants("owner", "owner").size());
   }
