@@ -212,7 +212,7 @@ class AwsCliIT {
         + "        print(sub, e.response['Error']['Code'])\n";
     Result result = run(secret.getSecret(), "python3", "-c", script);
     assertEquals(0, result.exit(), result.output());
-    assertEquals(List.of("NotImplemented", "NotImplemented", "precious", "NoSuchBucket", "NotImplemented", "[]",
+    assertEquals(List.of("NotImplemented", "NotImplemented", "precious", "NoSuchBucket", "NoSuchBucket", "[]",
         "['obj', 'ws']", "torrent NotImplemented", "attributes False"), result.output().strip().lines().toList());
   }
 }

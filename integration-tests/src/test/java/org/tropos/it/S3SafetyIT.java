@@ -46,7 +46,8 @@ class S3SafetyIT {
   private static final Set<String> SERVED = Set.of("GET bucket?location", "GET bucket?uploads",
       "POST bucket?delete", "GET bucket?versioning", "PUT bucket?versioning", "GET bucket?versions",
       "GET bucket?acl", "PUT bucket?acl", "GET bucket?tagging", "PUT bucket?tagging", "DELETE bucket?tagging",
-      "GET bucket?cors", "PUT bucket?cors", "DELETE bucket?cors",
+      "GET bucket?cors", "PUT bucket?cors", "DELETE bucket?cors", "GET bucket?policy", "PUT bucket?policy",
+      "DELETE bucket?policy", "GET bucket?policyStatus",
       "GET object?tagging", "PUT object?tagging", "DELETE object?tagging",
       "POST object?uploads", "PUT object?uploadId", "POST object?uploadId", "GET object?uploadId",
       "DELETE object?uploadId", "GET object?acl", "PUT object?acl", "GET object?attributes");

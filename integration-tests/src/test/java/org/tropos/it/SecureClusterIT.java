@@ -789,7 +789,7 @@ class SecureClusterIT {
         "127.0.0.96"))) {
       assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.lookupKey("vol",
           "bucket", "kept")).result(), "no request's proof: nobody, though the header names root");
-      try (S3RequestProofs.Acting dave = S3RequestProofs.acting(proof)) {
+      try (S3RequestProofs.Acting dave = S3RequestProofs.acting(proof, null)) {
         assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.lookupKey("vol",
             "bucket", "kept")).result(), "dave, who no ACL names yet");
       }
@@ -798,13 +798,13 @@ class SecureClusterIT {
             .setKey("kept").build(), AclChange.ACL_CHANGE_ADD, List.of(NativeAcl.newBuilder().setIdentity(
                 AclIdentity.IDENTITY_USER).setName("dave").addRights(AclRight.RIGHT_READ).build()));
       }
-      try (S3RequestProofs.Acting dave = S3RequestProofs.acting(proof)) {
+      try (S3RequestProofs.Acting dave = S3RequestProofs.acting(proof, null)) {
         assertEquals("dave", readTokenOwner(gateway));
       }
       for (CheckS3SignatureRequest forged : List.of(proof.toBuilder().setAccessId("root").build(),
           proof.toBuilder().setSignature(S3Signatures.v4Signature(S3Signatures.v4SigningKey("a guess", day,
               "us-east-1", "s3"), signed)).build(), proof.toBuilder().setAccessId("nobody-with-a-secret").build())) {
-        try (S3RequestProofs.Acting acting = S3RequestProofs.acting(forged)) {
+        try (S3RequestProofs.Acting acting = S3RequestProofs.acting(forged, null)) {
           assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.deleteKey("vol",
               "bucket", "kept", false)).result());
           assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, () -> gateway.lookupKey("vol",

@@ -45,6 +45,7 @@ public enum S3ErrorCode {
   KEY_TOO_LONG("KeyTooLongError", 400, "Your key is too long"),
   MALFORMED_ACL("MalformedACLError", 400, "The XML you provided was not well-formed or did not validate against our"
       + " published schema."),
+  MALFORMED_POLICY("MalformedPolicy", 400, "Policies must be valid JSON and the first byte must be '{'"),
   MALFORMED_POST_REQUEST("MalformedPOSTRequest", 400, "The body of your POST request is not well-formed"
       + " multipart/form-data."),
   MALFORMED_XML("MalformedXML", 400, "The XML you provided was not well-formed or did not validate against our"
@@ -54,6 +55,7 @@ public enum S3ErrorCode {
   MISSING_SECURITY_HEADER("MissingSecurityHeader", 400, "Your request was missing a required header."),
   MISSING_CONTENT_LENGTH("MissingContentLength", 411, "You must provide the Content-Length HTTP header."),
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist"),
+  NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
   NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
   NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),

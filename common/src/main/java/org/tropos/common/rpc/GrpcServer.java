@@ -167,6 +167,7 @@ public final class GrpcServer implements AutoCloseable {
       Function<PeerRoles.Admission, PeerRoles> peerCheck) {
     builder.directExecutor().intercept(security.tls() ? Callers.receivingAuthenticated(users, s3Requests)
         : Callers.receiving())
+        .intercept(RequestConditions.receiving(security.tls()))
         .intercept(CallIds.receiving())
         .intercept(new HandlerHandOff(executor)).intercept(admission);
     if (security.tls()) {

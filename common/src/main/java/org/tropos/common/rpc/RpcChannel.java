@@ -82,13 +82,17 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
 
   /**
    * What proves the caller with each call to the server at {@code address}: the user's credential, if the process
-   * has one; to an OM over TLS, the proof of the S3 request a gateway's thread serves, if it serves one.
+   * has one; to an OM, what a gateway's thread knows of the S3 request it serves, if it serves one: its
+   * conditions, and over TLS the proof of its signature.
    */
   private static List<ClientInterceptor> proving(HostPort address, ServerTrust server) {
     List<ClientInterceptor> proofs = new ArrayList<>();
     server.security().credential().ifPresent(c -> proofs.add(CredentialSending.to(c, server.role(), address.host())));
-    if (server.security().tls() && server.role() == ServiceRole.OM) {
-      proofs.add(S3RequestProofs.sending());
+    if (server.role() == ServiceRole.OM) {
+      proofs.add(RequestConditions.sending());
+      if (server.security().tls()) {
+        proofs.add(S3RequestProofs.sending());
+      }
     }
     return proofs;
   }

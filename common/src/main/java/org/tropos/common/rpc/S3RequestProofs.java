@@ -4,6 +4,7 @@ import io.grpc.ClientInterceptor;
 import io.grpc.Context;
 import io.grpc.Metadata;
 import org.tropos.proto.om.CheckS3SignatureRequest;
+import org.tropos.proto.om.S3RequestConditions;
 
 /**
  * The S3 gateway's calls to the OM for an S3 request carry what the request's signature proves (its string to sign,
@@ -27,9 +28,13 @@ public final class S3RequestProofs {
     void close();
   }
 
-  /** Makes the calling thread's OM calls carry {@code proof} until the result is closed (by the same thread). */
-  public static Acting acting(CheckS3SignatureRequest proof) {
-    Context acting = Context.current().withValue(PROOF, proof.toByteArray());
+  /**
+   * Makes the calling thread's OM calls carry {@code proof} (none for an anonymous request: null) and the request's
+   * {@code conditions} ({@link RequestConditions}; null: none) until the result is closed (by the same thread).
+   */
+  public static Acting acting(CheckS3SignatureRequest proof, S3RequestConditions conditions) {
+    Context acting = Context.current().withValues(PROOF, proof == null ? null : proof.toByteArray(),
+        RequestConditions.SENDING, conditions == null ? null : conditions.toByteArray());
     Context previous = acting.attach();
     return () -> acting.detach(previous);
   }

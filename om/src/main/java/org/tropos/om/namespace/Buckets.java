@@ -2,6 +2,7 @@ package org.tropos.om.namespace;
 
 import java.util.Optional;
 import java.util.function.Predicate;
+import org.tropos.common.acl.BucketPolicy;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmDbKeys;
@@ -188,7 +189,10 @@ final class Buckets {
     if (request.hasAcl() && request.getAcl() == CannedAcl.UNRECOGNIZED) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown ACL");
     }
-    if (request.hasAcl() || request.getSetTags() || request.getSetCors()) {
+    if (request.getSetPolicy() && !request.getPolicy().isEmpty()) {
+      requireWellFormed(request.getPolicy(), name);
+    }
+    if (request.hasAcl() || request.getSetTags() || request.getSetCors() || request.getSetPolicy()) {
       BucketRow.Builder row = requireRow(txn, volume, name).toBuilder();
       if (request.hasAcl()) {
         row.setAcl(request.getAcl()).setGrants(request.getGrants());
@@ -199,9 +203,20 @@ final class Buckets {
       if (request.getSetCors()) {
         row.clearCorsRules().addAllCorsRules(request.getCorsRulesList());
       }
+      if (request.getSetPolicy()) {
+        row.setPolicy(request.getPolicy());
+      }
       txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
     }
     return get(txn, volume, name);
+  }
+
+  private static void requireWellFormed(String policy, String bucket) throws OmException {
+    try {
+      BucketPolicy.parse(policy, bucket);
+    } catch (IllegalArgumentException e) {
+      throw new OmException(OmResult.MALFORMED_POLICY, e.getMessage());
+    }
   }
 
   /** The buckets of {@code volume} that {@code shown} keeps, a page of them. */

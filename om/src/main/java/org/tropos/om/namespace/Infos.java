@@ -30,7 +30,7 @@ final class Infos {
         .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket())
         .setVersioning(row.getVersioning()).setAcl(row.getAcl()).setGrants(row.getGrants()).putAllTags(row.getTagsMap())
         .setLocation(row.getLocation())
-        .addAllCorsRules(row.getCorsRulesList()).addAllAcls(row.getAclsList()).build();
+        .addAllCorsRules(row.getCorsRulesList()).addAllAcls(row.getAclsList()).setPolicy(row.getPolicy()).build();
   }
 
   /** A key's latest version (its parts, when joined by a multipart upload, only counted). */

@@ -3,6 +3,7 @@ package org.tropos.om.namespace;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
@@ -17,7 +18,7 @@ import org.tropos.proto.om.db.FileRow;
  * replaced as a whole) and its canned ACL. Each rewrites that version's row.
  */
 final class KeyAttributes {
-  static final String TAG_PREFIX = "tag:";
+  static final String TAG_PREFIX = PolicyRequest.TAG_METADATA;
 
   private KeyAttributes() {
   }

@@ -2,9 +2,15 @@ package org.tropos.om.rpc;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import org.tropos.common.acl.BucketPolicies;
+import org.tropos.common.acl.BucketPolicy;
+import org.tropos.common.acl.PolicyRequest;
+import org.tropos.common.acl.S3Actions;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.rpc.RequestConditions;
 import org.tropos.common.security.CertificateSubject;
 import org.tropos.common.security.PeerRoles;
 import org.tropos.common.security.ServiceRole;
@@ -14,6 +20,7 @@ import org.tropos.om.acl.Requester;
 import org.tropos.om.acl.Resource;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.proto.om.AclRight;
+import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.VolumeInfo;
@@ -25,15 +32,37 @@ import org.tropos.proto.om.VolumeInfo;
  * answers that the key is missing without changing anything. With {@code ozone.acl.enabled} false every caller
  * may do everything.
  *
+ * <p>In a bucket with an S3 policy, each check also names the S3 action the request is ({@link S3Actions}), and the
+ * policy decides first, as S3 decides ({@link BucketPolicies}): a statement that denies the caller the action
+ * refuses it whatever the ACLs grant, one that allows it grants it whatever they refuse, and the ACLs decide what
+ * the policy does not speak of. Administrators are above policies. The request's conditions are those the S3
+ * gateway sends for the S3 request it serves, else those of the call ({@link RequestConditions}).
+ *
  * <p>The check reads what it decides on in a transaction of its own: a change of an ACL that commits while a
  * request runs applies from the next request (as a POSIX file system checks at open).
  */
 final class AccessChecks {
+  /**
+   * What lets a caller that may not read a key's data see its properties (mayReadKey): the S3 operations that read
+   * or change them, and the right each needs where the bucket's policy is silent.
+   */
+  private static final List<PropertyAccess> PROPERTY_ACCESS = List.of(
+      new PropertyAccess(AclRight.RIGHT_READ_ACL, S3Actions.GET_OBJECT_ACL),
+      new PropertyAccess(AclRight.RIGHT_WRITE_ACL, S3Actions.PUT_OBJECT_ACL),
+      new PropertyAccess(AclRight.RIGHT_WRITE, S3Actions.PUT_OBJECT_TAGGING),
+      new PropertyAccess(AclRight.RIGHT_WRITE, S3Actions.DELETE_OBJECT_TAGGING),
+      new PropertyAccess(AclRight.RIGHT_READ, S3Actions.GET_OBJECT_TAGGING),
+      new PropertyAccess(AclRight.RIGHT_READ, S3Actions.GET_OBJECT_ATTRIBUTES));
+
+  private record PropertyAccess(AclRight right, String action) {
+  }
+
   private final Authorizer authorizer;
   private final boolean enabled;
   private final Administrators administrators;
   private final String s3Volume;
   private final Namespace namespace;
+  private final BucketPolicies policies = new BucketPolicies();
 
   AccessChecks(Authorizer authorizer, boolean enabled, Administrators administrators, String s3Volume,
       Namespace namespace) {
@@ -55,39 +84,79 @@ final class AccessChecks {
     return enabled;
   }
 
-  boolean allows(Resource on, AclRight right) {
-    return !enabled || authorizer.allows(caller(), on, right);
+  /** Whether the caller holds {@code right} on a volume (no bucket policy speaks of volumes). */
+  boolean allows(Resource volume, AclRight right) {
+    return !enabled || authorizer.allows(caller(), volume, right);
   }
 
-  void require(Resource on, AclRight right) throws OmException {
+  /** A right on the target of an ACL request: {@code action} the S3 action it is, when the target is in a bucket. */
+  void require(Resource on, AclRight right, String action) throws OmException {
     if (enabled) {
-      require(caller(), on, right);
+      require(caller(), on, right, action, on.key() == null ? "" : on.key().getName());
     }
   }
 
-  private void require(Requester who, Resource on, AclRight right) throws OmException {
-    if (!authorizer.allows(who, on, right)) {
+  /** Fails unless {@code who} may do {@code action} on {@code path} ("": the bucket) of {@code on}'s bucket. */
+  private void require(Requester who, Resource on, AclRight right, String action, String path)
+      throws OmException {
+    BucketPolicy.Decision decided = policy(who, on, action, path);
+    if (decided == BucketPolicy.Decision.DENY) {
+      throw new OmException(OmResult.PERMISSION_DENIED, who(who.user()) + " is denied " + action + " on "
+          + name(on) + " by its bucket's policy");
+    }
+    if (decided == BucketPolicy.Decision.NONE && !authorizer.allows(who, on, right)) {
       throw denied(right, on);
     }
   }
 
+  /** What the policy of {@code on}'s bucket says of {@code who} doing {@code action} on {@code path} there. */
+  private BucketPolicy.Decision policy(Requester who, Resource on, String action, String path) {
+    BucketInfo bucket = on.bucket();
+    if (bucket == null || bucket.getPolicy().isEmpty() || who.administrator()) {
+      return BucketPolicy.Decision.NONE;
+    }
+    // The action on a version when the S3 request named one: the gateway names versions in its own calls too.
+    Map<String, List<String>> conditions = RequestConditions.current();
+    List<String> version = conditions.get(S3Actions.VERSION_ID);
+    PolicyRequest request = new PolicyRequest(who.user(), S3Actions.onVersion(action, version == null ? ""
+        : version.get(0)), path.isEmpty() ? bucket.getName() : bucket.getName() + "/" + path, conditions);
+    if (on.key() != null) {
+      request = request.withTagsOf(on.key().getMetadataMap());
+    }
+    return policies.decide(bucket.getName(), bucket.getPolicy(), request, !who.anonymous()
+        && bucket.getOwner().equals(who.user()));
+  }
+
+  /** Whether {@code who} may do {@code action} on {@code on}, as {@link #require} decides. */
+  private boolean permits(Requester who, Resource on, AclRight right, String action) {
+    BucketPolicy.Decision decided = policy(who, on, action, on.key() == null ? "" : on.key().getName());
+    return decided == BucketPolicy.Decision.ALLOW || decided == BucketPolicy.Decision.NONE
+        && authorizer.allows(who, on, right);
+  }
+
   void volume(String volume, AclRight right) throws OmException {
     if (enabled) {
-      require(namespace.volumeResource(volume), right);
+      Resource on = namespace.volumeResource(volume);
+      if (!authorizer.allows(caller(), on, right)) {
+        throw denied(right, on);
+      }
     }
   }
 
-  /** A right on a bucket itself (a link, not its source). */
-  void bucket(String volume, String bucket, AclRight right) throws OmException {
+  /** A right on a bucket itself (a link, not its source), for S3 action {@code action}. */
+  void bucket(String volume, String bucket, AclRight right, String action) throws OmException {
     if (enabled) {
-      require(namespace.bucketResource(volume, bucket), right);
+      require(caller(), namespace.bucketResource(volume, bucket), right, action, "");
     }
   }
 
-  /** A right on the bucket that holds the keys of {@code volume/bucket} (a link's source). */
-  void keys(String volume, String bucket, AclRight right) throws OmException {
+  /**
+   * A right on the bucket that holds the keys of {@code volume/bucket} (a link's source), for S3 action
+   * {@code action} on {@code key} ("": on the bucket).
+   */
+  void keys(String volume, String bucket, String key, AclRight right, String action) throws OmException {
     if (enabled) {
-      require(namespace.keyResource(volume, bucket, ""), right);
+      require(caller(), namespace.keyResource(volume, bucket, ""), right, action, key);
     }
   }
 
@@ -99,7 +168,7 @@ final class AccessChecks {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
       Requester who = caller();
-      require(who, on.holder(), AclRight.RIGHT_CREATE);
+      require(who, on.holder(), AclRight.RIGHT_CREATE, S3Actions.PUT_OBJECT, path);
       posix(who, on, PosixPermissions.Access.CREATE, path);
     }
   }
@@ -110,7 +179,7 @@ final class AccessChecks {
       Resource on = namespace.keyResource(volume, bucket, key, versionId);
       if (on.key() != null) {
         Requester who = caller();
-        require(who, on, AclRight.RIGHT_DELETE);
+        require(who, on, AclRight.RIGHT_DELETE, S3Actions.DELETE_OBJECT, key);
         posix(who, on, PosixPermissions.Access.DELETE, key);
       }
     }
@@ -121,7 +190,7 @@ final class AccessChecks {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
       Requester who = caller();
-      require(who, on.holder(), AclRight.RIGHT_LIST);
+      require(who, on.holder(), AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET, "");
       posix(who, on, PosixPermissions.Access.LIST, path);
     }
   }
@@ -154,7 +223,7 @@ final class AccessChecks {
     if (on.key() == null) {
       return;
     }
-    require(caller, on, AclRight.RIGHT_WRITE);
+    require(caller, on, AclRight.RIGHT_WRITE, S3Actions.PUT_OBJECT_ACL, r.getPath());
     posix(caller, on, PosixPermissions.Access.TRAVERSE, r.getPath());
     if ((r.hasPermission() || r.hasGroup()) && !on.key().getOwner().equals(caller.user())) {
       throw new OmException(OmResult.PERMISSION_DENIED, "only the owner of " + r.getPath() + " ('"
@@ -162,12 +231,16 @@ final class AccessChecks {
     }
   }
 
-  /** A right on a version of a key ("" = the latest) or on a file or directory, when there is one. */
-  void key(String volume, String bucket, String key, String versionId, AclRight right) throws OmException {
+  /**
+   * A right on a version of a key ("" = the latest) or on a file or directory, when there is one, for S3 action
+   * {@code action} (on the latest version; the version's own action when one is named).
+   */
+  void key(String volume, String bucket, String key, String versionId, AclRight right, String action)
+      throws OmException {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, key, versionId);
       if (on.key() != null) {
-        require(on, right);
+        require(caller(), on, right, action, key);
       }
     }
   }
@@ -202,12 +275,12 @@ final class AccessChecks {
       return true;
     }
     Requester who = caller();
-    if (authorizer.allows(who, on, AclRight.RIGHT_READ)) {
+    if (permits(who, on, AclRight.RIGHT_READ, S3Actions.GET_OBJECT)) {
       posix(who, on, PosixPermissions.Access.READ, key);
       return true;
     }
-    for (AclRight right : List.of(AclRight.RIGHT_READ_ACL, AclRight.RIGHT_WRITE_ACL, AclRight.RIGHT_WRITE)) {
-      if (authorizer.allows(who, on, right)) {
+    for (PropertyAccess other : PROPERTY_ACCESS) {
+      if (permits(who, on, other.right(), other.action())) {
         return false;
       }
     }
@@ -219,8 +292,8 @@ final class AccessChecks {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
       Requester who = caller();
-      if (on.key() != null && !authorizer.allows(who, on, AclRight.RIGHT_READ)
-          && !authorizer.allows(who, on.holder(), AclRight.RIGHT_LIST)) {
+      if (on.key() != null && !permits(who, on, AclRight.RIGHT_READ, S3Actions.GET_OBJECT)
+          && !permits(who, on.holder(), AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET)) {
         throw denied(AclRight.RIGHT_READ, on);
       }
       posix(who, on, PosixPermissions.Access.TRAVERSE, path);

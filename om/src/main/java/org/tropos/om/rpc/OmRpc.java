@@ -1,10 +1,12 @@
 package org.tropos.om.rpc;
 
+import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tropos.common.acl.S3Actions;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.BlockTokens;
@@ -212,7 +214,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void getBucket(GetBucketRequest r, StreamObserver<GetBucketResponse> o) {
     calls.respondRead("GetBucket", o, () -> {
       if (!AccessChecks.fromGateway()) {
-        access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_READ);
+        access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_READ, S3Actions.LIST_BUCKET);
       }
       return GetBucketResponse.newBuilder().setBucket(namespace.getBucket(r.getVolume(), r.getName())).build();
     });
@@ -232,7 +234,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void deleteBucket(DeleteBucketRequest r, StreamObserver<DeleteBucketResponse> o) {
     calls.respond("DeleteBucket", o, () -> {
-      access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_DELETE);
+      access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_DELETE, S3Actions.DELETE_BUCKET);
       namespace.deleteBucket(r.getVolume(), r.getName());
       return DeleteBucketResponse.getDefaultInstance();
     });
@@ -257,7 +259,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void allocateBlock(AllocateKeyBlockRequest r, StreamObserver<AllocateKeyBlockResponse> o) {
     calls.respond("AllocateBlock", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      access.keys(r.getVolume(), r.getBucket(), openKeyOf(r.getOpenKey()).getPath(), AclRight.RIGHT_CREATE,
+          S3Actions.PUT_OBJECT);
       ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenKey()).getFactor();
       long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
       return AllocateKeyBlockResponse.newBuilder().setBlock(grants.forWriter(scm.allocate(size, factor,
@@ -277,30 +280,32 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void commitKey(CommitKeyRequest r, StreamObserver<CommitKeyResponse> o) {
     calls.respond("CommitKey", o, () -> {
+      CommitKeyRequest owned;
       if (r.hasOpen()) {
         access.create(r.getVolume(), r.getBucket(), r.getOpen().getKey());
+        owned = r.toBuilder().setOpen(r.getOpen().toBuilder().setOwner(access.owner(r.getOpen().getOwner())))
+            .build();
       } else {
-        // Opened before: the path's bits were checked when it was opened.
-        access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+        // Opened before: the path's bits were checked when it was opened; it must have been opened for the caller.
+        OpenKeyRow opened = openKeyOf(r.getOpenKey());
+        access.keys(r.getVolume(), r.getBucket(), opened.getPath(), AclRight.RIGHT_CREATE, S3Actions.PUT_OBJECT);
+        access.requireOpenedFor(opened.getOwner(), r.getVolume(), r.getBucket());
+        owned = r;
       }
-      return CommitKeyResponse.newBuilder().setKey(namespace.commitKey(ownedByCaller(r))).build();
+      return CommitKeyResponse.newBuilder().setKey(namespace.commitKey(owned)).build();
     });
   }
 
   /**
-   * A commit whose key the caller may own: one opened with the commit gets the caller as its owner (or the one an
-   * administrator names); one opened before carries the owner it was opened for, which must be the caller.
+   * The open key a writer carries back (to AllocateBlock, CommitKey): it names the key and the owner it was opened
+   * for. A commit whose key is opened with it gets the caller as its owner, or the one an administrator names.
    */
-  private CommitKeyRequest ownedByCaller(CommitKeyRequest r) throws OmException {
-    if (r.hasOpen()) {
-      return r.toBuilder().setOpen(r.getOpen().toBuilder().setOwner(access.owner(r.getOpen().getOwner()))).build();
-    }
+  private static OpenKeyRow openKeyOf(ByteString openKey) throws OmException {
     try {
-      access.requireOpenedFor(OpenKeyRow.parseFrom(r.getOpenKey()).getOwner(), r.getVolume(), r.getBucket());
+      return OpenKeyRow.parseFrom(openKey);
     } catch (InvalidProtocolBufferException e) {
       throw new OmException(OmResult.INVALID_REQUEST, "unreadable open key: " + e.getMessage());
     }
-    return r;
   }
 
   /** The key and, from SCM, where its containers' replicas are, nearest to the reader first. */
@@ -332,7 +337,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listKeys(ListKeysRequest r, StreamObserver<ListKeysResponse> o) {
     calls.respondRead("ListKeys", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      access.keys(r.getVolume(), r.getBucket(), "", AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET);
       return namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(), r.getStartAfter(), r.getMaxResults());
     });
   }
@@ -470,7 +475,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void copyKey(CopyKeyRequest r, StreamObserver<CopyKeyResponse> o) {
     calls.respond("CopyKey", o, () -> {
-      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_READ);
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_READ,
+          S3Actions.GET_OBJECT);
       access.create(r.getToVolume(), r.getToBucket(), r.getToKey());
       return CopyKeyResponse.newBuilder().setKey(namespace.copyKey(r.toBuilder().setOwner(access.owner(
           r.getOwner())).build())).build();
@@ -491,7 +497,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void completeMultipartUpload(CompleteMultipartUploadRequest r,
       StreamObserver<CompleteMultipartUploadResponse> o) {
     calls.respond("CompleteMultipartUpload", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      access.keys(r.getVolume(), r.getBucket(), r.getKey(), AclRight.RIGHT_CREATE, S3Actions.PUT_OBJECT);
       return CompleteMultipartUploadResponse.newBuilder().setKey(namespace.completeMultipartUpload(r)).build();
     });
   }
@@ -499,7 +505,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void abortMultipartUpload(AbortMultipartUploadRequest r, StreamObserver<AbortMultipartUploadResponse> o) {
     calls.respond("AbortMultipartUpload", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+      access.keys(r.getVolume(), r.getBucket(), r.getKey(), AclRight.RIGHT_CREATE, S3Actions.ABORT_UPLOAD);
       namespace.abortMultipartUpload(r.getVolume(), r.getBucket(), r.getKey(), r.getUploadId());
       return AbortMultipartUploadResponse.getDefaultInstance();
     });
@@ -508,7 +514,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listParts(ListPartsRequest r, StreamObserver<ListPartsResponse> o) {
     calls.respondRead("ListParts", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      access.keys(r.getVolume(), r.getBucket(), r.getKey(), AclRight.RIGHT_LIST, S3Actions.LIST_PARTS);
       return namespace.listParts(r);
     });
   }
@@ -516,7 +522,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listMultipartUploads(ListMultipartUploadsRequest r, StreamObserver<ListMultipartUploadsResponse> o) {
     calls.respondRead("ListMultipartUploads", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      access.keys(r.getVolume(), r.getBucket(), "", AclRight.RIGHT_LIST, S3Actions.LIST_UPLOADS);
       return namespace.listMultipartUploads(r);
     });
   }
@@ -525,8 +531,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void copyPart(CopyPartRequest r, StreamObserver<CopyPartResponse> o) {
     calls.respond("CopyPart", o, () -> {
       access.key(r.getSourceVolume(), r.getSourceBucket(), r.getSourceKey(), r.getSourceVersionId(),
-          AclRight.RIGHT_READ);
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_CREATE);
+          AclRight.RIGHT_READ, S3Actions.GET_OBJECT);
+      access.keys(r.getVolume(), r.getBucket(), r.getKey(), AclRight.RIGHT_CREATE, S3Actions.PUT_OBJECT);
       return CopyPartResponse.newBuilder().setPart(namespace.copyPart(r)).build();
     });
   }
@@ -534,7 +540,9 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void setKeyTags(SetKeyTagsRequest r, StreamObserver<SetKeyTagsResponse> o) {
     calls.respond("SetKeyTags", o, () -> {
-      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_WRITE);
+      // Removing every tag is S3's DeleteObjectTagging.
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_WRITE,
+          r.getTagsCount() == 0 ? S3Actions.DELETE_OBJECT_TAGGING : S3Actions.PUT_OBJECT_TAGGING);
       return SetKeyTagsResponse.newBuilder().setKey(namespace.setKeyTags(r)).build();
     });
   }
@@ -542,7 +550,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void setKeyAcl(SetKeyAclRequest r, StreamObserver<SetKeyAclResponse> o) {
     calls.respond("SetKeyAcl", o, () -> {
-      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_WRITE_ACL);
+      access.key(r.getVolume(), r.getBucket(), r.getKey(), r.getVersionId(), AclRight.RIGHT_WRITE_ACL,
+          S3Actions.PUT_OBJECT_ACL);
       return SetKeyAclResponse.newBuilder().setKey(namespace.setKeyAcl(r)).build();
     });
   }
@@ -550,11 +559,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void setBucketProperties(SetBucketPropertiesRequest r, StreamObserver<SetBucketPropertiesResponse> o) {
     calls.respond("SetBucketProperties", o, () -> {
-      if (r.hasAcl()) {
-        access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_WRITE_ACL);
-      }
-      if (r.hasVersioning() || r.getSetTags() || r.getSetCors()) {
-        access.bucket(r.getVolume(), r.getName(), AclRight.RIGHT_WRITE);
+      for (String action : BucketPropertyActions.of(r)) {
+        access.bucket(r.getVolume(), r.getName(), BucketPropertyActions.right(action), action);
       }
       return SetBucketPropertiesResponse.newBuilder().setBucket(namespace.setBucketProperties(r)).build();
     });
@@ -563,7 +569,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listKeyVersions(ListKeyVersionsRequest r, StreamObserver<ListKeyVersionsResponse> o) {
     calls.respondRead("ListKeyVersions", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), AclRight.RIGHT_LIST);
+      access.keys(r.getVolume(), r.getBucket(), "", AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET_VERSIONS);
       return namespace.listKeyVersions(r);
     });
   }
@@ -572,7 +578,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void getAcl(GetAclRequest r, StreamObserver<GetAclResponse> o) {
     calls.respondRead("GetAcl", o, () -> {
       Resource on = namespace.aclTarget(r.getObject());
-      access.require(on, AclRight.RIGHT_READ_ACL);
+      access.require(on, AclRight.RIGHT_READ_ACL, on.key() == null ? S3Actions.GET_BUCKET_ACL
+          : S3Actions.GET_OBJECT_ACL);
       return GetAclResponse.newBuilder().setOwner(on.owner()).addAllAcls(on.acls()).build();
     });
   }
@@ -580,7 +587,9 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void changeAcl(ChangeAclRequest r, StreamObserver<ChangeAclResponse> o) {
     calls.respond("ChangeAcl", o, () -> {
-      access.require(namespace.aclTarget(r.getObject()), AclRight.RIGHT_WRITE_ACL);
+      Resource on = namespace.aclTarget(r.getObject());
+      access.require(on, AclRight.RIGHT_WRITE_ACL, on.key() == null ? S3Actions.PUT_BUCKET_ACL
+          : S3Actions.PUT_OBJECT_ACL);
       return ChangeAclResponse.newBuilder().addAllAcls(namespace.changeAcl(r.getObject(), r.getChange(),
           r.getAclsList())).build();
     });

@@ -105,7 +105,7 @@ public final class RequestAuthenticator {
     }
     CheckS3SignatureRequest proof = v4Proof(scope[0], scope[1], scope[2], scope[3], policy, signature.strip());
     S3Users.Proven proven = users.checkV4(scope[0], scope[1], scope[2], scope[3], policy, signature.strip());
-    return new Caller(scope[0], proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null, proof);
+    return new Caller(scope[0], proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null, proof, null);
   }
 
   private Caller fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
@@ -154,7 +154,7 @@ public final class RequestAuthenticator {
     S3Users.Proven proven = users.checkV2(accessId, signed, signature);
     return new Caller(accessId, proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null,
         CheckS3SignatureRequest.newBuilder().setAccessId(accessId).addAllStringToSign(signed).setSignature(signature)
-            .build());
+            .build(), null);
   }
 
   /** What a V4 signature proves, for the OM to check again with each call the request makes. */
@@ -262,7 +262,7 @@ public final class RequestAuthenticator {
     S3Users.Proven proven = users.checkV4(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign,
         signature);
     return new Caller(accessId, proven.administrator(), payloadHash, amzDate, scope, proven.signingKey(), signature,
-        v4Proof(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign, signature));
+        v4Proof(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign, signature), null);
   }
 
   private static void checkSkew(Instant signedAt, Instant now) throws S3Error {

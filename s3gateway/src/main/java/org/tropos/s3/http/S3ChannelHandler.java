@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.ssl.SslHandler;
 import java.io.IOException;
 import java.net.SocketAddress;
 import java.util.List;
@@ -87,7 +88,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
     CompletableFuture<Void> previous = lastResponse;
     lastResponse = response.ended();
     SocketAddress from = ctx.channel().remoteAddress();
-    previous.thenRun(() -> answer(request, pipe, response, from)).exceptionally(e -> {
+    boolean secure = ctx.pipeline().get(SslHandler.class) != null;
+    previous.thenRun(() -> answer(request, pipe, response, from, secure)).exceptionally(e -> {
       LOG.error("S3 {} {} could not be served", request.method(), request.uri(), e);
       response.giveUp();
       ctx.close();
@@ -96,7 +98,8 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
   }
 
   /** Refuses the request at once or hands it to a worker. */
-  private void answer(HttpRequest request, BodyPipe pipe, S3Response response, SocketAddress from) {
+  private void answer(HttpRequest request, BodyPipe pipe, S3Response response, SocketAddress from,
+      boolean secure) {
     if (!request.decoderResult().isSuccess()) {
       Throwable cause = request.decoderResult().cause();
       if (cause instanceof TooLongHttpHeaderException) {
@@ -128,7 +131,7 @@ final class S3ChannelHandler extends ChannelInboundHandlerAdapter {
       refuse(pipe, response, S3ErrorCode.SLOW_DOWN, S3ErrorCode.SLOW_DOWN.error().getMessage(), request.uri());
       return;
     }
-    S3Request s3 = S3Request.of(request, domains, pipe, from);
+    S3Request s3 = S3Request.of(request, domains, pipe, from, secure);
     try {
       workers.execute(() -> serve(s3, response, pipe));
     } catch (RejectedExecutionException e) {

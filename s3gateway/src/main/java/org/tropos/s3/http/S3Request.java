@@ -27,11 +27,13 @@ public final class S3Request {
   private final InputStream body;
   private final boolean virtualHost;
   private final String from;
+  private final boolean secure;
 
   private S3Request(String method, String rawPath, Map<String, List<String>> query, HttpHeaders headers,
-      String bucket, String key, InputStream body, boolean virtualHost, String from) {
+      String bucket, String key, InputStream body, boolean virtualHost, String from, boolean secure) {
     this.method = method;
     this.from = from;
+    this.secure = secure;
     this.virtualHost = virtualHost;
     this.rawPath = rawPath;
     this.query = query;
@@ -43,11 +45,12 @@ public final class S3Request {
 
   /** Parses {@code request}; {@code domains} are the gateway's names for virtual-host-style addressing. */
   static S3Request of(HttpRequest request, List<String> domains, InputStream body) {
-    return of(request, domains, body, null);
+    return of(request, domains, body, null, false);
   }
 
-  /** The same, for a request that came from {@code from} (null: unknown). */
-  static S3Request of(HttpRequest request, List<String> domains, InputStream body, SocketAddress from) {
+  /** The same, for a request that came from {@code from} (null: unknown), over TLS or not ({@code secure}). */
+  static S3Request of(HttpRequest request, List<String> domains, InputStream body, SocketAddress from,
+      boolean secure) {
     QueryStringDecoder decoder = new QueryStringDecoder(request.uri(), StandardCharsets.UTF_8, true, 1024, true);
     String rawPath = decoder.rawPath();
     // '+' in a path is a plus sign, not a space (the path is not form-encoded).
@@ -65,7 +68,8 @@ public final class S3Request {
       key = slash < 0 ? "" : rest.substring(slash + 1);
     }
     return new S3Request(request.method().name(), rawPath, decoder.parameters(), request.headers(), bucket, key,
-        body, hostBucket != null, from instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : "");
+        body, hostBucket != null, from instanceof InetSocketAddress inet ? inet.getAddress().getHostAddress() : "",
+        secure);
   }
 
   private static String bucketFromHost(String host, List<String> domains) {
@@ -89,6 +93,11 @@ public final class S3Request {
   /** The client's address, as the connection shows it ("" when unknown). */
   public String from() {
     return from;
+  }
+
+  /** Whether the request came over TLS (HTTPS). */
+  public boolean secure() {
+    return secure;
   }
 
   public String method() {

@@ -1,5 +1,8 @@
 package org.tropos.s3.ops;
 
+import org.tropos.common.acl.BucketPolicies;
+import org.tropos.common.acl.BucketPolicy;
+import org.tropos.common.acl.PolicyRequest;
 import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
@@ -8,13 +11,18 @@ import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
 
 /**
- * Who may do what, from owners and ACLs ({@link S3Acl}). The OM's administrators and a bucket's owner may do
- * everything in the bucket; an object's writer owns that object. Others get what the bucket's ACL grants
- * ({@code READ}: list its objects; {@code WRITE}: write and delete objects; {@code READ_ACP}/{@code WRITE_ACP}:
- * read/change its ACL) and what an object's ACL grants ({@code READ}: read it; {@code READ_ACP}/{@code WRITE_ACP}).
- * As in S3, reading an object depends on the object's ACL alone, not on the bucket's.
+ * Who may do what, from the bucket's policy, owners and ACLs ({@link S3Acl}). The OM's administrators may do
+ * everything. Then the bucket's policy speaks first of what the caller asks ({@link Caller#asks}, evaluated by
+ * {@link BucketPolicies}): a statement that denies it refuses it, one that allows it grants it. Where the policy is
+ * silent, a bucket's owner may do everything in the bucket; an object's writer owns that object. Others get what
+ * the bucket's ACL grants ({@code READ}: list its objects; {@code WRITE}: write and delete objects;
+ * {@code READ_ACP}/{@code WRITE_ACP}: read/change its ACL) and what an object's ACL grants ({@code READ}: read it;
+ * {@code READ_ACP}/{@code WRITE_ACP}). As in S3, reading an object depends on the object's ACL alone, not on the
+ * bucket's. The OM decides the same way for the calls the gateway makes, so the two agree.
  */
 final class Access {
+  private static final BucketPolicies POLICIES = new BucketPolicies();
+
   /** What a request needs of a bucket. */
   enum Permission {
     /** List the objects, read the bucket's settings that S3 shows to readers. */
@@ -34,6 +42,10 @@ final class Access {
 
   /** Whether {@code caller} may do what {@code permission} covers on {@code bucket}. */
   static boolean allows(BucketInfo bucket, Caller caller, Permission permission) {
+    BucketPolicy.Decision decided = policy(bucket, null, caller);
+    if (decided != BucketPolicy.Decision.NONE) {
+      return decided == BucketPolicy.Decision.ALLOW;
+    }
     if (caller.administrator() || owns(bucket, caller)) {
       return true;
     }
@@ -71,16 +83,45 @@ final class Access {
     return granted(bucket, key, caller, AclPermission.ACL_READ);
   }
 
-  /** Whether {@code caller} owns {@code key} (see {@link #mayChange}) or its ACL grants it {@code permission}. */
+  /**
+   * Whether the bucket's policy allows what {@code caller} asks of {@code key}, or (where it is silent) {@code caller}
+   * owns {@code key} (see {@link #mayChange}) or its ACL grants it {@code permission}.
+   */
   static boolean granted(BucketInfo bucket, KeyInfo key, Caller caller, AclPermission permission) {
-    return mayChange(bucket, key, caller)
-        || S3Acl.of(key).allows(caller, permission, key.getOwner(), bucket.getOwner());
+    BucketPolicy.Decision decided = policy(bucket, key, caller);
+    if (decided != BucketPolicy.Decision.NONE) {
+      return decided == BucketPolicy.Decision.ALLOW;
+    }
+    return owner(bucket, key, caller) || S3Acl.of(key).allows(caller, permission, key.getOwner(),
+        bucket.getOwner());
   }
 
-  /** Whether {@code caller} may change {@code key}'s ACL and tags: its owner, the bucket's, an administrator. */
+  /**
+   * Whether {@code caller} may change {@code key}'s ACL and tags: as the bucket's policy says, else its owner, the
+   * bucket's, an administrator.
+   */
   static boolean mayChange(BucketInfo bucket, KeyInfo key, Caller caller) {
+    BucketPolicy.Decision decided = policy(bucket, key, caller);
+    return decided == BucketPolicy.Decision.NONE ? owner(bucket, key, caller)
+        : decided == BucketPolicy.Decision.ALLOW;
+  }
+
+  private static boolean owner(BucketInfo bucket, KeyInfo key, Caller caller) {
     return caller.administrator() || owns(bucket, caller)
         || (!caller.anonymous() && key.getOwner().equals(caller.accessId()));
+  }
+
+  /**
+   * What {@code bucket}'s policy says of what {@code caller} asks (of {@code key}, whose tags it may test; null: of
+   * no object); nothing for an administrator.
+   */
+  private static BucketPolicy.Decision policy(BucketInfo bucket, KeyInfo key, Caller caller) {
+    PolicyRequest asks = caller.asks();
+    if (asks == null || caller.administrator() || bucket.getPolicy().isEmpty()) {
+      return BucketPolicy.Decision.NONE;
+    }
+    return POLICIES.decide(bucket.getName(), bucket.getPolicy(), key == null ? asks
+        : asks.withTagsOf(key.getMetadataMap()), owns(bucket, caller));
   }
 
   static void checkRead(BucketInfo bucket, KeyInfo key, Caller caller) throws S3Error {

@@ -3,8 +3,9 @@ package org.tropos.s3.ops;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Map;
-import org.tropos.client.TroposClient;
 import org.tropos.client.KeyInputStream;
+import org.tropos.client.TroposClient;
+import org.tropos.common.acl.S3Actions;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
@@ -93,12 +94,17 @@ final class ObjectReads {
         .setAllowDeleteMarker(true).setWithParts(withParts);
   }
 
+  /** Whether {@code caller} may list the bucket: then it may know that a key is missing (S3 says 403 otherwise). */
+  private static boolean mayList(BucketInfo bucket, Caller caller) {
+    return Access.allows(bucket, caller.asking(S3Actions.LIST_BUCKET, bucket.getName()), Access.Permission.READ);
+  }
+
   /** What a failed lookup answers {@code caller}. */
   private static S3Error refusal(OmException e, BucketInfo bucket, String key, String versionId, Caller caller) {
     boolean missing = e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.VERSION_NOT_FOUND
         || e.result() == OmResult.DIRECTORY_NOT_FOUND || e.result() == OmResult.NOT_A_FILE
         || e.result() == OmResult.NOT_A_DIRECTORY;
-    if (missing && !Access.allows(bucket, caller, Access.Permission.READ)) {
+    if (missing && !mayList(bucket, caller)) {
       return S3ErrorCode.ACCESS_DENIED.error("Access Denied");
     }
     if (e.result() == OmResult.VERSION_NOT_FOUND) {
@@ -111,7 +117,7 @@ final class ObjectReads {
   private static LookupKeyResponse answerable(LookupKeyResponse found, BucketInfo bucket, String key,
       String versionId, Caller caller) throws S3Error {
     KeyInfo marker = found.getKey();
-    if (marker.getDeleteMarker() && !Access.allows(bucket, caller, Access.Permission.READ)) {
+    if (marker.getDeleteMarker() && !mayList(bucket, caller)) {
       throw S3ErrorCode.ACCESS_DENIED.error("Access Denied");
     }
     if (marker.getDeleteMarker()) {

@@ -67,8 +67,9 @@ final class ObjectWrites {
 
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
     checkKey(request.key());
-    checkHeaders(request);
+    // Who may write is decided before what the request asks is: a caller refused is told so, whatever it asks.
     TargetBucket bucket = buckets.writeTarget(request, caller, buckets.requireWrite(request, caller, false));
+    checkHeaders(request);
     if (request.key().endsWith("/") && bucket.get(false).getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
       putDirectory(request, bucket.get(false), out);
       return;

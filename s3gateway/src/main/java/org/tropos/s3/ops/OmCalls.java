@@ -89,6 +89,7 @@ final class OmCalls {
       case DELETE_MARKER -> S3ErrorCode.METHOD_NOT_ALLOWED.error("The specified method is not allowed against a"
           + " delete marker");
       case PERMISSION_DENIED -> S3ErrorCode.ACCESS_DENIED.error(e.getMessage());
+      case MALFORMED_POLICY -> S3ErrorCode.MALFORMED_POLICY.error(e.getMessage());
       case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum"
           + " allowed object size: " + e.getMessage());
       default -> S3ErrorCode.INTERNAL_ERROR.error(e.result() + ": " + e.getMessage());

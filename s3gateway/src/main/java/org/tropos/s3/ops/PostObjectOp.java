@@ -10,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.tropos.common.acl.PolicyRequest;
+import org.tropos.common.acl.S3Actions;
 import org.tropos.common.rpc.S3RequestProofs;
 import org.tropos.common.util.Clock;
 import org.tropos.proto.om.BucketInfo;
@@ -73,7 +75,9 @@ final class PostObjectOp {
     fields.put("key", key);
     // The bucket is the one posted to, whatever a field says: the policy must allow that one.
     fields.put("bucket", request.bucket());
-    Caller caller = signed.anonymous() ? authenticator.authenticateForm(fields) : signed;
+    Caller uploader = signed.anonymous() ? authenticator.authenticateForm(fields) : signed;
+    Caller caller = uploader.asking(new PolicyRequest(uploader.accessId(), S3Actions.PUT_OBJECT, request.bucket()
+        + "/" + key, signed.asks().conditions()));
     try (S3RequestProofs.Acting acting = caller.acting()) {
       upload(request, caller, form, fields, out);
     }

@@ -8,6 +8,7 @@ import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.client.TroposClient;
+import org.tropos.common.acl.S3Actions;
 import org.tropos.common.audit.AuditLog;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.S3RequestProofs;
@@ -67,48 +68,53 @@ public final class S3Dispatcher implements S3Handler {
     AclOps aclOps = new AclOps(om, buckets, acls);
     ObjectAttributesOp attributes = new ObjectAttributesOp(om, buckets);
     PostObjectOp formUpload = new PostObjectOp(buckets, writes, authenticator, clock);
+    PolicyOps policies = new PolicyOps(om, buckets);
     return new S3Routes()
-        .add("GET", SERVICE, "", buckets::list)
-        .add("PUT", BUCKET, "", buckets::create)
-        .add("HEAD", BUCKET, "", buckets::head)
-        .add("DELETE", BUCKET, "", buckets::delete)
-        .add("POST", BUCKET, "", formUpload::post)
-        .add("GET", BUCKET, "", listing::list)
-        .add("GET", BUCKET, "location", buckets::location)
-        .add("GET", BUCKET, "uploads", multipart::listUploads)
-        .add("POST", BUCKET, "delete", bulkDelete::delete)
-        .add("GET", BUCKET, "versioning", versioning::get)
-        .add("PUT", BUCKET, "versioning", versioning::put)
-        .add("GET", BUCKET, "versions", versioning::list)
-        .add("GET", BUCKET, "acl", aclOps::getBucketAcl)
-        .add("PUT", BUCKET, "acl", aclOps::putBucketAcl)
-        .add("GET", BUCKET, "tagging", tagging::getBucket)
-        .add("PUT", BUCKET, "tagging", tagging::putBucket)
-        .add("DELETE", BUCKET, "tagging", tagging::deleteBucket)
-        .add("GET", BUCKET, "cors", cors::get)
-        .add("PUT", BUCKET, "cors", cors::put)
-        .add("DELETE", BUCKET, "cors", cors::delete)
-        .add("PUT", OBJECT, "", (r, c, o) -> {
+        .add("GET", SERVICE, "", S3Actions.LIST_ALL_MY_BUCKETS, buckets::list)
+        .add("PUT", BUCKET, "", S3Actions.CREATE_BUCKET, buckets::create)
+        .add("HEAD", BUCKET, "", S3Actions.LIST_BUCKET, buckets::head)
+        .add("DELETE", BUCKET, "", S3Actions.DELETE_BUCKET, buckets::delete)
+        .add("POST", BUCKET, "", S3Actions.PUT_OBJECT, formUpload::post)
+        .add("GET", BUCKET, "", S3Actions.LIST_BUCKET, listing::list)
+        .add("GET", BUCKET, "location", S3Actions.GET_BUCKET_LOCATION, buckets::location)
+        .add("GET", BUCKET, "uploads", S3Actions.LIST_UPLOADS, multipart::listUploads)
+        .add("POST", BUCKET, "delete", S3Actions.DELETE_OBJECT, bulkDelete::delete)
+        .add("GET", BUCKET, "versioning", S3Actions.GET_BUCKET_VERSIONING, versioning::get)
+        .add("PUT", BUCKET, "versioning", S3Actions.PUT_BUCKET_VERSIONING, versioning::put)
+        .add("GET", BUCKET, "versions", S3Actions.LIST_BUCKET_VERSIONS, versioning::list)
+        .add("GET", BUCKET, "acl", S3Actions.GET_BUCKET_ACL, aclOps::getBucketAcl)
+        .add("PUT", BUCKET, "acl", S3Actions.PUT_BUCKET_ACL, aclOps::putBucketAcl)
+        .add("GET", BUCKET, "policy", S3Actions.GET_BUCKET_POLICY, policies::get)
+        .add("PUT", BUCKET, "policy", S3Actions.PUT_BUCKET_POLICY, policies::put)
+        .add("DELETE", BUCKET, "policy", S3Actions.DELETE_BUCKET_POLICY, policies::delete)
+        .add("GET", BUCKET, "policyStatus", S3Actions.GET_BUCKET_POLICY_STATUS, policies::status)
+        .add("GET", BUCKET, "tagging", S3Actions.GET_BUCKET_TAGGING, tagging::getBucket)
+        .add("PUT", BUCKET, "tagging", S3Actions.PUT_BUCKET_TAGGING, tagging::putBucket)
+        .add("DELETE", BUCKET, "tagging", S3Actions.PUT_BUCKET_TAGGING, tagging::deleteBucket)
+        .add("GET", BUCKET, "cors", S3Actions.GET_BUCKET_CORS, cors::get)
+        .add("PUT", BUCKET, "cors", S3Actions.PUT_BUCKET_CORS, cors::put)
+        .add("DELETE", BUCKET, "cors", S3Actions.PUT_BUCKET_CORS, cors::delete)
+        .add("PUT", OBJECT, "", S3Actions.PUT_OBJECT, (r, c, o) -> {
           if (r.header("x-amz-copy-source") != null) {
             copies.copy(r, c, o);
           } else {
             writes.put(r, c, o);
           }
         })
-        .add("GET", OBJECT, "", reads::get)
-        .add("HEAD", OBJECT, "", reads::head)
-        .add("DELETE", OBJECT, "", writes::delete)
-        .add("POST", OBJECT, "uploads", multipart::initiate)
-        .add("PUT", OBJECT, "uploadId", multipart::uploadPart)
-        .add("POST", OBJECT, "uploadId", multipart::complete)
-        .add("GET", OBJECT, "uploadId", multipart::listParts)
-        .add("DELETE", OBJECT, "uploadId", multipart::abort)
-        .add("GET", OBJECT, "tagging", tagging::get)
-        .add("PUT", OBJECT, "tagging", tagging::put)
-        .add("DELETE", OBJECT, "tagging", tagging::delete)
-        .add("GET", OBJECT, "acl", aclOps::getObjectAcl)
-        .add("PUT", OBJECT, "acl", aclOps::putObjectAcl)
-        .add("GET", OBJECT, "attributes", attributes::get);
+        .add("GET", OBJECT, "", S3Actions.GET_OBJECT, reads::get)
+        .add("HEAD", OBJECT, "", S3Actions.GET_OBJECT, reads::head)
+        .add("DELETE", OBJECT, "", S3Actions.DELETE_OBJECT, writes::delete)
+        .add("POST", OBJECT, "uploads", S3Actions.PUT_OBJECT, multipart::initiate)
+        .add("PUT", OBJECT, "uploadId", S3Actions.PUT_OBJECT, multipart::uploadPart)
+        .add("POST", OBJECT, "uploadId", S3Actions.PUT_OBJECT, multipart::complete)
+        .add("GET", OBJECT, "uploadId", S3Actions.LIST_PARTS, multipart::listParts)
+        .add("DELETE", OBJECT, "uploadId", S3Actions.ABORT_UPLOAD, multipart::abort)
+        .add("GET", OBJECT, "tagging", S3Actions.GET_OBJECT_TAGGING, tagging::get)
+        .add("PUT", OBJECT, "tagging", S3Actions.PUT_OBJECT_TAGGING, tagging::put)
+        .add("DELETE", OBJECT, "tagging", S3Actions.DELETE_OBJECT_TAGGING, tagging::delete)
+        .add("GET", OBJECT, "acl", S3Actions.GET_OBJECT_ACL, aclOps::getObjectAcl)
+        .add("PUT", OBJECT, "acl", S3Actions.PUT_OBJECT_ACL, aclOps::putObjectAcl)
+        .add("GET", OBJECT, "attributes", S3Actions.GET_OBJECT_ATTRIBUTES, attributes::get);
   }
 
   @Override
@@ -125,8 +131,10 @@ public final class S3Dispatcher implements S3Handler {
       Caller signed = authenticator.authenticate(request.method(), request.rawPath(),
           request.resourcePath(), request.query(), request::header, request.amzHeaders(), clock.wallTime());
       caller = signed;
-      try (S3RequestProofs.Acting acting = signed.acting()) {
-        routes.find(request).serve(request, signed, out);
+      S3Routes.Route route = routes.find(request);
+      caller = signed.asking(PolicyRequests.of(request, signed.accessId(), route.action()));
+      try (S3RequestProofs.Acting acting = caller.acting()) {
+        route.operation().serve(request, caller, out);
       }
     } catch (S3Error e) {
       error = fail(request, out, e);

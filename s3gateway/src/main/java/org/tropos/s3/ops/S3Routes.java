@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.tropos.common.acl.S3Actions;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
@@ -37,6 +38,10 @@ final class S3Routes {
     void serve(S3Request request, Caller caller, S3Response out) throws S3Error, IOException;
   }
 
+  /** An operation, and the S3 action that bucket policies know it as ({@link S3Actions}). */
+  record Route(Operation operation, String action) {
+  }
+
   /**
    * Every query parameter that S3 defines as a sub-resource of a bucket or an object (from S3's API reference),
    * whether we serve it or not. Parameters that only qualify an operation ({@code versionId}, {@code partNumber},
@@ -52,30 +57,33 @@ final class S3Routes {
   /** The methods S3 has: another is MethodNotAllowed, one of these on a route we lack NotImplemented. */
   private static final Set<String> S3_METHODS = Set.of("GET", "HEAD", "PUT", "POST", "DELETE");
 
-  private final Map<String, Operation> routes = new HashMap<>();
+  private final Map<String, Route> routes = new HashMap<>();
 
-  /** Routes {@code method} on {@code resource} with {@code subResource} ("" for none) to {@code operation}. */
-  S3Routes add(String method, Resource resource, String subResource, Operation operation) {
+  /**
+   * Routes {@code method} on {@code resource} with {@code subResource} ("" for none) to {@code operation}, which is
+   * S3 action {@code action}.
+   */
+  S3Routes add(String method, Resource resource, String subResource, String action, Operation operation) {
     if (!subResource.isEmpty() && !SUB_RESOURCES.contains(subResource)) {
       throw new IllegalStateException(subResource + " is not an S3 sub-resource");
     }
-    if (routes.put(key(method, resource, subResource), operation) != null) {
+    if (routes.put(key(method, resource, subResource), new Route(operation, action)) != null) {
       throw new IllegalStateException(method + " " + resource + " ?" + subResource + " is routed twice");
     }
     return this;
   }
 
-  /** The operation that serves {@code request}; an error if none does (nothing has been done then). */
-  Operation find(S3Request request) throws S3Error {
+  /** The route of {@code request}; an error if none serves it (nothing has been done then). */
+  Route find(S3Request request) throws S3Error {
     Resource resource = Resource.of(request);
     List<String> named = subResources(request);
     if (named.size() > 1) {
       throw S3ErrorCode.INVALID_REQUEST.error("A request names one sub-resource; this one names " + named);
     }
     String subResource = named.isEmpty() ? "" : named.get(0);
-    Operation operation = routes.get(key(request.method(), resource, subResource));
-    if (operation != null) {
-      return operation;
+    Route route = routes.get(key(request.method(), resource, subResource));
+    if (route != null) {
+      return route;
     }
     if (!S3_METHODS.contains(request.method()) || (resource == Resource.SERVICE && subResource.isEmpty())) {
       throw S3ErrorCode.METHOD_NOT_ALLOWED.error(request.method() + " is not allowed on this resource");

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.tropos.client.TroposClient;
+import org.tropos.common.acl.PolicyRequest;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
@@ -25,7 +26,7 @@ import org.w3c.dom.Element;
 /** Object tagging: GetObjectTagging, PutObjectTagging, DeleteObjectTagging, and tags given with a PUT or copy. */
 final class TaggingOps {
   /** Where the OM keeps tags in a key's metadata. */
-  static final String PREFIX = "tag:";
+  static final String PREFIX = PolicyRequest.TAG_METADATA;
   private static final int MAX_TAGS = 10;
   private static final int MAX_BUCKET_TAGS = 50;
   private static final int MAX_KEY = 128;

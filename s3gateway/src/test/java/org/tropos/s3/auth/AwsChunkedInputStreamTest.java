@@ -43,7 +43,7 @@ class AwsChunkedInputStreamTest {
   private static Caller seed() {
     return new Caller("AKIAIOSFODNN7EXAMPLE", false, AwsChunkedInputStream.SIGNED, "20130524T000000Z",
         "20130524/us-east-1/s3/aws4_request", S3Signatures.v4SigningKey(SECRET, "20130524", "us-east-1",
-        "s3"), SEED, null);
+        "s3"), SEED, null, null);
   }
 
   @Test

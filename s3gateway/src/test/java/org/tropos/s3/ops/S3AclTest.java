@@ -13,8 +13,8 @@ import org.tropos.proto.om.CannedAcl;
 import org.tropos.s3.auth.Caller;
 
 class S3AclTest {
-  private static final Caller ALT = new Caller("alt", false, "", null, null, null, null, null);
-  private static final Caller OTHER = new Caller("other", false, "", null, null, null, null, null);
+  private static final Caller ALT = new Caller("alt", false, "", null, null, null, null, null, null);
+  private static final Caller OTHER = new Caller("other", false, "", null, null, null, null, null, null);
 
   @Test
   void aGrantToAUserGivesThatUserThePermissionNamedAndFullControlGivesEveryPermission() {

@@ -1,0 +1,43 @@
+package org.tropos.common.acl;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * What a bucket policy is asked about: who ({@code ""}: an anonymous caller), the S3 action ({@code s3:GetObject}),
+ * the resource ({@code bucket} or {@code bucket/key}) and the values of the request's condition keys
+ * ({@code aws:SourceIp}, {@code aws:SecureTransport}, {@code s3:prefix}, {@code s3:x-amz-acl}, ...; names compared
+ * without case, as AWS does).
+ */
+public record PolicyRequest(String user, String action, String resource, Map<String, List<String>> conditions) {
+  /** The prefix of the metadata entries that hold an object's S3 tags ({@code tag:<name>}). */
+  public static final String TAG_METADATA = "tag:";
+  private static final String EXISTING_TAG = "s3:ExistingObjectTag/";
+
+  public PolicyRequest {
+    conditions = conditions.entrySet().stream().collect(Collectors.toUnmodifiableMap(e -> e.getKey().toLowerCase(
+        Locale.ROOT), e -> List.copyOf(e.getValue()), (a, b) -> a));
+  }
+
+  /**
+   * The same request with the tags of the object it acts on ({@code s3:ExistingObjectTag/<name>}), from the
+   * object's {@code metadata}.
+   */
+  public PolicyRequest withTagsOf(Map<String, String> metadata) {
+    Map<String, List<String>> all = new HashMap<>(conditions);
+    metadata.forEach((name, value) -> {
+      if (name.startsWith(TAG_METADATA)) {
+        all.put((EXISTING_TAG + name.substring(TAG_METADATA.length())).toLowerCase(Locale.ROOT), List.of(value));
+      }
+    });
+    return new PolicyRequest(user, action, resource, all);
+  }
+
+  /** The values of condition key {@code key}; null when the request has none. */
+  List<String> values(String key) {
+    return conditions.get(key.toLowerCase(Locale.ROOT));
+  }
+}
