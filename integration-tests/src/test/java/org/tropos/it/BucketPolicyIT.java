@@ -26,15 +26,19 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.BucketCannedACL;
+import software.amazon.awssdk.services.s3.model.ObjectCannedACL;
+import software.amazon.awssdk.services.s3.model.ObjectOwnership;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * S3 bucket policies in a secure cluster, tried by the bucket's owner, a second user and an anonymous caller
- * through the AWS SDK, and by the second user on the native path with its certificate: a policy opens exactly what
- * it names, an explicit Deny refuses even the owner (but never its hold on the policy itself), conditions are
- * tested on the request, and a refused request changes nothing. The OM enforces the policy itself, so the native
- * path meets the same answers as S3.
+ * S3 bucket policies, Block Public Access and Object Ownership in a secure cluster, tried by the bucket's owner, a
+ * second user and an anonymous caller through the AWS SDK, and by the second user on the native path with its
+ * certificate: a policy opens exactly what it names, an explicit Deny refuses even the owner (but never its hold on
+ * the policy itself), conditions are tested on the request, Block Public Access refuses or ignores what is public,
+ * Object Ownership decides who owns a new object, and a refused request changes nothing. The OM enforces the
+ * policy itself, so the native path meets the same answers as S3.
  */
 class BucketPolicyIT {
   @TempDir
@@ -209,5 +213,70 @@ class BucketPolicyIT {
         "\"s3:ListBucket\"", "strict", ""))));
     assertTrue(owner.getBucketPolicyStatus(g -> g.bucket("strict")).policyStatus().isPublic());
     assertEquals(List.of(), list(anonymous, "strict"));
+  }
+
+  @Test
+  void blockPublicAccessRefusesPublicAclsAndPoliciesAndIgnoresOrRestrictsThoseGivenBefore() {
+    owner.createBucket(b -> b.bucket("exposed"));
+    owner.putObject(p -> p.bucket("exposed").key("open").acl(ObjectCannedACL.PUBLIC_READ),
+        RequestBody.fromString("public"));
+    owner.putObject(p -> p.bucket("exposed").key("by-policy"), RequestBody.fromString("policy"));
+    owner.putBucketPolicy(p -> p.bucket("exposed").policy(policy(statement("Allow", "\"*\"", "\"s3:GetObject\"",
+        "exposed/by-policy", ""))));
+    assertEquals("public", read(anonymous, "exposed", "open"));
+    assertEquals("policy", read(anonymous, "exposed", "by-policy"));
+
+    owner.putPublicAccessBlock(p -> p.bucket("exposed").publicAccessBlockConfiguration(c -> c.blockPublicAcls(true)
+        .blockPublicPolicy(true).ignorePublicAcls(true).restrictPublicBuckets(true)));
+    assertEquals(true, owner.getPublicAccessBlock(g -> g.bucket("exposed")).publicAccessBlockConfiguration()
+        .restrictPublicBuckets());
+    assertEquals(403, refusal(() -> read(anonymous, "exposed", "open")).statusCode(), "public grants ignored");
+    assertEquals(403, refusal(() -> read(anonymous, "exposed", "by-policy")).statusCode(), "public policy restricted");
+    assertEquals("policy", read(owner, "exposed", "by-policy"), "the owner still reads");
+    assertEquals(403, refusal(() -> owner.putObject(p -> p.bucket("exposed").key("new").acl(
+        ObjectCannedACL.PUBLIC_READ), RequestBody.fromString("x"))).statusCode());
+    assertEquals(403, refusal(() -> owner.putBucketAcl(a -> a.bucket("exposed").acl(BucketCannedACL.PUBLIC_READ)))
+        .statusCode());
+    assertEquals(403, refusal(() -> owner.putBucketPolicy(p -> p.bucket("exposed").policy(policy(statement("Allow",
+        "\"*\"", "\"s3:*\"", "exposed/*", ""))))).statusCode());
+    assertEquals(List.of("by-policy", "open"), list(owner, "exposed"), "nothing was written");
+    assertTrue(owner.getBucketPolicy(g -> g.bucket("exposed")).policy().contains("by-policy"), "nor replaced");
+
+    owner.deletePublicAccessBlock(d -> d.bucket("exposed"));
+    assertEquals("NoSuchPublicAccessBlockConfiguration", refusal(() -> owner.getPublicAccessBlock(
+        g -> g.bucket("exposed"))).awsErrorDetails().errorCode());
+    assertEquals("public", read(anonymous, "exposed", "open"));
+  }
+
+  @Test
+  void objectOwnershipDecidesWhoOwnsWhatAnotherUserWrites() {
+    String writable = "{\"Effect\": \"Allow\", \"Principal\": \"*\", \"Action\": \"s3:*\", \"Resource\": "
+        + "[\"arn:aws:s3:::%1$s\", \"arn:aws:s3:::%1$s/*\"]}";
+    owner.createBucket(b -> b.bucket("enforced").objectOwnership(ObjectOwnership.BUCKET_OWNER_ENFORCED));
+    owner.putBucketPolicy(p -> p.bucket("enforced").policy(policy(String.format(writable, "enforced"))));
+    put(other, "enforced", "theirs", "x");
+    assertEquals("erin", owner.getObjectAcl(a -> a.bucket("enforced").key("theirs")).owner().id());
+    assertEquals("AccessControlListNotSupported", refusal(() -> other.putObject(p -> p.bucket("enforced").key("acl")
+        .acl(ObjectCannedACL.PRIVATE), RequestBody.fromString("x"))).awsErrorDetails().errorCode());
+    assertEquals(400, refusal(() -> owner.putBucketAcl(a -> a.bucket("enforced").acl(BucketCannedACL.PRIVATE)))
+        .statusCode());
+    assertEquals(List.of("theirs"), list(owner, "enforced"));
+
+    owner.createBucket(b -> b.bucket("preferred"));
+    owner.putBucketOwnershipControls(p -> p.bucket("preferred").ownershipControls(c -> c.rules(r -> r
+        .objectOwnership(ObjectOwnership.BUCKET_OWNER_PREFERRED))));
+    owner.putBucketPolicy(p -> p.bucket("preferred").policy(policy(String.format(writable, "preferred"))));
+    other.putObject(p -> p.bucket("preferred").key("given").acl(ObjectCannedACL.BUCKET_OWNER_FULL_CONTROL),
+        RequestBody.fromString("x"));
+    put(other, "preferred", "kept", "x");
+    assertEquals("erin", owner.getObjectAcl(a -> a.bucket("preferred").key("given")).owner().id());
+    assertEquals("frank", other.getObjectAcl(a -> a.bucket("preferred").key("kept")).owner().id());
+
+    owner.createBucket(b -> b.bucket("shown").acl(BucketCannedACL.PUBLIC_READ));
+    assertEquals("InvalidBucketAclWithObjectOwnership", refusal(() -> owner.putBucketOwnershipControls(p -> p
+        .bucket("shown").ownershipControls(c -> c.rules(r -> r.objectOwnership(
+            ObjectOwnership.BUCKET_OWNER_ENFORCED))))).awsErrorDetails().errorCode());
+    assertEquals("OwnershipControlsNotFoundError", refusal(() -> owner.getBucketOwnershipControls(g -> g
+        .bucket("shown"))).awsErrorDetails().errorCode(), "nothing was set");
   }
 }

@@ -47,7 +47,9 @@ class S3SafetyIT {
       "POST bucket?delete", "GET bucket?versioning", "PUT bucket?versioning", "GET bucket?versions",
       "GET bucket?acl", "PUT bucket?acl", "GET bucket?tagging", "PUT bucket?tagging", "DELETE bucket?tagging",
       "GET bucket?cors", "PUT bucket?cors", "DELETE bucket?cors", "GET bucket?policy", "PUT bucket?policy",
-      "DELETE bucket?policy", "GET bucket?policyStatus",
+      "DELETE bucket?policy", "GET bucket?policyStatus", "GET bucket?publicAccessBlock",
+      "PUT bucket?publicAccessBlock", "DELETE bucket?publicAccessBlock", "GET bucket?ownershipControls",
+      "PUT bucket?ownershipControls", "DELETE bucket?ownershipControls",
       "GET object?tagging", "PUT object?tagging", "DELETE object?tagging",
       "POST object?uploads", "PUT object?uploadId", "POST object?uploadId", "GET object?uploadId",
       "DELETE object?uploadId", "GET object?acl", "PUT object?acl", "GET object?attributes");

@@ -29,6 +29,8 @@ public enum S3ErrorCode {
   INVALID_ACCESS_KEY_ID("InvalidAccessKeyId", 403, "The AWS access key Id you provided does not exist in our"
       + " records."),
   INVALID_ARGUMENT("InvalidArgument", 400, "Invalid Argument"),
+  INVALID_BUCKET_ACL_WITH_OWNERSHIP("InvalidBucketAclWithObjectOwnership", 400, "Bucket cannot have ACLs set with"
+      + " ObjectOwnership's BucketOwnerEnforced setting"),
   INVALID_BUCKET_NAME("InvalidBucketName", 400, "The specified bucket is not valid."),
   INVALID_DIGEST("InvalidDigest", 400, "The Content-MD5 you specified is not valid."),
   INVALID_LOCATION_CONSTRAINT("InvalidLocationConstraint", 400, "The specified location-constraint is not valid."),
@@ -57,7 +59,11 @@ public enum S3ErrorCode {
   NO_SUCH_BUCKET("NoSuchBucket", 404, "The specified bucket does not exist"),
   NO_SUCH_BUCKET_POLICY("NoSuchBucketPolicy", 404, "The bucket policy does not exist"),
   NO_SUCH_CORS_CONFIGURATION("NoSuchCORSConfiguration", 404, "The CORS configuration does not exist"),
+  NO_SUCH_OWNERSHIP_CONTROLS("OwnershipControlsNotFoundError", 404, "The bucket ownership controls were not"
+      + " found"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+  NO_SUCH_PUBLIC_ACCESS_BLOCK("NoSuchPublicAccessBlockConfiguration", 404, "The public access block configuration"
+      + " was not found"),
   NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),
   NO_SUCH_UPLOAD("NoSuchUpload", 404, "The specified multipart upload does not exist. The upload ID might be"
       + " invalid, or the multipart upload might have been aborted or completed."),

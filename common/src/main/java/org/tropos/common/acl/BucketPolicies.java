@@ -5,11 +5,13 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.proto.om.BucketInfo;
 
 /**
  * Decides requests by buckets' policies, as the OM and the S3 gateway both must: parses each stored policy once
  * (at most {@value #MOST} kept; at that size the memory starts again empty) and keeps a bucket's owner able to read,
  * change and delete its policy whatever the policy denies (S3's rule, so that no policy locks its bucket for good).
+ * Where the bucket's Block Public Access restricts public buckets, a public policy allows nobody but the owner.
  *
  * <p>Thread-safe.
  */
@@ -23,23 +25,27 @@ public final class BucketPolicies {
   /** Parsed policies; a policy that no longer parses is kept as null and decides nothing (the ACLs do). */
   private final Map<Stored, Optional<BucketPolicy>> parsed = new ConcurrentHashMap<>();
 
-  /**
-   * What the policy {@code json} of {@code bucket} (empty: none) says of {@code request}, for a caller that owns the
-   * bucket or not ({@code owner}).
-   */
-  public BucketPolicy.Decision decide(String bucket, String json, PolicyRequest request, boolean owner) {
-    if (json.isEmpty()) {
+  /** What {@code bucket}'s policy (none: NONE) says of {@code request}, for its owner or not ({@code owner}). */
+  public BucketPolicy.Decision decide(BucketInfo bucket, PolicyRequest request, boolean owner) {
+    if (bucket.getPolicy().isEmpty()) {
       return BucketPolicy.Decision.NONE;
     }
-    BucketPolicy.Decision decision = policy(bucket, json).map(p -> p.decide(request))
-        .orElse(BucketPolicy.Decision.NONE);
-    return decision == BucketPolicy.Decision.DENY && owner && S3Actions.managesPolicy(request.action())
-        ? BucketPolicy.Decision.NONE : decision;
+    Optional<BucketPolicy> policy = policy(bucket.getName(), bucket.getPolicy());
+    BucketPolicy.Decision decision = policy.map(p -> p.decide(request)).orElse(BucketPolicy.Decision.NONE);
+    if (decision == BucketPolicy.Decision.DENY && owner && S3Actions.managesPolicy(request.action())) {
+      return BucketPolicy.Decision.NONE;
+    }
+    boolean restricted = bucket.hasPublicAccessBlock() && bucket.getPublicAccessBlock().getRestrictPublicBuckets();
+    if (decision == BucketPolicy.Decision.ALLOW && restricted && !owner && policy.get().isPublic()) {
+      return BucketPolicy.Decision.NONE;
+    }
+    return decision;
   }
 
-  /** Whether the policy {@code json} of {@code bucket} makes it public (GetBucketPolicyStatus). */
-  public boolean isPublic(String bucket, String json) {
-    return !json.isEmpty() && policy(bucket, json).map(BucketPolicy::isPublic).orElse(false);
+  /** Whether {@code bucket}'s policy allows everyone (GetBucketPolicyStatus). */
+  public boolean isPublic(BucketInfo bucket) {
+    return !bucket.getPolicy().isEmpty() && policy(bucket.getName(), bucket.getPolicy()).map(BucketPolicy::isPublic)
+        .orElse(false);
   }
 
   private Optional<BucketPolicy> policy(String bucket, String json) {

@@ -36,6 +36,13 @@ public record PolicyRequest(String user, String action, String resource, Map<Str
     return new PolicyRequest(user, action, resource, all);
   }
 
+  /** The same request as {@code action} on {@code resource}, with condition {@code key} set to {@code value}. */
+  public PolicyRequest asking(String action, String resource, String key, String value) {
+    Map<String, List<String>> all = new HashMap<>(conditions);
+    all.put(key.toLowerCase(Locale.ROOT), List.of(value));
+    return new PolicyRequest(user, action, resource, all);
+  }
+
   /** The values of condition key {@code key}; null when the request has none. */
   List<String> values(String key) {
     return conditions.get(key.toLowerCase(Locale.ROOT));

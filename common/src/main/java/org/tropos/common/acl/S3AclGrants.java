@@ -6,7 +6,9 @@ import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGrants;
 import org.tropos.proto.om.AclGroup;
 import org.tropos.proto.om.AclPermission;
+import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CannedAcl;
+import org.tropos.proto.om.ObjectOwnership;
 
 /**
  * The grants an S3 ACL makes: a canned ACL stands for grants to groups, the owner and the bucket's owner; grants given
@@ -41,6 +43,21 @@ public final class S3AclGrants {
       grants.add(user(bucketOwner, AclPermission.ACL_FULL_CONTROL));
     }
     return grants;
+  }
+
+  /**
+   * Whether {@code grant}, of an ACL in {@code bucket}, counts at all: ACLs are disabled where the bucket's owner
+   * owns every object (Object Ownership BUCKET_OWNER_ENFORCED), and grants to everyone or every signed-in user
+   * grant nothing where Block Public Access ignores public ACLs.
+   */
+  public static boolean counts(AclGrant grant, BucketInfo bucket) {
+    return bucket.getObjectOwnership() != ObjectOwnership.BUCKET_OWNER_ENFORCED && !(isPublic(grant)
+        && bucket.hasPublicAccessBlock() && bucket.getPublicAccessBlock().getIgnorePublicAcls());
+  }
+
+  /** Whether {@code grant} grants everyone or every signed-in user (a group: S3's public grants). */
+  public static boolean isPublic(AclGrant grant) {
+    return grant.getGranteeCase() == AclGrant.GranteeCase.GROUP;
   }
 
   /** Whether {@code grant} names a caller: {@code user} ("" for an anonymous one). */

@@ -36,6 +36,10 @@ public final class S3Actions {
   public static final String GET_BUCKET_TAGGING = "s3:GetBucketTagging";
   public static final String PUT_BUCKET_TAGGING = "s3:PutBucketTagging";
   public static final String GET_BUCKET_CORS = "s3:GetBucketCORS";
+  public static final String GET_PUBLIC_ACCESS_BLOCK = "s3:GetBucketPublicAccessBlock";
+  public static final String PUT_PUBLIC_ACCESS_BLOCK = "s3:PutBucketPublicAccessBlock";
+  public static final String GET_OWNERSHIP_CONTROLS = "s3:GetBucketOwnershipControls";
+  public static final String PUT_OWNERSHIP_CONTROLS = "s3:PutBucketOwnershipControls";
   public static final String PUT_BUCKET_CORS = "s3:PutBucketCORS";
 
   /** The condition key of the version an S3 request names (S3's {@code versionId} parameter). */

@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.tropos.common.acl.BucketPolicy.Decision;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.PublicAccessBlock;
 
 /** Bucket policies as AWS reads and evaluates them: what is malformed, who and what a statement names, conditions. */
 class BucketPolicyTest {
@@ -174,13 +176,32 @@ class BucketPolicyTest {
   @Test
   void aBucketsOwnerIsNeverDeniedItsPolicyButIsDeniedTheRest() {
     BucketPolicies policies = new BucketPolicies();
-    String json = policy(statement("Deny", "\"*\"", "s3:*", "logs", ""));
+    BucketInfo bucket = BucketInfo.newBuilder().setName(BUCKET).setOwner("owner").setPolicy(policy(statement("Deny",
+        "\"*\"", "s3:*", "logs", ""))).build();
     PolicyRequest getPolicy = new PolicyRequest("owner", S3Actions.GET_BUCKET_POLICY, "logs", Map.of());
     PolicyRequest list = new PolicyRequest("owner", S3Actions.LIST_BUCKET, "logs", Map.of());
-    assertEquals(Decision.NONE, policies.decide(BUCKET, json, getPolicy, true));
-    assertEquals(Decision.DENY, policies.decide(BUCKET, json, getPolicy, false));
-    assertEquals(Decision.DENY, policies.decide(BUCKET, json, list, true));
-    assertEquals(Decision.NONE, policies.decide(BUCKET, "", list, false));
+    assertEquals(Decision.NONE, policies.decide(bucket, getPolicy, true));
+    assertEquals(Decision.DENY, policies.decide(bucket, getPolicy, false));
+    assertEquals(Decision.DENY, policies.decide(bucket, list, true));
+    assertEquals(Decision.NONE, policies.decide(bucket.toBuilder().clearPolicy().build(), list, false));
+  }
+
+  @Test
+  void restrictingPublicBucketsLetsAPublicPolicyAllowItsOwnerAlone() {
+    BucketPolicies policies = new BucketPolicies();
+    BucketInfo open = BucketInfo.newBuilder().setName(BUCKET).setOwner("owner").setPolicy(policy(statement("Allow",
+        "\"*\"", "s3:GetObject", "logs/*", ""))).build();
+    BucketInfo restricted = open.toBuilder().setPublicAccessBlock(PublicAccessBlock.newBuilder()
+        .setRestrictPublicBuckets(true)).build();
+    PolicyRequest anonymousRead = new PolicyRequest("", S3Actions.GET_OBJECT, "logs/a", Map.of());
+    assertEquals(Decision.ALLOW, policies.decide(open, anonymousRead, false));
+    assertEquals(Decision.NONE, policies.decide(restricted, anonymousRead, false));
+    assertEquals(Decision.ALLOW, policies.decide(restricted, new PolicyRequest("owner", S3Actions.GET_OBJECT,
+        "logs/a", Map.of()), true));
+    BucketInfo toAlt = restricted.toBuilder().setPolicy(policy(statement("Allow", "{\"AWS\": \"alt\"}",
+        "s3:GetObject", "logs/*", ""))).build();
+    assertEquals(Decision.ALLOW, policies.decide(toAlt, new PolicyRequest("alt", S3Actions.GET_OBJECT, "logs/a",
+        Map.of()), false), "a policy naming users is not public");
   }
 
   @Test

@@ -57,14 +57,14 @@ public final class NativeAuthorizer implements Authorizer {
     Set<AclRight> rights = EnumSet.noneOf(AclRight.class);
     for (AclGrant grant : S3AclGrants.of(bucket.getAcl(), bucket.getGrants(), bucket.getOwner(),
         bucket.getOwner())) {
-      if (S3AclGrants.names(grant, user)) {
+      if (S3AclGrants.counts(grant, bucket) && S3AclGrants.names(grant, user)) {
         rights.addAll(on.key() == null ? onBucket(grant.getPermission()) : onKeyFromBucket(grant.getPermission()));
       }
     }
     KeyInfo key = on.key();
     if (key != null) {
       for (AclGrant grant : S3AclGrants.of(key.getAcl(), key.getGrants(), key.getOwner(), bucket.getOwner())) {
-        if (S3AclGrants.names(grant, user)) {
+        if (S3AclGrants.counts(grant, bucket) && S3AclGrants.names(grant, user)) {
           rights.addAll(onKey(grant.getPermission()));
         }
       }

@@ -2,7 +2,6 @@ package org.tropos.om.namespace;
 
 import java.util.Optional;
 import java.util.function.Predicate;
-import org.tropos.common.acl.BucketPolicy;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmDbKeys;
@@ -45,16 +44,18 @@ final class Buckets {
   }
 
   /**
-   * As {@link #require}, once the bucket named (a link itself) is found to have the object id, owner and ACL a
-   * caller decided its access on; else BUCKET_CHANGED.
+   * As {@link #require}, once the bucket named (a link itself) is found to have the object id, owner, ACL, policy,
+   * Block Public Access and Object Ownership a caller decided its access on; else BUCKET_CHANGED.
    */
   static BucketRow requireAsExpected(Txn txn, String volume, String bucket, ExpectedBucket expected)
       throws OmException {
     BucketRow row = requireRow(txn, volume, bucket);
     if (row.getObjectId() != expected.getObjectId() || !row.getOwner().equals(expected.getOwner())
-        || row.getAcl() != expected.getAcl() || !row.getGrants().equals(expected.getGrants())) {
+        || row.getAcl() != expected.getAcl() || !row.getGrants().equals(expected.getGrants())
+        || !row.getPolicy().equals(expected.getPolicy()) || row.getObjectOwnership() != expected.getObjectOwnership()
+        || !row.getPublicAccessBlock().equals(expected.getPublicAccessBlock())) {
       throw new OmException(OmResult.BUCKET_CHANGED, "bucket " + volume + "/" + bucket + " changed since it was"
-          + " read: its owner, ACL or identity differ");
+          + " read: its owner, ACL, policy, access settings or identity differ");
     }
     return follow(txn, row, MAX_LINK_HOPS);
   }
@@ -121,7 +122,8 @@ final class Buckets {
         .setCreationTimeMs(txn.nowMillis()).setModificationTimeMs(txn.nowMillis())
         .setSourceVolume(request.getSourceVolume()).setSourceBucket(request.getSourceBucket())
         .setAcl(request.getAcl()).setGrants(request.getGrants()).setLocation(request.getLocation())
-        .addAllAcls(request.getAclsList()).addAllAcls(NativeAcls.inherited(volume.getAclsList(), true)).build();
+        .setObjectOwnership(request.getObjectOwnership()).addAllAcls(request.getAclsList())
+        .addAllAcls(NativeAcls.inherited(volume.getAclsList(), true)).build();
     txn.put(OmTable.BUCKETS, key, row);
     return Infos.bucket(row, UsageRow.getDefaultInstance());
   }
@@ -189,34 +191,18 @@ final class Buckets {
     if (request.hasAcl() && request.getAcl() == CannedAcl.UNRECOGNIZED) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown ACL");
     }
-    if (request.getSetPolicy() && !request.getPolicy().isEmpty()) {
-      requireWellFormed(request.getPolicy(), name);
-    }
-    if (request.hasAcl() || request.getSetTags() || request.getSetCors() || request.getSetPolicy()) {
+    if (request.getSetTags() || request.getSetCors() || BucketAccessSettings.changedBy(request)) {
       BucketRow.Builder row = requireRow(txn, volume, name).toBuilder();
-      if (request.hasAcl()) {
-        row.setAcl(request.getAcl()).setGrants(request.getGrants());
-      }
+      BucketAccessSettings.apply(row, request);
       if (request.getSetTags()) {
         row.clearTags().putAllTags(request.getTagsMap());
       }
       if (request.getSetCors()) {
         row.clearCorsRules().addAllCorsRules(request.getCorsRulesList());
       }
-      if (request.getSetPolicy()) {
-        row.setPolicy(request.getPolicy());
-      }
       txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
     }
     return get(txn, volume, name);
-  }
-
-  private static void requireWellFormed(String policy, String bucket) throws OmException {
-    try {
-      BucketPolicy.parse(policy, bucket);
-    } catch (IllegalArgumentException e) {
-      throw new OmException(OmResult.MALFORMED_POLICY, e.getMessage());
-    }
   }
 
   /** The buckets of {@code volume} that {@code shown} keeps, a page of them. */

@@ -22,7 +22,8 @@ final class Infos {
   }
 
   static BucketInfo bucket(BucketRow row, UsageRow usage) {
-    return BucketInfo.newBuilder().setVolume(row.getVolume()).setName(row.getName()).setLayout(row.getLayout())
+    BucketInfo.Builder info = BucketInfo.newBuilder().setVolume(row.getVolume()).setName(row.getName())
+        .setLayout(row.getLayout())
         .setFactor(row.getFactor()).setOwner(row.getOwner()).setQuotaBytes(row.getQuotaBytes())
         .setQuotaNamespace(row.getQuotaNamespace()).setCreationTimeMs(row.getCreationTimeMs())
         .setModificationTimeMs(row.getModificationTimeMs()).setUsedBytes(usage.getUsedBytes())
@@ -30,7 +31,12 @@ final class Infos {
         .setSourceVolume(row.getSourceVolume()).setSourceBucket(row.getSourceBucket())
         .setVersioning(row.getVersioning()).setAcl(row.getAcl()).setGrants(row.getGrants()).putAllTags(row.getTagsMap())
         .setLocation(row.getLocation())
-        .addAllCorsRules(row.getCorsRulesList()).addAllAcls(row.getAclsList()).setPolicy(row.getPolicy()).build();
+        .addAllCorsRules(row.getCorsRulesList()).addAllAcls(row.getAclsList()).setPolicy(row.getPolicy())
+        .setObjectOwnership(row.getObjectOwnership());
+    if (row.hasPublicAccessBlock()) {
+      info.setPublicAccessBlock(row.getPublicAccessBlock());
+    }
+    return info.build();
   }
 
   /** A key's latest version (its parts, when joined by a multipart upload, only counted). */

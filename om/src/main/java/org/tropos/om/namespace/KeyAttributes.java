@@ -35,6 +35,7 @@ final class KeyAttributes {
 
   static KeyInfo setAcl(Txn txn, BucketRow bucket, SetKeyAclRequest request) throws OmException {
     AclGrantChecks.check(request.getGrants());
+    BucketAccessSettings.checkObjectAcl(bucket, request.getAcl(), request.getGrants());
     return rewrite(txn, bucket, request.getKey(), request.getVersionId(), request.getExpectedObjectId(),
         row -> row.toBuilder().setAcl(request.getAcl()).setGrants(request.getGrants()).build());
   }

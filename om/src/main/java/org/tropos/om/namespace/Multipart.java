@@ -49,10 +49,11 @@ final class Multipart {
   static String initiate(Txn txn, BucketRow bucket, InitiateMultipartUploadRequest request) throws OmException {
     checkName(bucket, request.getKey());
     AclGrantChecks.check(request.getGrants());
+    BucketAccessSettings.checkObjectAcl(bucket, request.getAcl(), request.getGrants());
     String uploadId = String.format("%016x", txn.newObjectId());
     txn.put(OmTable.MULTIPART_UPLOADS, uploadKey(bucket, request.getKey(), uploadId), MultipartUploadRow.newBuilder()
-        .setUploadId(uploadId).setKey(request.getKey()).setOwner(request.getOwner().isEmpty() ? bucket.getOwner()
-            : request.getOwner()).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
+        .setUploadId(uploadId).setKey(request.getKey()).setOwner(ObjectOwners.of(bucket, request.getOwner(),
+            request.getAcl())).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setFactor(bucket.getFactor()).setAcl(request.getAcl()).setGrants(request.getGrants()).build());
     return uploadId;
   }

@@ -114,6 +114,7 @@ final class OpenKeys {
   /** The committed row of an open key: the writer's block list, which must add up to the size. */
   static FileRow toFile(Txn txn, BucketRow bucket, OpenKeyRow open, long parentId, String name,
       CommitKeyRequest request) throws OmException {
+    BucketAccessSettings.checkObjectAcl(bucket, open.getAcl(), open.getGrants());
     long sum = 0;
     for (KeyBlock b : request.getBlocksList()) {
       if (b.getLength() <= 0) {
@@ -127,7 +128,8 @@ final class OpenKeys {
     }
     return FileRow.newBuilder().setObjectId(open.getOpenId()).setParentId(parentId).setName(name)
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())
-        .setOwner(open.getOwner()).setCreationTimeMs(open.getCreationTimeMs()).setModificationTimeMs(txn.nowMillis())
+        .setOwner(ObjectOwners.of(bucket, open.getOwner(), open.getAcl())).setCreationTimeMs(open.getCreationTimeMs())
+        .setModificationTimeMs(txn.nowMillis())
         .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap())
         .setPermission(open.getPermission()).setAcl(open.getAcl()).setGrants(open.getGrants())
         .setUploadId(open.getJoinedUploadId())

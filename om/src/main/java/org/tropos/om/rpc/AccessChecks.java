@@ -123,8 +123,7 @@ final class AccessChecks {
     if (on.key() != null) {
       request = request.withTagsOf(on.key().getMetadataMap());
     }
-    return policies.decide(bucket.getName(), bucket.getPolicy(), request, !who.anonymous()
-        && bucket.getOwner().equals(who.user()));
+    return policies.decide(bucket, request, !who.anonymous() && bucket.getOwner().equals(who.user()));
   }
 
   /** Whether {@code who} may do {@code action} on {@code on}, as {@link #require} decides. */

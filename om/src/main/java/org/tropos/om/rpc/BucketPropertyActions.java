@@ -8,7 +8,8 @@ import org.tropos.proto.om.SetBucketPropertiesRequest;
 
 /**
  * The S3 actions a SetBucketProperties request is (one per property it changes), and the native right each needs
- * on the bucket: WRITE_ACL for what says who may do what (its ACL, its policy), WRITE for its other settings.
+ * on the bucket: WRITE_ACL for what says who may do what (its ACL, policy, Block Public Access, Object Ownership),
+ * WRITE for its other settings.
  */
 final class BucketPropertyActions {
   private BucketPropertyActions() {
@@ -21,6 +22,12 @@ final class BucketPropertyActions {
     }
     if (r.getSetPolicy()) {
       actions.add(r.getPolicy().isEmpty() ? S3Actions.DELETE_BUCKET_POLICY : S3Actions.PUT_BUCKET_POLICY);
+    }
+    if (r.getSetPublicAccessBlock()) {
+      actions.add(S3Actions.PUT_PUBLIC_ACCESS_BLOCK);
+    }
+    if (r.hasObjectOwnership()) {
+      actions.add(S3Actions.PUT_OWNERSHIP_CONTROLS);
     }
     if (r.hasVersioning()) {
       actions.add(S3Actions.PUT_BUCKET_VERSIONING);
@@ -35,7 +42,7 @@ final class BucketPropertyActions {
   }
 
   static AclRight right(String action) {
-    return action.equals(S3Actions.PUT_BUCKET_ACL) || S3Actions.managesPolicy(action) ? AclRight.RIGHT_WRITE_ACL
-        : AclRight.RIGHT_WRITE;
+    return action.equals(S3Actions.PUT_BUCKET_VERSIONING) || action.equals(S3Actions.PUT_BUCKET_TAGGING)
+        || action.equals(S3Actions.PUT_BUCKET_CORS) ? AclRight.RIGHT_WRITE : AclRight.RIGHT_WRITE_ACL;
   }
 }

@@ -56,7 +56,7 @@ final class Access {
       case WRITE_ACP -> AclPermission.ACL_WRITE_ACP;
       case OWNER -> null;
     };
-    return needed != null && S3Acl.of(bucket).allows(caller, needed, bucket.getOwner(), bucket.getOwner());
+    return needed != null && S3Acl.of(bucket).allows(caller, needed, bucket.getOwner(), bucket);
   }
 
   static void check(BucketInfo bucket, Caller caller, Permission permission) throws S3Error {
@@ -92,8 +92,7 @@ final class Access {
     if (decided != BucketPolicy.Decision.NONE) {
       return decided == BucketPolicy.Decision.ALLOW;
     }
-    return owner(bucket, key, caller) || S3Acl.of(key).allows(caller, permission, key.getOwner(),
-        bucket.getOwner());
+    return owner(bucket, key, caller) || S3Acl.of(key).allows(caller, permission, key.getOwner(), bucket);
   }
 
   /**
@@ -120,8 +119,7 @@ final class Access {
     if (asks == null || caller.administrator() || bucket.getPolicy().isEmpty()) {
       return BucketPolicy.Decision.NONE;
     }
-    return POLICIES.decide(bucket.getName(), bucket.getPolicy(), key == null ? asks
-        : asks.withTagsOf(key.getMetadataMap()), owns(bucket, caller));
+    return POLICIES.decide(bucket, key == null ? asks : asks.withTagsOf(key.getMetadataMap()), owns(bucket, caller));
   }
 
   static void checkRead(BucketInfo bucket, KeyInfo key, Caller caller) throws S3Error {

@@ -14,7 +14,9 @@ import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGroup;
 import org.tropos.proto.om.AclPermission;
+import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CannedAcl;
+import org.tropos.proto.om.ObjectOwnership;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.S3Users;
@@ -92,6 +94,35 @@ final class AclRequests {
       throw S3ErrorCode.INVALID_REQUEST.error("Specifying both Canned ACLs and Header Grants is not allowed");
     }
     return normalized(grants, owner, bucketOwner);
+  }
+
+  /**
+   * The ACL a write's headers set on the object it creates for {@code owner} in {@code bucket}, if the bucket takes
+   * it ({@link #checkTaken}).
+   */
+  S3Acl forWrite(S3Request request, String owner, BucketInfo bucket) throws S3Error {
+    S3Acl acl = fromHeaders(request, owner, bucket.getOwner());
+    checkTaken(bucket, acl, inHeaders(request), owner);
+    return acl;
+  }
+
+  /**
+   * Fails unless {@code bucket} takes {@code acl} on a resource of {@code owner}, set by a request that names it or
+   * not ({@code named}): where its owner owns every object (BucketOwnerEnforced) ACLs are disabled and a request may
+   * name bucket-owner-full-control alone (AccessControlListNotSupported); where Block Public Access blocks public
+   * ACLs, none may grant everyone or every signed-in user (AccessDenied).
+   */
+  static void checkTaken(BucketInfo bucket, S3Acl acl, boolean named, String owner) throws S3Error {
+    if (named && bucket.getObjectOwnership() == ObjectOwnership.BUCKET_OWNER_ENFORCED
+        && acl.canned() != CannedAcl.ACL_BUCKET_OWNER_FULL_CONTROL) {
+      throw S3ErrorCode.ACCESS_CONTROL_LIST_NOT_SUPPORTED.error("The bucket " + S3Error.quote(bucket.getName())
+          + " does not allow ACLs: its owner owns every object (BucketOwnerEnforced)");
+    }
+    if (bucket.getPublicAccessBlock().getBlockPublicAcls() && acl.grants(owner, bucket.getOwner()).stream()
+        .anyMatch(S3AclGrants::isPublic)) {
+      throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + S3Error.quote(bucket.getName())
+          + " blocks public ACLs (Block Public Access)");
+    }
   }
 
   /** The ACL an AccessControlPolicy document sets on a resource of {@code owner} in {@code bucketOwner}'s bucket. */

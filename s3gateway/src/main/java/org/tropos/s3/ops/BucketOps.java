@@ -13,6 +13,7 @@ import org.tropos.common.util.Clock;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.ObjectOwnership;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.s3.S3Error;
@@ -191,9 +192,14 @@ final class BucketOps {
       throw S3ErrorCode.NOT_IMPLEMENTED.error("Object lock is not implemented");
     }
     String location = locationConstraint(request);
+    ObjectOwnership ownership = OwnershipOps.parse(request.header("x-amz-object-ownership"));
     BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket())
         .setOwner(caller.accessId()).setLayout(layout).setFactor(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED)
-        .setAcl(acl.canned()).setGrants(acl.given()).setLocation(location).build();
+        .setAcl(acl.canned()).setGrants(acl.given()).setLocation(location).setObjectOwnership(ownership).build();
+    if (ownership == ObjectOwnership.BUCKET_OWNER_ENFORCED && !acl.grants(caller.accessId(), caller.accessId())
+        .stream().allMatch(g -> g.getUser().equals(caller.accessId()))) {
+      throw S3ErrorCode.INVALID_BUCKET_ACL_WITH_OWNERSHIP.error();
+    }
     try {
       createVolumeIfMissing();
       om.createBucket(wanted);

@@ -132,7 +132,7 @@ final class CopyOps {
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
-    S3Acl acl = acls.fromHeaders(request, caller.accessId(), target.getOwner());
+    S3Acl acl = acls.forWrite(request, caller.accessId(), target);
     Optional<ChecksumAlgorithm> asked = checksumAsked(request);
     KeyInfo copied = OmCalls.againIfChanged(() -> {
       LookupKeyResponse found = source.lookup(om, buckets, request, caller);

@@ -64,7 +64,7 @@ final class MultipartOps {
     ObjectWrites.checkHeaders(request);
     MultipartChecksum checksum = MultipartChecksum.ofCreate(request);
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
-    S3Acl acl = acls.fromHeaders(request, caller.accessId(), bucket.getOwner());
+    S3Acl acl = acls.forWrite(request, caller.accessId(), bucket);
     InitiateMultipartUploadRequest initiate = InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
         .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))

@@ -94,9 +94,13 @@ final class ObjectReads {
         .setAllowDeleteMarker(true).setWithParts(withParts);
   }
 
-  /** Whether {@code caller} may list the bucket: then it may know that a key is missing (S3 says 403 otherwise). */
-  private static boolean mayList(BucketInfo bucket, Caller caller) {
-    return Access.allows(bucket, caller.asking(S3Actions.LIST_BUCKET, bucket.getName()), Access.Permission.READ);
+  /**
+   * Whether {@code caller} may list the bucket under {@code key} (as {@code s3:prefix}): then it may know that the
+   * key is missing (S3 says 403 otherwise).
+   */
+  private static boolean mayList(BucketInfo bucket, String key, Caller caller) {
+    return Access.allows(bucket, caller.asking(caller.asks().asking(S3Actions.LIST_BUCKET, bucket.getName(),
+        "s3:prefix", key)), Access.Permission.READ);
   }
 
   /** What a failed lookup answers {@code caller}. */
@@ -104,7 +108,7 @@ final class ObjectReads {
     boolean missing = e.result() == OmResult.KEY_NOT_FOUND || e.result() == OmResult.VERSION_NOT_FOUND
         || e.result() == OmResult.DIRECTORY_NOT_FOUND || e.result() == OmResult.NOT_A_FILE
         || e.result() == OmResult.NOT_A_DIRECTORY;
-    if (missing && !mayList(bucket, caller)) {
+    if (missing && !mayList(bucket, key, caller)) {
       return S3ErrorCode.ACCESS_DENIED.error("Access Denied");
     }
     if (e.result() == OmResult.VERSION_NOT_FOUND) {
@@ -117,7 +121,7 @@ final class ObjectReads {
   private static LookupKeyResponse answerable(LookupKeyResponse found, BucketInfo bucket, String key,
       String versionId, Caller caller) throws S3Error {
     KeyInfo marker = found.getKey();
-    if (marker.getDeleteMarker() && !mayList(bucket, caller)) {
+    if (marker.getDeleteMarker() && !mayList(bucket, key, caller)) {
       throw S3ErrorCode.ACCESS_DENIED.error("Access Denied");
     }
     if (marker.getDeleteMarker()) {

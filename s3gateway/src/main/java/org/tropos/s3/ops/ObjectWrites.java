@@ -74,7 +74,7 @@ final class ObjectWrites {
       putDirectory(request, bucket.get(false), out);
       return;
     }
-    S3Acl acl = acls.fromHeaders(request, caller.accessId(), bucket.get(false).getOwner());
+    S3Acl acl = acls.forWrite(request, caller.accessId(), bucket.get(false));
     OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(acl.canned()).setGrants(acl.given());

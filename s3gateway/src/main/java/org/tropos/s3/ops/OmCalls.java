@@ -90,6 +90,7 @@ final class OmCalls {
           + " delete marker");
       case PERMISSION_DENIED -> S3ErrorCode.ACCESS_DENIED.error(e.getMessage());
       case MALFORMED_POLICY -> S3ErrorCode.MALFORMED_POLICY.error(e.getMessage());
+      case INVALID_BUCKET_ACL_WITH_OWNERSHIP -> S3ErrorCode.INVALID_BUCKET_ACL_WITH_OWNERSHIP.error(e.getMessage());
       case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum"
           + " allowed object size: " + e.getMessage());
       default -> S3ErrorCode.INTERNAL_ERROR.error(e.result() + ": " + e.getMessage());

@@ -5,8 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.tropos.client.TroposClient;
 import org.tropos.common.acl.BucketPolicies;
-import org.tropos.proto.om.AclGrant;
-import org.tropos.proto.om.AclGroup;
+import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.s3.S3Error;
@@ -61,15 +60,10 @@ final class PolicyOps {
   /** Whether the bucket is public: its ACL grants everyone or every signed-in user, or its policy everyone. */
   void status(S3Request request, Caller caller, S3Response out) throws S3Error {
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.OWNER);
-    boolean isPublic = policies.isPublic(bucket.getName(), bucket.getPolicy()) || S3Acl.of(bucket).grants(
-        bucket.getOwner(), bucket.getOwner()).stream().anyMatch(PolicyOps::toGroup);
+    boolean isPublic = policies.isPublic(bucket) || S3Acl.of(bucket).grants(bucket.getOwner(), bucket.getOwner())
+        .stream().anyMatch(S3AclGrants::isPublic);
     out.send(200, Xml.document("PolicyStatus").element("IsPublic", Boolean.toString(isPublic))
         .close("PolicyStatus").bytes(), "application/xml");
-  }
-
-  private static boolean toGroup(AclGrant grant) {
-    return grant.hasGroup() && (grant.getGroup() == AclGroup.ACL_ALL_USERS
-        || grant.getGroup() == AclGroup.ACL_AUTHENTICATED_USERS);
   }
 
   private void set(S3Request request, String policy) throws S3Error {

@@ -7,8 +7,9 @@ import org.tropos.proto.om.ExpectedBucket;
 
 /**
  * Buckets read from the OM in the last moments, so that a PUT need not read its bucket each time. Safe to act on
- * only because the OM checks, when the key is opened, that the bucket still has the owner and ACL the access
- * decision rested on ({@link #expectation}); a refusal is never decided on a remembered bucket.
+ * only because the OM checks, when the key is opened, that the bucket still has the owner, ACL, policy and access
+ * settings the access decision rested on ({@link #expectation}); a refusal is never decided on a remembered
+ * bucket.
  *
  * <p>Thread-safe.
  */
@@ -34,7 +35,12 @@ final class RecentBuckets {
 
   /** What OpenKey is to find unchanged in {@code bucket} for an access decision made on it to stand. */
   static ExpectedBucket expectation(BucketInfo bucket) {
-    return ExpectedBucket.newBuilder().setObjectId(bucket.getObjectId()).setOwner(bucket.getOwner())
-        .setAcl(bucket.getAcl()).setGrants(bucket.getGrants()).build();
+    ExpectedBucket.Builder expected = ExpectedBucket.newBuilder().setObjectId(bucket.getObjectId())
+        .setOwner(bucket.getOwner()).setAcl(bucket.getAcl()).setGrants(bucket.getGrants())
+        .setPolicy(bucket.getPolicy()).setObjectOwnership(bucket.getObjectOwnership());
+    if (bucket.hasPublicAccessBlock()) {
+      expected.setPublicAccessBlock(bucket.getPublicAccessBlock());
+    }
+    return expected.build();
   }
 }

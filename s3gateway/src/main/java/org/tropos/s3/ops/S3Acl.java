@@ -39,11 +39,14 @@ record S3Acl(CannedAcl canned, AclGrants given) {
     return S3AclGrants.of(canned, given, owner, bucketOwner);
   }
 
-  /** Whether this ACL grants {@code caller} {@code permission} (or full control). */
-  boolean allows(Caller caller, AclPermission permission, String owner, String bucketOwner) {
-    for (AclGrant grant : grants(owner, bucketOwner)) {
+  /**
+   * Whether this ACL, of a resource of {@code owner} in {@code bucket}, grants {@code caller} {@code permission} (or
+   * full control), with the grants that count there ({@link S3AclGrants#counts}).
+   */
+  boolean allows(Caller caller, AclPermission permission, String owner, BucketInfo bucket) {
+    for (AclGrant grant : grants(owner, bucket.getOwner())) {
       if ((grant.getPermission() == permission || grant.getPermission() == AclPermission.ACL_FULL_CONTROL)
-          && S3AclGrants.names(grant, caller.accessId())) {
+          && S3AclGrants.counts(grant, bucket) && S3AclGrants.names(grant, caller.accessId())) {
         return true;
       }
     }

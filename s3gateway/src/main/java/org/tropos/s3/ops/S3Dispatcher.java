@@ -69,6 +69,8 @@ public final class S3Dispatcher implements S3Handler {
     ObjectAttributesOp attributes = new ObjectAttributesOp(om, buckets);
     PostObjectOp formUpload = new PostObjectOp(buckets, writes, authenticator, clock);
     PolicyOps policies = new PolicyOps(om, buckets);
+    PublicAccessBlockOps publicAccess = new PublicAccessBlockOps(om, buckets);
+    OwnershipOps ownership = new OwnershipOps(om, buckets);
     return new S3Routes()
         .add("GET", SERVICE, "", S3Actions.LIST_ALL_MY_BUCKETS, buckets::list)
         .add("PUT", BUCKET, "", S3Actions.CREATE_BUCKET, buckets::create)
@@ -88,6 +90,12 @@ public final class S3Dispatcher implements S3Handler {
         .add("PUT", BUCKET, "policy", S3Actions.PUT_BUCKET_POLICY, policies::put)
         .add("DELETE", BUCKET, "policy", S3Actions.DELETE_BUCKET_POLICY, policies::delete)
         .add("GET", BUCKET, "policyStatus", S3Actions.GET_BUCKET_POLICY_STATUS, policies::status)
+        .add("GET", BUCKET, "publicAccessBlock", S3Actions.GET_PUBLIC_ACCESS_BLOCK, publicAccess::get)
+        .add("PUT", BUCKET, "publicAccessBlock", S3Actions.PUT_PUBLIC_ACCESS_BLOCK, publicAccess::put)
+        .add("DELETE", BUCKET, "publicAccessBlock", S3Actions.PUT_PUBLIC_ACCESS_BLOCK, publicAccess::delete)
+        .add("GET", BUCKET, "ownershipControls", S3Actions.GET_OWNERSHIP_CONTROLS, ownership::get)
+        .add("PUT", BUCKET, "ownershipControls", S3Actions.PUT_OWNERSHIP_CONTROLS, ownership::put)
+        .add("DELETE", BUCKET, "ownershipControls", S3Actions.PUT_OWNERSHIP_CONTROLS, ownership::delete)
         .add("GET", BUCKET, "tagging", S3Actions.GET_BUCKET_TAGGING, tagging::getBucket)
         .add("PUT", BUCKET, "tagging", S3Actions.PUT_BUCKET_TAGGING, tagging::putBucket)
         .add("DELETE", BUCKET, "tagging", S3Actions.PUT_BUCKET_TAGGING, tagging::deleteBucket)
