@@ -22,7 +22,8 @@ import org.tropos.common.ratis.RaftSnapshotPolicy;
 import org.tropos.common.security.Administration;
 import org.tropos.common.security.KerberosService;
 import org.tropos.common.security.SecuritySettings;
-import org.tropos.om.acl.NativeAuthorizer;
+import org.tropos.om.acl.Authorizer;
+import org.tropos.om.acl.Authorizers;
 import org.tropos.om.rpc.OmRpc;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
@@ -64,15 +65,17 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
    *
    * @param enabled whether it checks ACLs at all ({@code ozone.acl.enabled})
    * @param s3Volume the S3 gateway's volume ({@code ozone.s3g.volume.name})
+   * @param authorizer what decides ({@code ozone.acl.authorizer.class}, {@link Authorizers})
    */
-  public record Access(boolean enabled, String s3Volume) {
+  public record Access(boolean enabled, String s3Volume, Authorizer authorizer) {
     static Access from(Configuration conf) {
-      return new Access(conf.get(OmKeys.ACL_ENABLED), conf.get(S3GatewayKeys.VOLUME));
+      String s3Volume = conf.get(S3GatewayKeys.VOLUME);
+      return new Access(conf.get(OmKeys.ACL_ENABLED), s3Volume, Authorizers.of(conf, s3Volume));
     }
 
     /** The settings of the OM's client service. */
     public OmRpc.AccessSettings settings() {
-      return new OmRpc.AccessSettings(new NativeAuthorizer(s3Volume), enabled, s3Volume);
+      return new OmRpc.AccessSettings(authorizer, enabled, s3Volume);
     }
   }
 

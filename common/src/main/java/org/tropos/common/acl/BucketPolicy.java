@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * A bucket's S3 policy (PutBucketPolicy): statements that allow or deny S3 actions on the bucket and its keys to
@@ -24,7 +25,14 @@ import java.util.Set;
  */
 public final class BucketPolicy {
   /** What a policy says of a request. */
-  public enum Decision { ALLOW, DENY, NONE }
+  public enum Decision {
+    ALLOW, DENY, NONE;
+
+    /** Whether the request is allowed: as decided, or as {@code otherwise} says where the policy is silent. */
+    public boolean allows(BooleanSupplier otherwise) {
+      return this == NONE ? otherwise.getAsBoolean() : this == ALLOW;
+    }
+  }
 
   private static final Set<String> VERSIONS = Set.of("2012-10-17", "2008-10-17");
   private static final String EVERYONE = "*";

@@ -37,6 +37,11 @@ public final class OmKeys {
   public static final ConfigKey<Boolean> ACL_ENABLED = ConfigKey.of("ozone.acl.enabled", ConfigType.BOOLEAN, "true",
       "Whether the OM checks every request against owners and ACLs (native and S3), as Ozone's native authorizer"
           + " does. On by default (Ozone's default is off); false lets every caller do everything.");
+  public static final ConfigKey<String> ACL_AUTHORIZER_CLASS = ConfigKey.of("ozone.acl.authorizer.class",
+      ConfigType.STRING, "", "A class implementing org.tropos.om.acl.Authorizer that decides access in the OM instead"
+          + " of the native authorizer (owners, native and S3 ACLs), as Ozone loads Ranger's: on the OM's class path,"
+          + " with a public constructor taking the OM's Configuration, or none. Empty: the native authorizer. Bucket"
+          + " policies are decided before it either way.");
   public static final ConfigKey<Integer> PORT = ScmKeys.port("ozone.om.port", 9862,
       "Port of the OM's client service.");
   public static final ConfigKey<String> BIND_HOST = ConfigKey.of("ozone.om.address.bind.host", ConfigType.STRING,

@@ -128,9 +128,8 @@ final class AccessChecks {
 
   /** Whether {@code who} may do {@code action} on {@code on}, as {@link #require} decides. */
   private boolean permits(Requester who, Resource on, AclRight right, String action) {
-    BucketPolicy.Decision decided = policy(who, on, action, on.key() == null ? "" : on.key().getName());
-    return decided == BucketPolicy.Decision.ALLOW || decided == BucketPolicy.Decision.NONE
-        && authorizer.allows(who, on, right);
+    return policy(who, on, action, on.key() == null ? "" : on.key().getName())
+        .allows(() -> authorizer.allows(who, on, right));
   }
 
   void volume(String volume, AclRight right) throws OmException {

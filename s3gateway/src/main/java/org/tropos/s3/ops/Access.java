@@ -42,10 +42,10 @@ final class Access {
 
   /** Whether {@code caller} may do what {@code permission} covers on {@code bucket}. */
   static boolean allows(BucketInfo bucket, Caller caller, Permission permission) {
-    BucketPolicy.Decision decided = policy(bucket, null, caller);
-    if (decided != BucketPolicy.Decision.NONE) {
-      return decided == BucketPolicy.Decision.ALLOW;
-    }
+    return policy(bucket, null, caller).allows(() -> aclAllows(bucket, caller, permission));
+  }
+
+  private static boolean aclAllows(BucketInfo bucket, Caller caller, Permission permission) {
     if (caller.administrator() || owns(bucket, caller)) {
       return true;
     }
@@ -88,11 +88,8 @@ final class Access {
    * owns {@code key} (see {@link #mayChange}) or its ACL grants it {@code permission}.
    */
   static boolean granted(BucketInfo bucket, KeyInfo key, Caller caller, AclPermission permission) {
-    BucketPolicy.Decision decided = policy(bucket, key, caller);
-    if (decided != BucketPolicy.Decision.NONE) {
-      return decided == BucketPolicy.Decision.ALLOW;
-    }
-    return owner(bucket, key, caller) || S3Acl.of(key).allows(caller, permission, key.getOwner(), bucket);
+    return policy(bucket, key, caller).allows(() -> owner(bucket, key, caller)
+        || S3Acl.of(key).allows(caller, permission, key.getOwner(), bucket));
   }
 
   /**
@@ -100,9 +97,7 @@ final class Access {
    * bucket's, an administrator.
    */
   static boolean mayChange(BucketInfo bucket, KeyInfo key, Caller caller) {
-    BucketPolicy.Decision decided = policy(bucket, key, caller);
-    return decided == BucketPolicy.Decision.NONE ? owner(bucket, key, caller)
-        : decided == BucketPolicy.Decision.ALLOW;
+    return policy(bucket, key, caller).allows(() -> owner(bucket, key, caller));
   }
 
   private static boolean owner(BucketInfo bucket, KeyInfo key, Caller caller) {
