@@ -25,11 +25,12 @@ public final class BucketPolicies {
   /** Parsed policies; a policy that no longer parses is kept as null and decides nothing (the ACLs do). */
   private final Map<Stored, Optional<BucketPolicy>> parsed = new ConcurrentHashMap<>();
 
-  /** What {@code bucket}'s policy (none: NONE) says of {@code request}, for its owner or not ({@code owner}). */
-  public BucketPolicy.Decision decide(BucketInfo bucket, PolicyRequest request, boolean owner) {
+  /** What {@code bucket}'s policy (none: NONE) says of {@code request}. */
+  public BucketPolicy.Decision decide(BucketInfo bucket, PolicyRequest request) {
     if (bucket.getPolicy().isEmpty()) {
       return BucketPolicy.Decision.NONE;
     }
+    boolean owner = !request.user().isEmpty() && request.user().equals(bucket.getOwner());
     Optional<BucketPolicy> policy = policy(bucket.getName(), bucket.getPolicy());
     BucketPolicy.Decision decision = policy.map(p -> p.decide(request)).orElse(BucketPolicy.Decision.NONE);
     if (decision == BucketPolicy.Decision.DENY && owner && S3Actions.managesPolicy(request.action())) {

@@ -22,6 +22,11 @@ public record PolicyRequest(String user, String action, String resource, Map<Str
         Locale.ROOT), e -> List.copyOf(e.getValue()), (a, b) -> a));
   }
 
+  /** The resource a request on {@code key} ("": on the bucket itself) of {@code bucket} names. */
+  public static String resource(String bucket, String key) {
+    return key.isEmpty() ? bucket : bucket + "/" + key;
+  }
+
   /**
    * The same request with the tags of the object it acts on ({@code s3:ExistingObjectTag/<name>}), from the
    * object's {@code metadata}.

@@ -60,6 +60,16 @@ public final class S3AclGrants {
     return grant.getGranteeCase() == AclGrant.GranteeCase.GROUP;
   }
 
+  /** Whether an ACL grants anything to everyone or every signed-in user (groups alone are public, whoever owns). */
+  public static boolean isPublic(CannedAcl canned, AclGrants given) {
+    return of(canned, given, "", "").stream().anyMatch(S3AclGrants::isPublic);
+  }
+
+  /** Whether an ACL on a bucket of {@code owner} grants its owner alone (what BucketOwnerEnforced needs). */
+  public static boolean grantsOwnerAlone(CannedAcl canned, AclGrants given, String owner) {
+    return of(canned, given, owner, owner).stream().allMatch(g -> g.getUser().equals(owner));
+  }
+
   /** Whether {@code grant} names a caller: {@code user} ("" for an anonymous one). */
   public static boolean names(AclGrant grant, String user) {
     return switch (grant.getGranteeCase()) {

@@ -180,10 +180,11 @@ class BucketPolicyTest {
         "\"*\"", "s3:*", "logs", ""))).build();
     PolicyRequest getPolicy = new PolicyRequest("owner", S3Actions.GET_BUCKET_POLICY, "logs", Map.of());
     PolicyRequest list = new PolicyRequest("owner", S3Actions.LIST_BUCKET, "logs", Map.of());
-    assertEquals(Decision.NONE, policies.decide(bucket, getPolicy, true));
-    assertEquals(Decision.DENY, policies.decide(bucket, getPolicy, false));
-    assertEquals(Decision.DENY, policies.decide(bucket, list, true));
-    assertEquals(Decision.NONE, policies.decide(bucket.toBuilder().clearPolicy().build(), list, false));
+    assertEquals(Decision.NONE, policies.decide(bucket, getPolicy));
+    assertEquals(Decision.DENY, policies.decide(bucket, new PolicyRequest("alt", S3Actions.GET_BUCKET_POLICY,
+        "logs", Map.of())));
+    assertEquals(Decision.DENY, policies.decide(bucket, list));
+    assertEquals(Decision.NONE, policies.decide(bucket.toBuilder().clearPolicy().build(), list));
   }
 
   @Test
@@ -194,14 +195,14 @@ class BucketPolicyTest {
     BucketInfo restricted = open.toBuilder().setPublicAccessBlock(PublicAccessBlock.newBuilder()
         .setRestrictPublicBuckets(true)).build();
     PolicyRequest anonymousRead = new PolicyRequest("", S3Actions.GET_OBJECT, "logs/a", Map.of());
-    assertEquals(Decision.ALLOW, policies.decide(open, anonymousRead, false));
-    assertEquals(Decision.NONE, policies.decide(restricted, anonymousRead, false));
+    assertEquals(Decision.ALLOW, policies.decide(open, anonymousRead));
+    assertEquals(Decision.NONE, policies.decide(restricted, anonymousRead));
     assertEquals(Decision.ALLOW, policies.decide(restricted, new PolicyRequest("owner", S3Actions.GET_OBJECT,
-        "logs/a", Map.of()), true));
+        "logs/a", Map.of())));
     BucketInfo toAlt = restricted.toBuilder().setPolicy(policy(statement("Allow", "{\"AWS\": \"alt\"}",
         "s3:GetObject", "logs/*", ""))).build();
     assertEquals(Decision.ALLOW, policies.decide(toAlt, new PolicyRequest("alt", S3Actions.GET_OBJECT, "logs/a",
-        Map.of()), false), "a policy naming users is not public");
+        Map.of())), "a policy naming users is not public");
   }
 
   @Test

@@ -1,16 +1,15 @@
 package org.tropos.om.namespace;
 
-import java.util.List;
 import org.tropos.common.acl.BucketPolicy;
 import org.tropos.common.acl.S3AclGrants;
 import org.tropos.common.rpc.OmException;
-import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGrants;
 import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.ObjectOwnership;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.BucketRowOrBuilder;
 
 /**
  * The settings of a bucket that say who may do what there, as S3 has them: its ACL, its policy, its Block Public
@@ -36,8 +35,7 @@ final class BucketAccessSettings {
       }
     }
     if (r.hasAcl()) {
-      if (row.getPublicAccessBlock().getBlockPublicAcls() && grants(row.getOwner(), r.getAcl(), r.getGrants())
-          .stream().anyMatch(S3AclGrants::isPublic)) {
+      if (row.getPublicAccessBlock().getBlockPublicAcls() && S3AclGrants.isPublic(r.getAcl(), r.getGrants())) {
         throw new OmException(OmResult.PERMISSION_DENIED, "bucket " + row.getName() + " blocks public ACLs (Block"
             + " Public Access)");
       }
@@ -57,10 +55,15 @@ final class BucketAccessSettings {
       }
       row.setObjectOwnership(r.getObjectOwnership());
     }
-    if (row.getObjectOwnership() == ObjectOwnership.BUCKET_OWNER_ENFORCED && !grants(row.getOwner(), row.getAcl(),
-        row.getGrants()).stream().allMatch(g -> g.getUser().equals(row.getOwner()))) {
-      throw new OmException(OmResult.INVALID_BUCKET_ACL_WITH_OWNERSHIP, "bucket " + row.getName() + "'s ACL grants"
-          + " others than its owner, who owns every object there (BucketOwnerEnforced)");
+    checkOwnership(row);
+  }
+
+  /** Fails when {@code bucket}'s owner owns every object there (BucketOwnerEnforced) but its ACL grants others. */
+  static void checkOwnership(BucketRowOrBuilder bucket) throws OmException {
+    if (bucket.getObjectOwnership() == ObjectOwnership.BUCKET_OWNER_ENFORCED
+        && !S3AclGrants.grantsOwnerAlone(bucket.getAcl(), bucket.getGrants(), bucket.getOwner())) {
+      throw new OmException(OmResult.INVALID_BUCKET_ACL_WITH_OWNERSHIP, "bucket " + bucket.getName() + "'s ACL"
+          + " grants others than its owner, who owns every object there (BucketOwnerEnforced)");
     }
   }
 
@@ -71,15 +74,10 @@ final class BucketAccessSettings {
    * it is then.
    */
   static void checkObjectAcl(BucketRow bucket, CannedAcl acl, AclGrants given) throws OmException {
-    if (bucket.getPublicAccessBlock().getBlockPublicAcls() && grants(bucket.getOwner(), acl, given).stream()
-        .anyMatch(S3AclGrants::isPublic)) {
+    if (bucket.getPublicAccessBlock().getBlockPublicAcls() && S3AclGrants.isPublic(acl, given)) {
       throw new OmException(OmResult.PERMISSION_DENIED, "bucket " + bucket.getName() + " blocks public ACLs (Block"
           + " Public Access)");
     }
-  }
-
-  private static List<AclGrant> grants(String owner, CannedAcl acl, AclGrants given) {
-    return S3AclGrants.of(acl, given, owner, owner);
   }
 
   private static BucketPolicy parse(String policy, String bucket) throws OmException {

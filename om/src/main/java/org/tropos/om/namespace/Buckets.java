@@ -124,6 +124,7 @@ final class Buckets {
         .setAcl(request.getAcl()).setGrants(request.getGrants()).setLocation(request.getLocation())
         .setObjectOwnership(request.getObjectOwnership()).addAllAcls(request.getAclsList())
         .addAllAcls(NativeAcls.inherited(volume.getAclsList(), true)).build();
+    BucketAccessSettings.checkOwnership(row);
     txn.put(OmTable.BUCKETS, key, row);
     return Infos.bucket(row, UsageRow.getDefaultInstance());
   }

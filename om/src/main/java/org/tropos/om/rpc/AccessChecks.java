@@ -119,11 +119,11 @@ final class AccessChecks {
     Map<String, List<String>> conditions = RequestConditions.current();
     List<String> version = conditions.get(S3Actions.VERSION_ID);
     PolicyRequest request = new PolicyRequest(who.user(), S3Actions.onVersion(action, version == null ? ""
-        : version.get(0)), path.isEmpty() ? bucket.getName() : bucket.getName() + "/" + path, conditions);
+        : version.get(0)), PolicyRequest.resource(bucket.getName(), path), conditions);
     if (on.key() != null) {
       request = request.withTagsOf(on.key().getMetadataMap());
     }
-    return policies.decide(bucket, request, !who.anonymous() && bucket.getOwner().equals(who.user()));
+    return policies.decide(bucket, request);
   }
 
   /** Whether {@code who} may do {@code action} on {@code on}, as {@link #require} decides. */

@@ -3,6 +3,7 @@ package org.tropos.s3.ops;
 import org.tropos.common.acl.BucketPolicies;
 import org.tropos.common.acl.BucketPolicy;
 import org.tropos.common.acl.PolicyRequest;
+import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
@@ -114,7 +115,12 @@ final class Access {
     if (asks == null || caller.administrator() || bucket.getPolicy().isEmpty()) {
       return BucketPolicy.Decision.NONE;
     }
-    return POLICIES.decide(bucket, key == null ? asks : asks.withTagsOf(key.getMetadataMap()), owns(bucket, caller));
+    return POLICIES.decide(bucket, key == null ? asks : asks.withTagsOf(key.getMetadataMap()));
+  }
+
+  /** Whether the bucket is public: its ACL grants everyone or every signed-in user, or its policy everyone. */
+  static boolean isPublic(BucketInfo bucket) {
+    return POLICIES.isPublic(bucket) || S3AclGrants.isPublic(bucket.getAcl(), bucket.getGrants());
   }
 
   static void checkRead(BucketInfo bucket, KeyInfo key, Caller caller) throws S3Error {

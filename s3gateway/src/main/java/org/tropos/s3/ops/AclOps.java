@@ -41,7 +41,7 @@ final class AclOps {
     if (acl.canned() == CannedAcl.ACL_BUCKET_OWNER_READ || acl.canned() == CannedAcl.ACL_BUCKET_OWNER_FULL_CONTROL) {
       throw S3ErrorCode.INVALID_ARGUMENT.error("bucket-owner-read and bucket-owner-full-control are object ACLs");
     }
-    AclRequests.checkTaken(bucket, acl, true, bucket.getOwner());
+    AclRequests.checkTaken(bucket, acl, true);
     OmCalls.call(request.bucket(), "", () -> om.setBucketProperties(SetBucketPropertiesRequest.newBuilder()
         .setVolume(buckets.volume()).setName(request.bucket()).setAcl(acl.canned()).setGrants(acl.given())
         .build()));
@@ -59,7 +59,7 @@ final class AclOps {
     BucketInfo bucket = buckets.find(request);
     KeyInfo checked = granted(bucket, request, caller, AclPermission.ACL_WRITE_ACP, "change the ACL of");
     S3Acl acl = requests.requested(request, checked.getOwner(), bucket.getOwner());
-    AclRequests.checkTaken(bucket, acl, true, checked.getOwner());
+    AclRequests.checkTaken(bucket, acl, true);
     KeyInfo changed = OmCalls.againIfChanged(() -> {
       KeyInfo key = granted(bucket, request, caller, AclPermission.ACL_WRITE_ACP, "change the ACL of");
       return OmCalls.call(request.bucket(), request.key(), () -> om.setKeyAcl(SetKeyAclRequest.newBuilder()

@@ -102,24 +102,23 @@ final class AclRequests {
    */
   S3Acl forWrite(S3Request request, String owner, BucketInfo bucket) throws S3Error {
     S3Acl acl = fromHeaders(request, owner, bucket.getOwner());
-    checkTaken(bucket, acl, inHeaders(request), owner);
+    checkTaken(bucket, acl, inHeaders(request));
     return acl;
   }
 
   /**
-   * Fails unless {@code bucket} takes {@code acl} on a resource of {@code owner}, set by a request that names it or
+   * Fails unless {@code bucket} takes {@code acl} on a resource there, set by a request that names it or
    * not ({@code named}): where its owner owns every object (BucketOwnerEnforced) ACLs are disabled and a request may
    * name bucket-owner-full-control alone (AccessControlListNotSupported); where Block Public Access blocks public
    * ACLs, none may grant everyone or every signed-in user (AccessDenied).
    */
-  static void checkTaken(BucketInfo bucket, S3Acl acl, boolean named, String owner) throws S3Error {
+  static void checkTaken(BucketInfo bucket, S3Acl acl, boolean named) throws S3Error {
     if (named && bucket.getObjectOwnership() == ObjectOwnership.BUCKET_OWNER_ENFORCED
         && acl.canned() != CannedAcl.ACL_BUCKET_OWNER_FULL_CONTROL) {
       throw S3ErrorCode.ACCESS_CONTROL_LIST_NOT_SUPPORTED.error("The bucket " + S3Error.quote(bucket.getName())
           + " does not allow ACLs: its owner owns every object (BucketOwnerEnforced)");
     }
-    if (bucket.getPublicAccessBlock().getBlockPublicAcls() && acl.grants(owner, bucket.getOwner()).stream()
-        .anyMatch(S3AclGrants::isPublic)) {
+    if (bucket.getPublicAccessBlock().getBlockPublicAcls() && S3AclGrants.isPublic(acl.canned(), acl.given())) {
       throw S3ErrorCode.ACCESS_DENIED.error("Access Denied: bucket " + S3Error.quote(bucket.getName())
           + " blocks public ACLs (Block Public Access)");
     }

@@ -196,10 +196,6 @@ final class BucketOps {
     BucketInfo wanted = BucketInfo.newBuilder().setVolume(volume).setName(request.bucket())
         .setOwner(caller.accessId()).setLayout(layout).setFactor(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED)
         .setAcl(acl.canned()).setGrants(acl.given()).setLocation(location).setObjectOwnership(ownership).build();
-    if (ownership == ObjectOwnership.BUCKET_OWNER_ENFORCED && !acl.grants(caller.accessId(), caller.accessId())
-        .stream().allMatch(g -> g.getUser().equals(caller.accessId()))) {
-      throw S3ErrorCode.INVALID_BUCKET_ACL_WITH_OWNERSHIP.error();
-    }
     try {
       createVolumeIfMissing();
       om.createBucket(wanted);

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.tropos.client.KeyInputStream;
 import org.tropos.client.TroposClient;
+import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.acl.S3Actions;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
@@ -74,7 +75,7 @@ final class CopyOps {
       BucketInfo sourceBucket = buckets.find(bucket, request.header("x-amz-source-expected-bucket-owner"));
       LookupKeyResponse found = ObjectReads.lookup(om, buckets.volume(), sourceBucket, key, versionId, caller, false);
       Access.checkRead(sourceBucket, found.getKey(), caller.asking(S3Actions.onVersion(S3Actions.GET_OBJECT,
-          versionId), bucket + "/" + key));
+          versionId), PolicyRequest.resource(bucket, key)));
       return found;
     }
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Comparator;
 import java.util.List;
 import org.tropos.client.TroposClient;
+import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.acl.S3Actions;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.DeleteKeyRequest;
@@ -57,7 +58,7 @@ final class DeleteObjectsOp {
       String versionId = XmlInput.text(object, "VersionId");
       try {
         Caller deleting = caller.asking(S3Actions.onVersion(S3Actions.DELETE_OBJECT, versionId),
-            bucket.getName() + "/" + key);
+            PolicyRequest.resource(bucket.getName(), key));
         Access.check(bucket, deleting, Access.Permission.WRITE);
         Access.checkVersionDelete(bucket, deleting, versionId == null ? "" : versionId);
         DeleteKeyResponse deleted = ObjectWrites.delete(om, buckets.volume(), request.bucket(), key,

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import org.tropos.client.TroposClient;
-import org.tropos.common.acl.BucketPolicies;
-import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.s3.S3Error;
@@ -26,7 +24,6 @@ final class PolicyOps {
 
   private final TroposClient om;
   private final BucketOps buckets;
-  private final BucketPolicies policies = new BucketPolicies();
 
   PolicyOps(TroposClient om, BucketOps buckets) {
     this.om = om;
@@ -57,12 +54,10 @@ final class PolicyOps {
     out.send(204, new byte[0], null);
   }
 
-  /** Whether the bucket is public: its ACL grants everyone or every signed-in user, or its policy everyone. */
+  /** GetBucketPolicyStatus: whether the bucket is public ({@link Access#isPublic}). */
   void status(S3Request request, Caller caller, S3Response out) throws S3Error {
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.OWNER);
-    boolean isPublic = policies.isPublic(bucket) || S3Acl.of(bucket).grants(bucket.getOwner(), bucket.getOwner())
-        .stream().anyMatch(S3AclGrants::isPublic);
-    out.send(200, Xml.document("PolicyStatus").element("IsPublic", Boolean.toString(isPublic))
+    out.send(200, Xml.document("PolicyStatus").element("IsPublic", Boolean.toString(Access.isPublic(bucket)))
         .close("PolicyStatus").bytes(), "application/xml");
   }
 

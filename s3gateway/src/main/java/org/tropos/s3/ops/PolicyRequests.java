@@ -27,9 +27,8 @@ final class PolicyRequests {
 
   /** {@code user}'s request as action {@code action} (on the version it names, if it names one). */
   static PolicyRequest of(S3Request request, String user, String action) {
-    String resource = request.key().isEmpty() ? request.bucket() : request.bucket() + "/" + request.key();
-    return new PolicyRequest(user, S3Actions.onVersion(action, request.param("versionId")), resource,
-        conditions(request, user));
+    return new PolicyRequest(user, S3Actions.onVersion(action, request.param("versionId")),
+        PolicyRequest.resource(request.bucket(), request.key()), conditions(request, user));
   }
 
   private static Map<String, List<String>> conditions(S3Request request, String user) {

@@ -76,8 +76,8 @@ final class PostObjectOp {
     // The bucket is the one posted to, whatever a field says: the policy must allow that one.
     fields.put("bucket", request.bucket());
     Caller uploader = signed.anonymous() ? authenticator.authenticateForm(fields) : signed;
-    Caller caller = uploader.asking(new PolicyRequest(uploader.accessId(), S3Actions.PUT_OBJECT, request.bucket()
-        + "/" + key, signed.asks().conditions()));
+    Caller caller = uploader.asking(new PolicyRequest(uploader.accessId(), S3Actions.PUT_OBJECT,
+        PolicyRequest.resource(request.bucket(), key), signed.asks().conditions()));
     try (S3RequestProofs.Acting acting = caller.acting()) {
       upload(request, caller, form, fields, out);
     }
