@@ -424,6 +424,11 @@ public final class TroposClient implements AutoCloseable {
     om.cancelDelegationToken(token);
   }
 
+  /** S3 identity policies, users and groups (their changes: the OM's administrators only). */
+  public S3Identities s3Identities() {
+    return om.identities();
+  }
+
   public S3Secret setS3Secret(String accessId, String secret) throws OmException {
     return om.setS3Secret(accessId, secret);
   }

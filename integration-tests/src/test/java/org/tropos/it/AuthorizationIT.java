@@ -94,13 +94,7 @@ class AuthorizationIT {
   }
 
   private static Configuration confOf(String user) throws Exception {
-    Path pem = dir.resolve(user + ".pem");
-    if (!pem.toFile().exists()) {
-      TroposCli.run(0, "admin", "cert", "issue", "--user", user, "--out", pem.toString(), "--security-dir",
-          dir.resolve("cluster/scm/scm-security").toString(), "--conf", mini.clientConfDir(dir.resolve(user
-              + "-conf")).toString());
-    }
-    return mini.clientConfig().with("tropos.security.identity.file", pem.toString());
+    return mini.userConfig(user, dir);
   }
 
   private static ScmAdminClient scmAs(String user) throws Exception {

@@ -59,13 +59,8 @@ class BucketPolicyIT {
       other = s3(endpoint, credentials("frank", admin.getS3Secret("frank", true).getSecret()));
     }
     anonymous = s3(endpoint, AnonymousCredentialsProvider.create());
-    Path pem = dir.resolve("frank.pem");
-    TroposCli.run(0, "admin", "cert", "issue", "--user", "frank", "--out", pem.toString(), "--security-dir",
-        dir.resolve("cluster/scm/scm-security").toString(), "--conf", mini.clientConfDir(dir.resolve("conf"))
-            .toString());
     // The header names root, an administrator: the certificate decides who calls.
-    otherNative = TroposClient.create(mini.clientConfig().with("tropos.security.identity.file", pem.toString()),
-        "root");
+    otherNative = TroposClient.create(mini.userConfig("frank", dir), "root");
   }
 
   @AfterAll

@@ -30,6 +30,7 @@ final class MiniCluster implements AutoCloseable {
   static final Duration DEAD = Duration.ofSeconds(2);
   static final Duration WAIT = Duration.ofSeconds(20);
 
+  private final Path dir;
   private final LocalCluster cluster;
   private ScmAdminClient admin;
 
@@ -39,6 +40,7 @@ final class MiniCluster implements AutoCloseable {
 
   /** @param settings test-specific configuration over {@link #testConfig()} */
   MiniCluster(Path dir, int datanodes, int raftDirs, Map<String, String> settings) throws IOException {
+    this.dir = dir;
     cluster = new LocalCluster(dir, datanodes, 1, raftDirs, testConfig().with(settings));
     cluster.start();
     admin = newAdmin();
@@ -119,6 +121,20 @@ final class MiniCluster implements AutoCloseable {
     return testConfig().with(Map.of("ozone.om.address", omAddress().toString(),
         "ozone.scm.block.client.address", scmBlockAddress().toString(),
         "ozone.scm.client.address", scmClientAddress().toString())).with(cluster.securityKeys());
+  }
+
+  /**
+   * What a client of this secure cluster needs to call as {@code user}: a certificate naming it, issued as an
+   * administrator issues one ({@code tropos admin cert issue}) into {@code certs} on first use.
+   */
+  Configuration userConfig(String user, Path certs) throws IOException {
+    Path pem = certs.resolve(user + ".pem");
+    if (!Files.exists(pem)) {
+      TroposCli.run(0, "admin", "cert", "issue", "--user", user, "--out", pem.toString(), "--security-dir",
+          dir.resolve("scm/scm-security").toString(), "--conf", clientConfDir(certs.resolve(user + "-conf"))
+              .toString());
+    }
+    return clientConfig().with("tropos.security.identity.file", pem.toString());
   }
 
   /** Writes an ozone-site.xml that points a client at this cluster's SCM and OM, and returns its directory. */

@@ -95,6 +95,7 @@ import org.tropos.proto.om.AclIdentity;
 import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.AclObjectType;
 import org.tropos.proto.om.AclRight;
+import org.tropos.proto.om.AttachS3PoliciesRequest;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.KeyBlock;
@@ -103,6 +104,7 @@ import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
+import org.tropos.proto.om.S3User;
 import org.tropos.proto.om.VolumeInfo;
 import org.tropos.proto.scm.AllocateBlockRequest;
 import org.tropos.proto.scm.ContainerInfo;
@@ -469,14 +471,17 @@ class SecureClusterIT {
 
   /**
    * The OM serves only callers it can name: without a certificate, or with a daemon's other than the gateway's,
-   * nothing is listed, read or deleted, whatever user the call names; the key and its bucket are still there.
+   * nothing is listed, read or deleted, whatever user the call names; the key and its bucket are still there. Its
+   * S3 identity service serves users alone: not even the gateway's certificate attaches a policy there.
    */
   @Test
   void theOmServesNoCallerWithoutAUsersOrTheGatewaysCertificate() throws Exception {
     Configuration nobody = mini.clientConfig().with("tropos.security.identity.file", "");
     try (TroposClient anonymous = TroposClient.create(nobody, "root");
         TroposClient datanode = TroposClient.create(mini.clientConfig(), "root", as(ServiceRole.DATANODE,
-            "127.0.0.94"))) {
+            "127.0.0.94"));
+        TroposClient gateway = TroposClient.create(mini.clientConfig(), "root", as(ServiceRole.S3G,
+            "127.0.0.95"))) {
       for (TroposClient caller : List.of(anonymous, datanode)) {
         for (Executable call : List.<Executable>of(() -> caller.listVolumes(""),
             () -> caller.lookupKey("vol", "bucket", "kept"), () -> caller.deleteKey("vol", "bucket", "kept", false),
@@ -484,6 +489,17 @@ class SecureClusterIT {
           assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, call).result());
         }
       }
+      for (TroposClient caller : List.of(anonymous, datanode, gateway)) {
+        for (Executable call : List.<Executable>of(() -> caller.s3Identities().policies(),
+            () -> caller.s3Identities().attach(AttachS3PoliciesRequest.newBuilder().addPolicies("readwrite")
+                .setUser("root").build()), () -> caller.s3Identities().setEnabled("root", false))) {
+          assertEquals(OmResult.PERMISSION_DENIED, assertThrows(OmException.class, call).result());
+        }
+      }
+    }
+    try (TroposClient root = TroposClient.create(mini.clientConfig())) {
+      S3User untouched = root.s3Identities().users("root").get(0);
+      assertTrue(untouched.getPoliciesList().isEmpty() && !untouched.getDisabled(), "nothing was attached");
     }
     assertArrayEquals(DATA, readKept(), "the key is still there");
   }

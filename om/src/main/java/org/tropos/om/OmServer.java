@@ -50,6 +50,7 @@ import org.tropos.om.scm.ScmBlocks;
 import org.tropos.om.token.DelegationTokens;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OmServiceGrpc;
+import org.tropos.proto.om.S3IdentityServiceGrpc;
 
 /**
  * The Ozone Manager process: builds its components, starts them, stops them in reverse order. It holds no logic
@@ -170,10 +171,11 @@ public final class OmServer implements AutoCloseable {
   private void startRpc(String host, TransportSecurity transport, DelegationTokens tokens) throws IOException {
     BlockTokens blockTokens = secretKeys == null ? BlockTokens.off() : BlockTokens.signedWith(secretKeys,
         config.security().blockTokens().tokenLifetime(), clock);
+    OmRpc om = new OmRpc(namespace, scm, config.blockSize(), new Administrators(new Administration(
+        config.administrators(), Callers.localUser(), clock)), leadership, blockTokens, tokens,
+        config.access().settings());
     server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
-        List.of(new OmRpc(namespace, scm, config.blockSize(),
-            new Administrators(new Administration(config.administrators(), Callers.localUser(), clock)), leadership,
-            blockTokens, tokens, config.access().settings())),
+        List.of(om, om.identityService()),
         daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(
             OmServiceGrpc.getOpenKeyMethod().getFullMethodName(),
             OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
@@ -182,8 +184,8 @@ public final class OmServer implements AutoCloseable {
     transport.subject().ifPresent(self -> server.secured(transport, OmRpc.admission(self.clusterId())));
     // Every call but GetOmRole, a probe of the OM's role (gateways ask every few seconds) that reads nothing.
     String probe = OmServiceGrpc.getGetOmRoleMethod().getFullMethodName();
-    server.auditing(AuditLog.of("om"), method -> method.startsWith(OmServiceGrpc.SERVICE_NAME + "/")
-        && !method.equals(probe), OmResult::forNumber);
+    server.auditing(AuditLog.of("om"), method -> (method.startsWith(OmServiceGrpc.SERVICE_NAME + "/")
+        || method.startsWith(S3IdentityServiceGrpc.SERVICE_NAME + "/")) && !method.equals(probe), OmResult::forNumber);
     if (config.security().enabled()) {
       server.authenticatingUsers(config.kerberos().isEmpty() ? tokens
           : config.kerberos().get().acceptor(host).or(tokens))

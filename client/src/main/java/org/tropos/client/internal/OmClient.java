@@ -283,6 +283,11 @@ public final class OmClient implements AutoCloseable {
     return om.read(() -> stub().listMultipartUploads(request));
   }
 
+  /** The OM's S3 identity service, through the same OMs. */
+  public S3IdentityClient identities() {
+    return new S3IdentityClient(om);
+  }
+
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
     return om.call(() -> stub().getS3Secret(GetS3SecretRequest.newBuilder().setAccessId(accessId)
         .setCreateIfMissing(createIfMissing).build()).getSecret());

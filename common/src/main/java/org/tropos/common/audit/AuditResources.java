@@ -10,15 +10,16 @@ import org.tropos.proto.hdds.PipelineId;
 
 /**
  * What a request names, for its audit line: its fields that identify a resource (volume, bucket, key, path,
- * versions, uploads, S3 users, datanodes, pipelines by id, containers), and those of the messages it carries that
- * name one (a bucket or volume to create, an ACL call's object, the open key of a commit). Data and secrets are never
- * shown.
+ * versions, uploads, S3 users, groups and policies, datanodes, pipelines by id, containers), and those of the
+ * messages it carries that name one (a bucket or volume to create, an ACL call's object, the open key of a commit,
+ * an S3 policy). Data and secrets are never shown.
  */
 public final class AuditResources {
   private static final Set<String> NAMING = Set.of("volume", "bucket", "key", "name", "path", "to_volume",
       "to_bucket", "to_key", "source_volume", "source_bucket", "source_key", "version_id", "source_version_id",
-      "upload_id", "access_id", "node_id", "hosts", "container_id", "prefix", "type", "factor");
-  private static final List<String> CARRIED = List.of("volume", "bucket", "object", "open", "id");
+      "upload_id", "access_id", "node_id", "hosts", "container_id", "prefix", "type", "factor", "user", "group",
+      "policies", "add_members", "remove_members");
+  private static final List<String> CARRIED = List.of("volume", "bucket", "object", "open", "id", "policy");
 
   private AuditResources() {
   }

@@ -8,10 +8,13 @@ import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.AclObjectType;
+import org.tropos.proto.om.AttachS3PoliciesRequest;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.ChangeAclRequest;
 import org.tropos.proto.om.CreateBucketRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.PutS3PolicyRequest;
+import org.tropos.proto.om.S3Policy;
 import org.tropos.proto.om.SetS3SecretRequest;
 import org.tropos.proto.scm.PipelineRequest;
 
@@ -30,6 +33,10 @@ class AuditResourcesTest {
         PipelineId.newBuilder().setId(Uuids.toProto(pipeline))).build()));
     assertEquals("{access_id=alice}", AuditResources.of(SetS3SecretRequest.newBuilder().setAccessId("alice")
         .setSecret("not-to-be-logged").build()));
+    assertEquals("{name=list-logs}", AuditResources.of(PutS3PolicyRequest.newBuilder().setPolicy(S3Policy
+        .newBuilder().setName("list-logs").setDocument("{\"Statement\": []}")).build()), "not the document");
+    assertEquals("{policies=[readonly, list-logs], group=staff}", AuditResources.of(AttachS3PoliciesRequest
+        .newBuilder().addPolicies("readonly").addPolicies("list-logs").setGroup("staff").build()));
   }
 
   @Test

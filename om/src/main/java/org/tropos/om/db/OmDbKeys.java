@@ -52,4 +52,9 @@ public final class OmDbKeys {
   public static byte[] utf8(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
+
+  /** A key that is a name in UTF-8 ({@link #utf8}), as the name. */
+  public static String name(byte[] key) {
+    return new String(key, StandardCharsets.UTF_8);
+  }
 }

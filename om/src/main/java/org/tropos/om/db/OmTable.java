@@ -19,6 +19,12 @@ public enum OmTable {
   USAGE("usage"),
   /** S3 credentials: access id -> secret. */
   S3_SECRETS("s3Secrets"),
+  /** S3 identity policies: name -> document. */
+  S3_POLICIES("s3Policies"),
+  /** S3 users' attached policies, groups and whether their credentials are disabled. */
+  S3_USERS("s3Users"),
+  /** S3 groups: name -> members and attached policies. */
+  S3_GROUPS("s3Groups"),
   /** Delegation tokens issued and not yet cancelled or purged: token id -> identifier and expiry. */
   DELEGATION_TOKENS("delegationTokens"),
   /** Blocks shared by more than one key: container id, local id -> references. */

@@ -1,6 +1,6 @@
 package org.tropos.om.namespace;
 
-import org.tropos.common.acl.BucketPolicy;
+import org.tropos.common.acl.PolicyDocument;
 import org.tropos.common.acl.S3AclGrants;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.AclGrants;
@@ -80,9 +80,9 @@ final class BucketAccessSettings {
     }
   }
 
-  private static BucketPolicy parse(String policy, String bucket) throws OmException {
+  private static PolicyDocument parse(String policy, String bucket) throws OmException {
     try {
-      return BucketPolicy.parse(policy, bucket);
+      return PolicyDocument.forBucket(policy, bucket);
     } catch (IllegalArgumentException e) {
       throw new OmException(OmResult.MALFORMED_POLICY, e.getMessage());
     }

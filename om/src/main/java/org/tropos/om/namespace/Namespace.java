@@ -56,6 +56,7 @@ public final class Namespace {
   private final OccRunner runner;
   private final Buckets.Defaults defaults;
   private final S3SecretSealing sealing;
+  private final S3IdentityStore identities;
 
   /** S3 secrets kept in plaintext (a cluster without security). */
   public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor) {
@@ -68,6 +69,12 @@ public final class Namespace {
     this.runner = runner;
     this.defaults = new Buckets.Defaults(defaultLayout, defaultFactor);
     this.sealing = sealing;
+    this.identities = new S3IdentityStore(runner);
+  }
+
+  /** S3 identity policies, users and groups. */
+  public S3IdentityStore identities() {
+    return identities;
   }
 
   public VolumeInfo createVolume(VolumeInfo volume) throws OmException {
@@ -407,6 +414,20 @@ public final class Namespace {
     sealing.prepare();
     return runner.run("get the S3 secret of " + accessId, txn -> S3Secrets.get(txn, sealing, accessId,
         createIfMissing));
+  }
+
+  /**
+   * The secret that signs {@code accessId}'s S3 requests; none (S3_SECRET_NOT_FOUND) while its S3 credentials are
+   * disabled.
+   */
+  public String signingSecret(String accessId) throws OmException {
+    sealing.prepare();
+    return runner.run("read the signing secret of " + accessId, txn -> {
+      if (S3Identities.disabled(txn, accessId)) {
+        throw new OmException(OmResult.S3_SECRET_NOT_FOUND, "the S3 credentials of " + accessId + " are disabled");
+      }
+      return S3Secrets.get(txn, sealing, accessId, false).getSecret();
+    });
   }
 
   public S3Secret setS3Secret(String accessId, String secret) throws OmException {

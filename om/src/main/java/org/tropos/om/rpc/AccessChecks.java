@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.tropos.common.acl.BucketPolicies;
-import org.tropos.common.acl.BucketPolicy;
+import org.tropos.common.acl.S3Policies;
+import org.tropos.common.acl.PolicyDocument;
 import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.acl.S3Actions;
 import org.tropos.common.rpc.Callers;
@@ -32,11 +32,12 @@ import org.tropos.proto.om.VolumeInfo;
  * answers that the key is missing without changing anything. With {@code ozone.acl.enabled} false every caller
  * may do everything.
  *
- * <p>In a bucket with an S3 policy, each check also names the S3 action the request is ({@link S3Actions}), and the
- * policy decides first, as S3 decides ({@link BucketPolicies}): a statement that denies the caller the action
- * refuses it whatever the ACLs grant, one that allows it grants it whatever they refuse, and the ACLs decide what
- * the policy does not speak of. Administrators are above policies. The request's conditions are those the S3
- * gateway sends for the S3 request it serves, else those of the call ({@link RequestConditions}).
+ * <p>Each check in a bucket also names the S3 action the request is ({@link S3Actions}), and the bucket's S3 policy
+ * and the identity policies attached to the caller and its groups decide first, as S3 decides ({@link S3Policies}):
+ * a statement that denies the caller the action refuses it whatever the ACLs grant, one that allows it grants it
+ * whatever they refuse, and the ACLs decide what the policies do not speak of (creating and listing buckets too).
+ * Administrators are above policies. The request's conditions are those the S3 gateway sends for the S3 request it
+ * serves, else those of the call ({@link RequestConditions}).
  *
  * <p>The check reads what it decides on in a transaction of its own: a change of an ACL that commits while a
  * request runs applies from the next request (as a POSIX file system checks at open).
@@ -62,7 +63,7 @@ final class AccessChecks {
   private final Administrators administrators;
   private final String s3Volume;
   private final Namespace namespace;
-  private final BucketPolicies policies = new BucketPolicies();
+  private final S3Policies policies = new S3Policies();
 
   AccessChecks(Authorizer authorizer, boolean enabled, Administrators administrators, String s3Volume,
       Namespace namespace) {
@@ -84,11 +85,6 @@ final class AccessChecks {
     return enabled;
   }
 
-  /** Whether the caller holds {@code right} on a volume (no bucket policy speaks of volumes). */
-  boolean allows(Resource volume, AclRight right) {
-    return !enabled || authorizer.allows(caller(), volume, right);
-  }
-
   /** A right on the target of an ACL request: {@code action} the S3 action it is, when the target is in a bucket. */
   void require(Resource on, AclRight right, String action) throws OmException {
     if (enabled) {
@@ -99,21 +95,29 @@ final class AccessChecks {
   /** Fails unless {@code who} may do {@code action} on {@code path} ("": the bucket) of {@code on}'s bucket. */
   private void require(Requester who, Resource on, AclRight right, String action, String path)
       throws OmException {
-    BucketPolicy.Decision decided = policy(who, on, action, path);
-    if (decided == BucketPolicy.Decision.DENY) {
+    PolicyDocument.Decision decided = policy(who, on, action, path);
+    if (decided == PolicyDocument.Decision.DENY) {
       throw new OmException(OmResult.PERMISSION_DENIED, who(who.user()) + " is denied " + action + " on "
           + name(on) + " by its bucket's policy");
     }
-    if (decided == BucketPolicy.Decision.NONE && !authorizer.allows(who, on, right)) {
+    if (decided == PolicyDocument.Decision.NONE && !authorizer.allows(who, on, right)) {
       throw denied(right, on);
     }
   }
 
-  /** What the policy of {@code on}'s bucket says of {@code who} doing {@code action} on {@code path} there. */
-  private BucketPolicy.Decision policy(Requester who, Resource on, String action, String path) {
+  /**
+   * What the policy of {@code on}'s bucket and the identity policies of {@code who} say of it doing {@code action}
+   * on {@code path} there.
+   */
+  private PolicyDocument.Decision policy(Requester who, Resource on, String action, String path)
+      throws OmException {
     BucketInfo bucket = on.bucket();
-    if (bucket == null || bucket.getPolicy().isEmpty() || who.administrator()) {
-      return BucketPolicy.Decision.NONE;
+    if (bucket == null || who.administrator()) {
+      return PolicyDocument.Decision.NONE;
+    }
+    List<String> identity = namespace.identities().policiesOf(who.user(), who.groups());
+    if (bucket.getPolicy().isEmpty() && identity.isEmpty()) {
+      return PolicyDocument.Decision.NONE;
     }
     // The action on a version when the S3 request named one: the gateway names versions in its own calls too.
     Map<String, List<String>> conditions = RequestConditions.current();
@@ -123,13 +127,57 @@ final class AccessChecks {
     if (on.key() != null) {
       request = request.withTagsOf(on.key().getMetadataMap());
     }
-    return policies.decide(bucket, request);
+    return policies.decide(bucket, identity, request);
   }
 
   /** Whether {@code who} may do {@code action} on {@code on}, as {@link #require} decides. */
-  private boolean permits(Requester who, Resource on, AclRight right, String action) {
+  private boolean permits(Requester who, Resource on, AclRight right, String action) throws OmException {
     return policy(who, on, action, on.key() == null ? "" : on.key().getName())
         .allows(() -> authorizer.allows(who, on, right));
+  }
+
+  /**
+   * Creating bucket {@code bucket} in {@code volume}: as the caller's identity policies say of s3:CreateBucket, else
+   * (where they are silent) CREATE on the volume.
+   */
+  void createBucket(String volume, String bucket) throws OmException {
+    if (enabled) {
+      Requester who = caller();
+      Resource on = namespace.volumeResource(volume);
+      if (!identity(who, S3Actions.CREATE_BUCKET, bucket).allows(() -> authorizer.allows(who, on,
+          AclRight.RIGHT_CREATE))) {
+        throw denied(AclRight.RIGHT_CREATE, on);
+      }
+    }
+  }
+
+  /**
+   * Whether the caller lists every bucket of {@code volume} (else only its own): as its identity policies say of
+   * s3:ListAllMyBuckets, else (where they are silent) LIST on the volume. A policy that denies it refuses the
+   * listing.
+   */
+  boolean listsAllBuckets(String volume) throws OmException {
+    if (!enabled) {
+      return true;
+    }
+    Requester who = caller();
+    PolicyDocument.Decision decided = identity(who, S3Actions.LIST_ALL_MY_BUCKETS, "");
+    if (decided == PolicyDocument.Decision.DENY) {
+      throw new OmException(OmResult.PERMISSION_DENIED, who(who.user()) + " is denied "
+          + S3Actions.LIST_ALL_MY_BUCKETS + " by its identity policies");
+    }
+    Resource on = namespace.volumeResource(volume);
+    return decided.allows(() -> authorizer.allows(who, on, AclRight.RIGHT_LIST));
+  }
+
+  /** What {@code who}'s identity policies say of {@code action} on {@code resource}, which no bucket's policy has. */
+  private PolicyDocument.Decision identity(Requester who, String action, String resource) throws OmException {
+    if (who.administrator()) {
+      return PolicyDocument.Decision.NONE;
+    }
+    List<String> identity = namespace.identities().policiesOf(who.user(), who.groups());
+    return identity.isEmpty() ? PolicyDocument.Decision.NONE : policies.decide(null, identity, new PolicyRequest(
+        who.user(), action, resource, RequestConditions.current()));
   }
 
   void volume(String volume, AclRight right) throws OmException {

@@ -1,6 +1,7 @@
 package org.tropos.om.rpc;
 
 import java.util.Set;
+import java.util.function.Predicate;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.Administration;
@@ -51,11 +52,21 @@ public final class Administrators {
 
   /** Fails unless the current caller is an administrator (never the S3 gateway). */
   void checkAdministrator(String what) throws OmException {
+    require(this::contains, what, "the OM's administrators (ozone.administrators)");
+  }
+
+  /** Fails unless the current caller reads what administrators read (never the S3 gateway). */
+  void checkReader(String what) throws OmException {
+    require(this::reads, what, "the OM's administrators and read-only administrators"
+        + " (ozone.readonly.administrators)");
+  }
+
+  private static void require(Predicate<String> allowed, String what, String who) throws OmException {
     refuseGateway(what);
     String caller = Callers.current();
-    if (!contains(caller)) {
-      throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not " + what + ": only the OM's"
-          + " administrators (ozone.administrators) may");
+    if (!allowed.test(caller)) {
+      throw new OmException(OmResult.PERMISSION_DENIED, "user '" + caller + "' may not " + what + ": only " + who
+          + " may");
     }
   }
 

@@ -98,6 +98,7 @@ import org.tropos.proto.om.RenewDelegationTokenRequest;
 import org.tropos.proto.om.RenewDelegationTokenResponse;
 import org.tropos.proto.om.RevokeS3SecretRequest;
 import org.tropos.proto.om.RevokeS3SecretResponse;
+import org.tropos.proto.om.S3IdentityServiceGrpc;
 import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetBucketPropertiesResponse;
@@ -128,6 +129,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
    */
   public static PeerRoles.Admission admission(String clusterId) {
     return new PeerRoles.Admission(Map.of(OmServiceGrpc.SERVICE_NAME, Set.of(ServiceRole.USER, ServiceRole.S3G),
+        S3IdentityServiceGrpc.SERVICE_NAME, Set.of(ServiceRole.USER),
         OmServiceGrpc.getCheckS3SignatureMethod().getFullMethodName(), Set.of(ServiceRole.S3G),
         OmServiceGrpc.getHasS3SecretMethod().getFullMethodName(), Set.of(ServiceRole.S3G)), Set.of(), clusterId);
   }
@@ -204,7 +206,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void createBucket(CreateBucketRequest r, StreamObserver<CreateBucketResponse> o) {
     calls.respond("CreateBucket", o, () -> {
-      access.volume(r.getBucket().getVolume(), AclRight.RIGHT_CREATE);
+      access.createBucket(r.getBucket().getVolume(), r.getBucket().getName());
       BucketInfo bucket = r.getBucket().toBuilder().setOwner(access.owner(r.getBucket().getOwner())).build();
       return CreateBucketResponse.newBuilder().setBucket(namespace.createBucket(bucket)).build();
     });
@@ -225,8 +227,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
     calls.respondRead("ListBuckets", o, () -> {
       access.requireIdentified("list buckets");
       // A caller that may not list the volume sees the buckets it owns (S3's ListBuckets).
-      String owner = !access.enabled() || access.allows(namespace.volumeResource(r.getVolume()),
-          AclRight.RIGHT_LIST) ? null : Callers.current();
+      String owner = access.listsAllBuckets(r.getVolume()) ? null : Callers.current();
       return namespace.listBuckets(r.getVolume(), r.getPrefix(), r.getStartAfter(), r.getMaxResults(), owner);
     });
   }
@@ -405,13 +406,19 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
 
   /** What proves the S3 user of the gateway's calls: the signatures of the requests it serves. */
   public static UserAuthenticator s3RequestAuthenticator(Namespace namespace, Clock clock) {
-    return new S3RequestAuthenticator(accessId -> namespace.getS3Secret(accessId, false).getSecret(), clock);
+    return new S3RequestAuthenticator(namespace::signingSecret, clock);
   }
 
   @Override
   public void checkS3Signature(CheckS3SignatureRequest r, StreamObserver<CheckS3SignatureResponse> o) {
-    calls.respond("CheckS3Signature", o, () -> S3SignatureCheck.check(r, namespace.getS3Secret(r.getAccessId(),
-        false).getSecret()).setAdministrator(administrators.contains(r.getAccessId())).build());
+    calls.respond("CheckS3Signature", o, () -> S3SignatureCheck.check(r, namespace.signingSecret(r.getAccessId()))
+        .setAdministrator(administrators.contains(r.getAccessId())).addAllIdentityPolicies(namespace.identities()
+            .policiesOf(r.getAccessId(), administrators.groupsOf(r.getAccessId()))).build());
+  }
+
+  /** The S3 identity service, served beside this one with the same administrators and leadership. */
+  public S3IdentityRpc identityService() {
+    return new S3IdentityRpc(namespace.identities(), administrators, calls);
   }
 
   @Override

@@ -75,7 +75,8 @@ public final class OmS3Users implements S3Users {
   private Proven ask(CheckS3SignatureRequest.Builder request) throws S3Error {
     try {
       CheckS3SignatureResponse answer = om.checkS3Signature(request.build());
-      return new Proven(answer.getAdministrator(), answer.getSigningKey().toByteArray());
+      return new Proven(answer.getAdministrator(), answer.getIdentityPoliciesList(), answer.getSigningKey()
+          .toByteArray());
     } catch (OmException e) {
       if (e.result() == OmResult.S3_SIGNATURE_MISMATCH) {
         throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();

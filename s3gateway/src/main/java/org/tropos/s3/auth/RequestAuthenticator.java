@@ -105,7 +105,8 @@ public final class RequestAuthenticator {
     }
     CheckS3SignatureRequest proof = v4Proof(scope[0], scope[1], scope[2], scope[3], policy, signature.strip());
     S3Users.Proven proven = users.checkV4(scope[0], scope[1], scope[2], scope[3], policy, signature.strip());
-    return new Caller(scope[0], proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null, proof, null);
+    return new Caller(scope[0], proven.administrator(), proven.policies(), UNSIGNED_PAYLOAD, null, null, null, null,
+        proof, null);
   }
 
   private Caller fromV2Header(String method, String resourcePath, Map<String, List<String>> query,
@@ -152,7 +153,7 @@ public final class RequestAuthenticator {
     List<String> signed = (bucketRoot ? List.of(resourcePath, resourcePath + "/") : List.of(resourcePath)).stream()
         .map(toSign).toList();
     S3Users.Proven proven = users.checkV2(accessId, signed, signature);
-    return new Caller(accessId, proven.administrator(), UNSIGNED_PAYLOAD, null, null, null, null,
+    return new Caller(accessId, proven.administrator(), proven.policies(), UNSIGNED_PAYLOAD, null, null, null, null,
         CheckS3SignatureRequest.newBuilder().setAccessId(accessId).addAllStringToSign(signed).setSignature(signature)
             .build(), null);
   }
@@ -261,8 +262,9 @@ public final class RequestAuthenticator {
     String stringToSign = SigV4.stringToSign(amzDate, scope, canonical);
     S3Users.Proven proven = users.checkV4(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign,
         signature);
-    return new Caller(accessId, proven.administrator(), payloadHash, amzDate, scope, proven.signingKey(), signature,
-        v4Proof(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign, signature), null);
+    return new Caller(accessId, proven.administrator(), proven.policies(), payloadHash, amzDate, scope,
+        proven.signingKey(), signature, v4Proof(accessId, scopeParts[1], scopeParts[2], scopeParts[3], stringToSign,
+        signature), null);
   }
 
   private static void checkSkew(Instant signedAt, Instant now) throws S3Error {

@@ -8,8 +8,14 @@ import org.tropos.s3.S3Error;
  * signed from the request; it never sees a secret.
  */
 public interface S3Users {
-  /** What a matching signature proves: whether its user administers the OM, and V4's key for its scope. */
-  record Proven(boolean administrator, byte[] signingKey) {
+  /**
+   * What a matching signature proves: whether its user administers the OM, the identity policies that apply to it,
+   * and V4's key for its scope.
+   */
+  record Proven(boolean administrator, List<String> policies, byte[] signingKey) {
+    public Proven {
+      policies = List.copyOf(policies);
+    }
   }
 
   /**

@@ -1,7 +1,7 @@
 package org.tropos.s3.ops;
 
-import org.tropos.common.acl.BucketPolicies;
-import org.tropos.common.acl.BucketPolicy;
+import org.tropos.common.acl.S3Policies;
+import org.tropos.common.acl.PolicyDocument;
 import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.acl.S3AclGrants;
 import org.tropos.proto.om.AclPermission;
@@ -14,7 +14,7 @@ import org.tropos.s3.auth.Caller;
 /**
  * Who may do what, from the bucket's policy, owners and ACLs ({@link S3Acl}). The OM's administrators may do
  * everything. Then the bucket's policy speaks first of what the caller asks ({@link Caller#asks}, evaluated by
- * {@link BucketPolicies}): a statement that denies it refuses it, one that allows it grants it. Where the policy is
+ * {@link S3Policies}): a statement that denies it refuses it, one that allows it grants it. Where the policy is
  * silent, a bucket's owner may do everything in the bucket; an object's writer owns that object. Others get what
  * the bucket's ACL grants ({@code READ}: list its objects; {@code WRITE}: write and delete objects;
  * {@code READ_ACP}/{@code WRITE_ACP}: read/change its ACL) and what an object's ACL grants ({@code READ}: read it;
@@ -22,7 +22,7 @@ import org.tropos.s3.auth.Caller;
  * bucket's. The OM decides the same way for the calls the gateway makes, so the two agree.
  */
 final class Access {
-  private static final BucketPolicies POLICIES = new BucketPolicies();
+  private static final S3Policies POLICIES = new S3Policies();
 
   /** What a request needs of a bucket. */
   enum Permission {
@@ -107,15 +107,15 @@ final class Access {
   }
 
   /**
-   * What {@code bucket}'s policy says of what {@code caller} asks (of {@code key}, whose tags it may test; null: of
-   * no object); nothing for an administrator.
+   * What {@code bucket}'s policy and {@code caller}'s identity policies say of what it asks (of {@code key}, whose
+   * tags they may test; null: of no object); nothing for an administrator.
    */
-  private static BucketPolicy.Decision policy(BucketInfo bucket, KeyInfo key, Caller caller) {
+  private static PolicyDocument.Decision policy(BucketInfo bucket, KeyInfo key, Caller caller) {
     PolicyRequest asks = caller.asks();
-    if (asks == null || caller.administrator() || bucket.getPolicy().isEmpty()) {
-      return BucketPolicy.Decision.NONE;
+    if (asks == null || caller.administrator() || bucket.getPolicy().isEmpty() && caller.policies().isEmpty()) {
+      return PolicyDocument.Decision.NONE;
     }
-    return POLICIES.decide(bucket, key == null ? asks : asks.withTagsOf(key.getMetadataMap()));
+    return POLICIES.decide(bucket, caller.policies(), key == null ? asks : asks.withTagsOf(key.getMetadataMap()));
   }
 
   /** Whether the bucket is public: its ACL grants everyone or every signed-in user, or its policy everyone. */

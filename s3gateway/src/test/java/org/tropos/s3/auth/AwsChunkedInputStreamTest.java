@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.tropos.common.security.S3Signatures;
@@ -41,7 +42,7 @@ class AwsChunkedInputStreamTest {
   }
 
   private static Caller seed() {
-    return new Caller("AKIAIOSFODNN7EXAMPLE", false, AwsChunkedInputStream.SIGNED, "20130524T000000Z",
+    return new Caller("AKIAIOSFODNN7EXAMPLE", false, List.of(), AwsChunkedInputStream.SIGNED, "20130524T000000Z",
         "20130524/us-east-1/s3/aws4_request", S3Signatures.v4SigningKey(SECRET, "20130524", "us-east-1",
         "s3"), SEED, null, null);
   }

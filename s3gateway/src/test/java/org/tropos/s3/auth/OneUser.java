@@ -26,7 +26,7 @@ final class OneUser implements S3Users {
     if (!S3Signatures.same(S3Signatures.v4Signature(key, stringToSign), signature)) {
       throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();
     }
-    return new Proven(false, key);
+    return new Proven(false, List.of(), key);
   }
 
   @Override
@@ -34,7 +34,7 @@ final class OneUser implements S3Users {
     requireKnown(id);
     for (String signed : stringsToSign) {
       if (S3Signatures.same(S3Signatures.v2Signature(secret, signed), signature)) {
-        return new Proven(false, new byte[0]);
+        return new Proven(false, List.of(), new byte[0]);
       }
     }
     throw S3ErrorCode.SIGNATURE_DOES_NOT_MATCH.error();

@@ -16,9 +16,9 @@ import org.tropos.proto.om.PublicAccessBlock;
 import org.tropos.s3.auth.Caller;
 
 class S3AclTest {
-  private static final Caller ALT = new Caller("alt", false, "", null, null, null, null, null, null);
+  private static final Caller ALT = new Caller("alt", false, List.of(), "", null, null, null, null, null, null);
   private static final BucketInfo BUCKET = BucketInfo.newBuilder().setName("b").setOwner("owner").build();
-  private static final Caller OTHER = new Caller("other", false, "", null, null, null, null, null, null);
+  private static final Caller OTHER = new Caller("other", false, List.of(), "", null, null, null, null, null, null);
 
   @Test
   void aGrantToAUserGivesThatUserThePermissionNamedAndFullControlGivesEveryPermission() {

@@ -11,9 +11,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tropos s3 getsecret|setsecret|revokesecret}: S3 credentials, kept by the OM. */
-@Command(name = "s3", mixinStandardHelpOptions = true, description = "S3 credentials (kept by the OM).",
-    subcommands = {S3Command.GetSecret.class, S3Command.SetSecret.class, S3Command.RevokeSecret.class})
+/**
+ * {@code tropos s3 getsecret|setsecret|revokesecret}: S3 credentials, kept by the OM; {@code tropos s3
+ * user|group|policy}: S3 users, groups and identity policies ({@link S3IdentityCommands}).
+ */
+@Command(name = "s3", mixinStandardHelpOptions = true, description = "S3 credentials, users, groups and policies"
+    + " (kept by the OM).", subcommands = {S3Command.GetSecret.class, S3Command.SetSecret.class,
+        S3Command.RevokeSecret.class, S3IdentityCommands.User.class, S3IdentityCommands.Group.class,
+        S3IdentityCommands.Policy.class})
 public final class S3Command {
   private S3Command() {
   }

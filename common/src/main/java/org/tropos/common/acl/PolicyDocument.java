@@ -14,16 +14,18 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /**
- * A bucket's S3 policy (PutBucketPolicy): statements that allow or deny S3 actions on the bucket and its keys to
- * principals, under conditions. Evaluated as AWS does: an explicit Deny of a matching statement wins, else an Allow
- * grants, else the policy says nothing and the ACLs decide. Principals are {@code "*"} or {@code {"AWS": "*"}}
- * (everyone, anonymous callers included) or users, by name or as {@code arn:aws:iam::<account>:user/<name>} (an
- * account's root names nobody here: Tropos has no accounts); resources are {@code arn:aws:s3:::<bucket>[/<key
- * pattern>]} patterns that must be able to name this bucket.
+ * An S3 policy document: statements that allow or deny S3 actions on buckets and their keys, under conditions.
+ * A bucket's policy (PutBucketPolicy, {@link #forBucket}) names the principals each statement speaks of; an identity
+ * policy (attached to users and groups, {@link #forIdentity}) speaks of whom it is attached to and names no
+ * principal. Evaluated as AWS does: an explicit Deny of a matching statement wins, else an Allow grants, else the
+ * policy says nothing. Principals are {@code "*"} or {@code {"AWS": "*"}} (everyone, anonymous callers included) or
+ * users, by name or as {@code arn:aws:iam::<account>:user/<name>} (an account's root names nobody here: Tropos has
+ * no accounts); resources are {@code arn:aws:s3:::<bucket>[/<key pattern>]} patterns, which in a bucket's policy
+ * must be able to name that bucket.
  *
  * <p>Immutable; thread-safe.
  */
-public final class BucketPolicy {
+public final class PolicyDocument {
   /** What a policy says of a request. */
   public enum Decision {
     ALLOW, DENY, NONE;
@@ -31,6 +33,11 @@ public final class BucketPolicy {
     /** Whether the request is allowed: as decided, or as {@code otherwise} says where the policy is silent. */
     public boolean allows(BooleanSupplier otherwise) {
       return this == NONE ? otherwise.getAsBoolean() : this == ALLOW;
+    }
+
+    /** What two policies say together: a Deny of either wins, else an Allow of either grants. */
+    public Decision and(Decision other) {
+      return this == DENY || other == DENY ? DENY : this == ALLOW || other == ALLOW ? ALLOW : NONE;
     }
   }
 
@@ -58,12 +65,22 @@ public final class BucketPolicy {
 
   private final List<Statement> statements;
 
-  private BucketPolicy(List<Statement> statements) {
+  private PolicyDocument(List<Statement> statements) {
     this.statements = List.copyOf(statements);
   }
 
   /** Parses and checks {@code json} as the policy of {@code bucket}; fails with why it is malformed. */
-  public static BucketPolicy parse(String json, String bucket) {
+  public static PolicyDocument forBucket(String json, String bucket) {
+    return parse(json, bucket);
+  }
+
+  /** Parses and checks {@code json} as an identity policy; fails with why it is malformed. */
+  public static PolicyDocument forIdentity(String json) {
+    return parse(json, null);
+  }
+
+  /** {@code bucket}: the bucket whose policy this is; null for an identity policy. */
+  private static PolicyDocument parse(String json, String bucket) {
     JsonObject document;
     try {
       JsonElement parsed = JsonParser.parseString(json);
@@ -87,7 +104,7 @@ public final class BucketPolicy {
     if (statements.isEmpty()) {
       throw new IllegalArgumentException("a policy has at least one Statement");
     }
-    return new BucketPolicy(statements);
+    return new PolicyDocument(statements);
   }
 
   /** What the policy says of {@code request}: DENY if a statement denies it, else ALLOW if one allows it. */
@@ -120,7 +137,13 @@ public final class BucketPolicy {
     if (notPrincipal && allow) {
       throw new IllegalArgumentException("NotPrincipal may only be used with Deny");
     }
-    Set<String> principals = principals(json.get(notPrincipal ? "NotPrincipal" : "Principal"));
+    if (bucket == null && (notPrincipal || json.has("Principal"))) {
+      throw new IllegalArgumentException("an identity policy names no Principal: it speaks of whom it is attached"
+          + " to");
+    }
+    // An identity policy's statements speak of whoever it is asked about: only its users and groups ask it.
+    Set<String> principals = bucket == null ? Set.of(EVERYONE) : principals(json.get(notPrincipal ? "NotPrincipal"
+        : "Principal"));
     boolean notAction = json.has("NotAction");
     List<String> actions = strings(json.get(notAction ? "NotAction" : "Action"), "Action");
     for (String action : actions) {
@@ -137,15 +160,21 @@ public final class BucketPolicy {
         conditions(json.get("Condition")));
   }
 
-  /** {@code arn:aws:s3:::bucket[/pattern]} as {@code bucket[/pattern]}; fails unless it can name this bucket. */
+  /**
+   * {@code arn:aws:s3:::bucket[/pattern]} as {@code bucket[/pattern]}; fails unless it can name {@code bucket} (null:
+   * any bucket, and {@code "*"} everything, as IAM takes it).
+   */
   private static String resource(String arn, String bucket) {
+    if (bucket == null && arn.equals(EVERYONE)) {
+      return EVERYONE;
+    }
     if (!arn.startsWith(ARN)) {
       throw new IllegalArgumentException("Policy has invalid resource: " + arn);
     }
     String resource = arn.substring(ARN.length());
     int slash = resource.indexOf('/');
     String named = slash < 0 ? resource : resource.substring(0, slash);
-    if (!Globs.matches(named, bucket, false)) {
+    if (bucket != null && !Globs.matches(named, bucket, false)) {
       throw new IllegalArgumentException("Policy has invalid resource: " + arn + " is not of bucket " + bucket);
     }
     return resource;

@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.tropos.common.acl.BucketPolicy.Decision;
+import org.tropos.common.acl.PolicyDocument.Decision;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.PublicAccessBlock;
 
-/** Bucket policies as AWS reads and evaluates them: what is malformed, who and what a statement names, conditions. */
-class BucketPolicyTest {
+/**
+ * S3 policy documents as AWS reads and evaluates them: what is malformed, who and what a statement names,
+ * conditions; bucket and identity policies decided together.
+ */
+class PolicyDocumentTest {
   private static final String BUCKET = "logs";
 
   private static String policy(String... statements) {
@@ -29,7 +32,7 @@ class BucketPolicyTest {
 
   private static Decision decide(String json, String user, String action, String resource,
       Map<String, List<String>> conditions) {
-    return BucketPolicy.parse(json, BUCKET).decide(new PolicyRequest(user, action, resource, conditions));
+    return PolicyDocument.forBucket(json, BUCKET).decide(new PolicyRequest(user, action, resource, conditions));
   }
 
   private static Decision decide(String json, String user, String action, String resource) {
@@ -47,7 +50,7 @@ class BucketPolicyTest {
         policy("{\"Effect\": \"Allow\", \"NotPrincipal\": {\"AWS\": \"alt\"}, \"Action\": \"s3:*\","
             + " \"Resource\": \"arn:aws:s3:::logs\"}"),
         "{\"Version\": \"2001-01-01\", \"Statement\": []}")) {
-      assertThrows(IllegalArgumentException.class, () -> BucketPolicy.parse(json, BUCKET), json);
+      assertThrows(IllegalArgumentException.class, () -> PolicyDocument.forBucket(json, BUCKET), json);
     }
   }
 
@@ -153,7 +156,7 @@ class BucketPolicyTest {
   void existingObjectTagsComeFromTheObjectsMetadata() {
     String json = policy(statement("Allow", "\"*\"", "s3:GetObject", "logs/*",
         "{\"StringEquals\": {\"s3:ExistingObjectTag/security\": \"public\"}}"));
-    BucketPolicy parsed = BucketPolicy.parse(json, BUCKET);
+    PolicyDocument parsed = PolicyDocument.forBucket(json, BUCKET);
     PolicyRequest request = new PolicyRequest("alt", "s3:GetObject", "logs/a", Map.of());
     assertEquals(Decision.ALLOW, parsed.decide(request.withTagsOf(Map.of("tag:security", "public",
         "content-type", "text/plain"))));
@@ -163,19 +166,19 @@ class BucketPolicyTest {
 
   @Test
   void aPolicyIsPublicWhenItAllowsEveryoneUnconditionally() {
-    assertTrue(BucketPolicy.parse(policy(statement("Allow", "{\"AWS\": \"*\"}", "s3:ListBucket", "logs", "")),
+    assertTrue(PolicyDocument.forBucket(policy(statement("Allow", "{\"AWS\": \"*\"}", "s3:ListBucket", "logs", "")),
         BUCKET).isPublic());
-    assertFalse(BucketPolicy.parse(policy(statement("Allow", "{\"AWS\": \"*\"}", "s3:ListBucket", "logs",
+    assertFalse(PolicyDocument.forBucket(policy(statement("Allow", "{\"AWS\": \"*\"}", "s3:ListBucket", "logs",
         "{\"IpAddress\": {\"aws:SourceIp\": \"10.0.0.0/32\"}}")), BUCKET).isPublic());
-    assertFalse(BucketPolicy.parse(policy(statement("Allow", "{\"AWS\": \"arn:aws:iam::s3tenant1:root\"}",
+    assertFalse(PolicyDocument.forBucket(policy(statement("Allow", "{\"AWS\": \"arn:aws:iam::s3tenant1:root\"}",
         "s3:ListBucket", "logs", "")), BUCKET).isPublic());
-    assertFalse(BucketPolicy.parse(policy(statement("Deny", "\"*\"", "s3:ListBucket", "logs", "")), BUCKET)
+    assertFalse(PolicyDocument.forBucket(policy(statement("Deny", "\"*\"", "s3:ListBucket", "logs", "")), BUCKET)
         .isPublic());
   }
 
   @Test
   void aBucketsOwnerIsNeverDeniedItsPolicyButIsDeniedTheRest() {
-    BucketPolicies policies = new BucketPolicies();
+    S3Policies policies = new S3Policies();
     BucketInfo bucket = BucketInfo.newBuilder().setName(BUCKET).setOwner("owner").setPolicy(policy(statement("Deny",
         "\"*\"", "s3:*", "logs", ""))).build();
     PolicyRequest getPolicy = new PolicyRequest("owner", S3Actions.GET_BUCKET_POLICY, "logs", Map.of());
@@ -189,7 +192,7 @@ class BucketPolicyTest {
 
   @Test
   void restrictingPublicBucketsLetsAPublicPolicyAllowItsOwnerAlone() {
-    BucketPolicies policies = new BucketPolicies();
+    S3Policies policies = new S3Policies();
     BucketInfo open = BucketInfo.newBuilder().setName(BUCKET).setOwner("owner").setPolicy(policy(statement("Allow",
         "\"*\"", "s3:GetObject", "logs/*", ""))).build();
     BucketInfo restricted = open.toBuilder().setPublicAccessBlock(PublicAccessBlock.newBuilder()
@@ -211,5 +214,45 @@ class BucketPolicyTest {
     assertEquals("s3:PutObjectVersionTagging", S3Actions.onVersion(S3Actions.PUT_OBJECT_TAGGING, "3"));
     assertEquals(S3Actions.GET_OBJECT, S3Actions.onVersion(S3Actions.GET_OBJECT, ""));
     assertEquals(S3Actions.PUT_OBJECT, S3Actions.onVersion(S3Actions.PUT_OBJECT, "3"));
+  }
+
+  @Test
+  void identityPoliciesNameNoPrincipalAndSpeakOfAnyBucket() {
+    String readAll = "{\"Statement\": {\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\", \"Resource\": \"*\"}}";
+    PolicyDocument identity = PolicyDocument.forIdentity(readAll);
+    assertEquals(Decision.ALLOW, identity.decide(new PolicyRequest("alt", S3Actions.GET_OBJECT, "any/key", Map.of())));
+    assertEquals(Decision.NONE, identity.decide(new PolicyRequest("alt", S3Actions.PUT_OBJECT, "any/key", Map.of())));
+    PolicyDocument.forIdentity(policy("{\"Effect\": \"Deny\", \"Action\": \"s3:*\", \"Resource\":"
+        + " \"arn:aws:s3:::other/*\"}"));
+    for (String json : List.of(policy(statement("Allow", "\"*\"", "s3:GetObject", "logs/*", "")),
+        policy("{\"Effect\": \"Deny\", \"NotPrincipal\": {\"AWS\": \"alt\"}, \"Action\": \"s3:*\","
+            + " \"Resource\": \"*\"}"),
+        policy("{\"Effect\": \"Allow\", \"Action\": \"s3:*\", \"Resource\": \"arn:aws:iam::1:user/x\"}"))) {
+      assertThrows(IllegalArgumentException.class, () -> PolicyDocument.forIdentity(json), json);
+    }
+    assertThrows(IllegalArgumentException.class, () -> PolicyDocument.forBucket(readAll, BUCKET),
+        "a bucket's policy names its principals and its bucket");
+  }
+
+  @Test
+  void bucketAndIdentityPoliciesDecideTogetherADenyInEitherWinning() {
+    S3Policies policies = new S3Policies();
+    String allowRead = "{\"Statement\": [{\"Effect\": \"Allow\", \"Action\": \"s3:GetObject\","
+        + " \"Resource\": \"arn:aws:s3:::logs/*\"}]}";
+    String denyAll = "{\"Statement\": [{\"Effect\": \"Deny\", \"Action\": \"s3:*\", \"Resource\": \"*\"}]}";
+    BucketInfo plain = BucketInfo.newBuilder().setName(BUCKET).setOwner("owner").build();
+    BucketInfo open = plain.toBuilder().setPolicy(policy(statement("Allow", "\"*\"", "s3:GetObject", "logs/*",
+        ""))).build();
+    PolicyRequest read = new PolicyRequest("alt", S3Actions.GET_OBJECT, "logs/a", Map.of());
+    assertEquals(Decision.NONE, policies.decide(plain, List.of(), read));
+    assertEquals(Decision.ALLOW, policies.decide(plain, List.of(allowRead), read));
+    assertEquals(Decision.ALLOW, policies.decide(open, List.of(), read));
+    assertEquals(Decision.DENY, policies.decide(open, List.of(allowRead, denyAll), read));
+    assertEquals(Decision.DENY, policies.decide(null, List.of(denyAll), new PolicyRequest("alt",
+        S3Actions.CREATE_BUCKET, "new", Map.of())));
+    assertEquals(Decision.NONE, policies.decide(plain, List.of("no longer a policy"), read), "ignored");
+    assertEquals(Decision.DENY, Decision.ALLOW.and(Decision.DENY));
+    assertEquals(Decision.ALLOW, Decision.NONE.and(Decision.ALLOW));
+    assertEquals(Decision.NONE, Decision.NONE.and(Decision.NONE));
   }
 }
