@@ -1,0 +1,119 @@
+package org.tropos.common.security;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The encrypted stream format: lengths, whole and ranged reads bit-exact, and every tampering refused. */
+class SegmentedGcmTest {
+  private static final int S = SegmentedGcm.SEGMENT;
+  private static final List<Integer> SIZES = List.of(0, 1, S - 1, S, S + 1, 2 * S, 3 * S + 5);
+  private final Random random = new Random(42);
+  private final byte[] key = bytes(SegmentedGcm.KEY_BYTES);
+
+  private byte[] bytes(int n) {
+    byte[] b = new byte[n];
+    random.nextBytes(b);
+    return b;
+  }
+
+  private static byte[] encrypt(byte[] plain, byte[] key) throws IOException {
+    ByteArrayOutputStream stored = new ByteArrayOutputStream();
+    try (EncryptingOutputStream out = new EncryptingOutputStream(stored, key)) {
+      // Uneven writes: segment boundaries must not depend on how the bytes arrive.
+      for (int off = 0; off < plain.length; off += 1000) {
+        out.write(plain, off, Math.min(1000, plain.length - off));
+      }
+    }
+    return stored.toByteArray();
+  }
+
+  /** Plaintext {@code [from, from + length)} of {@code stored}, read as a ranged GET reads it. */
+  private static byte[] read(byte[] stored, byte[] key, long plaintext, long from, long length) throws IOException {
+    SegmentedGcm.Span span = SegmentedGcm.span(plaintext, from, length);
+    byte[] prefix = Arrays.copyOf(stored, SegmentedGcm.PREFIX_BYTES);
+    InputStream range = new ByteArrayInputStream(Arrays.copyOfRange(stored, (int) span.storedFrom(),
+        (int) span.storedTo()));
+    try (DecryptingInputStream in = new DecryptingInputStream(range, key, prefix, plaintext, span, length)) {
+      return in.readAllBytes();
+    }
+  }
+
+  @Test
+  void everySizeRoundTripsWithTheLengthsTheFormatSays() throws IOException {
+    for (int size : SIZES) {
+      byte[] plain = bytes(size);
+      byte[] stored = encrypt(plain, key);
+      assertEquals(SegmentedGcm.storedLength(size), stored.length, "size " + size);
+      assertEquals(size, SegmentedGcm.plaintextLength(stored.length));
+      assertArrayEquals(plain, read(stored, key, size, 0, size), "size " + size);
+    }
+    for (long impossible : List.of(0L, 8L, 23L, 8L + SegmentedGcm.STORED_SEGMENT + 16)) {
+      assertThrows(IllegalArgumentException.class, () -> SegmentedGcm.plaintextLength(impossible), "" + impossible);
+    }
+  }
+
+  @Test
+  void rangesAreReadFromTheSegmentsThatHoldThemBitExact() throws IOException {
+    int size = 3 * S + 5;
+    byte[] plain = bytes(size);
+    byte[] stored = encrypt(plain, key);
+    long[][] ranges = {{0, 1}, {S - 1, 2}, {S, S}, {S + 7, 2 * S - 2}, {size - 1, 1}, {size, 0}, {12345, 0}};
+    for (long[] r : ranges) {
+      assertArrayEquals(Arrays.copyOfRange(plain, (int) r[0], (int) (r[0] + r[1])), read(stored, key, size, r[0],
+          r[1]), r[0] + "+" + r[1]);
+    }
+    for (int i = 0; i < 50; i++) {
+      int from = random.nextInt(size);
+      int length = random.nextInt(size - from + 1);
+      assertArrayEquals(Arrays.copyOfRange(plain, from, from + length), read(stored, key, size, from, length));
+    }
+    SegmentedGcm.Span middle = SegmentedGcm.span(size, S + 7, 10);
+    assertEquals(SegmentedGcm.storedOffset(1), middle.storedFrom());
+    assertEquals(SegmentedGcm.storedOffset(2), middle.storedTo(), "one segment read for ten bytes");
+  }
+
+  @Test
+  void aChangedByteAMovedSegmentACutStreamOrAnotherKeyIsRefused() throws IOException {
+    int size = 2 * S + 100;
+    byte[] stored = encrypt(bytes(size), key);
+    byte[] flipped = stored.clone();
+    flipped[(int) SegmentedGcm.storedOffset(1) + 3] ^= 1;
+    assertThrows(IOException.class, () -> read(flipped, key, size, S, 10));
+
+    byte[] swapped = stored.clone();
+    System.arraycopy(stored, (int) SegmentedGcm.storedOffset(1), swapped, (int) SegmentedGcm.storedOffset(0),
+        SegmentedGcm.STORED_SEGMENT);
+    System.arraycopy(stored, (int) SegmentedGcm.storedOffset(0), swapped, (int) SegmentedGcm.storedOffset(1),
+        SegmentedGcm.STORED_SEGMENT);
+    assertThrows(IOException.class, () -> read(swapped, key, size, 0, 10));
+
+    // Cut after the second segment and read as a stream of 2 * S bytes: its last segment was not sealed as last.
+    byte[] cut = Arrays.copyOf(stored, (int) SegmentedGcm.storedOffset(2));
+    assertEquals(2 * S, SegmentedGcm.plaintextLength(cut.length));
+    assertThrows(IOException.class, () -> read(cut, key, 2 * S, 0, 2 * S));
+
+    assertThrows(IOException.class, () -> read(stored, bytes(SegmentedGcm.KEY_BYTES), size, 0, size));
+    assertThrows(IOException.class, () -> read(Arrays.copyOf(stored, stored.length - 1), key, size, 0, size),
+        "a short last segment");
+  }
+
+  @Test
+  void twoStreamsOfOnePlaintextUnderOneKeyShareNoCiphertext() throws IOException {
+    byte[] plain = bytes(S);
+    byte[] first = encrypt(plain, key);
+    byte[] second = encrypt(plain, key);
+    assertEquals(first.length, second.length);
+    assertEquals(false, Arrays.equals(Arrays.copyOfRange(first, 8, 40), Arrays.copyOfRange(second, 8, 40)),
+        "each stream draws its own prefix, so nonces are not reused");
+  }
+}
