@@ -4,6 +4,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import org.tropos.common.rpc.OmException;
+import org.tropos.om.db.OmDbKeys;
+import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.OccRunner;
 import org.tropos.proto.om.AttachS3PoliciesRequest;
 import org.tropos.proto.om.ChangeS3GroupRequest;
@@ -33,6 +35,11 @@ public final class S3IdentityStore {
 
   /** The documents of the policies that apply to {@code user}, a member of {@code groups} by the OM's mapping. */
   public List<String> policiesOf(String user, Set<String> groups) throws OmException {
+    // Every access check asks; most callers have nothing attached, which a few point reads tell.
+    if (!runner.anyRow(OmTable.S3_USERS, List.of(OmDbKeys.utf8(user))) && !runner.anyRow(OmTable.S3_GROUPS,
+        groups.stream().map(OmDbKeys::utf8).toList())) {
+      return List.of();
+    }
     return runner.run("read the S3 policies of " + user, txn -> S3Identities.policiesOf(txn, user, groups));
   }
 

@@ -1,6 +1,8 @@
 package org.tropos.om.occ;
 
+import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
@@ -8,6 +10,7 @@ import org.tropos.common.db.ManagedRocksDb.ReadView;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
 import org.tropos.om.db.OmDb;
+import org.tropos.om.db.OmTable;
 import org.tropos.proto.om.OmResult;
 
 /**
@@ -134,6 +137,23 @@ public final class OccRunner {
       total += removed;
     }
     return total;
+  }
+
+  /**
+   * Whether any of {@code keys} has a row in {@code table} now, read outside any transaction: advice that spares a
+   * transaction where the answer is no (a snapshot and its bookkeeping cost more than a few point reads).
+   */
+  public boolean anyRow(OmTable table, Collection<byte[]> keys) throws OmException {
+    try (ReadView view = db.latest()) {
+      for (byte[] key : keys) {
+        if (view.get(table.family(), key) != null) {
+          return true;
+        }
+      }
+      return false;
+    } catch (IOException e) {
+      throw new OmException(OmResult.INTERNAL_ERROR, e.getMessage());
+    }
   }
 
   /** Validates and commits a prepared attempt: true when committed (or nothing to write), false on a conflict. */
