@@ -1,6 +1,7 @@
 package org.tropos.om.namespace;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
@@ -32,21 +33,25 @@ final class S3Identities {
 
   /** The policy documents that apply to {@code user} (its own, then its groups'); a policy gone is skipped. */
   static List<String> policiesOf(Txn txn, String user, Set<String> mappedGroups) throws OmException {
-    Set<String> names = new LinkedHashSet<>();
-    Optional<S3UserRow> row = user.isEmpty() ? Optional.empty() : userRow(txn, user);
-    Set<String> groups = new TreeSet<>(mappedGroups);
-    row.ifPresent(r -> {
-      names.addAll(r.getPoliciesList());
-      groups.addAll(r.getGroupsList());
-    });
-    for (String group : groups) {
-      groupRow(txn, group).ifPresent(g -> names.addAll(g.getPoliciesList()));
-    }
+    S3UserRow row = user.isEmpty() ? S3UserRow.getDefaultInstance() : userRow(txn, user).orElse(
+        S3UserRow.getDefaultInstance());
     List<String> documents = new ArrayList<>();
-    for (String name : names) {
+    for (String name : attached(txn, row, mappedGroups)) {
       S3PolicyRows.document(txn, name).ifPresent(documents::add);
     }
     return documents;
+  }
+
+  /** The names of the policies attached to a user (its {@code row}) and to its groups and mapped groups. */
+  private static Set<String> attached(Txn txn, S3UserRow row, Collection<String> mappedGroups)
+      throws OmException {
+    Set<String> names = new LinkedHashSet<>(row.getPoliciesList());
+    Set<String> groups = new TreeSet<>(mappedGroups);
+    groups.addAll(row.getGroupsList());
+    for (String group : groups) {
+      groupRow(txn, group).ifPresent(g -> names.addAll(g.getPoliciesList()));
+    }
+    return names;
   }
 
   /** Whether {@code user}'s S3 credentials are disabled. */
@@ -179,35 +184,30 @@ final class S3Identities {
 
   /** Users with a secret or a row ({@code only}: that user alone), with what applies to each. */
   static List<S3User> users(Txn txn, String only, S3IdentityStore.MappedGroups mapped) throws OmException {
-    TreeMap<String, S3User.Builder> users = new TreeMap<>();
-    txn.scan(OmTable.S3_SECRETS, new byte[0], new byte[0], S3SecretRow.parser(), (key, row) -> {
-      users.computeIfAbsent(OmDbKeys.name(key), S3Identities::user).setHasSecret(true);
-      return true;
-    });
-    txn.scan(OmTable.S3_USERS, new byte[0], new byte[0], S3UserRow.parser(), (key, row) -> {
-      users.computeIfAbsent(OmDbKeys.name(key), S3Identities::user).setDisabled(row.getDisabled())
-          .addAllPolicies(row.getPoliciesList()).addAllGroups(row.getGroupsList());
-      return true;
-    });
-    if (!only.isEmpty()) {
-      users.keySet().retainAll(Set.of(only));
-      users.putIfAbsent(only, user(only));
+    TreeMap<String, S3UserRow> rows = new TreeMap<>();
+    Set<String> withSecret = new TreeSet<>();
+    if (only.isEmpty()) {
+      txn.scan(OmTable.S3_SECRETS, new byte[0], new byte[0], S3SecretRow.parser(), (key, row) -> withSecret.add(
+          OmDbKeys.name(key)));
+      txn.scan(OmTable.S3_USERS, new byte[0], new byte[0], S3UserRow.parser(), (key, row) -> {
+        rows.put(OmDbKeys.name(key), row);
+        return true;
+      });
+      withSecret.forEach(name -> rows.putIfAbsent(name, S3UserRow.getDefaultInstance()));
+    } else {
+      if (txn.get(OmTable.S3_SECRETS, OmDbKeys.utf8(only), S3SecretRow.parser()).isPresent()) {
+        withSecret.add(only);
+      }
+      rows.put(only, userRow(txn, only).orElse(S3UserRow.getDefaultInstance()));
     }
     List<S3User> listed = new ArrayList<>();
-    for (S3User.Builder user : users.values()) {
-      Set<String> names = new LinkedHashSet<>(user.getPoliciesList());
-      Set<String> groups = new TreeSet<>(user.getGroupsList());
-      groups.addAll(mapped.of(user.getName()));
-      for (String group : groups) {
-        groupRow(txn, group).ifPresent(g -> names.addAll(g.getPoliciesList()));
-      }
-      listed.add(user.addAllEffectivePolicies(names).build());
+    for (var entry : rows.entrySet()) {
+      S3UserRow row = entry.getValue();
+      listed.add(S3User.newBuilder().setName(entry.getKey()).setHasSecret(withSecret.contains(entry.getKey()))
+          .setDisabled(row.getDisabled()).addAllPolicies(row.getPoliciesList()).addAllGroups(row.getGroupsList())
+          .addAllEffectivePolicies(attached(txn, row, mapped.of(entry.getKey()))).build());
     }
     return listed;
-  }
-
-  private static S3User.Builder user(String name) {
-    return S3User.newBuilder().setName(name);
   }
 
   private static S3Group group(String name, S3GroupRow row) {
