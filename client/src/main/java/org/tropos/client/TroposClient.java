@@ -12,6 +12,7 @@ import org.tropos.client.internal.BlockKeyInputStream;
 import org.tropos.client.internal.BlockKeyOutputStream;
 import org.tropos.client.internal.BlockLease;
 import org.tropos.client.internal.BlockStreamReader;
+import org.tropos.client.internal.KeyEncryption;
 import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.ClientKeys;
@@ -199,11 +200,14 @@ public final class TroposClient implements AutoCloseable {
 
   /** The same, in blocks of at most {@code maxBlockSize} bytes (and the configured block size). */
   public KeyOutputStream createKey(OpenKeyRequest request, long maxBlockSize) throws OmException {
-    OpenKeyResponse open = om.openKey(request);
+    OpenKeyResponse open = om.openKey(KeyEncryption.openedSize(request));
     BlockWriteSettings settings = BlockWriteSettings.from(conf,
         open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor())
         .withMaxBlockSize(maxBlockSize);
-    return new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(), open);
+    KeyOutputStream stored = new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(),
+        request.getBucket(), open);
+    return open.getDataKey().isEmpty() ? stored : KeyEncryption.encrypting(stored, open.getEncryption(),
+        open.getDataKey().toByteArray());
   }
 
   /**
@@ -213,6 +217,16 @@ public final class TroposClient implements AutoCloseable {
    * it. Either way, close the stream to commit it.
    */
   public KeyOutputStream createSmallKey(OpenKeyRequest request) throws OmException {
+    if (KeyEncryption.asked(request)) {
+      // Written before the OM sees the key, so encrypted under a data key of the writer's making.
+      byte[] dataKey = KeyEncryption.newDataKey();
+      return KeyEncryption.encrypting(createPlainSmallKey(KeyEncryption.withDataKey(request, dataKey)),
+          request.getEncryption().getKind(), dataKey);
+    }
+    return createPlainSmallKey(request);
+  }
+
+  private KeyOutputStream createPlainSmallKey(OpenKeyRequest request) throws OmException {
     AllocateBlockResponse block = null; // an empty key of a named factor needs none
     ReplicationFactor factor = request.getFactor();
     if (request.getSize() != 0 || factor == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED) {
@@ -253,7 +267,10 @@ public final class TroposClient implements AutoCloseable {
 
   /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */
   public KeyInputStream readKey(LookupKeyResponse lookup) {
-    return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
+    if (!lookup.getKey().hasEncryption()) {
+      return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
+    }
+    return KeyEncryption.decrypting(lookup, new BlockStreamReader(scm, clientHost, reads));
   }
 
   /** The key with where its blocks' replicas are, nearest to this host first. */

@@ -49,7 +49,8 @@ class S3SafetyIT {
       "GET bucket?cors", "PUT bucket?cors", "DELETE bucket?cors", "GET bucket?policy", "PUT bucket?policy",
       "DELETE bucket?policy", "GET bucket?policyStatus", "GET bucket?publicAccessBlock",
       "PUT bucket?publicAccessBlock", "DELETE bucket?publicAccessBlock", "GET bucket?ownershipControls",
-      "PUT bucket?ownershipControls", "DELETE bucket?ownershipControls",
+      "PUT bucket?ownershipControls", "DELETE bucket?ownershipControls", "GET bucket?encryption",
+      "PUT bucket?encryption", "DELETE bucket?encryption",
       "GET object?tagging", "PUT object?tagging", "DELETE object?tagging",
       "POST object?uploads", "PUT object?uploadId", "POST object?uploadId", "GET object?uploadId",
       "DELETE object?uploadId", "GET object?acl", "PUT object?acl", "GET object?attributes");

@@ -35,6 +35,7 @@ import org.tropos.common.util.VersionInfo;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.namespace.DirectoryPurger;
 import org.tropos.om.namespace.Namespace;
+import org.tropos.om.namespace.DataKeys;
 import org.tropos.om.namespace.S3SecretSealing;
 import org.tropos.om.occ.Committer;
 import org.tropos.om.occ.ObjectIds;
@@ -130,7 +131,9 @@ public final class OmServer implements AutoCloseable {
       }
       committer.start();
       runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
-      namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor(), sealing(transport));
+      S3SecretSealing sealing = sealing(transport);
+      namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor(), sealing,
+          sealingKey == null ? DataKeys.none() : DataKeys.wrappedWith(sealingKey::key));
       DelegationTokens tokens = secretKeys == null ? DelegationTokens.off() : DelegationTokens.signedWith(
           secretKeys, runner, config.tokens().renewInterval(), config.tokens().maxLifetime(), clock);
       scm = new ScmBlocks(config.scmBlockAddresses(), transport, clock, config.containerLocationTtl(),

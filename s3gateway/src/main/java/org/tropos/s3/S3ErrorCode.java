@@ -62,6 +62,8 @@ public enum S3ErrorCode {
   NO_SUCH_OWNERSHIP_CONTROLS("OwnershipControlsNotFoundError", 404, "The bucket ownership controls were not"
       + " found"),
   NO_SUCH_KEY("NoSuchKey", 404, "The specified key does not exist."),
+  NO_SUCH_ENCRYPTION_CONFIGURATION("ServerSideEncryptionConfigurationNotFoundError", 404, "The server side"
+      + " encryption configuration was not found"),
   NO_SUCH_PUBLIC_ACCESS_BLOCK("NoSuchPublicAccessBlockConfiguration", 404, "The public access block configuration"
       + " was not found"),
   NO_SUCH_TAG_SET("NoSuchTagSet", 404, "The TagSet does not exist"),

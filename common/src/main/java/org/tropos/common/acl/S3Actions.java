@@ -41,6 +41,9 @@ public final class S3Actions {
   public static final String GET_OWNERSHIP_CONTROLS = "s3:GetBucketOwnershipControls";
   public static final String PUT_OWNERSHIP_CONTROLS = "s3:PutBucketOwnershipControls";
   public static final String PUT_BUCKET_CORS = "s3:PutBucketCORS";
+  /** PutBucketEncryption and DeleteBucketEncryption (S3 has one action for both), GetBucketEncryption. */
+  public static final String PUT_ENCRYPTION_CONFIGURATION = "s3:PutEncryptionConfiguration";
+  public static final String GET_ENCRYPTION_CONFIGURATION = "s3:GetEncryptionConfiguration";
 
   /** The condition key of the version an S3 request names (S3's {@code versionId} parameter). */
   public static final String VERSION_ID = "s3:VersionId";

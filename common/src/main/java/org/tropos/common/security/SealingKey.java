@@ -1,12 +1,14 @@
 package org.tropos.common.security;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
 import java.util.HexFormat;
 import javax.crypto.Cipher;
+import javax.crypto.Mac;
 import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -48,6 +50,20 @@ public final class SealingKey {
 
   public static SealingKey of(byte[] key) {
     return new SealingKey(key);
+  }
+
+  /**
+   * A key of its own for {@code purpose} (HMAC-SHA256 of the purpose under this key), so that values sealed for one
+   * purpose never open as another's, and this key itself seals nothing of that purpose.
+   */
+  public SealingKey derive(String purpose) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return new SealingKey(mac.doFinal(purpose.getBytes(StandardCharsets.UTF_8)));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("the JDK has no HMAC-SHA256", e);
+    }
   }
 
   public String id() {

@@ -37,4 +37,16 @@ class SealingKeyTest {
     assertFalse(key.id().equals(SealingKey.generate().id()));
     assertThrows(IllegalArgumentException.class, () -> SealingKey.of(new byte[16]));
   }
+
+  @Test
+  void aDerivedKeyIsTheSameForOnePurposeAndOpensNothingOfAnother() throws Exception {
+    SealingKey key = SealingKey.generate();
+    SealingKey dataKeys = key.derive("data keys");
+    assertEquals(dataKeys.id(), SealingKey.of(key.encoded()).derive("data keys").id(), "derived again alike");
+    assertFalse(dataKeys.id().equals(key.id()));
+    assertFalse(dataKeys.id().equals(key.derive("other").id()));
+    byte[] sealed = dataKeys.seal(SECRET, ALICE);
+    assertThrows(GeneralSecurityException.class, () -> key.open(sealed, ALICE), "the key derived from");
+    assertThrows(GeneralSecurityException.class, () -> key.derive("other").open(sealed, ALICE), "another purpose");
+  }
 }

@@ -12,6 +12,7 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.BucketVersioning;
 import org.tropos.proto.om.CannedAcl;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.ExpectedBucket;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.OmResult;
@@ -45,7 +46,8 @@ final class Buckets {
 
   /**
    * As {@link #require}, once the bucket named (a link itself) is found to have the object id, owner, ACL, policy,
-   * Block Public Access and Object Ownership a caller decided its access on; else BUCKET_CHANGED.
+   * Block Public Access and Object Ownership a caller decided its access on, and the default encryption it wrote
+   * by; else BUCKET_CHANGED.
    */
   static BucketRow requireAsExpected(Txn txn, String volume, String bucket, ExpectedBucket expected)
       throws OmException {
@@ -53,9 +55,10 @@ final class Buckets {
     if (row.getObjectId() != expected.getObjectId() || !row.getOwner().equals(expected.getOwner())
         || row.getAcl() != expected.getAcl() || !row.getGrants().equals(expected.getGrants())
         || !row.getPolicy().equals(expected.getPolicy()) || row.getObjectOwnership() != expected.getObjectOwnership()
-        || !row.getPublicAccessBlock().equals(expected.getPublicAccessBlock())) {
+        || !row.getPublicAccessBlock().equals(expected.getPublicAccessBlock())
+        || !row.getEncryption().equals(expected.getEncryption())) {
       throw new OmException(OmResult.BUCKET_CHANGED, "bucket " + volume + "/" + bucket + " changed since it was"
-          + " read: its owner, ACL, policy, access settings or identity differ");
+          + " read: its owner, ACL, policy, access settings, default encryption or identity differ");
     }
     return follow(txn, row, MAX_LINK_HOPS);
   }
@@ -189,6 +192,9 @@ final class Buckets {
             .setVersioning(wanted).setModificationTimeMs(txn.nowMillis()).build());
       }
     }
+    if (request.getSetEncryption()) {
+      setEncryption(txn, volume, name, request);
+    }
     if (request.hasAcl() && request.getAcl() == CannedAcl.UNRECOGNIZED) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown ACL");
     }
@@ -204,6 +210,27 @@ final class Buckets {
       txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
     }
     return get(txn, volume, name);
+  }
+
+  /** Sets or removes the default encryption of the bucket whose keys get it (a link has none of its own). */
+  private static void setEncryption(Txn txn, String volume, String name, SetBucketPropertiesRequest request)
+      throws OmException {
+    if (isLink(requireRow(txn, volume, name))) {
+      throw new OmException(OmResult.INVALID_REQUEST, "bucket " + volume + "/" + name + " is a link: set"
+          + " encryption on its source, whose keys it is");
+    }
+    EncryptionKind kind = request.getEncryption().getKind();
+    if (kind == EncryptionKind.UNRECOGNIZED || request.hasEncryption() && kind == EncryptionKind.ENCRYPTION_NONE) {
+      throw new OmException(OmResult.INVALID_REQUEST, "unknown default encryption " + request.getEncryption()
+          .getKindValue());
+    }
+    BucketRow.Builder row = requireRow(txn, volume, name).toBuilder().setModificationTimeMs(txn.nowMillis());
+    if (request.hasEncryption()) {
+      row.setEncryption(request.getEncryption());
+    } else {
+      row.clearEncryption();
+    }
+    txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
   }
 
   /** The buckets of {@code volume} that {@code shown} keeps, a page of them. */

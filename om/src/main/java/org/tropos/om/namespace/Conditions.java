@@ -62,7 +62,8 @@ final class Conditions {
   /** Checks a delete's conditions against the version it deletes (a delete marker has no ETag and no size). */
   static void checkDelete(DeleteKeyRequest request, String path, FileRow version) throws OmException {
     boolean holds = (request.getIfMatch().isEmpty() || etagMatches(request.getIfMatch(), version))
-        && (!request.hasIfMatchSize() || (!version.getDeleteMarker() && version.getSize() == request.getIfMatchSize()))
+        && (!request.hasIfMatchSize() || (!version.getDeleteMarker()
+            && KeyEncryptions.plaintextSize(version) == request.getIfMatchSize()))
         && (!request.hasIfMatchModificationTimeMs()
             || version.getModificationTimeMs() / 1000 == request.getIfMatchModificationTimeMs() / 1000);
     if (!holds) {

@@ -36,6 +36,9 @@ final class Infos {
     if (row.hasPublicAccessBlock()) {
       info.setPublicAccessBlock(row.getPublicAccessBlock());
     }
+    if (row.hasEncryption()) {
+      info.setEncryption(row.getEncryption());
+    }
     return info.build();
   }
 
@@ -46,8 +49,13 @@ final class Infos {
 
   /** A version of a key, the latest or not. */
   static KeyInfo version(BucketRow bucket, String path, FileRow row, boolean latest) {
-    return KeyInfo.newBuilder().setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
-        .setSize(row.getSize()).addAllBlocks(row.getBlocksList()).setFactor(row.getFactor()).setOwner(row.getOwner())
+    KeyInfo.Builder info = KeyInfo.newBuilder();
+    if (row.hasEncryption()) {
+      info.setEncryption(row.getEncryption());
+    }
+    return info.setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
+        .setSize(KeyEncryptions.plaintextSize(row)).addAllBlocks(row.getBlocksList()).setFactor(row.getFactor())
+        .setOwner(row.getOwner())
         .setCreationTimeMs(row.getCreationTimeMs()).setModificationTimeMs(row.getModificationTimeMs())
         .putAllMetadata(row.getMetadataMap()).setObjectId(row.getObjectId()).setPermission(row.getPermission())
         .setGroup(row.getGroup()).setAccessTimeMs(row.getAccessTimeMs()).setVersionId(KeyVersions.id(row))

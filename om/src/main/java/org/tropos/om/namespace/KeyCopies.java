@@ -26,15 +26,20 @@ final class KeyCopies {
     if (flat) {
       Names.checkKey(request.getToKey());
     }
-    OpenKeyRow open = OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(to.getObjectId())
+    OpenKeyRow.Builder open = OpenKeyRow.newBuilder();
+    if (source.hasEncryption()) {
+      open.setEncryption(source.getEncryption()); // the same data, under the same data key
+    }
+    open.setOpenId(txn.newObjectId()).setBucketId(to.getObjectId())
         .setPath(flat ? request.getToKey() : Names.join(Names.split(request.getToKey())))
         .setFactor(source.getFactor()).setOwner(request.getOwner().isEmpty() ? to.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis())
         .putAllMetadata(request.getReplaceMetadata() ? request.getMetadataMap() : source.getMetadataMap())
-        .setCreateParents(true).setAcl(request.getAcl()).setGrants(request.getGrants()).build();
+        .setCreateParents(true).setAcl(request.getAcl()).setGrants(request.getGrants());
     CommitKeyRequest blocks = CommitKeyRequest.newBuilder().setSize(source.getSize())
         .addAllBlocks(source.getBlocksList()).build();
-    KeyInfo copied = flat ? FlatKeys.commit(txn, to, open, blocks) : FsoChanges.commit(txn, to, open, blocks);
+    KeyInfo copied = flat ? FlatKeys.commit(txn, to, open.build(), blocks)
+        : FsoChanges.commit(txn, to, open.build(), blocks);
     BlockRefs.share(txn, source.getBlocksList());
     return copied;
   }

@@ -94,6 +94,11 @@ final class Multipart {
     byte[] uploadKey = checkUpload(txn, bucket, request.getKey(), request.getUploadId(), request.getPartNumber());
     KeyVersions.Located found = Keys.find(txn, source, request.getSourceKey(), request.getSourceVersionId(), false);
     Keys.checkExpected(found.row(), request.getExpectedObjectId(), request.getSourceKey());
+    if (found.row().hasEncryption()) {
+      // Its blocks hold ciphertext, whose ranges are not the plaintext's: a part is copied by reading it.
+      throw new OmException(OmResult.INVALID_REQUEST, request.getSourceKey() + " is encrypted: a range of it cannot"
+          + " be shared as a part");
+    }
     KeyInfo from = Infos.file(source, Keys.path(source, request.getSourceKey()), found.row());
     long first = request.getFirstByte();
     long last = request.getLastByte() < 0 ? from.getSize() - 1 : request.getLastByte();

@@ -56,20 +56,30 @@ public final class Namespace {
   private final OccRunner runner;
   private final Buckets.Defaults defaults;
   private final S3SecretSealing sealing;
+  private final DataKeys dataKeys;
   private final S3IdentityStore identities;
 
-  /** S3 secrets kept in plaintext (a cluster without security). */
+  /** S3 secrets kept in plaintext, and no encryption at rest (a cluster without security). */
   public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor) {
-    this(runner, defaultLayout, defaultFactor, S3SecretSealing.plaintext());
+    this(runner, defaultLayout, defaultFactor, S3SecretSealing.plaintext(), DataKeys.none());
   }
 
-  /** @param sealing how S3 secrets are kept in the database */
+  /**
+   * @param sealing how S3 secrets are kept in the database
+   * @param dataKeys how the data keys of keys encrypted at rest are kept
+   */
   public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
-      S3SecretSealing sealing) {
+      S3SecretSealing sealing, DataKeys dataKeys) {
     this.runner = runner;
     this.defaults = new Buckets.Defaults(defaultLayout, defaultFactor);
     this.sealing = sealing;
+    this.dataKeys = dataKeys;
     this.identities = new S3IdentityStore(runner);
+  }
+
+  /** The data keys of encrypted keys. */
+  public DataKeys dataKeys() {
+    return dataKeys;
   }
 
   /** S3 identity policies, users and groups. */
@@ -162,7 +172,9 @@ public final class Namespace {
    * an expected bucket, first checks the caller's view of the bucket still holds.
    */
   public OpenKeyRow openKey(OpenKeyRequest request) throws OmException {
-    return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn, openTarget(txn, request), request));
+    dataKeys.prepare();
+    return runner.run("open key " + request.getKey(), txn -> OpenKeys.open(txn, openTarget(txn, request), request,
+        dataKeys, false));
   }
 
   /** The bucket a key is opened in, as the caller expects it if it says how. */
@@ -199,12 +211,13 @@ public final class Namespace {
       checkOpenedWithCommit(request);
     }
     String what = request.hasOpen() ? "create key " + request.getOpen().getKey() : "commit key " + request.getOpenId();
+    dataKeys.prepare();
     return runner.run(what, txn -> {
       BucketRow bucket;
       OpenKeyRow open;
       if (request.hasOpen()) {
         bucket = openTarget(txn, request.getOpen());
-        open = OpenKeys.open(txn, bucket, request.getOpen());
+        open = OpenKeys.open(txn, bucket, request.getOpen(), dataKeys, true);
       } else {
         bucket = Buckets.require(txn, request.getVolume(), request.getBucket());
         open = OpenKeys.carried(bucket, request.getOpenKey());
@@ -368,6 +381,9 @@ public final class Namespace {
 
   /** Sets a bucket's versioning or canned ACL. */
   public BucketInfo setBucketProperties(SetBucketPropertiesRequest r) throws OmException {
+    if (r.hasEncryption()) {
+      dataKeys.requireMasterKey(); // a default no write could follow is refused now, not at every write
+    }
     return runner.run("set properties of " + r.getVolume() + "/" + r.getName(), txn -> Buckets.setProperties(txn,
         r));
   }

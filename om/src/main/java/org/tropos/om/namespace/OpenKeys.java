@@ -32,7 +32,8 @@ final class OpenKeys {
    * carries the open key to its commit, so opening costs no disk write and an abandoned write leaves nothing behind
    * in the OM.
    */
-  static OpenKeyRow open(Txn txn, BucketRow bucket, OpenKeyRequest request) throws OmException {
+  static OpenKeyRow open(Txn txn, BucketRow bucket, OpenKeyRequest request, DataKeys keys, boolean withCommit)
+      throws OmException {
     AclGrantChecks.check(request.getGrants());
     if (request.getPermission() < 0 || request.getPermission() > FileAttributes.MAX_PERMISSION) {
       throw new OmException(OmResult.INVALID_REQUEST, "permission " + Integer.toOctalString(request.getPermission())
@@ -48,7 +49,9 @@ final class OpenKeys {
     }
     ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
         ? bucket.getFactor() : request.getFactor();
-    return OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
+    OpenKeyRow.Builder open = OpenKeyRow.newBuilder();
+    KeyEncryptions.opened(keys, bucket, request, withCommit).ifPresent(open::setEncryption);
+    return open.setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
         .setPath(bucket.getLayout() == BucketLayout.OBJECT_STORE ? request.getKey()
             : Names.join(Names.split(request.getKey())))
         .setFactor(factor).setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())
@@ -126,7 +129,11 @@ final class OpenKeys {
       throw new OmException(OmResult.INVALID_REQUEST, "the blocks hold " + sum + " bytes but the key's size is "
           + request.getSize());
     }
-    return FileRow.newBuilder().setObjectId(open.getOpenId()).setParentId(parentId).setName(name)
+    FileRow.Builder file = FileRow.newBuilder();
+    if (open.hasEncryption()) {
+      file.setEncryption(KeyEncryptions.committed(open.getEncryption(), request.getSize()));
+    }
+    return file.setObjectId(open.getOpenId()).setParentId(parentId).setName(name)
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())
         .setOwner(ObjectOwners.of(bucket, open.getOwner(), open.getAcl())).setCreationTimeMs(open.getCreationTimeMs())
         .setModificationTimeMs(txn.nowMillis())

@@ -18,17 +18,11 @@ import org.tropos.proto.om.db.S3SecretRow;
  * <p>Thread-safe.
  */
 public final class S3SecretSealing {
-  /** Where the key comes from (fetched from SCM when first needed). */
-  @FunctionalInterface
-  public interface KeySource {
-    SealingKey key() throws IOException;
-  }
-
   private static final S3SecretSealing PLAINTEXT = new S3SecretSealing(null);
 
-  private final KeySource source;
+  private final SealingKeySource source;
 
-  private S3SecretSealing(KeySource source) {
+  private S3SecretSealing(SealingKeySource source) {
     this.source = source;
   }
 
@@ -38,7 +32,7 @@ public final class S3SecretSealing {
   }
 
   /** Secrets sealed with the key {@code source} gives. */
-  public static S3SecretSealing sealedWith(KeySource source) {
+  public static S3SecretSealing sealedWith(SealingKeySource source) {
     return new S3SecretSealing(source);
   }
 

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.tropos.common.acl.S3Policies;
 import org.tropos.common.acl.PolicyDocument;
 import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.acl.S3Actions;
+import org.tropos.common.acl.S3Policies;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.RequestConditions;
@@ -98,7 +98,7 @@ final class AccessChecks {
     PolicyDocument.Decision decided = policy(who, on, action, path);
     if (decided == PolicyDocument.Decision.DENY) {
       throw new OmException(OmResult.PERMISSION_DENIED, who(who.user()) + " is denied " + action + " on "
-          + name(on) + " by its bucket's policy");
+          + name(on) + " by its bucket's policy or its identity policies");
     }
     if (decided == PolicyDocument.Decision.NONE && !authorizer.allows(who, on, right)) {
       throw denied(right, on);

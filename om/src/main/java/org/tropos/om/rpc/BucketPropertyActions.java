@@ -38,11 +38,15 @@ final class BucketPropertyActions {
     if (r.getSetCors()) {
       actions.add(S3Actions.PUT_BUCKET_CORS);
     }
+    if (r.getSetEncryption()) {
+      actions.add(S3Actions.PUT_ENCRYPTION_CONFIGURATION);
+    }
     return actions;
   }
 
   static AclRight right(String action) {
     return action.equals(S3Actions.PUT_BUCKET_VERSIONING) || action.equals(S3Actions.PUT_BUCKET_TAGGING)
-        || action.equals(S3Actions.PUT_BUCKET_CORS) ? AclRight.RIGHT_WRITE : AclRight.RIGHT_WRITE_ACL;
+        || action.equals(S3Actions.PUT_BUCKET_CORS) || action.equals(S3Actions.PUT_ENCRYPTION_CONFIGURATION)
+        ? AclRight.RIGHT_WRITE : AclRight.RIGHT_WRITE_ACL;
   }
 }

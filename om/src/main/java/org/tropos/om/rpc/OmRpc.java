@@ -249,6 +249,10 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       OpenKeyRow open = namespace.openKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(open.toByteString());
+      if (open.hasEncryption() && r.getEncryption().getDataKey().isEmpty()) {
+        response.setDataKey(ByteString.copyFrom(namespace.dataKeys().unwrap(open.getEncryption())))
+            .setEncryption(open.getEncryption().getKind());
+      }
       if (r.getSize() > 0) {
         response.setFirstBlock(grants.forWriter(scm.allocate(Math.min(r.getSize(), blockSize), open.getFactor(),
             ExcludeList.getDefaultInstance())));
@@ -331,6 +335,9 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
         response.addAllContainers(scm.containers(containers, r.getClientHost()));
       }
       grants.forReader(response);
+      if (response.getKey().hasEncryption()) {
+        response.setDataKey(ByteString.copyFrom(namespace.dataKeys().unwrap(response.getKey().getEncryption())));
+      }
       return response.build();
     });
   }

@@ -1,10 +1,12 @@
 package org.tropos.om.namespace;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,11 +23,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.SealingKey;
+import org.tropos.common.security.SegmentedGcm;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGrants;
 import org.tropos.proto.om.AclPermission;
+import org.tropos.proto.om.BucketEncryption;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CannedAcl;
@@ -33,6 +37,7 @@ import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.ExpectedBucket;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
@@ -547,7 +552,7 @@ class NamespaceTest {
     SealingKey key = SealingKey.generate();
     om.namespace.setS3Secret("legacy", "plaintext-kept-before-sealing");
     Namespace sealed = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
-        S3SecretSealing.sealedWith(() -> key));
+        S3SecretSealing.sealedWith(() -> key), DataKeys.none());
     assertEquals("plaintext-kept-before-sealing", sealed.getS3Secret("legacy", false).getSecret());
     assertEquals("sealed-secret-of-alice-0123456789", sealed.setS3Secret("alice",
         "sealed-secret-of-alice-0123456789").getSecret());
@@ -555,7 +560,7 @@ class NamespaceTest {
     assertEquals(generated, sealed.getS3Secret("bob", false).getSecret());
 
     Namespace otherKey = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
-        S3SecretSealing.sealedWith(SealingKey::generate));
+        S3SecretSealing.sealedWith(SealingKey::generate), DataKeys.none());
     assertEquals(OmResult.INTERNAL_ERROR, failure(() -> otherKey.getS3Secret("alice", false)));
     assertEquals(OmResult.INTERNAL_ERROR, failure(() -> om.namespace.getS3Secret("alice", false)));
     om.close();
@@ -564,11 +569,78 @@ class NamespaceTest {
     assertFalse(filesHold(dir, generated), "a generated secret is in no file");
     om = new OmTestStore(dir);
     assertEquals("sealed-secret-of-alice-0123456789", new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED,
-        ReplicationFactor.THREE, S3SecretSealing.sealedWith(() -> key)).getS3Secret("alice", false).getSecret());
+        ReplicationFactor.THREE, S3SecretSealing.sealedWith(() -> key), DataKeys.none()).getS3Secret("alice", false)
+        .getSecret());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"flat", "fso"})
+  void anEncryptedKeyKeepsItsDataKeyWrappedAndShowsItsPlaintextSize(String bucket) throws Exception {
+    SealingKey key = SealingKey.generate();
+    Namespace ns = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+        S3SecretSealing.sealedWith(() -> key), DataKeys.wrappedWith(() -> key));
+    OpenKeyRequest.Builder asked = OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey("e");
+    asked.getEncryptionBuilder().setKind(EncryptionKind.SSE_S3);
+    OpenKeyRow open = ns.openKey(asked.build());
+    byte[] dataKey = ns.dataKeys().unwrap(open.getEncryption());
+    assertEquals(32, dataKey.length);
+    long stored = SegmentedGcm.storedLength(100);
+    KeyInfo committed = ns.commitKey(CommitKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket)
+        .setOpenId(open.getOpenId()).setOpenKey(open.toByteString()).setSize(stored)
+        .addBlocks(block(open.getOpenId(), stored)).build());
+    assertEquals(100, committed.getSize());
+    assertEquals(100, ns.lookupKey("vol1", bucket, "e").getSize());
+    assertArrayEquals(dataKey, ns.dataKeys().unwrap(ns.lookupKey("vol1", bucket, "e").getEncryption()));
+    assertEquals(OmResult.INTERNAL_ERROR, failure(() -> DataKeys.wrappedWith(SealingKey::generate)
+        .unwrap(committed.getEncryption())), "another cluster's master key");
+
+    // A stored length no encrypted stream has is refused, and a writer's own data key is wrapped as given.
+    OpenKeyRow again = ns.openKey(asked.build());
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.commitKey(CommitKeyRequest.newBuilder()
+        .setVolume("vol1").setBucket(bucket).setOpenId(again.getOpenId()).setOpenKey(again.toByteString())
+        .setSize(20).addBlocks(block(9, 20)).build())));
+    byte[] mine = DataKeys.generate();
+    asked.getEncryptionBuilder().setDataKey(ByteString.copyFrom(mine));
+    KeyInfo small = ns.commitKey(createdWithCommit(asked.setKey("mine").build(), SegmentedGcm.storedLength(5)));
+    assertEquals(5, small.getSize());
+    assertArrayEquals(mine, ns.dataKeys().unwrap(small.getEncryption()));
+    om.close();
+    assertFalse(filesHold(dir, dataKey), "a data key is in a file");
+    om = new OmTestStore(dir);
+  }
+
+  @Test
+  void aBucketsDefaultEncryptionEncryptsKeysOpenedWithoutAskingAndRefusesOnesWrittenInTheClear() throws Exception {
+    SealingKey key = SealingKey.generate();
+    Namespace ns = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+        S3SecretSealing.sealedWith(() -> key), DataKeys.wrappedWith(() -> key));
+    ns.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName("flat")
+        .setSetEncryption(true).setEncryption(BucketEncryption.newBuilder().setKind(EncryptionKind.SSE_S3)).build());
+    assertEquals(EncryptionKind.SSE_S3, ns.getBucket("vol1", "flat").getEncryption().getKind());
+    OpenKeyRequest plain = OpenKeyRequest.newBuilder().setVolume("vol1").setBucket("flat").setKey("d").build();
+    assertEquals(EncryptionKind.SSE_S3, ns.openKey(plain).getEncryption().getKind());
+    assertEquals(OmResult.BUCKET_CHANGED, failure(() -> ns.commitKey(createdWithCommit(plain, 5))));
+    assertEquals(OmResult.KEY_NOT_FOUND, failure(() -> ns.lookupKey("vol1", "flat", "d")));
+
+    ns.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName("flat")
+        .setSetEncryption(true).build());
+    assertFalse(ns.getBucket("vol1", "flat").hasEncryption());
+    assertFalse(ns.openKey(plain).hasEncryption());
+    // Without a master key (no security) encryption is refused, not pretended.
+    OpenKeyRequest.Builder asked = plain.toBuilder();
+    asked.getEncryptionBuilder().setKind(EncryptionKind.SSE_S3);
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> om.namespace.openKey(asked.build())));
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> om.namespace.setBucketProperties(SetBucketPropertiesRequest
+        .newBuilder().setVolume("vol1").setName("flat").setSetEncryption(true).setEncryption(BucketEncryption
+            .newBuilder().setKind(EncryptionKind.SSE_S3)).build())));
+    assertFalse(om.namespace.getBucket("vol1", "flat").hasEncryption());
   }
 
   private static boolean filesHold(Path dir, String text) throws IOException {
-    byte[] wanted = text.getBytes(StandardCharsets.UTF_8);
+    return filesHold(dir, text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static boolean filesHold(Path dir, byte[] wanted) throws IOException {
     try (Stream<Path> files = Files.walk(dir)) {
       for (Path file : files.filter(Files::isRegularFile).toList()) {
         byte[] bytes = Files.readAllBytes(file);

@@ -82,6 +82,11 @@ final class BucketOps {
     return info;
   }
 
+  /** Writes from now on follow {@code bucket}, as this gateway has just changed it. */
+  void changed(BucketInfo bucket) {
+    recentBuckets.remember(bucket);
+  }
+
   /** A write's bucket: {@code checked} (for a write), or read and checked again when OpenKey finds it changed. */
   ObjectWrites.TargetBucket writeTarget(S3Request request, Caller caller, BucketInfo checked) {
     return fresh -> fresh ? requireWrite(request, caller, true) : checked;

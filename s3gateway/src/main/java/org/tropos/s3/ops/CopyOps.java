@@ -17,6 +17,7 @@ import org.tropos.common.acl.S3Actions;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CopyKeyRequest;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.s3.S3Error;
@@ -128,12 +129,13 @@ final class CopyOps {
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
     if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())
-        && source.versionId().isEmpty()) {
+        && source.versionId().isEmpty() && request.header(ServerSideEncryption.HEADER) == null) {
       throw S3ErrorCode.INVALID_REQUEST.error("This copy request is illegal because it is trying to copy an object"
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
     S3Acl acl = acls.forWrite(request, caller.accessId(), target);
+    EncryptionKind encryption = ServerSideEncryption.asked(request.headers().names(), request::header);
     Optional<ChecksumAlgorithm> asked = checksumAsked(request);
     KeyInfo copied = OmCalls.againIfChanged(() -> {
       LookupKeyResponse found = source.lookup(om, buckets, request, caller);
@@ -144,6 +146,10 @@ final class CopyOps {
       }
       if (from.getDirectory()) {
         return copyDirectory(request, target);
+      }
+      if (ServerSideEncryption.ofCopy(encryption, target) != from.getEncryption().getKind()) {
+        throw S3ErrorCode.NOT_IMPLEMENTED.error("A copy encrypted otherwise than its source is not implemented yet:"
+            + " the copy would not be stored as asked (or as the bucket's default encryption says)");
       }
       Optional<ObjectChecksum> computed = asked.isEmpty() || hasChecksum(from, asked.get()) ? Optional.empty()
           : Optional.of(checksumOf(om, found, 0, from.getSize(), asked.get()));
@@ -164,6 +170,7 @@ final class CopyOps {
       return OmCalls.call(source.bucket(), source.key(), () -> om.copyKey(copy.build()));
     });
     Versions.written(copied, out);
+    ServerSideEncryption.describe(copied, out);
     if (!source.versionId().isEmpty()) {
       out.headers().set("x-amz-copy-source-version-id", source.versionId());
     }

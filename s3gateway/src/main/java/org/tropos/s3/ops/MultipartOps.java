@@ -11,6 +11,7 @@ import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyPartRequest;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
@@ -64,6 +65,11 @@ final class MultipartOps {
     ObjectWrites.checkHeaders(request);
     MultipartChecksum checksum = MultipartChecksum.ofCreate(request);
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
+    if (ServerSideEncryption.asked(request.headers().names(), request::header) != EncryptionKind.ENCRYPTION_NONE
+        || bucket.hasEncryption()) {
+      throw S3ErrorCode.NOT_IMPLEMENTED.error("Multipart uploads cannot be encrypted yet: the object would not be"
+          + " stored as asked (or as the bucket's default encryption says)");
+    }
     S3Acl acl = acls.forWrite(request, caller.accessId(), bucket);
     InitiateMultipartUploadRequest initiate = InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
         .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectMetadata.of(request))
@@ -131,6 +137,9 @@ final class MultipartOps {
     PartInfo part = OmCalls.againIfChanged(() -> {
       LookupKeyResponse found = source.lookup(om, buckets, request, caller);
       KeyInfo from = found.getKey();
+      if (from.hasEncryption()) {
+        throw S3ErrorCode.NOT_IMPLEMENTED.error("UploadPartCopy of an encrypted object is not implemented yet");
+      }
       long end = lastByte < 0 ? from.getSize() - 1 : lastByte;
       if (algorithm != null && firstByte <= end && end < from.getSize()) { // else the OM refuses the range
         copy.setChecksum(MultipartChecksum.partEntry(CopyOps.checksumOf(om, found, firstByte, end - firstByte + 1,

@@ -42,16 +42,17 @@ import org.tropos.s3.http.S3Response;
  * PutObject and DeleteObject. A body streams straight from the client into the block data path and is committed
  * only after its length, SHA-256 (when signed), chunk signatures (aws-chunked) and Content-MD5 (when sent) check
  * out, and after its conditions ({@code If-Match}, {@code If-None-Match}) hold at commit; otherwise the previous
- * object stays. Headers asking for what we do not do (encryption, object lock, appends) are NotImplemented: the
- * object is never stored without what was asked for.
+ * object stays. It is encrypted at rest as asked or as its bucket's default says ({@link ServerSideEncryption}).
+ * Headers asking for what we do not do (SSE-KMS, SSE-C, object lock, appends) are NotImplemented: the object is
+ * never stored without what was asked for.
  */
 final class ObjectWrites {
   /** S3's largest object written by one PUT. */
   static final long MAX_PUT_BYTES = 5L << 30;
   static final int MAX_KEY_BYTES = 1024;
   private static final int BUFFER = 1 << 20;
-  private static final List<String> UNSUPPORTED_HEADER_PREFIXES = List.of("x-amz-server-side-encryption",
-      "x-amz-object-lock-", "x-amz-write-offset-bytes");
+  private static final List<String> UNSUPPORTED_HEADER_PREFIXES = List.of("x-amz-object-lock-",
+      "x-amz-write-offset-bytes");
   private static final Set<String> OTHER_STORAGE_CLASSES = Set.of("REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA",
       "INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE", "OUTPOSTS", "GLACIER_IR", "SNOW", "EXPRESS_ONEZONE");
 
@@ -78,9 +79,11 @@ final class ObjectWrites {
     OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(acl.canned()).setGrants(acl.given());
+    open.getEncryptionBuilder().setKind(ServerSideEncryption.asked(request.headers().names(), request::header));
     conditions(request, open);
     Stored stored = upload(request, caller, bucket, open);
     out.headers().set("ETag", ObjectMetadata.etag(stored.key()));
+    ServerSideEncryption.describe(stored.key(), out);
     stored.checksum().addTo(out.headers());
     Versions.written(stored.key(), out);
     out.send(200, new byte[0], null);
@@ -144,6 +147,7 @@ final class ObjectWrites {
   /** Refuses what a write asks for that we do not do, before anything is stored. */
   static void checkHeaders(S3Request request) throws S3Error {
     checkAsked(request.headers().names(), request.header("x-amz-storage-class"));
+    ServerSideEncryption.asked(request.headers().names(), request::header);
   }
 
   /**
@@ -316,8 +320,8 @@ final class ObjectWrites {
   }
 
   private static OpenKeyRequest in(BucketInfo bucket, OpenKeyRequest.Builder open) {
-    return open.setBucket(bucket.getName()).setFactor(bucket.getFactor())
-        .setExpectedBucket(RecentBuckets.expectation(bucket)).build();
+    return ServerSideEncryption.withDefault(open.setBucket(bucket.getName()).setFactor(bucket.getFactor())
+        .setExpectedBucket(RecentBuckets.expectation(bucket)).build(), bucket);
   }
 
   /**

@@ -8,8 +8,8 @@ import org.tropos.proto.om.ExpectedBucket;
 /**
  * Buckets read from the OM in the last moments, so that a PUT need not read its bucket each time. Safe to act on
  * only because the OM checks, when the key is opened, that the bucket still has the owner, ACL, policy and access
- * settings the access decision rested on ({@link #expectation}); a refusal is never decided on a remembered
- * bucket.
+ * settings the access decision rested on, and the default encryption the write followed ({@link #expectation}); a
+ * refusal is never decided on a remembered bucket.
  *
  * <p>Thread-safe.
  */
@@ -40,6 +40,9 @@ final class RecentBuckets {
         .setPolicy(bucket.getPolicy()).setObjectOwnership(bucket.getObjectOwnership());
     if (bucket.hasPublicAccessBlock()) {
       expected.setPublicAccessBlock(bucket.getPublicAccessBlock());
+    }
+    if (bucket.hasEncryption()) {
+      expected.setEncryption(bucket.getEncryption());
     }
     return expected.build();
   }

@@ -68,10 +68,7 @@ public final class S3Dispatcher implements S3Handler {
     AclOps aclOps = new AclOps(om, buckets, acls);
     ObjectAttributesOp attributes = new ObjectAttributesOp(om, buckets);
     PostObjectOp formUpload = new PostObjectOp(buckets, writes, authenticator, clock);
-    PolicyOps policies = new PolicyOps(om, buckets);
-    PublicAccessBlockOps publicAccess = new PublicAccessBlockOps(om, buckets);
-    OwnershipOps ownership = new OwnershipOps(om, buckets);
-    return new S3Routes()
+    return withBucketSettings(new S3Routes(), om, buckets)
         .add("GET", SERVICE, "", S3Actions.LIST_ALL_MY_BUCKETS, buckets::list)
         .add("PUT", BUCKET, "", S3Actions.CREATE_BUCKET, buckets::create)
         .add("HEAD", BUCKET, "", S3Actions.LIST_BUCKET, buckets::head)
@@ -86,16 +83,6 @@ public final class S3Dispatcher implements S3Handler {
         .add("GET", BUCKET, "versions", S3Actions.LIST_BUCKET_VERSIONS, versioning::list)
         .add("GET", BUCKET, "acl", S3Actions.GET_BUCKET_ACL, aclOps::getBucketAcl)
         .add("PUT", BUCKET, "acl", S3Actions.PUT_BUCKET_ACL, aclOps::putBucketAcl)
-        .add("GET", BUCKET, "policy", S3Actions.GET_BUCKET_POLICY, policies::get)
-        .add("PUT", BUCKET, "policy", S3Actions.PUT_BUCKET_POLICY, policies::put)
-        .add("DELETE", BUCKET, "policy", S3Actions.DELETE_BUCKET_POLICY, policies::delete)
-        .add("GET", BUCKET, "policyStatus", S3Actions.GET_BUCKET_POLICY_STATUS, policies::status)
-        .add("GET", BUCKET, "publicAccessBlock", S3Actions.GET_PUBLIC_ACCESS_BLOCK, publicAccess::get)
-        .add("PUT", BUCKET, "publicAccessBlock", S3Actions.PUT_PUBLIC_ACCESS_BLOCK, publicAccess::put)
-        .add("DELETE", BUCKET, "publicAccessBlock", S3Actions.PUT_PUBLIC_ACCESS_BLOCK, publicAccess::delete)
-        .add("GET", BUCKET, "ownershipControls", S3Actions.GET_OWNERSHIP_CONTROLS, ownership::get)
-        .add("PUT", BUCKET, "ownershipControls", S3Actions.PUT_OWNERSHIP_CONTROLS, ownership::put)
-        .add("DELETE", BUCKET, "ownershipControls", S3Actions.PUT_OWNERSHIP_CONTROLS, ownership::delete)
         .add("GET", BUCKET, "tagging", S3Actions.GET_BUCKET_TAGGING, tagging::getBucket)
         .add("PUT", BUCKET, "tagging", S3Actions.PUT_BUCKET_TAGGING, tagging::putBucket)
         .add("DELETE", BUCKET, "tagging", S3Actions.PUT_BUCKET_TAGGING, tagging::deleteBucket)
@@ -123,6 +110,28 @@ public final class S3Dispatcher implements S3Handler {
         .add("GET", OBJECT, "acl", S3Actions.GET_OBJECT_ACL, aclOps::getObjectAcl)
         .add("PUT", OBJECT, "acl", S3Actions.PUT_OBJECT_ACL, aclOps::putObjectAcl)
         .add("GET", OBJECT, "attributes", S3Actions.GET_OBJECT_ATTRIBUTES, attributes::get);
+  }
+
+  /** {@code routes} with those of the bucket settings that decide who may do what, and how objects are kept. */
+  private static S3Routes withBucketSettings(S3Routes routes, TroposClient om, BucketOps buckets) {
+    PolicyOps policies = new PolicyOps(om, buckets);
+    PublicAccessBlockOps publicAccess = new PublicAccessBlockOps(om, buckets);
+    OwnershipOps ownership = new OwnershipOps(om, buckets);
+    BucketEncryptionOps encryption = new BucketEncryptionOps(om, buckets);
+    return routes
+        .add("GET", BUCKET, "policy", S3Actions.GET_BUCKET_POLICY, policies::get)
+        .add("PUT", BUCKET, "policy", S3Actions.PUT_BUCKET_POLICY, policies::put)
+        .add("DELETE", BUCKET, "policy", S3Actions.DELETE_BUCKET_POLICY, policies::delete)
+        .add("GET", BUCKET, "policyStatus", S3Actions.GET_BUCKET_POLICY_STATUS, policies::status)
+        .add("GET", BUCKET, "publicAccessBlock", S3Actions.GET_PUBLIC_ACCESS_BLOCK, publicAccess::get)
+        .add("PUT", BUCKET, "publicAccessBlock", S3Actions.PUT_PUBLIC_ACCESS_BLOCK, publicAccess::put)
+        .add("DELETE", BUCKET, "publicAccessBlock", S3Actions.PUT_PUBLIC_ACCESS_BLOCK, publicAccess::delete)
+        .add("GET", BUCKET, "ownershipControls", S3Actions.GET_OWNERSHIP_CONTROLS, ownership::get)
+        .add("PUT", BUCKET, "ownershipControls", S3Actions.PUT_OWNERSHIP_CONTROLS, ownership::put)
+        .add("DELETE", BUCKET, "ownershipControls", S3Actions.PUT_OWNERSHIP_CONTROLS, ownership::delete)
+        .add("GET", BUCKET, "encryption", S3Actions.GET_ENCRYPTION_CONFIGURATION, encryption::get)
+        .add("PUT", BUCKET, "encryption", S3Actions.PUT_ENCRYPTION_CONFIGURATION, encryption::put)
+        .add("DELETE", BUCKET, "encryption", S3Actions.PUT_ENCRYPTION_CONFIGURATION, encryption::delete);
   }
 
   @Override
