@@ -200,12 +200,16 @@ public final class TroposClient implements AutoCloseable {
 
   /** The same, in blocks of at most {@code maxBlockSize} bytes (and the configured block size). */
   public KeyOutputStream createKey(OpenKeyRequest request, long maxBlockSize) throws OmException {
-    OpenKeyResponse open = om.openKey(KeyEncryption.openedSize(request));
+    KeyEncryption.Prepared prepared = KeyEncryption.prepare(request, false);
+    OpenKeyResponse open = om.openKey(prepared.request());
     BlockWriteSettings settings = BlockWriteSettings.from(conf,
         open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor())
         .withMaxBlockSize(maxBlockSize);
     KeyOutputStream stored = new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(),
         request.getBucket(), open);
+    if (prepared.key() != null) {
+      return KeyEncryption.encrypting(stored, prepared.kind(), prepared.key());
+    }
     return open.getDataKey().isEmpty() ? stored : KeyEncryption.encrypting(stored, open.getEncryption(),
         open.getDataKey().toByteArray());
   }
@@ -213,17 +217,19 @@ public final class TroposClient implements AutoCloseable {
   /**
    * Starts writing a key of exactly {@code request.getSize()} bytes. A small one (up to 1 MB, or empty) of a named
    * replication factor is written to a block leased ahead and opened only with its commit: one OM call instead of
-   * two. Any other, or when no block can be leased, is opened first as {@link #createKey(OpenKeyRequest)} opens
-   * it. Either way, close the stream to commit it.
+   * two. Any other, a part of a multipart upload, or when no block can be leased, is opened first as
+   * {@link #createKey(OpenKeyRequest)} opens it. A key asked to be encrypted is encrypted under a data key made
+   * here. Either way, close the stream to commit it.
    */
   public KeyOutputStream createSmallKey(OpenKeyRequest request) throws OmException {
-    if (KeyEncryption.asked(request)) {
-      // Written before the OM sees the key, so encrypted under a data key of the writer's making.
-      byte[] dataKey = KeyEncryption.newDataKey();
-      return KeyEncryption.encrypting(createPlainSmallKey(KeyEncryption.withDataKey(request, dataKey)),
-          request.getEncryption().getKind(), dataKey);
+    if (!request.getUploadId().isEmpty()) {
+      // A part of an encrypted upload is written under the upload's data key, which only its opening answers.
+      return createKey(request);
     }
-    return createPlainSmallKey(request);
+    // Written before the OM sees the key, so encrypted under a data key of the writer's making (or SSE-C's).
+    KeyEncryption.Prepared prepared = KeyEncryption.prepare(request, true);
+    KeyOutputStream stored = createPlainSmallKey(prepared.request());
+    return prepared.key() == null ? stored : KeyEncryption.encrypting(stored, prepared.kind(), prepared.key());
   }
 
   private KeyOutputStream createPlainSmallKey(OpenKeyRequest request) throws OmException {
@@ -270,7 +276,21 @@ public final class TroposClient implements AutoCloseable {
     if (!lookup.getKey().hasEncryption()) {
       return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
     }
-    return KeyEncryption.decrypting(lookup, new BlockStreamReader(scm, clientHost, reads));
+    return KeyEncryption.decrypting(lookup, lookup.getDataKey().toByteArray(), new BlockStreamReader(scm,
+        clientHost, reads));
+  }
+
+  /** Whether {@code customerKey} is the key {@code key} was encrypted with (SSE-C). */
+  public static boolean isCustomerKeyOf(KeyInfo key, byte[] customerKey) {
+    return KeyEncryption.isCustomerKeyOf(key, customerKey);
+  }
+
+  /**
+   * Reads a key encrypted with a customer's key (SSE-C) that {@code lookup} found, with that key: check it first
+   * ({@link KeyEncryption#isCustomerKeyOf}), since another key fails only once the first bytes are read.
+   */
+  public KeyInputStream readKey(LookupKeyResponse lookup, byte[] customerKey) {
+    return KeyEncryption.decrypting(lookup, customerKey, new BlockStreamReader(scm, clientHost, reads));
   }
 
   /** The key with where its blocks' replicas are, nearest to this host first. */
@@ -336,8 +356,9 @@ public final class TroposClient implements AutoCloseable {
   }
 
   /** Starts a multipart upload; write each part with {@link #createKey(OpenKeyRequest)} naming the upload. */
+  /** Starts a multipart upload; an SSE-C customer's key it names stays here (the OM gets a check of it). */
   public String initiateMultipartUpload(InitiateMultipartUploadRequest request) throws OmException {
-    return om.initiateMultipartUpload(request);
+    return om.initiateMultipartUpload(KeyEncryption.prepare(request));
   }
 
   public KeyInfo completeMultipartUpload(CompleteMultipartUploadRequest request) throws OmException {

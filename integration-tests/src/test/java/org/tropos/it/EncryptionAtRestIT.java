@@ -12,38 +12,53 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.KeyStore;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.KeyInputStream;
 import org.tropos.client.TroposClient;
+import org.tropos.common.security.PemFiles;
 import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.AwsRequest;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.Part;
 import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * SSE-S3 in a secure cluster, through a real S3 client: objects asked to be encrypted, and those written to a
  * bucket whose default encryption says so, read back bit-exact (whole, in ranges across segment boundaries, and
- * on the native path), with their plaintext sizes everywhere; no file of the cluster (block files, Raft logs, the
+ * on the native path, multipart ones across their parts), with their plaintext sizes everywhere; no file of the cluster (block files, Raft logs, the
  * OM's database) holds their plaintext, while an object left in the clear is found by the same scan. What is not
  * implemented (SSE-KMS, SSE-C) is refused with nothing stored.
  */
@@ -56,13 +71,14 @@ class EncryptionAtRestIT {
   private static MiniCluster mini;
   private static TroposClient admin;
   private static S3Client s3;
+  private static String secret;
 
   @BeforeAll
   static void start() throws Exception {
     mini = new MiniCluster(dir.resolve("cluster"), 3, 1, Map.of("ozone.security.enabled", "true"));
     mini.awaitOpenPipelines(1);
     admin = TroposClient.create(mini.clientConfig());
-    String secret = admin.getS3Secret("erin", true).getSecret();
+    secret = admin.getS3Secret("erin", true).getSecret();
     s3 = S3Client.builder().endpointOverride(URI.create(mini.cluster().s3Endpoint())).region(Region.US_EAST_1)
         .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("erin", secret)))
         .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
@@ -162,16 +178,143 @@ class EncryptionAtRestIT {
   }
 
   @Test
+  void anEncryptedMultipartUploadReadsBackAcrossItsPartsAndIsNowhereOnDiskInTheClear() throws Exception {
+    s3.createBucket(b -> b.bucket("parts"));
+    int partSize = 5 * 1024 * 1024;
+    byte[] whole = plaintext("multipart", 2 * partSize + 70_001);
+    CreateMultipartUploadResponse created = s3.createMultipartUpload(c -> c.bucket("parts").key("big")
+        .serverSideEncryption(ServerSideEncryption.AES256));
+    assertEquals(ServerSideEncryption.AES256, created.serverSideEncryption());
+    String uploadId = created.uploadId();
+    List<CompletedPart> parts = new ArrayList<>();
+    for (int number = 1; number <= 3; number++) {
+      int from = (number - 1) * partSize;
+      byte[] part = Arrays.copyOfRange(whole, from, Math.min(whole.length, from + partSize));
+      int n = number;
+      UploadPartResponse uploaded = s3.uploadPart(u -> u.bucket("parts").key("big").uploadId(uploadId)
+          .partNumber(n), RequestBody.fromBytes(part));
+      assertEquals(ServerSideEncryption.AES256, uploaded.serverSideEncryption());
+      parts.add(CompletedPart.builder().partNumber(number).eTag(uploaded.eTag()).build());
+    }
+    assertEquals(List.of((long) partSize, (long) partSize, 70_001L), s3.listParts(l -> l.bucket("parts").key("big")
+        .uploadId(uploadId)).parts().stream().map(Part::size).toList());
+    // A part copied into an encrypted upload would share blocks in the clear: not implemented, nothing changed.
+    s3.putObject(p -> p.bucket("parts").key("plain"), RequestBody.fromString("in the clear"));
+    assertEquals(501, assertThrows(S3Exception.class, () -> s3.uploadPartCopy(c -> c.sourceBucket("parts")
+        .sourceKey("plain").destinationBucket("parts").destinationKey("big").uploadId(uploadId).partNumber(4)))
+        .statusCode());
+    assertEquals(ServerSideEncryption.AES256, s3.completeMultipartUpload(c -> c.bucket("parts").key("big")
+        .uploadId(uploadId).multipartUpload(m -> m.parts(parts))).serverSideEncryption());
+
+    assertArrayEquals(whole, s3.getObjectAsBytes(g -> g.bucket("parts").key("big")).asByteArray());
+    assertEquals(whole.length, s3.headObject(h -> h.bucket("parts").key("big")).contentLength());
+    for (long[] range : new long[][] {{partSize - 10, partSize + 10}, {partSize - 1, 2L * partSize + 5},
+        {whole.length - 3, whole.length - 1}}) {
+      assertArrayEquals(Arrays.copyOfRange(whole, (int) range[0], (int) range[1] + 1), s3.getObjectAsBytes(g -> g
+          .bucket("parts").key("big").range("bytes=" + range[0] + "-" + range[1])).asByteArray(), "bytes "
+          + range[0] + "-" + range[1]);
+    }
+    assertArrayEquals(Arrays.copyOfRange(whole, partSize, 2 * partSize), s3.getObjectAsBytes(g -> g.bucket("parts")
+        .key("big").partNumber(2)).asByteArray());
+    try (KeyInputStream in = admin.readKey("s3v", "parts", "big")) {
+      in.seek(partSize - 4);
+      assertArrayEquals(Arrays.copyOfRange(whole, partSize - 4, partSize + 4), in.readNBytes(8), "native path");
+    }
+    assertFalse(onDisk(whole), "a multipart object's plaintext is on a disk of the cluster");
+  }
+
+  @Test
+  void anObjectEncryptedWithACustomersKeyReadsOnlyWithThatKeyOverHttps() throws Exception {
+    s3.createBucket(b -> b.bucket("customer"));
+    String key = Base64.getEncoder().encodeToString(plaintext("customer-key", 32));
+    String other = Base64.getEncoder().encodeToString(plaintext("another-key!", 32));
+    byte[] data = plaintext("sse-c", SMALL);
+    try (S3Client https = httpsClient()) {
+      https.putObject(p -> customer(p.bucket("customer").key("c"), key), RequestBody.fromBytes(data));
+      assertEquals(400, status(() -> https.getObject(g -> g.bucket("customer").key("c"))), "without the key");
+      assertEquals(400, status(() -> https.getObject(g -> customer(g.bucket("customer").key("c"), other))));
+      assertEquals(400, status(() -> https.headObject(h -> h.bucket("customer").key("c"))));
+      ResponseBytes<GetObjectResponse> got = https.getObjectAsBytes(g -> customer(g.bucket("customer").key("c"),
+          key));
+      assertArrayEquals(data, got.asByteArray());
+      assertEquals("AES256", got.response().sseCustomerAlgorithm());
+      assertEquals(md5(key), got.response().sseCustomerKeyMD5());
+      assertEquals(SMALL, https.headObject(h -> customer(h.bucket("customer").key("c"), key)).contentLength());
+      assertArrayEquals(Arrays.copyOfRange(data, 65_000, 140_000), https.getObjectAsBytes(g -> customer(g
+          .bucket("customer").key("c"), key).range("bytes=65000-139999")).asByteArray());
+
+      int partSize = 5 * 1024 * 1024;
+      byte[] whole = plaintext("sse-c-multipart", partSize + 1000);
+      String uploadId = https.createMultipartUpload(c -> customer(c.bucket("customer").key("m"), key)).uploadId();
+      assertEquals(400, status(() -> https.uploadPart(u -> u.bucket("customer").key("m").uploadId(uploadId)
+          .partNumber(1), RequestBody.fromBytes(new byte[10]))), "a part without the upload's key");
+      List<CompletedPart> parts = new ArrayList<>();
+      for (int number = 1; number <= 2; number++) {
+        byte[] part = Arrays.copyOfRange(whole, (number - 1) * partSize, Math.min(whole.length, number * partSize));
+        int n = number;
+        parts.add(CompletedPart.builder().partNumber(number).eTag(https.uploadPart(u -> customer(u.bucket("customer")
+            .key("m").uploadId(uploadId).partNumber(n), key), RequestBody.fromBytes(part)).eTag()).build());
+      }
+      https.completeMultipartUpload(c -> c.bucket("customer").key("m").uploadId(uploadId)
+          .multipartUpload(m -> m.parts(parts)));
+      assertArrayEquals(whole, https.getObjectAsBytes(g -> customer(g.bucket("customer").key("m"), key))
+          .asByteArray());
+      assertEquals(501, status(() -> https.copyObject(c -> c.sourceBucket("customer").sourceKey("c")
+          .destinationBucket("customer").destinationKey("copy"))), "a copy would rewrite every byte");
+      assertFalse(onDisk(data) || onDisk(whole), "an SSE-C object's plaintext is on a disk of the cluster");
+    }
+    // A customer's key is refused over plain HTTP, where it would cross the network in the clear.
+    assertEquals(400, status(() -> s3.putObject(p -> customer(p.bucket("customer").key("plain-http"), key),
+        RequestBody.fromString("x"))));
+    assertThrows(NoSuchKeyException.class, () -> s3.headObject(h -> h.bucket("customer").key("plain-http")));
+  }
+
+  @Test
   void encryptionThatIsNotImplementedIsRefusedAndNothingIsStored() {
     s3.createBucket(b -> b.bucket("refused"));
     assertEquals(501, assertThrows(S3Exception.class, () -> s3.putObject(p -> p.bucket("refused").key("kms")
         .serverSideEncryption(ServerSideEncryption.AWS_KMS), RequestBody.fromString("x"))).statusCode());
-    assertEquals(501, assertThrows(S3Exception.class, () -> s3.putObject(p -> p.bucket("refused").key("ssec")
-        .sseCustomerAlgorithm("AES256").sseCustomerKey("MzJieXRlc2xvbmdzZWNyZXRrZXltdXN0cHJvdmlkZWQ=")
-        .sseCustomerKeyMD5("DWygnHRtgiJ77HCm+1rvHw=="), RequestBody.fromString("x"))).statusCode());
     assertEquals(400, assertThrows(S3Exception.class, () -> s3.putObject(p -> p.bucket("refused").key("odd")
         .serverSideEncryption("ROT13"), RequestBody.fromString("x"))).statusCode());
     assertEquals(Map.of(), sizesListed("refused"));
+  }
+
+  private static int status(Executable call) {
+    return assertThrows(S3Exception.class, call).statusCode();
+  }
+
+  /** {@code request} carrying the SSE-C key {@code key} (base64) in the headers S3 names. */
+  private static <B extends AwsRequest.Builder> B customer(B request, String key) {
+    request.overrideConfiguration(o -> o.putHeader("x-amz-server-side-encryption-customer-algorithm", "AES256")
+        .putHeader("x-amz-server-side-encryption-customer-key", key)
+        .putHeader("x-amz-server-side-encryption-customer-key-MD5", md5(key)));
+    return request;
+  }
+
+  private static String md5(String base64Key) {
+    try {
+      return Base64.getEncoder().encodeToString(MessageDigest.getInstance("MD5").digest(Base64.getDecoder()
+          .decode(base64Key)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  /** A client of the gateway's HTTPS port, trusting the cluster's CA. */
+  private static S3Client httpsClient() throws Exception {
+    KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+    trusted.load(null, null);
+    trusted.setCertificateEntry("cluster", PemFiles.certificate(Files.readString(dir.resolve(
+        "cluster/scm/scm-security/ca.crt"))));
+    TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+    trust.init(trusted);
+    return S3Client.builder().endpointOverride(URI.create(mini.cluster().s3HttpsEndpoint().orElseThrow()))
+        .region(Region.US_EAST_1).httpClientBuilder(ApacheHttpClient.builder().tlsTrustManagersProvider(
+            trust::getTrustManagers))
+        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("erin", secret)))
+        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
+        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
+        .build();
   }
 
   private static Map<String, Long> sizesListed(String bucket) {

@@ -69,8 +69,14 @@ public final class BlockKeyInputStream extends KeyInputStream {
     if (offset < 0 || offset > key.getSize()) {
       throw new IOException("cannot seek to " + offset + " in " + key.getName() + " of " + key.getSize() + " bytes");
     }
+    // A seek within the bytes read ahead keeps them: a reader that reads a header, then what it points to, near.
+    long windowStart = position - window.position();
+    if (offset >= windowStart && offset <= windowStart + window.limit()) {
+      window.position((int) (offset - windowStart));
+    } else {
+      window.limit(0);
+    }
     position = offset;
-    window.limit(0);
   }
 
   @Override

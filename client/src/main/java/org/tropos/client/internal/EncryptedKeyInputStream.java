@@ -1,40 +1,64 @@
 package org.tropos.client.internal;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import org.tropos.client.KeyInputStream;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.security.DecryptingInputStream;
+import org.tropos.common.security.DecryptingSink;
 import org.tropos.common.security.SegmentedGcm;
 import org.tropos.proto.om.KeyInfo;
 
 /**
  * A key encrypted at rest, read as its plaintext: positions and lengths are the plaintext's, and each read
- * decrypts and checks the segments that hold it ({@link DecryptingInputStream}) from the key's stored stream, so a
- * ranged read fetches only those segments. A changed stored byte fails the read; it never yields wrong data.
+ * decrypts and checks the segments that hold it ({@link DecryptingInputStream}) from the key's stored bytes, so a
+ * ranged read fetches only those segments. The stored bytes are one encrypted stream, or one per part for a key
+ * joined from the parts of a multipart upload. A changed stored byte fails the read; it never yields wrong data.
  *
  * <p>Not thread-safe: one reader.
  */
 public final class EncryptedKeyInputStream extends KeyInputStream {
-  private static final int CHUNK = SegmentedGcm.SEGMENT;
-
   private final KeyInputStream stored;
   private final KeyInfo key;
   private final byte[] dataKey;
-  private byte[] prefix;
-  /** Decrypts from {@link #position} on; null until the next read after a seek. */
+  private final List<Stream> streams;
+  /** Decrypts from {@link #position} to the end of its stream; null until the next read after a seek. */
   private DecryptingInputStream decrypting;
-  private byte[] chunk;
   private long position;
 
   /**
-   * @param stored the key's stored (encrypted) stream
-   * @param key the key as its readers see it (its plaintext size)
+   * One encrypted stream of the key's stored bytes: the plaintext bytes {@code [plainStart, plainStart +
+   * plainLength)} of the key, stored from {@code storedStart}. Its prefix is read when first needed.
    */
-  public EncryptedKeyInputStream(KeyInputStream stored, KeyInfo key, byte[] dataKey) {
+  static final class Stream {
+    private final long plainStart;
+    private final long plainLength;
+    private final long storedStart;
+    private byte[] prefix;
+
+    Stream(long plainStart, long plainLength, long storedStart) {
+      this.plainStart = plainStart;
+      this.plainLength = plainLength;
+      this.storedStart = storedStart;
+    }
+
+    boolean holds(long position) {
+      return position >= plainStart && position < plainStart + plainLength;
+    }
+  }
+
+  /**
+   * @param stored the key's stored (encrypted) bytes
+   * @param key the key as its readers see it (its plaintext size)
+   * @param streams the encrypted streams the stored bytes are, in order
+   */
+  EncryptedKeyInputStream(KeyInputStream stored, KeyInfo key, byte[] dataKey, List<Stream> streams) {
     this.stored = stored;
     this.key = key;
     this.dataKey = dataKey.clone();
+    this.streams = streams;
   }
 
   @Override
@@ -66,7 +90,6 @@ public final class EncryptedKeyInputStream extends KeyInputStream {
   @Override
   public void unbuffer() {
     decrypting = null;
-    chunk = null;
     stored.unbuffer();
   }
 
@@ -84,29 +107,45 @@ public final class EncryptedKeyInputStream extends KeyInputStream {
     if (position >= length()) {
       return -1;
     }
-    int n = decrypting().read(b, off, len);
-    if (n > 0) {
-      position += n;
+    int n;
+    while ((n = decrypting().read(b, off, len)) < 0) {
+      decrypting = null; // the end of one part's stream: the next part's starts here
     }
+    position += n;
     return n;
   }
 
+  /**
+   * Streams the range's stored segments from the datanodes (as the stored stream hands them on, without
+   * buffering) and hands each segment's plaintext to {@code sink} once its tag checks ({@link DecryptingSink}).
+   */
   @Override
   public void transferTo(long length, ByteSink sink) throws IOException {
     if (length < 0 || length > length() - position) {
       throw new IOException("cannot read " + length + " bytes at " + position + " of " + key.getName() + " ("
           + length() + " bytes)");
     }
-    if (chunk == null) {
-      chunk = new byte[CHUNK];
-    }
-    for (long left = length; left > 0; ) {
-      int n = read(chunk, 0, (int) Math.min(left, chunk.length));
-      if (n < 0) {
-        throw new IOException(key.getName() + " ends " + left + " bytes early");
+    checkDataKey();
+    decrypting = null;
+    long end = position + length;
+    while (position < end) {
+      Stream stream = streamAt(position);
+      long from = position - stream.plainStart;
+      long n = Math.min(end - position, stream.plainLength - from);
+      SegmentedGcm.Span span = SegmentedGcm.span(stream.plainLength, from, n);
+      // A range from the stream's first segment reads its prefix on the way; another reads it first.
+      boolean prefixFirst = stream.prefix == null && span.firstSegment() == 0;
+      long storedFrom = stream.storedStart + (prefixFirst ? 0 : span.storedFrom());
+      DecryptingSink decrypting = new DecryptingSink(dataKey, prefixFirst ? null : prefix(stream),
+          stream.plainLength, span, n, sink);
+      stored.seek(storedFrom);
+      try {
+        stored.transferTo(stream.storedStart + span.storedTo() - storedFrom, decrypting);
+      } catch (UncheckedIOException e) {
+        throw e.getCause();
       }
-      sink.accept(ByteBuffer.wrap(chunk, 0, n));
-      left -= n;
+      decrypting.finish();
+      position += n;
     }
   }
 
@@ -115,24 +154,48 @@ public final class EncryptedKeyInputStream extends KeyInputStream {
     stored.close();
   }
 
-  /** The decryption of the rest of the key from {@link #position}: its first segment located and the stream there. */
+  /**
+   * The decryption from {@link #position} to the end of the stream holding it: the segment holding the position
+   * located, and the stored bytes read from there.
+   */
   private DecryptingInputStream decrypting() throws IOException {
     if (decrypting == null) {
-      if (dataKey.length == 0) {
-        throw new IOException(key.getName() + " is encrypted, and its lookup gave no data key to read it with");
-      }
-      if (prefix == null) {
-        stored.seek(0);
-        prefix = stored.readNBytes(SegmentedGcm.PREFIX_BYTES);
-        if (prefix.length < SegmentedGcm.PREFIX_BYTES) {
-          throw new IOException(key.getName() + " is too short to be an encrypted stream");
-        }
-      }
-      SegmentedGcm.Span span = SegmentedGcm.span(length(), position, length() - position);
-      stored.seek(span.storedFrom());
+      checkDataKey();
+      Stream stream = streamAt(position);
+      long from = position - stream.plainStart;
+      long left = stream.plainLength - from;
+      SegmentedGcm.Span span = SegmentedGcm.span(stream.plainLength, from, left);
+      byte[] prefix = prefix(stream);
+      stored.seek(stream.storedStart + span.storedFrom());
       // Never closed itself: the stored stream is this stream's to close.
-      decrypting = new DecryptingInputStream(stored, dataKey, prefix, length(), span, length() - position);
+      decrypting = new DecryptingInputStream(stored, dataKey, prefix, stream.plainLength, span, left);
     }
     return decrypting;
+  }
+
+  private void checkDataKey() throws IOException {
+    if (dataKey.length == 0) {
+      throw new IOException(key.getName() + " is encrypted, and its lookup gave no data key to read it with");
+    }
+  }
+
+  private Stream streamAt(long at) throws IOException {
+    for (Stream stream : streams) {
+      if (stream.holds(at)) {
+        return stream;
+      }
+    }
+    throw new IOException(key.getName() + " has no encrypted stream holding byte " + at);
+  }
+
+  /** The random prefix {@code stream} starts with, read (alone) when first needed. */
+  private byte[] prefix(Stream stream) throws IOException {
+    if (stream.prefix == null) {
+      ByteBuffer prefix = ByteBuffer.allocate(SegmentedGcm.PREFIX_BYTES);
+      stored.seek(stream.storedStart);
+      stored.transferTo(SegmentedGcm.PREFIX_BYTES, prefix::put);
+      stream.prefix = prefix.array();
+    }
+    return stream.prefix;
   }
 }

@@ -1,6 +1,5 @@
 package org.tropos.client.internal;
 
-import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.util.Map;
 import org.tropos.client.KeyOutputStream;
@@ -78,11 +77,9 @@ public final class EncryptedKeyOutputStream extends KeyOutputStream {
     return stored.opensWithCommit();
   }
 
-  /** Commits again as {@code request} says, still as written: under this stream's data key. */
+  /** Commits again as {@code request} says, still as written: under this stream's key. */
   @Override
   public void commitAs(OpenKeyRequest request) throws IOException {
-    OpenKeyRequest.Builder again = request.toBuilder();
-    again.getEncryptionBuilder().setKind(kind).setDataKey(ByteString.copyFrom(dataKey));
-    stored.commitAs(again.build());
+    stored.commitAs(KeyEncryption.writtenUnder(request, kind, dataKey));
   }
 }

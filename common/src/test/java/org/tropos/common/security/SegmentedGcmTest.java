@@ -8,6 +8,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -115,5 +117,50 @@ class SegmentedGcmTest {
     assertEquals(first.length, second.length);
     assertEquals(false, Arrays.equals(Arrays.copyOfRange(first, 8, 40), Arrays.copyOfRange(second, 8, 40)),
         "each stream draws its own prefix, so nonces are not reused");
+  }
+
+  /** The same range through {@link DecryptingSink}, the stored bytes pushed in pieces of random sizes. */
+  private byte[] push(byte[] stored, long plaintext, long from, long length, boolean prefixFirst) throws IOException {
+    SegmentedGcm.Span span = SegmentedGcm.span(plaintext, from, length);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    DecryptingSink sink = new DecryptingSink(key, prefixFirst ? null : Arrays.copyOf(stored,
+        SegmentedGcm.PREFIX_BYTES), plaintext, span, length, bytes -> {
+          byte[] copy = new byte[bytes.remaining()];
+          bytes.get(copy);
+          out.writeBytes(copy);
+        });
+    int start = prefixFirst ? 0 : (int) span.storedFrom();
+    for (int at = start; at < span.storedTo(); ) {
+      int n = Math.min(1 + random.nextInt(70_000), (int) span.storedTo() - at);
+      sink.accept(ByteBuffer.wrap(stored, at, n));
+      at += n;
+    }
+    sink.finish();
+    return out.toByteArray();
+  }
+
+  @Test
+  void aSinkDecryptsWhatArrivesInAnyPiecesAndRefusesTamperingAndAShortStream() throws IOException {
+    int size = 3 * S + 5;
+    byte[] plain = bytes(size);
+    byte[] stored = encrypt(plain, key);
+    assertArrayEquals(plain, push(stored, size, 0, size, true));
+    for (long[] range : new long[][] {{0, 10}, {S - 3, 6}, {S + 7, 2 * S - 2}, {size - 1, 1}, {5, 0}}) {
+      byte[] expected = Arrays.copyOfRange(plain, (int) range[0], (int) (range[0] + range[1]));
+      assertArrayEquals(expected, push(stored, size, range[0], range[1], false), Arrays.toString(range));
+      if (range[0] < S) {
+        assertArrayEquals(expected, push(stored, size, range[0], range[1], true), "prefix first");
+      }
+    }
+    byte[] flipped = stored.clone();
+    flipped[SegmentedGcm.PREFIX_BYTES + S + 100] ^= 1;
+    assertThrows(UncheckedIOException.class, () -> push(flipped, size, S, 10, false));
+    byte[] other = stored.clone();
+    other[0] ^= 1; // another prefix: every nonce differs
+    assertThrows(UncheckedIOException.class, () -> push(other, size, 0, 10, true));
+    SegmentedGcm.Span span = SegmentedGcm.span(size, 0, size);
+    DecryptingSink cut = new DecryptingSink(key, null, size, span, size, bytes -> { });
+    cut.accept(ByteBuffer.wrap(stored, 0, stored.length - 1));
+    assertThrows(IOException.class, cut::finish);
   }
 }

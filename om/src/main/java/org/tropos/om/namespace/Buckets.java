@@ -220,7 +220,8 @@ final class Buckets {
           + " encryption on its source, whose keys it is");
     }
     EncryptionKind kind = request.getEncryption().getKind();
-    if (kind == EncryptionKind.UNRECOGNIZED || request.hasEncryption() && kind == EncryptionKind.ENCRYPTION_NONE) {
+    if (kind == EncryptionKind.UNRECOGNIZED || kind == EncryptionKind.SSE_C
+        || request.hasEncryption() && kind == EncryptionKind.ENCRYPTION_NONE) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown default encryption " + request.getEncryption()
           .getKindValue());
     }

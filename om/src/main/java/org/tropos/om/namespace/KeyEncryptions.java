@@ -7,16 +7,19 @@ import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.EncryptionRequest;
 import org.tropos.proto.om.KeyEncryption;
 import org.tropos.proto.om.OmResult;
-import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.FileRow;
+import org.tropos.proto.om.db.OpenKeyRow;
 
 /**
  * How a key is encrypted at rest: as its writer asks, else as its bucket's default encryption says (S3's
  * PutBucketEncryption), and what its committed row then records. The writer encrypts (the OM never sees a key's
  * data); the OM makes and wraps the data key, or wraps the one a writer made when it wrote before opening the key.
  */
-final class KeyEncryptions {
+public final class KeyEncryptions {
+  private static final int CUSTOMER_KEY_CHECK_BYTES = 32;
+
   private KeyEncryptions() {
   }
 
@@ -25,19 +28,18 @@ final class KeyEncryptions {
    * the clear. {@code openedWithCommit}: the key's bytes are written already, so they must have been encrypted as
    * the bucket now requires.
    */
-  static Optional<KeyEncryption> opened(DataKeys keys, BucketRow bucket, OpenKeyRequest request,
+  static Optional<KeyEncryption> opened(DataKeys keys, BucketRow bucket, EncryptionRequest asked,
       boolean openedWithCommit) throws OmException {
-    EncryptionRequest asked = request.getEncryption();
-    if (!request.getUploadId().isEmpty()) {
-      if (asked.getKind() != EncryptionKind.ENCRYPTION_NONE || !asked.getDataKey().isEmpty()) {
-        throw new OmException(OmResult.INVALID_REQUEST, "the parts of a multipart upload cannot be encrypted yet");
-      }
-      return Optional.empty();
-    }
     EncryptionKind kind = asked.getKind() != EncryptionKind.ENCRYPTION_NONE ? asked.getKind()
         : bucket.hasEncryption() ? bucket.getEncryption().getKind() : EncryptionKind.ENCRYPTION_NONE;
     if (kind == EncryptionKind.UNRECOGNIZED) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown encryption " + asked.getKindValue());
+    }
+    if (kind == EncryptionKind.SSE_C) {
+      return Optional.of(withCustomerKey(asked));
+    }
+    if (!asked.getCustomerKeyCheck().isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "a customer's key check came with a key not encrypted by it");
     }
     if (kind == EncryptionKind.ENCRYPTION_NONE) {
       if (!asked.getDataKey().isEmpty()) {
@@ -53,10 +55,35 @@ final class KeyEncryptions {
         : asked.getDataKey().toByteArray()));
   }
 
-  /** The encryption a committed row of {@code stored} bytes records: the open key's, with the plaintext's size. */
-  static KeyEncryption committed(KeyEncryption opened, long stored) throws OmException {
+  /** SSE-C: the check of the customer's key, which alone is kept (the OM is never sent the key). */
+  private static KeyEncryption withCustomerKey(EncryptionRequest asked) throws OmException {
+    if (!asked.getDataKey().isEmpty() || asked.getCustomerKeyCheck().size() != CUSTOMER_KEY_CHECK_BYTES) {
+      throw new OmException(OmResult.INVALID_REQUEST, "SSE-C gives the OM its key's check (HMAC-SHA256), never"
+          + " a key");
+    }
+    return KeyEncryption.newBuilder().setKind(EncryptionKind.SSE_C).setFormat(DataKeys.FORMAT)
+        .setCustomerKeyCheck(asked.getCustomerKeyCheck()).build();
+  }
+
+  /** Whether {@code encryption} keeps a data key for the OM to answer (SSE-C's key is the customer's). */
+  public static boolean keepsDataKey(KeyEncryption encryption) {
+    return !encryption.getWrappedKey().isEmpty();
+  }
+
+  /**
+   * The encryption the committed row of {@code open}, {@code stored} bytes, records: the open key's, with the
+   * plaintext's size (a key joined from the parts of an upload: theirs, each part a stream of its own).
+   */
+  static KeyEncryption committed(OpenKeyRow open, long stored) throws OmException {
+    long plaintext = open.getJoinedPartsCount() > 0
+        ? open.getJoinedPartsList().stream().mapToLong(PartInfo::getSize).sum() : plaintextSize(stored);
+    return open.getEncryption().toBuilder().setPlaintextSize(plaintext).build();
+  }
+
+  /** The plaintext size of an encrypted stream of {@code stored} bytes; refused if no stream has that length. */
+  static long plaintextSize(long stored) throws OmException {
     try {
-      return opened.toBuilder().setPlaintextSize(SegmentedGcm.plaintextLength(stored)).build();
+      return SegmentedGcm.plaintextLength(stored);
     } catch (IllegalArgumentException e) {
       throw new OmException(OmResult.INVALID_REQUEST, "the key is to be encrypted, but " + e.getMessage());
     }

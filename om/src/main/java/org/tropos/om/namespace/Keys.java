@@ -80,7 +80,9 @@ final class Keys {
     }
     KeyVersions.Located found = find(txn, bucket, name, versionId, markers);
     KeyInfo info = Infos.version(bucket, path(bucket, name), found.row(), found.table() != OmTable.KEY_VERSIONS);
-    return withParts ? info.toBuilder().addAllParts(found.row().getPartsList()).build() : info;
+    // An encrypted key's parts are where its readers find each part's encrypted stream: always answered.
+    return withParts || found.row().hasEncryption() ? info.toBuilder().addAllParts(found.row().getPartsList()).build()
+        : info;
   }
 
   /**

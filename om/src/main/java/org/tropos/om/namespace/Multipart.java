@@ -19,13 +19,17 @@ import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyPartRequest;
+import org.tropos.proto.om.EncryptionKind;
+import org.tropos.proto.om.EncryptionRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.KeyEncryption;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListMultipartUploadsResponse;
 import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.MultipartUploadInfo;
 import org.tropos.proto.om.OmResult;
+import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.FileRow;
@@ -46,12 +50,18 @@ final class Multipart {
   private Multipart() {
   }
 
-  static String initiate(Txn txn, BucketRow bucket, InitiateMultipartUploadRequest request) throws OmException {
+  static String initiate(Txn txn, BucketRow bucket, InitiateMultipartUploadRequest request, DataKeys keys)
+      throws OmException {
     checkName(bucket, request.getKey());
     AclGrantChecks.check(request.getGrants());
     BucketAccessSettings.checkObjectAcl(bucket, request.getAcl(), request.getGrants());
+    if (!request.getEncryption().getDataKey().isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "an upload's data key is made by the OM");
+    }
     String uploadId = String.format("%016x", txn.newObjectId());
-    txn.put(OmTable.MULTIPART_UPLOADS, uploadKey(bucket, request.getKey(), uploadId), MultipartUploadRow.newBuilder()
+    MultipartUploadRow.Builder upload = MultipartUploadRow.newBuilder();
+    KeyEncryptions.opened(keys, bucket, request.getEncryption(), false).ifPresent(upload::setEncryption);
+    txn.put(OmTable.MULTIPART_UPLOADS, uploadKey(bucket, request.getKey(), uploadId), upload
         .setUploadId(uploadId).setKey(request.getKey()).setOwner(ObjectOwners.of(bucket, request.getOwner(),
             request.getAcl())).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setFactor(bucket.getFactor()).setAcl(request.getAcl()).setGrants(request.getGrants()).build());
@@ -75,14 +85,70 @@ final class Multipart {
   static KeyInfo commitPart(Txn txn, BucketRow bucket, OpenKeyRow open, CommitKeyRequest request)
       throws OmException {
     byte[] uploadKey = checkUpload(txn, bucket, open.getPath(), open.getUploadId(), open.getPartNumber());
-    long size = OpenKeys.toFile(txn, bucket, open, 0, "", request).getSize();
-    MultipartPartRow part = store(txn, bucket, open.getPath(), open.getUploadId(), uploadKey, MultipartPartRow
-        .newBuilder().setPartNumber(open.getPartNumber()).setEtag(request.getMetadataOrDefault(OpenKeys.ETAG, ""))
-        .setChecksum(request.getMetadataOrDefault(OpenKeys.PART_CHECKSUM, "")).setSize(size)
+    FileRow file = OpenKeys.toFile(txn, bucket, open, 0, "", request);
+    MultipartPartRow.Builder row = MultipartPartRow.newBuilder();
+    if (file.hasEncryption()) {
+      row.setPlaintextSize(file.getEncryption().getPlaintextSize());
+    }
+    MultipartPartRow part = store(txn, bucket, open.getPath(), open.getUploadId(), uploadKey, row
+        .setPartNumber(open.getPartNumber()).setEtag(request.getMetadataOrDefault(OpenKeys.ETAG, ""))
+        .setChecksum(request.getMetadataOrDefault(OpenKeys.PART_CHECKSUM, "")).setSize(file.getSize())
         .addAllBlocks(request.getBlocksList()).setModificationTimeMs(txn.nowMillis()).setOpenId(open.getOpenId())
         .build());
-    return KeyInfo.newBuilder().setName(open.getPath()).setSize(size).putMetadata(OpenKeys.ETAG, part.getEtag())
-        .build();
+    KeyInfo.Builder committed = KeyInfo.newBuilder().setName(open.getPath())
+        .setSize(KeyEncryptions.plaintextSize(file)).putMetadata(OpenKeys.ETAG, part.getEtag());
+    if (file.hasEncryption()) {
+      committed.setEncryption(file.getEncryption());
+    }
+    return committed.build();
+  }
+
+  /**
+   * How a part of {@code request}'s upload of {@code key} is encrypted: as the upload is, under its data key (each
+   * part a stream of its own). {@code written}: the part's bytes came before it was opened, so without that key.
+   */
+  static Optional<KeyEncryption> partEncryption(Txn txn, BucketRow bucket, String key, OpenKeyRequest request,
+      boolean written) throws OmException {
+    String uploadId = request.getUploadId();
+    MultipartUploadRow upload = upload(txn, uploadKey(bucket, key, uploadId), uploadId);
+    EncryptionRequest asked = request.getEncryption();
+    if (upload.getEncryption().getKind() == EncryptionKind.SSE_C) {
+      // S3 has every part sent with the upload's key: each is encrypted by its writer under it.
+      if (asked.getKind() != EncryptionKind.SSE_C
+          || !asked.getCustomerKeyCheck().equals(upload.getEncryption().getCustomerKeyCheck())) {
+        throw new OmException(OmResult.INVALID_REQUEST, "upload " + uploadId + " is encrypted with a customer's"
+            + " key (SSE-C): each part is written with that key");
+      }
+      return Optional.of(upload.getEncryption());
+    }
+    if (asked.getKind() != EncryptionKind.ENCRYPTION_NONE || !asked.getDataKey().isEmpty()
+        || !asked.getCustomerKeyCheck().isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "a part is encrypted as its upload is: it asks for nothing");
+    }
+    if (!upload.hasEncryption()) {
+      return Optional.empty();
+    }
+    if (written) {
+      throw new OmException(OmResult.INVALID_REQUEST, "upload " + uploadId + " is encrypted: its parts are opened"
+          + " before they are written, to be written under its data key");
+    }
+    return Optional.of(upload.getEncryption());
+  }
+
+  /** The plaintext size of {@code part}. */
+  private static long plaintextSize(MultipartPartRow part) {
+    return part.hasPlaintextSize() ? part.getPlaintextSize() : part.getSize();
+  }
+
+  /** {@code part} as clients see it. */
+  private static PartInfo partInfo(MultipartPartRow part) {
+    PartInfo.Builder info = PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
+        .setSize(plaintextSize(part)).setModificationTimeMs(part.getModificationTimeMs())
+        .setChecksum(part.getChecksum());
+    if (part.hasPlaintextSize()) {
+      info.setStoredSize(part.getSize());
+    }
+    return info.build();
   }
 
   /**
@@ -94,10 +160,10 @@ final class Multipart {
     byte[] uploadKey = checkUpload(txn, bucket, request.getKey(), request.getUploadId(), request.getPartNumber());
     KeyVersions.Located found = Keys.find(txn, source, request.getSourceKey(), request.getSourceVersionId(), false);
     Keys.checkExpected(found.row(), request.getExpectedObjectId(), request.getSourceKey());
-    if (found.row().hasEncryption()) {
-      // Its blocks hold ciphertext, whose ranges are not the plaintext's: a part is copied by reading it.
-      throw new OmException(OmResult.INVALID_REQUEST, request.getSourceKey() + " is encrypted: a range of it cannot"
-          + " be shared as a part");
+    if (found.row().hasEncryption() || upload(txn, uploadKey, request.getUploadId()).hasEncryption()) {
+      // Blocks shared between an encrypted key and another hold ciphertext where plaintext is wanted, or the reverse.
+      throw new OmException(OmResult.NOT_SUPPORTED, "a part cannot yet be copied from or into an encrypted key ("
+          + request.getSourceKey() + " to upload " + request.getUploadId() + ")");
     }
     KeyInfo from = Infos.file(source, Keys.path(source, request.getSourceKey()), found.row());
     long first = request.getFirstByte();
@@ -194,21 +260,22 @@ final class Multipart {
           || (!wanted.getChecksum().isEmpty() && !wanted.getChecksum().equals(part.getChecksum()))) {
         throw invalidPart(wanted.getPartNumber());
       }
-      if (i < request.getPartsCount() - 1 && part.getSize() < request.getMinPartSize()) {
-        throw new OmException(OmResult.ENTITY_TOO_SMALL, "part " + wanted.getPartNumber() + " has " + part.getSize()
-            + " bytes, less than the minimum of " + request.getMinPartSize());
+      if (i < request.getPartsCount() - 1 && plaintextSize(part) < request.getMinPartSize()) {
+        throw new OmException(OmResult.ENTITY_TOO_SMALL, "part " + wanted.getPartNumber() + " has "
+            + plaintextSize(part) + " bytes, less than the minimum of " + request.getMinPartSize());
       }
       blocks.addAll(part.getBlocksList());
-      joined.add(PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
-          .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs()).setChecksum(part.getChecksum())
-          .build());
+      joined.add(partInfo(part));
       size += part.getSize();
       md5s.update(hexOrText(unquoted(part.getEtag())));
     }
     String etag = "\"" + HexFormat.of().formatHex(md5s.digest()) + "-" + request.getPartsCount() + "\"";
-    OpenKeyRow open = joinedKey(txn, bucket, upload, request).putAllMetadata(request.getMetadataMap())
-        .putMetadata(OpenKeys.ETAG, etag).addAllJoinedParts(joined).build();
-    KeyInfo key = commitJoined(txn, bucket, open, blocks, size);
+    OpenKeyRow.Builder open = joinedKey(txn, bucket, upload, request).putAllMetadata(request.getMetadataMap())
+        .putMetadata(OpenKeys.ETAG, etag).addAllJoinedParts(joined);
+    if (upload.hasEncryption()) {
+      open.setEncryption(upload.getEncryption());
+    }
+    KeyInfo key = commitJoined(txn, bucket, open.build(), blocks, size);
     removeUpload(txn, bucket, uploadKey, upload, request.getPartsList());
     return key;
   }
@@ -316,9 +383,7 @@ final class Multipart {
     Listing.Page<PartInfo> page = new Listing.Page<>(Listing.pageSize(max));
     byte[] prefix = partsOf(uploadId);
     txn.scan(OmTable.MULTIPART_PARTS, prefix, partKey(uploadId, marker + 1), MultipartPartRow.parser(),
-        (k, part) -> page.add(PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
-            .setSize(part.getSize()).setModificationTimeMs(part.getModificationTimeMs())
-            .setChecksum(part.getChecksum()).build()));
+        (k, part) -> page.add(partInfo(part)));
     return ListPartsResponse.newBuilder().addAllParts(page.items()).setTruncated(page.truncated())
         .setOwner(upload.getOwner()).putAllMetadata(upload.getMetadataMap()).build();
   }

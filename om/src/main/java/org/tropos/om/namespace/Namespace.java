@@ -350,8 +350,9 @@ public final class Namespace {
 
   /** Starts a multipart upload; returns its id. */
   public String initiateMultipartUpload(InitiateMultipartUploadRequest request) throws OmException {
+    dataKeys.prepare();
     return runner.run("start a multipart upload of " + request.getKey(), txn -> Multipart.initiate(txn,
-        Buckets.require(txn, request.getVolume(), request.getBucket()), request));
+        Buckets.require(txn, request.getVolume(), request.getBucket()), request, dataKeys));
   }
 
   /** Joins the listed parts into the key, atomically; parts not listed are deleted. */

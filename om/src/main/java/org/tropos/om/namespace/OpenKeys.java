@@ -49,12 +49,14 @@ final class OpenKeys {
     }
     ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
         ? bucket.getFactor() : request.getFactor();
+    String path = bucket.getLayout() == BucketLayout.OBJECT_STORE ? request.getKey()
+        : Names.join(Names.split(request.getKey()));
     OpenKeyRow.Builder open = OpenKeyRow.newBuilder();
-    KeyEncryptions.opened(keys, bucket, request, withCommit).ifPresent(open::setEncryption);
+    (request.getUploadId().isEmpty() ? KeyEncryptions.opened(keys, bucket, request.getEncryption(), withCommit)
+        : Multipart.partEncryption(txn, bucket, path, request, withCommit)).ifPresent(open::setEncryption);
     return open.setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
-        .setPath(bucket.getLayout() == BucketLayout.OBJECT_STORE ? request.getKey()
-            : Names.join(Names.split(request.getKey())))
-        .setFactor(factor).setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())
+        .setPath(path).setFactor(factor)
+        .setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents())
         .setUploadId(request.getUploadId()).setPartNumber(request.getPartNumber())
@@ -131,7 +133,7 @@ final class OpenKeys {
     }
     FileRow.Builder file = FileRow.newBuilder();
     if (open.hasEncryption()) {
-      file.setEncryption(KeyEncryptions.committed(open.getEncryption(), request.getSize()));
+      file.setEncryption(KeyEncryptions.committed(open, request.getSize()));
     }
     return file.setObjectId(open.getOpenId()).setParentId(parentId).setName(name)
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())

@@ -16,6 +16,7 @@ import org.tropos.common.security.UserAuthenticator;
 import org.tropos.common.util.Clock;
 import org.tropos.om.acl.Authorizer;
 import org.tropos.om.acl.Resource;
+import org.tropos.om.namespace.KeyEncryptions;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
 import org.tropos.om.token.DelegationTokens;
@@ -249,7 +250,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       OpenKeyRow open = namespace.openKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(open.toByteString());
-      if (open.hasEncryption() && r.getEncryption().getDataKey().isEmpty()) {
+      if (KeyEncryptions.keepsDataKey(open.getEncryption()) && r.getEncryption().getDataKey().isEmpty()) {
         response.setDataKey(ByteString.copyFrom(namespace.dataKeys().unwrap(open.getEncryption())))
             .setEncryption(open.getEncryption().getKind());
       }
@@ -335,7 +336,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
         response.addAllContainers(scm.containers(containers, r.getClientHost()));
       }
       grants.forReader(response);
-      if (response.getKey().hasEncryption()) {
+      if (KeyEncryptions.keepsDataKey(response.getKey().getEncryption())) {
         response.setDataKey(ByteString.copyFrom(namespace.dataKeys().unwrap(response.getKey().getEncryption())));
       }
       return response.build();

@@ -12,7 +12,9 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.EncryptionKind;
+import org.tropos.proto.om.EncryptionRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
+import org.tropos.proto.om.KeyEncryption;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
 import org.tropos.proto.om.ListMultipartUploadsResponse;
@@ -65,19 +67,21 @@ final class MultipartOps {
     ObjectWrites.checkHeaders(request);
     MultipartChecksum checksum = MultipartChecksum.ofCreate(request);
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
-    if (ServerSideEncryption.asked(request.headers().names(), request::header) != EncryptionKind.ENCRYPTION_NONE
-        || bucket.hasEncryption()) {
-      throw S3ErrorCode.NOT_IMPLEMENTED.error("Multipart uploads cannot be encrypted yet: the object would not be"
-          + " stored as asked (or as the bucket's default encryption says)");
-    }
+    ServerSideEncryption.Asked asked = ServerSideEncryption.asked(request);
+    EncryptionKind encryption = ServerSideEncryption.of(asked.kind(), bucket);
     S3Acl acl = acls.forWrite(request, caller.accessId(), bucket);
-    InitiateMultipartUploadRequest initiate = InitiateMultipartUploadRequest.newBuilder().setVolume(buckets.volume())
-        .setBucket(request.bucket()).setKey(request.key()).putAllMetadata(ObjectMetadata.of(request))
+    InitiateMultipartUploadRequest.Builder initiate = InitiateMultipartUploadRequest.newBuilder()
+        .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
+        .putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .putAllMetadata(checksum.asUploadMetadata()).setOwner(caller.accessId()).setAcl(acl.canned())
-        .setGrants(acl.given()).build();
-    String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(initiate));
+        .setGrants(acl.given());
+    initiate.setEncryption(asked.request().toBuilder().setKind(encryption));
+    String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(
+        initiate.build()));
     checksum.asUploadMetadata().forEach(out.headers()::set);
+    ServerSideEncryption.describe(KeyInfo.newBuilder().setEncryption(KeyEncryption.newBuilder().setKind(encryption))
+        .build(), out, request::header);
     out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())
         .element("Key", request.key()).element("UploadId", uploadId).close("InitiateMultipartUploadResult").bytes(),
         "application/xml");
@@ -97,10 +101,18 @@ final class MultipartOps {
       return;
     }
     ObjectWrites.Stored part = objects.upload(request, caller, buckets.writeTarget(request, caller, bucket),
-        OpenKeyRequest.newBuilder().setUploadId(request.param("uploadId")).setPartNumber(number));
+        OpenKeyRequest.newBuilder().setUploadId(request.param("uploadId")).setPartNumber(number)
+            .setEncryption(partEncryption(request)));
     out.headers().set("ETag", ObjectMetadata.etag(part.key()));
+    ServerSideEncryption.describe(part.key(), out, request::header);
     part.checksum().addTo(out.headers());
     out.send(200, new byte[0], null);
+  }
+
+  /** A part is encrypted as its upload is: with SSE-C, under the customer's key it must carry again. */
+  private static EncryptionRequest partEncryption(S3Request request) throws S3Error {
+    ServerSideEncryption.Asked asked = ServerSideEncryption.asked(request);
+    return asked.kind() == EncryptionKind.SSE_C ? asked.request() : EncryptionRequest.getDefaultInstance();
   }
 
   /**
@@ -110,6 +122,7 @@ final class MultipartOps {
   private void copyPart(S3Request request, Caller caller, BucketInfo bucket, int number, S3Response out)
       throws S3Error {
     CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
+    CopyOps.checkCustomerKeys(request, ServerSideEncryption.asked(request).kind());
     long first = 0;
     long last = -1;
     String range = request.header("x-amz-copy-source-range");
@@ -137,9 +150,6 @@ final class MultipartOps {
     PartInfo part = OmCalls.againIfChanged(() -> {
       LookupKeyResponse found = source.lookup(om, buckets, request, caller);
       KeyInfo from = found.getKey();
-      if (from.hasEncryption()) {
-        throw S3ErrorCode.NOT_IMPLEMENTED.error("UploadPartCopy of an encrypted object is not implemented yet");
-      }
       long end = lastByte < 0 ? from.getSize() - 1 : lastByte;
       if (algorithm != null && firstByte <= end && end < from.getSize()) { // else the OM refuses the range
         copy.setChecksum(MultipartChecksum.partEntry(CopyOps.checksumOf(om, found, firstByte, end - firstByte + 1,
@@ -191,6 +201,7 @@ final class MultipartOps {
     checksum.ifPresent(c -> complete.putAllMetadata(c.asMetadata()));
     KeyInfo key = OmCalls.call(request.bucket(), request.key(), () -> om.completeMultipartUpload(complete.build()));
     Versions.written(key, out);
+    ServerSideEncryption.describe(key, out, request::header);
     Xml result = Xml.document("CompleteMultipartUploadResult").element("Location", "/" + request.bucket() + "/"
         + request.key()).element("Bucket", request.bucket()).element("Key", request.key())
         .element("ETag", ObjectMetadata.etag(key));

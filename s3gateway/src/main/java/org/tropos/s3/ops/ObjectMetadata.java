@@ -105,7 +105,6 @@ final class ObjectMetadata {
       }
     }
     out.headers().set("Accept-Ranges", "bytes");
-    ServerSideEncryption.describe(key, out);
     int tags = TaggingOps.tagsOf(key.getMetadataMap()).size();
     if (tags > 0) {
       out.headers().set("x-amz-tagging-count", tags);

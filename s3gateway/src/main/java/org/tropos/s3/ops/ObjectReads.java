@@ -152,6 +152,7 @@ final class ObjectReads {
     LookupKeyResponse found = read.key();
     KeyInfo key = found.getKey();
     Access.checkRead(bucket, key, caller);
+    byte[] customerKey = ServerSideEncryption.forRead(request, key);
     if (!conditionsHold(request, key, out)) {
       return;
     }
@@ -159,7 +160,7 @@ final class ObjectReads {
         : ByteRange.parse(request.header("range"), key.getSize());
     describe(request, bucket, key, out);
     checksum(request, key, partNumber, range == null, out);
-    try (KeyInputStream in = om.readKey(found)) {
+    try (KeyInputStream in = customerKey == null ? om.readKey(found) : om.readKey(found, customerKey)) {
       if (range == null) {
         out.stream(200, key.getSize(), body -> in.transferTo(key.getSize(), body));
         return;
@@ -176,6 +177,7 @@ final class ObjectReads {
     BucketInfo bucket = read.bucket();
     KeyInfo key = read.key().getKey();
     Access.checkRead(bucket, key, caller);
+    ServerSideEncryption.forRead(request, key);
     if (!conditionsHold(request, key, out)) {
       return;
     }
@@ -219,6 +221,7 @@ final class ObjectReads {
 
   private static void describe(S3Request request, BucketInfo bucket, KeyInfo key, S3Response out) {
     ObjectMetadata.describe(key, out);
+    ServerSideEncryption.describe(key, out, request::header);
     Versions.header(bucket, key, out);
     OVERRIDES.forEach((parameter, header) -> {
       String value = request.param(parameter);

@@ -43,8 +43,8 @@ import org.tropos.s3.http.S3Response;
  * only after its length, SHA-256 (when signed), chunk signatures (aws-chunked) and Content-MD5 (when sent) check
  * out, and after its conditions ({@code If-Match}, {@code If-None-Match}) hold at commit; otherwise the previous
  * object stays. It is encrypted at rest as asked or as its bucket's default says ({@link ServerSideEncryption}).
- * Headers asking for what we do not do (SSE-KMS, SSE-C, object lock, appends) are NotImplemented: the object is
- * never stored without what was asked for.
+ * Headers asking for what we do not do (SSE-KMS, object lock, appends) are NotImplemented: the object is never
+ * stored without what was asked for.
  */
 final class ObjectWrites {
   /** S3's largest object written by one PUT. */
@@ -79,11 +79,11 @@ final class ObjectWrites {
     OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(ObjectMetadata.of(request))
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(acl.canned()).setGrants(acl.given());
-    open.getEncryptionBuilder().setKind(ServerSideEncryption.asked(request.headers().names(), request::header));
+    open.setEncryption(ServerSideEncryption.asked(request).request());
     conditions(request, open);
     Stored stored = upload(request, caller, bucket, open);
     out.headers().set("ETag", ObjectMetadata.etag(stored.key()));
-    ServerSideEncryption.describe(stored.key(), out);
+    ServerSideEncryption.describe(stored.key(), out, request::header);
     stored.checksum().addTo(out.headers());
     Versions.written(stored.key(), out);
     out.send(200, new byte[0], null);
@@ -147,7 +147,7 @@ final class ObjectWrites {
   /** Refuses what a write asks for that we do not do, before anything is stored. */
   static void checkHeaders(S3Request request) throws S3Error {
     checkAsked(request.headers().names(), request.header("x-amz-storage-class"));
-    ServerSideEncryption.asked(request.headers().names(), request::header);
+    ServerSideEncryption.asked(request);
   }
 
   /**

@@ -89,6 +89,7 @@ final class OmCalls {
       case DELETE_MARKER -> S3ErrorCode.METHOD_NOT_ALLOWED.error("The specified method is not allowed against a"
           + " delete marker");
       case PERMISSION_DENIED -> S3ErrorCode.ACCESS_DENIED.error(e.getMessage());
+      case NOT_SUPPORTED -> S3ErrorCode.NOT_IMPLEMENTED.error(e.getMessage());
       case MALFORMED_POLICY -> S3ErrorCode.MALFORMED_POLICY.error(e.getMessage());
       case INVALID_BUCKET_ACL_WITH_OWNERSHIP -> S3ErrorCode.INVALID_BUCKET_ACL_WITH_OWNERSHIP.error(e.getMessage());
       case ENTITY_TOO_SMALL -> S3ErrorCode.ENTITY_TOO_SMALL.error("Your proposed upload is smaller than the minimum"

@@ -100,7 +100,7 @@ final class PostObjectOp {
         .putAllMetadata(TaggingOps.asMetadata(tagging == null ? Map.of() : TaggingOps.fromDocument(
             new ByteArrayInputStream(tagging.getBytes(StandardCharsets.UTF_8)))))
         .setAcl(AclRequests.canned(fields.get("acl")));
-    open.getEncryptionBuilder().setKind(ServerSideEncryption.asked(fields.keySet(), fields::get));
+    open.setEncryption(ServerSideEncryption.asked(fields.keySet(), fields::get, request.secure()).request());
     long min = policy == null ? 0 : policy.minLength();
     long max = Math.min(ObjectWrites.MAX_PUT_BYTES, policy == null ? Long.MAX_VALUE : policy.maxLength());
     CountingInputStream content = new CountingInputStream(form.content(), max);
@@ -163,7 +163,7 @@ final class PostObjectOp {
       S3Response out) {
     String etag = ObjectMetadata.etag(stored);
     out.headers().set("ETag", etag);
-    ServerSideEncryption.describe(stored, out);
+    ServerSideEncryption.describe(stored, out, fields::get);
     Versions.written(stored, out);
     String location = "http://" + request.header("host") + "/" + encode(request.bucket()) + "/" + encode(key);
     out.headers().set("Location", location);

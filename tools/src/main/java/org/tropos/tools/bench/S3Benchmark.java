@@ -29,6 +29,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.BucketAlreadyOwnedByYouException;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
 
 /**
  * {@code tropos bench s3}: {@code tropos local} started in a JVM of its own and driven through its S3 gateway by
@@ -140,6 +141,11 @@ public final class S3Benchmark implements Callable<Integer> {
       + " same run, as a side of its own (unsecured): what security costs.")
   private boolean unsecured;
 
+  @Option(names = "--sse", description = "Also run a secure tropos local whose bench bucket encrypts every object"
+      + " (SSE-S3, its default encryption) in the same run, as a side of its own (tropos-sse): what encryption at"
+      + " rest costs.")
+  private boolean sse;
+
   @Option(names = "--peer-pid", description = "The peer's server process (default: the local process listening on"
       + " the URL's port; without one, its CPU is reported as null).")
   private Long peerPid;
@@ -197,6 +203,12 @@ public final class S3Benchmark implements Callable<Integer> {
       TroposLocalProcess httpsCluster = https && plain != null
           ? start(benchDir, root.resolve("cluster-https"), clusterSettings, running) : local;
       List<S3Side> sides = new ArrayList<>(List.of(local.awaitReady()));
+      S3Side encrypted = null;
+      if (sse) {
+        encrypted = start(benchDir, root.resolve("cluster-sse"), clusterSettings, running).awaitReady()
+            .named("tropos-sse");
+        sides.add(encrypted);
+      }
       if (plain != null) {
         sides.add(plain.awaitReady().named("unsecured"));
       }
@@ -211,7 +223,7 @@ public final class S3Benchmark implements Callable<Integer> {
       try {
         for (S3Side side : sides) {
           targets.add(new S3Transfers.Target(side, side.client()));
-          createBucket(targets.get(targets.size() - 1).s3());
+          createBucket(targets.get(targets.size() - 1).s3(), side == encrypted);
         }
         long errors = transfers(out, targets);
         renames(out, targets.get(0), root);
@@ -235,11 +247,16 @@ public final class S3Benchmark implements Callable<Integer> {
     return local;
   }
 
-  private static void createBucket(S3Client s3) {
+  /** The bench bucket; {@code encrypted}: every object in it encrypted at rest (SSE-S3, its default encryption). */
+  private static void createBucket(S3Client s3, boolean encrypted) {
     try {
       s3.createBucket(b -> b.bucket(S3Transfers.BUCKET));
     } catch (BucketAlreadyOwnedByYouException e) {
       // a peer kept from an earlier run: its objects are overwritten
+    }
+    if (encrypted) {
+      s3.putBucketEncryption(p -> p.bucket(S3Transfers.BUCKET).serverSideEncryptionConfiguration(c -> c.rules(r -> r
+          .applyServerSideEncryptionByDefault(d -> d.sseAlgorithm(ServerSideEncryption.AES256)))));
     }
   }
 
