@@ -8,8 +8,10 @@ import org.tropos.common.io.ByteSink;
 
 /**
  * Decrypts a range of an encrypted stream's plaintext ({@link SegmentedGcm}, format 1) as its stored bytes arrive,
- * in whatever pieces they come, and hands each segment's plaintext on once its tag checks: the push-side twin of
- * {@link DecryptingInputStream}, for readers that stream (a datanode's read of a block range) rather than pull. A
+ * in whatever pieces they come, and hands the plaintext on once its segments' tags check: the push-side twin of
+ * {@link DecryptingInputStream}, for readers that stream (a datanode's read of a block range) rather than pull.
+ * Plaintext is handed on in pieces of up to {@value #BATCH} bytes, in memory the receiving sink lends when it does
+ * (an HTTP response's outbound buffers), so that a large read is not sent a segment at a time. A
  * changed byte, a segment moved or the stored bytes ending early fail with an {@link UncheckedIOException} (from
  * {@link #accept}) or an {@link IOException} (from {@link #finish}); no byte of a segment that fails its check is
  * handed on.
@@ -17,6 +19,8 @@ import org.tropos.common.io.ByteSink;
  * <p>Not thread-safe.
  */
 public final class DecryptingSink implements ByteSink {
+  private static final int BATCH = 1 << 20;
+
   private final byte[] dataKey;
   private final ByteSink out;
   private final long streamPlaintext;
@@ -25,6 +29,9 @@ public final class DecryptingSink implements ByteSink {
   private final ByteBuffer sealed = ByteBuffer.allocate(SegmentedGcm.STORED_SEGMENT);
   private final ByteBuffer plain = ByteBuffer.allocate(SegmentedGcm.SEGMENT);
   private SegmentedGcm.Segments segments;
+  /** Where plaintext gathers before it is handed on: lent by {@link #out}, or this sink's own. */
+  private ByteBuffer batch;
+  private ByteBuffer ownBatch;
   private long index;
   private int skip;
   private long left;
@@ -93,11 +100,35 @@ public final class DecryptingSink implements ByteSink {
     if (plain.remaining() > left) {
       plain.limit(plain.position() + (int) left);
     }
-    left -= plain.remaining();
     skip = 0;
     index++;
     sealed.clear();
-    out.accept(plain);
+    while (plain.hasRemaining()) {
+      if (batch == null) {
+        startBatch();
+      }
+      int n = plain.remaining();
+      take(plain, batch);
+      left -= n - plain.remaining();
+      if (!batch.hasRemaining() || left == 0) {
+        batch.flip();
+        ByteBuffer full = batch;
+        batch = null;
+        out.accept(full);
+      }
+    }
+  }
+
+  /** A buffer for the next plaintext: lent by the receiving sink when it lends, else this sink's own. */
+  private void startBatch() {
+    int size = (int) Math.min(BATCH, left);
+    batch = out.lend(size);
+    if (batch == null) {
+      if (ownBatch == null || ownBatch.capacity() < size) {
+        ownBatch = ByteBuffer.allocate(size);
+      }
+      batch = ownBatch.clear().limit(size);
+    }
   }
 
   private int storedBytes(long segment) {
