@@ -31,6 +31,7 @@ final class ServerSideEncryption {
   static final String CUSTOMER_ALGORITHM = HEADER + "-customer-algorithm";
   static final String CUSTOMER_KEY = HEADER + "-customer-key";
   static final String CUSTOMER_KEY_MD5 = HEADER + "-customer-key-md5";
+  private static final String KMS_KEY_ID = HEADER + "-aws-kms-key-id";
   /** Accepted and without effect (S3 Bucket Keys only change how SSE-KMS calls its KMS). */
   private static final String BUCKET_KEY = HEADER + "-bucket-key-enabled";
   private static final int CUSTOMER_KEY_BYTES = 32;
@@ -57,23 +58,28 @@ final class ServerSideEncryption {
    * header's value by its name in lower case, {@code secure}: whether it came over TLS.
    */
   static Asked asked(Iterable<String> names, Function<String, String> value, boolean secure) throws S3Error {
-    for (String name : names) {
-      String lower = name.toLowerCase(Locale.ROOT);
-      if (lower.startsWith(HEADER + "-") && !lower.equals(BUCKET_KEY) && !lower.startsWith(HEADER + "-customer-")) {
-        throw S3ErrorCode.NOT_IMPLEMENTED.error(lower + " is not implemented (SSE-KMS): the object would not be"
-            + " stored as asked");
-      }
-    }
     String algorithm = value.apply(CUSTOMER_ALGORITHM);
     String key = value.apply(CUSTOMER_KEY);
     String md5 = value.apply(CUSTOMER_KEY_MD5);
     String asked = value.apply(HEADER);
+    String kmsKey = value.apply(KMS_KEY_ID);
     if (algorithm != null || key != null || md5 != null) {
-      if (asked != null) {
+      if (asked != null || kmsKey != null) {
         throw S3ErrorCode.INVALID_ARGUMENT.error("Server Side Encryption with Customer provided key is incompatible"
             + " with the encryption method specified");
       }
       return customer(algorithm, key, md5, secure);
+    }
+    if (kmsKey != null && (asked == null || !asked.strip().startsWith("aws:kms"))) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error(KMS_KEY_ID + " is only valid with x-amz-server-side-encryption:"
+          + " aws:kms");
+    }
+    for (String name : names) {
+      String lower = name.toLowerCase(Locale.ROOT);
+      if (lower.startsWith(HEADER + "-") && !lower.equals(BUCKET_KEY)) {
+        throw S3ErrorCode.NOT_IMPLEMENTED.error(lower + " is not implemented (SSE-KMS): the object would not be"
+            + " stored as asked");
+      }
     }
     return asked == null ? Asked.NONE : new Asked(kind(asked.strip()), null, null);
   }
@@ -153,6 +159,9 @@ final class ServerSideEncryption {
    * written with, and carries none for an object that is not SSE-C. Refused (400) before anything is read.
    */
   static byte[] forRead(S3Request request, KeyInfo key) throws S3Error {
+    if (request.header(HEADER) != null || request.header(KMS_KEY_ID) != null) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error("A read names no encryption but SSE-C's: the object's own is used");
+    }
     Asked asked = asked(request);
     boolean customers = key.getEncryption().getKind() == EncryptionKind.SSE_C;
     if (!customers) {
