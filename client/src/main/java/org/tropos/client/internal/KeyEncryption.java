@@ -118,11 +118,11 @@ public final class KeyEncryption {
   }
 
   /** Whether {@code request} asks for its key to be encrypted. */
-  public static boolean asked(OpenKeyRequest request) {
+  private static boolean asked(OpenKeyRequest request) {
     return request.getEncryption().getKind() != EncryptionKind.ENCRYPTION_NONE;
   }
 
-  public static byte[] newDataKey() {
+  private static byte[] newDataKey() {
     byte[] key = new byte[SegmentedGcm.KEY_BYTES];
     RANDOM.nextBytes(key);
     return key;

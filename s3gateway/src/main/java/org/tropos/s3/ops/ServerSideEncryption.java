@@ -181,11 +181,6 @@ final class ServerSideEncryption {
     return asked.customerKey();
   }
 
-  /** How {@code key} is encrypted, as S3 names it; null: not encrypted. */
-  static String algorithm(KeyInfo key) {
-    return key.hasEncryption() && key.getEncryption().getKind() != EncryptionKind.ENCRYPTION_NONE ? AES256 : null;
-  }
-
   /**
    * Tells, in a response about {@code key} (its PUT, GET, HEAD, copy, part), how it is encrypted; for SSE-C with
    * the MD5 of the key that {@code request} carried.
@@ -197,8 +192,8 @@ final class ServerSideEncryption {
       if (md5 != null) {
         out.headers().set(CUSTOMER_KEY_MD5, md5.strip());
       }
-    } else if (algorithm(key) != null) {
-      out.headers().set(HEADER, algorithm(key));
+    } else if (key.getEncryption().getKind() == EncryptionKind.SSE_S3) {
+      out.headers().set(HEADER, AES256);
     }
   }
 
