@@ -1,5 +1,6 @@
 package org.tropos.client;
 
+import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -278,6 +279,11 @@ public final class TroposClient implements AutoCloseable {
     }
     return KeyEncryption.decrypting(lookup, lookup.getDataKey().toByteArray(), new BlockStreamReader(scm,
         clientHost, reads));
+  }
+
+  /** What the OM keeps to tell a customer's key (SSE-C) by, for a request that must name it without the key. */
+  public static ByteString customerKeyCheck(byte[] customerKey) {
+    return KeyEncryption.customerKeyCheck(customerKey);
   }
 
   /** Whether {@code customerKey} is the key {@code key} was encrypted with (SSE-C). */

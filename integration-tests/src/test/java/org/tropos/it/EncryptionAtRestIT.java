@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -44,6 +45,8 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CopyObjectRequest;
+import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
@@ -53,6 +56,7 @@ import software.amazon.awssdk.services.s3.model.PutObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.s3.model.UploadPartCopyResponse;
 import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
@@ -163,12 +167,19 @@ class EncryptionAtRestIT {
     assertArrayEquals(small, s3.getObjectAsBytes(g -> g.bucket("vault").key("small")).asByteArray());
     assertFalse(onDisk(small) || onDisk(large), "a default-encrypted object's plaintext is on a disk");
 
-    // An object written in the clear is not copied into the bucket's encryption by a metadata copy: refused.
+    // A copy into another encryption is written anew: in the clear into the bucket's encryption, and back out.
     s3.createBucket(b -> b.bucket("plain"));
     s3.putObject(p -> p.bucket("plain").key("a"), RequestBody.fromString("in the clear"));
-    assertEquals(501, assertThrows(S3Exception.class, () -> s3.copyObject(c -> c.sourceBucket("plain").sourceKey("a")
-        .destinationBucket("vault").destinationKey("from-plain"))).statusCode());
-    assertThrows(NoSuchKeyException.class, () -> s3.headObject(h -> h.bucket("vault").key("from-plain")));
+    assertEquals(ServerSideEncryption.AES256, s3.copyObject(c -> c.sourceBucket("plain").sourceKey("a")
+        .destinationBucket("vault").destinationKey("from-plain")).serverSideEncryption());
+    assertEquals("in the clear", s3.getObjectAsBytes(g -> g.bucket("vault").key("from-plain")).asUtf8String());
+    CopyObjectResponse out = s3.copyObject(c -> c.sourceBucket("vault").sourceKey("small")
+        .destinationBucket("plain").destinationKey("from-vault"));
+    assertNull(out.serverSideEncryption());
+    assertEquals("\"" + HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(small)) + "\"",
+        out.copyObjectResult().eTag(), "a copy written anew has its content's MD5");
+    assertArrayEquals(small, s3.getObjectAsBytes(g -> g.bucket("plain").key("from-vault")).asByteArray());
+    assertNull(s3.headObject(h -> h.bucket("plain").key("from-vault")).serverSideEncryption());
 
     s3.deleteBucketEncryption(d -> d.bucket("vault"));
     assertNull(s3.putObject(p -> p.bucket("vault").key("after"), RequestBody.fromString("after"))
@@ -198,11 +209,17 @@ class EncryptionAtRestIT {
     }
     assertEquals(List.of((long) partSize, (long) partSize, 70_001L), s3.listParts(l -> l.bucket("parts").key("big")
         .uploadId(uploadId)).parts().stream().map(Part::size).toList());
-    // A part copied into an encrypted upload would share blocks in the clear: not implemented, nothing changed.
-    s3.putObject(p -> p.bucket("parts").key("plain"), RequestBody.fromString("in the clear"));
-    assertEquals(501, assertThrows(S3Exception.class, () -> s3.uploadPartCopy(c -> c.sourceBucket("parts")
-        .sourceKey("plain").destinationBucket("parts").destinationKey("big").uploadId(uploadId).partNumber(4)))
-        .statusCode());
+    // A part copied into an encrypted upload is written anew under the upload's key: here the last part again,
+    // from a range of another encrypted object, across its segments.
+    byte[] around = plaintext("around", 200_000);
+    System.arraycopy(whole, 2 * partSize, around, 1_000, 70_001);
+    s3.putObject(p -> p.bucket("parts").key("around").serverSideEncryption(ServerSideEncryption.AES256),
+        RequestBody.fromBytes(around));
+    UploadPartCopyResponse copied = s3.uploadPartCopy(c -> c.sourceBucket("parts").sourceKey("around")
+        .copySourceRange("bytes=1000-71000").destinationBucket("parts").destinationKey("big").uploadId(uploadId)
+        .partNumber(3));
+    assertEquals(ServerSideEncryption.AES256, copied.serverSideEncryption());
+    parts.set(2, CompletedPart.builder().partNumber(3).eTag(copied.copyPartResult().eTag()).build());
     assertEquals(ServerSideEncryption.AES256, s3.completeMultipartUpload(c -> c.bucket("parts").key("big")
         .uploadId(uploadId).multipartUpload(m -> m.parts(parts))).serverSideEncryption());
 
@@ -255,12 +272,26 @@ class EncryptionAtRestIT {
         parts.add(CompletedPart.builder().partNumber(number).eTag(https.uploadPart(u -> customer(u.bucket("customer")
             .key("m").uploadId(uploadId).partNumber(n), key), RequestBody.fromBytes(part)).eTag()).build());
       }
-      https.completeMultipartUpload(c -> c.bucket("customer").key("m").uploadId(uploadId)
-          .multipartUpload(m -> m.parts(parts)));
+      assertEquals(400, status(() -> https.completeMultipartUpload(c -> c.bucket("customer").key("m")
+          .uploadId(uploadId).multipartUpload(m -> m.parts(parts)))), "completed without the upload's key");
+      assertEquals(400, status(() -> https.completeMultipartUpload(c -> customer(c.bucket("customer").key("m")
+          .uploadId(uploadId).multipartUpload(m -> m.parts(parts)), other))), "completed with another key");
+      https.completeMultipartUpload(c -> customer(c.bucket("customer").key("m").uploadId(uploadId)
+          .multipartUpload(m -> m.parts(parts)), key));
       assertArrayEquals(whole, https.getObjectAsBytes(g -> customer(g.bucket("customer").key("m"), key))
           .asByteArray());
-      assertEquals(501, status(() -> https.copyObject(c -> c.sourceBucket("customer").sourceKey("c")
-          .destinationBucket("customer").destinationKey("copy"))), "a copy would rewrite every byte");
+      // A copy reads its source with the source's key (400 without it) and is written as it asks: under another
+      // customer's key, or SSE-S3.
+      assertEquals(400, status(() -> https.copyObject(c -> c.sourceBucket("customer").sourceKey("c")
+          .destinationBucket("customer").destinationKey("copy"))), "a copy without the source's key");
+      https.copyObject(c -> copySourceKey(customer(c.sourceBucket("customer").sourceKey("c")
+          .destinationBucket("customer").destinationKey("copy"), other), key));
+      assertArrayEquals(data, https.getObjectAsBytes(g -> customer(g.bucket("customer").key("copy"), other))
+          .asByteArray());
+      assertEquals(400, status(() -> https.getObject(g -> customer(g.bucket("customer").key("copy"), key))));
+      https.copyObject(c -> copySourceKey(c.sourceBucket("customer").sourceKey("m").destinationBucket("customer")
+          .destinationKey("m-s3").serverSideEncryption(ServerSideEncryption.AES256), key));
+      assertArrayEquals(whole, https.getObjectAsBytes(g -> g.bucket("customer").key("m-s3")).asByteArray());
       assertFalse(onDisk(data) || onDisk(whole), "an SSE-C object's plaintext is on a disk of the cluster");
     }
     // A customer's key is refused over plain HTTP, where it would cross the network in the clear.
@@ -289,6 +320,11 @@ class EncryptionAtRestIT {
         .putHeader("x-amz-server-side-encryption-customer-key", key)
         .putHeader("x-amz-server-side-encryption-customer-key-MD5", md5(key)));
     return request;
+  }
+
+  private static CopyObjectRequest.Builder copySourceKey(CopyObjectRequest.Builder request, String key) {
+    return request.copySourceSSECustomerAlgorithm("AES256").copySourceSSECustomerKey(key)
+        .copySourceSSECustomerKeyMD5(md5(key));
   }
 
   private static String md5(String base64Key) {

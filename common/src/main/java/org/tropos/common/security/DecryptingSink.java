@@ -11,10 +11,11 @@ import org.tropos.common.io.ByteSink;
  * in whatever pieces they come, and hands the plaintext on once its segments' tags check: the push-side twin of
  * {@link DecryptingInputStream}, for readers that stream (a datanode's read of a block range) rather than pull.
  * Plaintext is handed on in pieces of up to {@value #BATCH} bytes, in memory the receiving sink lends when it does
- * (an HTTP response's outbound buffers), so that a large read is not sent a segment at a time. A
- * changed byte, a segment moved or the stored bytes ending early fail with an {@link UncheckedIOException} (from
- * {@link #accept}) or an {@link IOException} (from {@link #finish}); no byte of a segment that fails its check is
- * handed on.
+ * (an HTTP response's outbound buffers), so that a large read is not sent a segment at a time. It lends a reader
+ * memory to read stored bytes into ({@link #lend}), and works in memory kept from sink to sink
+ * ({@link SinkWorkspace}), given back by {@link #finish}. A changed byte, a segment moved or the stored bytes ending
+ * early fail with an {@link UncheckedIOException} (from {@link #accept}) or an {@link IOException} (from
+ * {@link #finish}); no byte of a segment that fails its check is handed on.
  *
  * <p>Not thread-safe.
  */
@@ -25,9 +26,12 @@ public final class DecryptingSink implements ByteSink {
   private final ByteSink out;
   private final long streamPlaintext;
   private final long lastSegment;
-  private final ByteBuffer prefix = ByteBuffer.allocate(SegmentedGcm.PREFIX_BYTES);
-  private final ByteBuffer sealed = ByteBuffer.allocate(SegmentedGcm.STORED_SEGMENT);
-  private final ByteBuffer plain = ByteBuffer.allocate(SegmentedGcm.SEGMENT);
+  private SinkWorkspace workspace = SinkWorkspace.take();
+  /** Stored bytes received and not yet decrypted, up to its position: less than a segment between calls. */
+  private final ByteBuffer stage = workspace.stage;
+  private final ByteBuffer plain = workspace.plain;
+  /** What {@link #lend} last lent: when it comes back, its bytes are in {@link #stage} already. */
+  private ByteBuffer lent;
   private SegmentedGcm.Segments segments;
   /** Where plaintext gathers before it is handed on: lent by {@link #out}, or this sink's own. */
   private ByteBuffer batch;
@@ -54,41 +58,69 @@ public final class DecryptingSink implements ByteSink {
     this.skip = span.skip();
     this.left = length;
     if (prefix != null) {
-      this.segments = new SegmentedGcm.Segments(dataKey, prefix);
+      this.segments = new SegmentedGcm.Segments(dataKey, prefix, workspace.cipher);
     }
+  }
+
+  /** Room in the stage for the next stored bytes, when they fit in what it has free. */
+  @Override
+  public ByteBuffer lend(int bytes) {
+    lent = bytes <= stage.remaining() ? stage.slice(stage.position(), bytes) : null;
+    return lent;
   }
 
   @Override
   public void accept(ByteBuffer bytes) {
+    if (workspace == null) {
+      throw new IllegalStateException("the sink has finished");
+    }
+    if (bytes == lent) {
+      lent = null;
+      stage.position(stage.position() + bytes.limit());
+      decryptStaged();
+      return;
+    }
     while (bytes.hasRemaining()) {
-      if (segments == null) {
-        take(bytes, prefix);
-        if (!prefix.hasRemaining()) {
-          segments = new SegmentedGcm.Segments(dataKey, prefix.array());
-        }
-        continue;
-      }
-      if (index > lastSegment) {
-        throw new UncheckedIOException(new IOException("the encrypted stream has bytes beyond its range"));
-      }
-      sealed.limit(storedBytes(index));
-      take(bytes, sealed);
-      if (!sealed.hasRemaining()) {
-        open();
-      }
+      take(bytes, stage);
+      decryptStaged();
     }
   }
 
-  /** Fails unless the whole range was decrypted. */
+  /** Fails unless the whole range was decrypted; the sink is done either way. */
   public void finish() throws IOException {
     if (left > 0) {
       throw new IOException("the encrypted stream ends " + left + " plaintext bytes short of its range");
     }
+    if (workspace != null) {
+      workspace.giveBack();
+      workspace = null;
+    }
   }
 
-  /** Checks and decrypts the segment gathered, and hands on its part of the range. */
-  private void open() {
-    sealed.flip();
+  /** Decrypts every whole segment staged (after the prefix, when it comes first), keeping the rest staged. */
+  private void decryptStaged() {
+    stage.flip();
+    if (segments == null && stage.remaining() >= SegmentedGcm.PREFIX_BYTES) {
+      byte[] prefix = new byte[SegmentedGcm.PREFIX_BYTES];
+      stage.get(prefix);
+      segments = new SegmentedGcm.Segments(dataKey, prefix, workspace.cipher);
+    }
+    while (segments != null && stage.hasRemaining()) {
+      if (index > lastSegment) {
+        throw new UncheckedIOException(new IOException("the encrypted stream has bytes beyond its range"));
+      }
+      int stored = storedBytes(index);
+      if (stage.remaining() < stored) {
+        break;
+      }
+      open(stage.slice(stage.position(), stored));
+      stage.position(stage.position() + stored);
+    }
+    stage.compact();
+  }
+
+  /** Checks and decrypts segment {@link #index} ({@code sealed}), and hands on its part of the range. */
+  private void open(ByteBuffer sealed) {
     plain.clear();
     try {
       segments.decrypt(index, index == lastSegment, sealed, plain);
@@ -102,7 +134,6 @@ public final class DecryptingSink implements ByteSink {
     }
     skip = 0;
     index++;
-    sealed.clear();
     while (plain.hasRemaining()) {
       if (batch == null) {
         startBatch();

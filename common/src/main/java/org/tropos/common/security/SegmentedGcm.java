@@ -78,6 +78,15 @@ public final class SegmentedGcm {
         (int) (from - first * SEGMENT));
   }
 
+  /** A cipher for {@link Segments}. */
+  static Cipher newCipher() {
+    try {
+      return Cipher.getInstance("AES/GCM/NoPadding");
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("the JDK has no AES-GCM", e);
+    }
+  }
+
   /** The segments of one stream under one data key: encrypts or decrypts them one at a time. Not thread-safe. */
   public static final class Segments {
     private final SecretKeySpec key;
@@ -86,16 +95,17 @@ public final class SegmentedGcm {
 
     /** @param prefix the stream's random prefix */
     public Segments(byte[] dataKey, byte[] prefix) {
+      this(dataKey, prefix, newCipher());
+    }
+
+    /** Segments that work with {@code cipher}, which is theirs alone while they are used. */
+    Segments(byte[] dataKey, byte[] prefix, Cipher cipher) {
       if (dataKey.length != KEY_BYTES || prefix.length != PREFIX_BYTES) {
         throw new IllegalArgumentException("a data key is " + KEY_BYTES + " bytes and a prefix " + PREFIX_BYTES);
       }
       this.key = new SecretKeySpec(dataKey, "AES");
       this.prefix = prefix.clone();
-      try {
-        this.cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      } catch (GeneralSecurityException e) {
-        throw new IllegalStateException("the JDK has no AES-GCM", e);
-      }
+      this.cipher = cipher;
     }
 
     /** Encrypts segment {@code index}'s plaintext {@code in} into {@code out} (ciphertext and tag). */

@@ -119,7 +119,10 @@ class SegmentedGcmTest {
         "each stream draws its own prefix, so nonces are not reused");
   }
 
-  /** The same range through {@link DecryptingSink}, the stored bytes pushed in pieces of random sizes. */
+  /**
+   * The same range through {@link DecryptingSink}, the stored bytes pushed in pieces of random sizes, half of them
+   * read into the memory the sink lends (as a datanode read does) where it lends any.
+   */
   private byte[] push(byte[] stored, long plaintext, long from, long length, boolean prefixFirst) throws IOException {
     SegmentedGcm.Span span = SegmentedGcm.span(plaintext, from, length);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -132,7 +135,12 @@ class SegmentedGcmTest {
     int start = prefixFirst ? 0 : (int) span.storedFrom();
     for (int at = start; at < span.storedTo(); ) {
       int n = Math.min(1 + random.nextInt(70_000), (int) span.storedTo() - at);
-      sink.accept(ByteBuffer.wrap(stored, at, n));
+      ByteBuffer lent = random.nextBoolean() ? sink.lend(n) : null;
+      if (lent != null) {
+        lent.clear().limit(n);
+        lent.put(stored, at, n).flip();
+      }
+      sink.accept(lent != null ? lent : ByteBuffer.wrap(stored, at, n));
       at += n;
     }
     sink.finish();

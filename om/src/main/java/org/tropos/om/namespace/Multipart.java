@@ -245,6 +245,11 @@ final class Multipart {
       return completedBefore(txn, bucket, request).orElseThrow(() -> noSuchUpload(request.getUploadId()));
     }
     MultipartUploadRow upload = found.get();
+    if (!request.getCustomerKeyCheck().equals(upload.getEncryption().getCustomerKeyCheck())) {
+      throw new OmException(OmResult.INVALID_REQUEST, upload.getEncryption().getKind() == EncryptionKind.SSE_C
+          ? "upload " + request.getUploadId() + " is encrypted with a customer's key (SSE-C): it is completed with"
+              + " that key" : "upload " + request.getUploadId() + " is not encrypted with a customer's key");
+    }
     if (request.getPartsCount() == 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "a multipart upload is completed with at least one part");
     }

@@ -20,10 +20,12 @@ import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.s3.S3Error;
 import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
 import org.tropos.s3.checksum.ChecksumAlgorithm;
+import org.tropos.s3.checksum.DeclaredChecksum;
 import org.tropos.s3.checksum.ObjectChecksum;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
@@ -31,19 +33,21 @@ import org.tropos.s3.http.Xml;
 
 /**
  * CopyObject inside the cluster: the OM gives the copy the source's blocks (reference counted), so no byte moves
- * and an S3A rename (copy + delete) costs the same for 1 KB and 1 GB.
+ * and an S3A rename (copy + delete) costs the same for 1 KB and 1 GB. A copy stored otherwise than its source
+ * (encrypted otherwise, or under a customer's key on either side) cannot share its blocks: its bytes stream through
+ * the gateway, decrypted from the source and written as a new object is.
  */
 final class CopyOps {
-  private static final String COPY_SOURCE_CUSTOMER_ALGORITHM =
-      "x-amz-copy-source-server-side-encryption-customer-algorithm";
   private final TroposClient om;
   private final BucketOps buckets;
   private final AclRequests acls;
+  private final ObjectWrites writes;
 
-  CopyOps(TroposClient om, BucketOps buckets, AclRequests acls) {
+  CopyOps(TroposClient om, BucketOps buckets, AclRequests acls, ObjectWrites writes) {
     this.om = om;
     this.buckets = buckets;
     this.acls = acls;
+    this.writes = writes;
   }
 
   /** The bucket, key and version of an x-amz-copy-source header ({@code [/]bucket/key[?versionId=...]}). */
@@ -131,14 +135,14 @@ final class CopyOps {
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
     if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())
-        && source.versionId().isEmpty() && request.header(ServerSideEncryption.HEADER) == null) {
+        && source.versionId().isEmpty() && request.header(ServerSideEncryption.HEADER) == null
+        && request.header(ServerSideEncryption.CUSTOMER_ALGORITHM) == null) {
       throw S3ErrorCode.INVALID_REQUEST.error("This copy request is illegal because it is trying to copy an object"
           + " to itself without changing the object's metadata, storage class, website redirect location or"
           + " encryption attributes.");
     }
     S3Acl acl = acls.forWrite(request, caller.accessId(), target);
-    EncryptionKind encryption = ServerSideEncryption.asked(request).kind();
-    checkCustomerKeys(request, encryption);
+    ServerSideEncryption.Asked encryption = ServerSideEncryption.asked(request);
     Optional<ChecksumAlgorithm> asked = checksumAsked(request);
     KeyInfo copied = OmCalls.againIfChanged(() -> {
       LookupKeyResponse found = source.lookup(om, buckets, request, caller);
@@ -150,10 +154,14 @@ final class CopyOps {
       if (from.getDirectory()) {
         return copyDirectory(request, target);
       }
-      if (ServerSideEncryption.of(encryption, target) != from.getEncryption().getKind()
-          || from.getEncryption().getKind() == EncryptionKind.SSE_C) {
-        throw S3ErrorCode.NOT_IMPLEMENTED.error("A copy encrypted otherwise than its source is not implemented yet:"
-            + " the copy would not be stored as asked (or as the bucket's default encryption says)");
+      byte[] sourceKey = ServerSideEncryption.forCopySource(request, from);
+      if (rewrites(encryption.kind(), target, from)) {
+        Map<String, String> metadata = metadataOfCopy(request, from, replace, replaceTags);
+        metadata.keySet().removeIf(name -> name.equals(ObjectMetadata.ETAG) || ObjectChecksum.isEntry(name));
+        OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(metadata).setAcl(acl.canned())
+            .setGrants(acl.given()).setEncryption(encryption.request());
+        return rewrite(request, caller, target, open, found, sourceKey, 0, from.getSize(), asked.or(() ->
+            ObjectChecksum.in(from.getMetadataMap()).map(ObjectChecksum::algorithm))).key();
       }
       Optional<ObjectChecksum> computed = asked.isEmpty() || hasChecksum(from, asked.get()) ? Optional.empty()
           : Optional.of(checksumOf(om, found, 0, from.getSize(), asked.get()));
@@ -184,11 +192,32 @@ final class CopyOps {
     out.send(200, result.close("CopyObjectResult").bytes(), "application/xml");
   }
 
-  /** A copy from or to an object of a customer's key would rewrite every byte under another key: not yet. */
-  static void checkCustomerKeys(S3Request request, EncryptionKind asked) throws S3Error {
-    if (asked == EncryptionKind.SSE_C || request.header(COPY_SOURCE_CUSTOMER_ALGORITHM) != null) {
-      throw S3ErrorCode.NOT_IMPLEMENTED.error("Copies of objects encrypted with a customer's key (SSE-C) are not"
-          + " implemented yet");
+  /**
+   * Whether a copy of {@code source} asked to be encrypted as {@code asked} into {@code target} must be written anew:
+   * its encryption (as asked, else the bucket's default) is not the source's, or a customer's key is involved.
+   */
+  private static boolean rewrites(EncryptionKind asked, BucketInfo target, KeyInfo source) {
+    EncryptionKind from = source.getEncryption().getKind();
+    return ServerSideEncryption.of(asked, target) != from || from == EncryptionKind.SSE_C
+        || asked == EncryptionKind.SSE_C;
+  }
+
+  /**
+   * Writes {@code length} bytes of the source {@code found} from {@code first} (its plaintext, read with the
+   * customer's {@code sourceKey} for SSE-C) into the key or part {@code open} describes, encrypted as it asks, as a
+   * PUT of those bytes would be: its ETag their MD5, its checksum computed by {@code algorithm} (else S3's
+   * default).
+   */
+  ObjectWrites.Stored rewrite(S3Request request, Caller caller, BucketInfo target, OpenKeyRequest.Builder open,
+      LookupKeyResponse found, byte[] sourceKey, long first, long length, Optional<ChecksumAlgorithm> algorithm)
+      throws S3Error {
+    try (KeyInputStream in = sourceKey == null ? om.readKey(found) : om.readKey(found, sourceKey)) {
+      in.seek(first);
+      return writes.store(request.bucket(), request.key(), caller, buckets.writeTarget(request, caller, target),
+          open, in, length, false, new DeclaredChecksum(algorithm.orElse(DeclaredChecksum.DEFAULT), null, false),
+          digests -> { });
+    } catch (IOException e) {
+      throw S3ErrorCode.INTERNAL_ERROR.error("The copy source could not be copied: " + e.getMessage());
     }
   }
 

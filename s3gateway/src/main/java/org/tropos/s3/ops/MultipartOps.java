@@ -50,12 +50,14 @@ final class MultipartOps {
   private final BucketOps buckets;
   private final ObjectWrites objects;
   private final AclRequests acls;
+  private final CopyOps copies;
 
-  MultipartOps(TroposClient om, BucketOps buckets, ObjectWrites objects, AclRequests acls) {
+  MultipartOps(TroposClient om, BucketOps buckets, ObjectWrites objects, AclRequests acls, CopyOps copies) {
     this.om = om;
     this.buckets = buckets;
     this.objects = objects;
     this.acls = acls;
+    this.copies = copies;
   }
 
   /**
@@ -117,12 +119,14 @@ final class MultipartOps {
 
   /**
    * UploadPartCopy: the part references a byte range of the source's blocks; no byte moves, except that the range
-   * is read once for its checksum when the upload was created with a checksum algorithm.
+   * is read once for its checksum when the upload was created with a checksum algorithm. A part that cannot share
+   * the source's blocks (either is encrypted, or the source is under a customer's key) is written anew from the
+   * range's plaintext, encrypted as its upload is.
    */
   private void copyPart(S3Request request, Caller caller, BucketInfo bucket, int number, S3Response out)
       throws S3Error {
     CopyOps.Source source = CopyOps.Source.parse(request.header("x-amz-copy-source"));
-    CopyOps.checkCustomerKeys(request, ServerSideEncryption.asked(request).kind());
+    EncryptionKind encryption = partEncryption(request).getKind();
     long first = 0;
     long last = -1;
     String range = request.header("x-amz-copy-source-range");
@@ -147,26 +151,59 @@ final class MultipartOps {
     ChecksumAlgorithm algorithm = MultipartChecksum.ofUpload(listParts(request, 0, 1).getMetadataMap()).algorithm();
     long firstByte = first;
     long lastByte = last;
-    PartInfo part = OmCalls.againIfChanged(() -> {
+    Xml result = OmCalls.againIfChanged(() -> {
       LookupKeyResponse found = source.lookup(om, buckets, request, caller);
       KeyInfo from = found.getKey();
+      byte[] sourceKey = ServerSideEncryption.forCopySource(request, from);
       long end = lastByte < 0 ? from.getSize() - 1 : lastByte;
-      if (algorithm != null && firstByte <= end && end < from.getSize()) { // else the OM refuses the range
+      boolean inRange = firstByte <= end && end < from.getSize() || lastByte < 0 && from.getSize() == 0;
+      if (from.getEncryption().getKind() != EncryptionKind.ENCRYPTION_NONE
+          || encryption == EncryptionKind.SSE_C) {
+        return rewritePart(request, caller, bucket, number, found, sourceKey, firstByte, end, inRange, algorithm,
+            out);
+      }
+      if (algorithm != null && inRange) { // else the OM refuses the range
         copy.setChecksum(MultipartChecksum.partEntry(CopyOps.checksumOf(om, found, firstByte, end - firstByte + 1,
             algorithm)));
       }
       try {
-        return om.copyPart(copy.setSourceVersionId(from.getVersionId()).setExpectedObjectId(from.getObjectId())
-            .build());
+        PartInfo part = om.copyPart(copy.setSourceVersionId(from.getVersionId())
+            .setExpectedObjectId(from.getObjectId()).build());
+        return partResult(part.getModificationTimeMs(), part.getEtag(), MultipartChecksum.ofPartEntry(
+            part.getChecksum()));
       } catch (OmException e) {
+        if (e.result() == OmResult.NOT_SUPPORTED) { // the upload is encrypted: its parts are its own
+          return rewritePart(request, caller, bucket, number, found, sourceKey, firstByte, end, inRange, algorithm,
+              out);
+        }
         throw e.result() == OmResult.INVALID_REQUEST ? S3ErrorCode.INVALID_RANGE.error(e.getMessage())
             : OmCalls.translate(e, source.bucket(), source.key());
       }
     });
-    Xml result = Xml.document("CopyPartResult").element("LastModified", S3Time.iso(part.getModificationTimeMs()))
-        .element("ETag", part.getEtag());
-    MultipartChecksum.ofPartEntry(part.getChecksum()).ifPresent(c -> c.addTo(result));
     out.send(200, result.close("CopyPartResult").bytes(), "application/xml");
+  }
+
+  /** A copied part written anew from bytes {@code first} to {@code end} of the source's plaintext. */
+  private Xml rewritePart(S3Request request, Caller caller, BucketInfo bucket, int number, LookupKeyResponse found,
+      byte[] sourceKey, long first, long end, boolean inRange, ChecksumAlgorithm algorithm, S3Response out)
+      throws S3Error {
+    if (!inRange) {
+      throw S3ErrorCode.INVALID_RANGE.error("The x-amz-copy-source-range bytes=" + first + "-" + end + " is not"
+          + " within the source's " + found.getKey().getSize() + " bytes");
+    }
+    OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().setUploadId(request.param("uploadId"))
+        .setPartNumber(number).setEncryption(partEncryption(request));
+    ObjectWrites.Stored part = copies.rewrite(request, caller, bucket, open, found, sourceKey, first,
+        end - first + 1, Optional.ofNullable(algorithm));
+    ServerSideEncryption.describe(part.key(), out, request::header);
+    return partResult(part.key().getModificationTimeMs(), ObjectMetadata.etag(part.key()),
+        algorithm == null ? Optional.empty() : Optional.of(part.checksum()));
+  }
+
+  private static Xml partResult(long modified, String etag, Optional<ObjectChecksum> checksum) {
+    Xml result = Xml.document("CopyPartResult").element("LastModified", S3Time.iso(modified)).element("ETag", etag);
+    checksum.ifPresent(c -> c.addTo(result));
+    return result;
   }
 
   /**
@@ -185,6 +222,10 @@ final class MultipartOps {
         .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
         .setUploadId(request.param("uploadId")).setMinPartSize(MIN_PART_SIZE).setIfMatch(conditions.getIfMatch())
         .setIfNoneMatch(conditions.getIfNoneMatch());
+    ServerSideEncryption.Asked encryption = ServerSideEncryption.asked(request);
+    if (encryption.kind() == EncryptionKind.SSE_C) {
+      complete.setCustomerKeyCheck(TroposClient.customerKeyCheck(encryption.customerKey()));
+    }
     List<Element> named = XmlInput.children(root, "Part");
     for (Element part : named) {
       try {

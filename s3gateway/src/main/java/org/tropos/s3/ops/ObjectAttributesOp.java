@@ -41,6 +41,7 @@ final class ObjectAttributesOp {
     BucketInfo bucket = buckets.find(request);
     KeyInfo key = ObjectReads.lookup(om, buckets, bucket, request, caller, wanted.contains("ObjectParts")).getKey();
     Access.checkRead(bucket, key, caller);
+    ServerSideEncryption.forRead(request, key);
     Xml xml = Xml.document("GetObjectAttributesResponse");
     if (wanted.contains("ETag")) {
       xml.element("ETag", ObjectMetadata.etag(key).replace("\"", ""));

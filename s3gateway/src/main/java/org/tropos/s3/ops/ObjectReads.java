@@ -152,6 +152,7 @@ final class ObjectReads {
     LookupKeyResponse found = read.key();
     KeyInfo key = found.getKey();
     Access.checkRead(bucket, key, caller);
+    checkPart(key, partNumber); // before the key: S3 tells a part that is not there without it
     byte[] customerKey = ServerSideEncryption.forRead(request, key);
     if (!conditionsHold(request, key, out)) {
       return;
@@ -177,6 +178,7 @@ final class ObjectReads {
     BucketInfo bucket = read.bucket();
     KeyInfo key = read.key().getKey();
     Access.checkRead(bucket, key, caller);
+    checkPart(key, partNumber);
     ServerSideEncryption.forRead(request, key);
     if (!conditionsHold(request, key, out)) {
       return;
@@ -258,14 +260,9 @@ final class ObjectReads {
    * answers.
    */
   private static ByteRange part(KeyInfo key, int number, S3Response out) throws S3Error {
+    checkPart(key, number);
     if (key.getPartCount() == 0) {
-      if (number != 1) {
-        throw S3ErrorCode.INVALID_PART.error("The object has no part " + number + ": it was not uploaded in parts");
-      }
       return null;
-    }
-    if (number > key.getPartsCount()) {
-      throw S3ErrorCode.INVALID_PART.error("The object has " + key.getPartsCount() + " parts, not " + number);
     }
     long first = 0;
     for (PartInfo part : key.getPartsList().subList(0, number - 1)) {
@@ -275,6 +272,19 @@ final class ObjectReads {
     out.headers().set("x-amz-mp-parts-count", key.getPartCount());
     out.headers().set("Content-Range", "bytes " + first + "-" + (first + size - 1) + "/" + key.getSize());
     return new ByteRange(first, first + size - 1);
+  }
+
+  /** InvalidPart unless {@code key} has part {@code number} (an object not uploaded in parts has part 1 only). */
+  private static void checkPart(KeyInfo key, Integer number) throws S3Error {
+    if (number == null) {
+      return;
+    }
+    if (key.getPartCount() == 0 && number != 1) {
+      throw S3ErrorCode.INVALID_PART.error("The object has no part " + number + ": it was not uploaded in parts");
+    }
+    if (key.getPartCount() > 0 && number > key.getPartsCount()) {
+      throw S3ErrorCode.INVALID_PART.error("The object has " + key.getPartsCount() + " parts, not " + number);
+    }
   }
 
   /** RFC 7232 conditions as S3 applies them; false once a 304 or 412 was sent. */

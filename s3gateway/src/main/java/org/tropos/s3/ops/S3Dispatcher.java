@@ -60,8 +60,8 @@ public final class S3Dispatcher implements S3Handler {
     ObjectReads reads = new ObjectReads(om, buckets);
     ObjectWrites writes = new ObjectWrites(om, buckets, acls);
     ObjectListing listing = new ObjectListing(om, buckets);
-    MultipartOps multipart = new MultipartOps(om, buckets, writes, acls);
-    CopyOps copies = new CopyOps(om, buckets, acls);
+    CopyOps copies = new CopyOps(om, buckets, acls, writes);
+    MultipartOps multipart = new MultipartOps(om, buckets, writes, acls, copies);
     DeleteObjectsOp bulkDelete = new DeleteObjectsOp(om, buckets);
     TaggingOps tagging = new TaggingOps(om, buckets);
     VersioningOps versioning = new VersioningOps(om, buckets);

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
 import org.tropos.client.TroposClient;
@@ -31,6 +32,7 @@ final class ServerSideEncryption {
   static final String CUSTOMER_ALGORITHM = HEADER + "-customer-algorithm";
   static final String CUSTOMER_KEY = HEADER + "-customer-key";
   static final String CUSTOMER_KEY_MD5 = HEADER + "-customer-key-md5";
+  private static final String COPY_SOURCE = "x-amz-copy-source-";
   private static final String KMS_KEY_ID = HEADER + "-aws-kms-key-id";
   /** Accepted and without effect (S3 Bucket Keys only change how SSE-KMS calls its KMS). */
   private static final String BUCKET_KEY = HEADER + "-bucket-key-enabled";
@@ -162,7 +164,20 @@ final class ServerSideEncryption {
     if (request.header(HEADER) != null || request.header(KMS_KEY_ID) != null) {
       throw S3ErrorCode.INVALID_ARGUMENT.error("A read names no encryption but SSE-C's: the object's own is used");
     }
-    Asked asked = asked(request);
+    return customerKeyOf(asked(request), key);
+  }
+
+  /**
+   * The customer's key to read a copy's {@code source} with (null: it is not SSE-C), from the request's
+   * {@code x-amz-copy-source-server-side-encryption-customer-*} headers, checked as a read's are.
+   */
+  static byte[] forCopySource(S3Request request, KeyInfo source) throws S3Error {
+    return customerKeyOf(asked(List.of(), name -> request.header(COPY_SOURCE + name.substring("x-amz-".length())),
+        request.secure()), source);
+  }
+
+  /** The customer's key {@code asked} carries, if it is {@code key}'s; null when {@code key} is not SSE-C. */
+  private static byte[] customerKeyOf(Asked asked, KeyInfo key) throws S3Error {
     boolean customers = key.getEncryption().getKind() == EncryptionKind.SSE_C;
     if (!customers) {
       if (asked.kind() == EncryptionKind.SSE_C) {
