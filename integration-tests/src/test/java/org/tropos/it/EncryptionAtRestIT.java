@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -35,6 +37,7 @@ import org.tropos.client.TroposClient;
 import org.tropos.common.security.PemFiles;
 import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.tools.Tropos;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.AwsRequest;
@@ -62,9 +65,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 /**
  * SSE-S3 in a secure cluster, through a real S3 client: objects asked to be encrypted, and those written to a
  * bucket whose default encryption says so, read back bit-exact (whole, in ranges across segment boundaries, and
- * on the native path, multipart ones across their parts), with their plaintext sizes everywhere; no file of the cluster (block files, Raft logs, the
- * OM's database) holds their plaintext, while an object left in the clear is found by the same scan. What is not
- * implemented (SSE-KMS, SSE-C) is refused with nothing stored.
+ * on the native path, multipart ones across their parts), with their plaintext sizes everywhere; no file of the
+ * cluster (block files, Raft logs, the OM's database) holds their plaintext, while an object left in the clear is
+ * found by the same scan. SSE-C over HTTPS; copies into and out of either; a bucket created encrypted with
+ * {@code tropos sh}. What is not implemented (SSE-KMS) is refused with nothing stored.
  */
 class EncryptionAtRestIT {
   private static final int SMALL = 200 * 1024;
@@ -298,6 +302,38 @@ class EncryptionAtRestIT {
     assertEquals(400, status(() -> s3.putObject(p -> customer(p.bucket("customer").key("plain-http"), key),
         RequestBody.fromString("x"))));
     assertThrows(NoSuchKeyException.class, () -> s3.headObject(h -> h.bucket("customer").key("plain-http")));
+  }
+
+  @Test
+  void aBucketCreatedEncryptedOnTheNativePathEncryptsTheKeysWrittenToItUntilUpdated() throws Exception {
+    Path conf = mini.clientConfDir(dir.resolve("sh-conf"));
+    Path local = dir.resolve("native.bin");
+    byte[] secretData = plaintext("native-encrypted", SMALL);
+    Files.write(local, secretData);
+    assertEquals(0, sh(conf, "volume", "create", "/tde"));
+    assertEquals(1, sh(conf, "bucket", "create", "/tde/refused", "--encryption", "SSE_C"), "no customer's key");
+    assertThrows(Exception.class, () -> admin.getBucket("tde", "refused"));
+    assertEquals(0, sh(conf, "bucket", "create", "/tde/vault", "--encryption", "AES256"));
+    assertEquals(0, sh(conf, "key", "put", "/tde/vault/secret", local.toString()));
+    Path back = dir.resolve("native-back.bin");
+    assertEquals(0, sh(conf, "key", "get", "/tde/vault/secret", back.toString()));
+    assertArrayEquals(secretData, Files.readAllBytes(back));
+    assertFalse(onDisk(secretData), "a key of an encrypted bucket is on a disk in the clear");
+
+    assertEquals(0, sh(conf, "bucket", "update", "/tde/vault", "--encryption", "NONE"));
+    byte[] clear = plaintext("native-clear", SMALL);
+    Files.write(local, clear);
+    assertEquals(0, sh(conf, "key", "put", "/tde/vault/clear", local.toString()));
+    assertEquals(EncryptionKind.ENCRYPTION_NONE, admin.lookupKey("tde", "vault", "clear").getKey().getEncryption()
+        .getKind());
+    assertEquals(EncryptionKind.SSE_S3, admin.lookupKey("tde", "vault", "secret").getKey().getEncryption()
+        .getKind(), "keys keep how they were written");
+  }
+
+  private static int sh(Path conf, String... args) {
+    String[] all = Stream.concat(Stream.of("sh"), Stream.concat(Stream.of(args), Stream.of("--conf",
+        conf.toString()))).toArray(String[]::new);
+    return Tropos.run(new PrintWriter(new StringWriter()), new PrintWriter(new StringWriter()), all);
   }
 
   @Test

@@ -8,6 +8,7 @@ import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketEncryption;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.BucketVersioning;
@@ -127,6 +128,14 @@ final class Buckets {
         .setAcl(request.getAcl()).setGrants(request.getGrants()).setLocation(request.getLocation())
         .setObjectOwnership(request.getObjectOwnership()).addAllAcls(request.getAclsList())
         .addAllAcls(NativeAcls.inherited(volume.getAclsList(), true)).build();
+    if (request.hasEncryption()) {
+      if (link) {
+        throw new OmException(OmResult.INVALID_REQUEST, "a bucket link has no encryption of its own: its source's"
+            + " keys are what it shows");
+      }
+      checkEncryption(request.getEncryption());
+      row = row.toBuilder().setEncryption(request.getEncryption()).build();
+    }
     BucketAccessSettings.checkOwnership(row);
     txn.put(OmTable.BUCKETS, key, row);
     return Infos.bucket(row, UsageRow.getDefaultInstance());
@@ -219,11 +228,8 @@ final class Buckets {
       throw new OmException(OmResult.INVALID_REQUEST, "bucket " + volume + "/" + name + " is a link: set"
           + " encryption on its source, whose keys it is");
     }
-    EncryptionKind kind = request.getEncryption().getKind();
-    if (kind == EncryptionKind.UNRECOGNIZED || kind == EncryptionKind.SSE_C
-        || request.hasEncryption() && kind == EncryptionKind.ENCRYPTION_NONE) {
-      throw new OmException(OmResult.INVALID_REQUEST, "unknown default encryption " + request.getEncryption()
-          .getKindValue());
+    if (request.hasEncryption()) {
+      checkEncryption(request.getEncryption());
     }
     BucketRow.Builder row = requireRow(txn, volume, name).toBuilder().setModificationTimeMs(txn.nowMillis());
     if (request.hasEncryption()) {
@@ -232,6 +238,14 @@ final class Buckets {
       row.clearEncryption();
     }
     txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
+  }
+
+  /** A bucket's default encryption is SSE-S3 (a customer's key is never kept, so it cannot be a default). */
+  private static void checkEncryption(BucketEncryption encryption) throws OmException {
+    if (encryption.getKind() != EncryptionKind.SSE_S3) {
+      throw new OmException(OmResult.INVALID_REQUEST, "unknown default encryption " + encryption.getKindValue()
+          + ": a bucket's default is SSE_S3");
+    }
   }
 
   /** The buckets of {@code volume} that {@code shown} keeps, a page of them. */

@@ -107,6 +107,9 @@ public final class Namespace {
   }
 
   public BucketInfo createBucket(BucketInfo bucket) throws OmException {
+    if (bucket.hasEncryption()) {
+      dataKeys.requireMasterKey();
+    }
     return runner.run("create bucket " + bucket.getVolume() + "/" + bucket.getName(),
         txn -> Buckets.create(txn, bucket, defaults));
   }

@@ -1,20 +1,25 @@
 package org.tropos.tools.cli.sh;
 
 import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.Optional;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.DataSize;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketEncryption;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.EncryptionKind;
+import org.tropos.proto.om.SetBucketPropertiesRequest;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code tropos sh bucket create|info|list|delete}. */
+/** {@code tropos sh bucket create|link|info|list|update|delete} and its ACL commands. */
 @Command(name = "bucket", mixinStandardHelpOptions = true, description = "Buckets.",
     subcommands = {BucketCommands.Create.class, BucketCommands.Link.class, BucketCommands.Info.class,
-        BucketCommands.ListBuckets.class, BucketCommands.Delete.class, AclCommands.GetAcl.class,
-        AclCommands.SetAcl.class, AclCommands.AddAcl.class, AclCommands.RemoveAcl.class})
+        BucketCommands.ListBuckets.class, BucketCommands.Update.class, BucketCommands.Delete.class,
+        AclCommands.GetAcl.class, AclCommands.SetAcl.class, AclCommands.AddAcl.class, AclCommands.RemoveAcl.class})
 public final class BucketCommands {
   abstract static class OnBucket extends ShCall {
     @Parameters(paramLabel = "BUCKET", description = "/volume/bucket")
@@ -40,10 +45,18 @@ public final class BucketCommands {
     @Option(names = {"-u", "--user"}, description = "Owner (default: the volume's).")
     String owner = "";
 
+    @Option(names = {"-e", "--encryption"}, paramLabel = "AES256", description = "Encrypt every key written to it"
+        + " at rest (SSE-S3: a data key per key, wrapped by the cluster's master key; a secure cluster only).")
+    String encryption;
+
     @Override
     void run(TroposClient client, PrintWriter out) throws Exception {
       BucketInfo.Builder request = BucketInfo.newBuilder().setVolume(path().volume()).setName(path().bucket())
           .setOwner(owner).setQuotaBytes(quota == null ? 0 : DataSize.parse(quota).bytes());
+      if (encryption != null) {
+        request.setEncryption(defaultEncryption(encryption).orElseThrow(() -> new IllegalArgumentException(
+            "--encryption of a new bucket is AES256")));
+      }
       if (layout != null) {
         request.setLayout(layout);
       }
@@ -111,6 +124,30 @@ public final class BucketCommands {
         out.println(Json.bucket(b));
       }
     }
+  }
+
+  @Command(name = "update", mixinStandardHelpOptions = true, description = "Change a bucket's settings.")
+  static final class Update extends OnBucket {
+    @Option(names = {"-e", "--encryption"}, paramLabel = "AES256|NONE", required = true, description = "Encrypt"
+        + " keys written from now on at rest (AES256: SSE-S3), or not (NONE); keys written before keep theirs.")
+    String encryption;
+
+    @Override
+    void run(TroposClient client, PrintWriter out) throws Exception {
+      SetBucketPropertiesRequest.Builder request = SetBucketPropertiesRequest.newBuilder().setVolume(path().volume())
+          .setName(path().bucket()).setSetEncryption(true);
+      defaultEncryption(encryption).ifPresent(request::setEncryption);
+      out.println(Json.bucket(client.setBucketProperties(request.build())));
+    }
+  }
+
+  /** A bucket's default encryption as named on the command line: AES256 (SSE-S3), or NONE (empty). */
+  private static Optional<BucketEncryption> defaultEncryption(String name) {
+    return switch (name.toUpperCase(Locale.ROOT)) {
+      case "AES256", "SSE_S3" -> Optional.of(BucketEncryption.newBuilder().setKind(EncryptionKind.SSE_S3).build());
+      case "NONE" -> Optional.empty();
+      default -> throw new IllegalArgumentException("--encryption is AES256 (SSE-S3) or NONE, not " + name);
+    };
   }
 
   @Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete an empty bucket.")

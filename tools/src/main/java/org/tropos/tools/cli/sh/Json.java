@@ -63,6 +63,9 @@ final class Json {
     if (!b.getSourceBucket().isEmpty()) {
       json.field("sourceVolume", b.getSourceVolume()).field("sourceBucket", b.getSourceBucket());
     }
+    if (b.hasEncryption()) {
+      json.field("encryption", b.getEncryption().getKind());
+    }
     return json.end();
   }
 
