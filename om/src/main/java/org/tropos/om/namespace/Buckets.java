@@ -228,11 +228,9 @@ final class Buckets {
       throw new OmException(OmResult.INVALID_REQUEST, "bucket " + volume + "/" + name + " is a link: set"
           + " encryption on its source, whose keys it is");
     }
-    if (request.hasEncryption()) {
-      checkEncryption(request.getEncryption());
-    }
     BucketRow.Builder row = requireRow(txn, volume, name).toBuilder().setModificationTimeMs(txn.nowMillis());
     if (request.hasEncryption()) {
+      checkEncryption(request.getEncryption());
       row.setEncryption(request.getEncryption());
     } else {
       row.clearEncryption();

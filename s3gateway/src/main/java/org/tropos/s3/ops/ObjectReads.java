@@ -256,11 +256,10 @@ final class ObjectReads {
 
   /**
    * The bytes of part {@code number} of a key joined by a multipart upload, with its part count in the response;
-   * a key written whole is its own part 1 (null: all of it). A part it does not have is InvalidPart, as S3
-   * answers.
+   * a key written whole is its own part 1 (null: all of it). The part is one it has ({@link #checkPart}, called
+   * first).
    */
   private static ByteRange part(KeyInfo key, int number, S3Response out) throws S3Error {
-    checkPart(key, number);
     if (key.getPartCount() == 0) {
       return null;
     }
