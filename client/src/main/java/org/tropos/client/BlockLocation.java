@@ -6,7 +6,8 @@ import org.tropos.proto.hdds.BlockToken;
 /**
  * One block of a written object and how many of its bytes belong to it (a block abandoned after a failure holds
  * only what was committed before it), with the token a secure cluster's datanodes read it for (the OM's, from a
- * lookup; else the default instance).
+ * lookup; else the default instance), or, for a block just written, the WRITE token it was handed out with (the
+ * commit gives it back as proof).
  */
 public record BlockLocation(BlockId block, long length, BlockToken token) {
   /** A block read without a token (a cluster that is not secure). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.ByteString;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -18,11 +19,15 @@ import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.TroposClient;
+import org.tropos.client.internal.OmClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.AccessMode;
+import org.tropos.proto.hdds.BlockToken;
+import org.tropos.proto.hdds.BlockTokenIdentifier;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
@@ -34,12 +39,18 @@ import org.tropos.proto.om.AclRight;
 import org.tropos.proto.om.AclScope;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.om.db.OpenKeyRow;
+import org.tropos.proto.om.db.SealedOpenKey;
 import org.tropos.proto.scm.ContainerHealth;
+import org.tropos.proto.scm.ExcludeList;
 import org.tropos.proto.scm.ScmResult;
 
 /**
@@ -210,6 +221,66 @@ class AuthorizationIT {
     alice.changeAcl(key("team", "plan"), AclChange.ACL_CHANGE_REMOVE, List.of(acl(AclIdentity.IDENTITY_GROUP,
         "analysts", AclScope.SCOPE_ACCESS, AclRight.RIGHT_READ)));
     denied(() -> read(bob, "team", "plan"));
+  }
+
+  /**
+   * A writer commits only what the OM gave it: the open key it was handed, unchanged, and blocks handed out to it,
+   * shown by their WRITE tokens. Bob, who may create keys in a bucket, tries as an attacker would (raw calls, his
+   * own certificate) to commit alice's blocks under a key of his own, which would get him READ tokens for them,
+   * and to commit or extend an open key he rewrote; nothing is committed until he shows what he was given.
+   */
+  @Test
+  void aWriterCommitsOnlyTheOpenKeyAndTheBlocksTheOmGaveIt() throws Exception {
+    alice.createBucket(BucketInfo.newBuilder().setVolume("home").setName("inbox").build());
+    alice.changeAcl(bucket("inbox"), AclChange.ACL_CHANGE_ADD, List.of(acl(AclIdentity.IDENTITY_USER, "bob",
+        AclScope.SCOPE_ACCESS, AclRight.RIGHT_CREATE, AclRight.RIGHT_READ)));
+    KeyInfo report = admin.lookupKey("home", "private", "report").getKey();
+    List<KeyBlock> alices = report.getBlocksList();
+    try (OmClient raw = rawAs("bob"); OmClient carols = rawAs("carol")) {
+      OpenKeyResponse open = raw.openKey(OpenKeyRequest.newBuilder().setVolume("home").setBucket("inbox")
+          .setKey("loot").setSize(DATA.length).build());
+      BlockToken own = open.getFirstBlock().getToken();
+      BlockToken forged = BlockToken.newBuilder().setIdentifier(BlockTokenIdentifier.newBuilder().setOwner("bob")
+          .setBlockId(alices.get(0).getBlockId()).addModes(AccessMode.ACCESS_WRITE)
+          .setExpiryMs(System.currentTimeMillis() + 60_000).build().toByteString())
+          .setSignature(ByteString.copyFrom(new byte[32])).build();
+      BlockToken carolsToken = carols.openKey(OpenKeyRequest.newBuilder().setVolume("home").setBucket("private")
+          .setKey("carols").setSize(DATA.length).build()).getFirstBlock().getToken();
+      for (List<BlockToken> proofs : List.of(List.<BlockToken>of(), List.of(own), List.of(forged))) {
+        denied(() -> raw.commitKey("home", "inbox", open, report.getSize(), alices, proofs, Map.of(), false));
+        denied(() -> raw.createKey(OpenKeyRequest.newBuilder().setVolume("home").setBucket("inbox").setKey("loot2")
+            .build(), report.getSize(), alices, proofs, Map.of()));
+      }
+      KeyBlock carolsBlock = KeyBlock.newBuilder().setBlockId(BlockTokenIdentifier.parseFrom(carolsToken.getIdentifier())
+          .getBlockId()).setLength(DATA.length).build();
+      denied(() -> raw.commitKey("home", "inbox", open, DATA.length, List.of(carolsBlock), List.of(carolsToken), Map.of(),
+          false));
+
+      KeyBlock mine = KeyBlock.newBuilder().setBlockId(open.getFirstBlock().getBlockId()).setLength(DATA.length)
+          .build();
+      SealedOpenKey sealed = SealedOpenKey.parseFrom(open.getOpenKey());
+      OpenKeyRow planted = OpenKeyRow.parseFrom(sealed.getRow()).toBuilder().setPath("planted").setOwner("alice")
+          .build();
+      OpenKeyResponse rewritten = open.toBuilder().setOpenKey(sealed.toBuilder().setRow(planted.toByteString())
+          .build().toByteString()).build();
+      OpenKeyResponse unsealed = open.toBuilder().setOpenKey(SealedOpenKey.newBuilder()
+          .setRow(planted.toByteString()).build().toByteString()).build();
+      for (OpenKeyResponse changed : List.of(rewritten, unsealed)) {
+        denied(() -> raw.commitKey("home", "inbox", changed, DATA.length, List.of(mine), List.of(own), Map.of(),
+            false));
+        denied(() -> raw.allocateBlock("home", "inbox", changed, DATA.length, ExcludeList.getDefaultInstance()));
+      }
+      assertEquals(List.of(), alice.listKeys("home", "inbox", "", "", 100).getKeysList(), "nothing was committed");
+      assertArrayEquals(DATA, read(alice, "private", "report"));
+
+      assertEquals("bob", raw.commitKey("home", "inbox", open, DATA.length, List.of(mine), List.of(own), Map.of(),
+          false).getOwner(), "what the OM gave him, as given, commits");
+      alice.deleteKey("home", "inbox", "loot", false);
+    }
+  }
+
+  private static OmClient rawAs(String user) throws Exception {
+    return new OmClient(List.of(mini.omAddress()), "root", false, SecuritySettings.userTransport(confOf(user)));
   }
 
   @Test

@@ -175,7 +175,8 @@ public final class OmServer implements AutoCloseable {
     BlockTokens blockTokens = secretKeys == null ? BlockTokens.off() : BlockTokens.signedWith(secretKeys,
         config.security().blockTokens().tokenLifetime(), clock);
     OmRpc om = new OmRpc(namespace, scm, config.blockSize(), new Administrators(new Administration(
-        config.administrators(), Callers.localUser(), clock)), leadership, blockTokens, tokens,
+        config.administrators(), Callers.localUser(), clock)), leadership, Optional.ofNullable(secretKeys),
+        blockTokens, tokens,
         config.access().settings());
     server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
         List.of(om, om.identityService()),

@@ -9,6 +9,7 @@ import org.tropos.client.BlockWriteSettings;
 import org.tropos.client.KeyOutputStream;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.rpc.OmException;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -192,9 +193,10 @@ public final class BlockKeyOutputStream extends KeyOutputStream {
   private KeyInfo commit(List<BlockLocation> blocks) throws IOException {
     List<KeyBlock> keyBlocks = blocks.stream().map(b -> KeyBlock.newBuilder().setBlockId(b.block())
         .setLength(b.length()).build()).toList();
+    List<BlockToken> tokens = blocks.stream().map(BlockLocation::token).toList();
     try {
-      return unopened != null ? om.createKey(unopened, size, keyBlocks, commitMetadata)
-          : om.commitKey(volume, bucket, open, size, keyBlocks, commitMetadata, synced != null);
+      return unopened != null ? om.createKey(unopened, size, keyBlocks, tokens, commitMetadata)
+          : om.commitKey(volume, bucket, open, size, keyBlocks, tokens, commitMetadata, synced != null);
     } catch (OmException e) {
       throw new IOException("cannot commit the key: " + e.getMessage(), e);
     }

@@ -111,7 +111,7 @@ public final class BlockStreamWriter implements BlockWriter {
       if (committed < sent) {
         commitWithRetries();
       }
-      written.add(new BlockLocation(block.getBlockId(), committed));
+      written.add(new BlockLocation(block.getBlockId(), committed, block.getToken()));
       block = null;
     }
     return List.copyOf(written);
@@ -126,7 +126,7 @@ public final class BlockStreamWriter implements BlockWriter {
     chunk = ByteBuffer.allocate(0);
     if (block != null && sent + data.remaining() > settings.blockSize()) {
       commitWithRetries();
-      written.add(new BlockLocation(block.getBlockId(), committed));
+      written.add(new BlockLocation(block.getBlockId(), committed, block.getToken()));
       block = null;
     }
     if (block == null) {
@@ -255,7 +255,7 @@ public final class BlockStreamWriter implements BlockWriter {
       exclude.addPipelines(block.getPipeline().getId());
     }
     if (committed > 0) {
-      written.add(new BlockLocation(block.getBlockId(), committed));
+      written.add(new BlockLocation(block.getBlockId(), committed, block.getToken()));
     }
     if (pipelineGone) {
       // Only then: the client is shared by every writer of the process, and after anything else (a leader

@@ -7,6 +7,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.SystemClock;
+import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AclChange;
@@ -168,20 +169,26 @@ public final class OmClient implements AutoCloseable {
         .setCount(count).build()).getBlocksList());
   }
 
-  /** Opens a key as {@code open} says and commits it, in one call: a key written to leased blocks. */
-  public KeyInfo createKey(OpenKeyRequest open, long size, List<KeyBlock> blocks, Map<String, String> metadata)
-      throws OmException {
+  /**
+   * Opens a key as {@code open} says and commits it, in one call: a key written to leased blocks. {@code tokens}: the
+   * WRITE token each block was leased with (empty ones when the cluster is not secure).
+   */
+  public KeyInfo createKey(OpenKeyRequest open, long size, List<KeyBlock> blocks, List<BlockToken> tokens,
+      Map<String, String> metadata) throws OmException {
     return om.call(() -> stub().commitKey(CommitKeyRequest.newBuilder().setVolume(open.getVolume())
-        .setBucket(open.getBucket()).setOpen(open).setSize(size).addAllBlocks(blocks).putAllMetadata(metadata)
-        .build()).getKey());
+        .setBucket(open.getBucket()).setOpen(open).setSize(size).addAllBlocks(blocks).addAllBlockTokens(tokens)
+        .putAllMetadata(metadata).build()).getKey());
   }
 
-  /** Commits an open key; {@code recommit} when this writer committed it before (an hsync). */
+  /**
+   * Commits an open key; {@code tokens} as for {@link #createKey}, {@code recommit} when this writer committed it
+   * before (an hsync).
+   */
   public KeyInfo commitKey(String volume, String bucket, OpenKeyResponse open, long size, List<KeyBlock> blocks,
-      Map<String, String> metadata, boolean recommit) throws OmException {
+      List<BlockToken> tokens, Map<String, String> metadata, boolean recommit) throws OmException {
     return om.call(() -> stub().commitKey(CommitKeyRequest.newBuilder().setVolume(volume).setBucket(bucket)
         .setOpenId(open.getOpenId()).setOpenKey(open.getOpenKey()).setSize(size).addAllBlocks(blocks)
-        .putAllMetadata(metadata).setRecommit(recommit).build()).getKey());
+        .addAllBlockTokens(tokens).putAllMetadata(metadata).setRecommit(recommit).build()).getKey());
   }
 
   public LookupKeyResponse lookupKey(String volume, String bucket, String key, String clientHost)

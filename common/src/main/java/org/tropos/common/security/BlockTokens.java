@@ -76,23 +76,7 @@ public final class BlockTokens {
     if (keys.isEmpty()) {
       return;
     }
-    if (token.getIdentifier().isEmpty()) {
-      throw new BlockTokenException("no block token: a secure cluster's datanodes " + verb(mode) + " a block only"
-          + " with the token the OM hands out with its location");
-    }
-    BlockTokenIdentifier said;
-    try {
-      said = BlockTokenIdentifier.parseFrom(token.getIdentifier());
-    } catch (InvalidProtocolBufferException e) {
-      throw new BlockTokenException("the block token is unreadable");
-    }
-    Optional<SecretKey> key = keys.get().find(Uuids.fromProto(said.getKeyId()));
-    if (key.isEmpty()) {
-      throw new BlockTokenException("the block token is signed with a key SCM did not make, or one expired");
-    }
-    if (!MessageDigest.isEqual(key.get().mac(token.getIdentifier()), token.getSignature().toByteArray())) {
-      throw new BlockTokenException("the block token's signature does not match it");
-    }
+    BlockTokenIdentifier said = signed(token, mode);
     Instant expiry = Instant.ofEpochMilli(said.getExpiryMs());
     if (!expiry.isAfter(clock.wallTime())) {
       throw new BlockTokenException("the block token expired at " + expiry);
@@ -103,6 +87,51 @@ public final class BlockTokens {
     if (!covers) {
       throw new BlockTokenException("the block token is for " + name(granted) + ", not " + name(block));
     }
+    checkMode(said, block, mode);
+  }
+
+  /**
+   * Whom {@code token} was issued to, after checking that it names exactly {@code block} (no container token) in
+   * {@code mode}, signed with a key SCM made that has not expired. The token itself may have expired since: this
+   * is the OM's proof that it handed the block out (a writer commits what it wrote, however long that took), not
+   * a datanode's leave to touch it. Only when {@link #enabled}.
+   *
+   * @throws IOException when the keys cannot be fetched from SCM (the request may be tried again)
+   */
+  public String grantee(BlockToken token, BlockId block, AccessMode mode) throws BlockTokenException, IOException {
+    BlockTokenIdentifier said = signed(token, mode);
+    if (block.getLocalId() == 0 || !said.getBlockId().equals(block)) {
+      throw new BlockTokenException("the block token is for " + name(said.getBlockId()) + ", not " + name(block));
+    }
+    checkMode(said, block, mode);
+    return said.getOwner();
+  }
+
+  /** The identifier of {@code token}, once its signature is checked under a key SCM made that has not expired. */
+  private BlockTokenIdentifier signed(BlockToken token, AccessMode mode) throws BlockTokenException, IOException {
+    if (token.getIdentifier().isEmpty()) {
+      throw new BlockTokenException("no block token: a secure cluster's datanodes " + verb(mode) + " a block only"
+          + " with the token the OM hands out with its location");
+    }
+    BlockTokenIdentifier said;
+    try {
+      said = BlockTokenIdentifier.parseFrom(token.getIdentifier());
+    } catch (InvalidProtocolBufferException e) {
+      throw new BlockTokenException("the block token is unreadable");
+    }
+    Optional<SecretKey> key = keys.orElseThrow(() -> new IllegalStateException("block tokens are off"))
+        .find(Uuids.fromProto(said.getKeyId()));
+    if (key.isEmpty()) {
+      throw new BlockTokenException("the block token is signed with a key SCM did not make, or one expired");
+    }
+    if (!MessageDigest.isEqual(key.get().mac(token.getIdentifier()), token.getSignature().toByteArray())) {
+      throw new BlockTokenException("the block token's signature does not match it");
+    }
+    return said;
+  }
+
+  private static void checkMode(BlockTokenIdentifier said, BlockId block, AccessMode mode)
+      throws BlockTokenException {
     if (!said.getModesList().contains(mode)) {
       throw new BlockTokenException("the block token does not let its bearer " + verb(mode) + " " + name(block));
     }

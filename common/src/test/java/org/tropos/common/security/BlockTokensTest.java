@@ -1,6 +1,7 @@
 package org.tropos.common.security;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -73,6 +74,23 @@ class BlockTokensTest {
 
     clock.advance(Duration.ofHours(1));
     assertTrue(refusal(() -> tokens.verify(token, BLOCK, AccessMode.ACCESS_READ)).contains("expired"));
+  }
+
+  @Test
+  void aWriteTokenProvesItsBlockWasGrantedEvenAfterItExpires() throws Exception {
+    BlockToken token = tokens.issue("alice", BLOCK, List.of(AccessMode.ACCESS_WRITE));
+    clock.advance(Duration.ofHours(2));
+    assertEquals("alice", tokens.grantee(token, BLOCK, AccessMode.ACCESS_WRITE));
+    BlockId neighbour = BLOCK.toBuilder().setLocalId(43).build();
+    assertTrue(refusal(() -> tokens.grantee(token, neighbour, AccessMode.ACCESS_WRITE)).contains("not block 7:43"));
+    assertTrue(refusal(() -> tokens.grantee(tokens.issue("alice", BLOCK, READ), BLOCK, AccessMode.ACCESS_WRITE))
+        .contains("write"));
+    BlockToken wholeContainer = tokens.forContainer(7, "alice", List.of(AccessMode.ACCESS_WRITE));
+    assertTrue(refusal(() -> tokens.grantee(wholeContainer, BLOCK, AccessMode.ACCESS_WRITE))
+        .contains("container 7"), "a container token names no block it was granted for");
+    BlockToken foreign = BlockTokens.signedWith(new FixedKeyRing(SecretKey.generate(clock.wallTime(),
+        Duration.ofDays(2))), Duration.ofHours(1), clock).issue("alice", BLOCK, List.of(AccessMode.ACCESS_WRITE));
+    assertTrue(refusal(() -> tokens.grantee(foreign, BLOCK, AccessMode.ACCESS_WRITE)).contains("did not make"));
   }
 
   @Test

@@ -5,12 +5,14 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.grpc.stub.StreamObserver;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.tropos.common.acl.S3Actions;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.PeerRoles;
+import org.tropos.common.security.SecretKeyRing;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.UserAuthenticator;
 import org.tropos.common.util.Clock;
@@ -142,6 +144,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final OmCalls calls;
   private final Leadership leadership;
   private final BlockGrants grants;
+  private final OpenKeySeals seals;
   private final DelegationTokens tokens;
   private final AccessChecks access;
 
@@ -153,13 +156,16 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   }
 
   /**
-   * The service; {@code leadership} says when this OM may serve (an HA service's leader only), {@code tokens}
-   * signs the block tokens handed out with block locations, {@code delegationTokens} issues and checks delegation
-   * tokens (both off when the cluster is not secure).
+   * The service; {@code leadership} says when this OM may serve (an HA service's leader only), {@code secretKeys}
+   * (SCM's) seal the open keys handed to writers, {@code tokens} signs the block tokens handed out with block
+   * locations, {@code delegationTokens} issues and checks delegation tokens (all three absent or off when the cluster
+   * is not secure).
    */
   public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators,
-      Leadership leadership, BlockTokens tokens, DelegationTokens delegationTokens, AccessSettings access) {
+      Leadership leadership, Optional<SecretKeyRing> secretKeys, BlockTokens tokens, DelegationTokens delegationTokens,
+      AccessSettings access) {
     this.grants = new BlockGrants(tokens);
+    this.seals = new OpenKeySeals(secretKeys);
     this.tokens = delegationTokens;
     this.calls = new OmCalls(leadership, delegationTokens);
     this.leadership = leadership;
@@ -249,7 +255,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       access.create(r.getVolume(), r.getBucket(), r.getKey());
       OpenKeyRow open = namespace.openKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
-          .setOpenKey(open.toByteString());
+          .setOpenKey(seals.seal(open));
       if (KeyEncryptions.keepsDataKey(open.getEncryption()) && r.getEncryption().getDataKey().isEmpty()) {
         response.setDataKey(ByteString.copyFrom(namespace.dataKeys().unwrap(open.getEncryption())))
             .setEncryption(open.getEncryption().getKind());
@@ -265,9 +271,10 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void allocateBlock(AllocateKeyBlockRequest r, StreamObserver<AllocateKeyBlockResponse> o) {
     calls.respond("AllocateBlock", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), openKeyOf(r.getOpenKey()).getPath(), AclRight.RIGHT_CREATE,
+      ByteString row = seals.unseal(r.getOpenKey());
+      access.keys(r.getVolume(), r.getBucket(), openKeyOf(row).getPath(), AclRight.RIGHT_CREATE,
           S3Actions.PUT_OBJECT);
-      ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), r.getOpenKey()).getFactor();
+      ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), row).getFactor();
       long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
       return AllocateKeyBlockResponse.newBuilder().setBlock(grants.forWriter(scm.allocate(size, factor,
           r.getExclude()))).build();
@@ -286,6 +293,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void commitKey(CommitKeyRequest r, StreamObserver<CommitKeyResponse> o) {
     calls.respond("CommitKey", o, () -> {
+      grants.checkCommitted(r.getBlocksList(), r.getBlockTokensList(), AccessChecks.fromGateway());
       CommitKeyRequest owned;
       if (r.hasOpen()) {
         access.create(r.getVolume(), r.getBucket(), r.getOpen().getKey());
@@ -293,18 +301,20 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
             .build();
       } else {
         // Opened before: the path's bits were checked when it was opened; it must have been opened for the caller.
-        OpenKeyRow opened = openKeyOf(r.getOpenKey());
+        ByteString row = seals.unseal(r.getOpenKey());
+        OpenKeyRow opened = openKeyOf(row);
         access.keys(r.getVolume(), r.getBucket(), opened.getPath(), AclRight.RIGHT_CREATE, S3Actions.PUT_OBJECT);
         access.requireOpenedFor(opened.getOwner(), r.getVolume(), r.getBucket());
-        owned = r;
+        owned = r.toBuilder().setOpenKey(row).build();
       }
       return CommitKeyResponse.newBuilder().setKey(namespace.commitKey(owned)).build();
     });
   }
 
   /**
-   * The open key a writer carries back (to AllocateBlock, CommitKey): it names the key and the owner it was opened
-   * for. A commit whose key is opened with it gets the caller as its owner, or the one an administrator names.
+   * The row of an open key a writer carried back (to AllocateBlock, CommitKey), once unsealed: it names the key and
+   * the owner it was opened for. A commit whose key is opened with it gets the caller as its owner, or the one an
+   * administrator names.
    */
   private static OpenKeyRow openKeyOf(ByteString openKey) throws OmException {
     try {
