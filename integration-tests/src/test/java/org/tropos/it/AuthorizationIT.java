@@ -342,6 +342,63 @@ class AuthorizationIT {
         && l.contains("result=OK")));
   }
 
+  /**
+   * A prefix ACL (Ozone's, set with {@code tropos sh prefix} as with {@code ozone sh prefix}): alice lets bob read,
+   * create, list and delete under "drop/bob/" of a bucket he has no right in. He does exactly that there and nothing
+   * elsewhere (not under "drop/bobby", not alice's keys); keys and directories made there inherit the prefix's
+   * DEFAULT entries; once the ACL is gone he is refused again.
+   */
+  @Test
+  void aPrefixAclGrantsOnTheKeysUnderItAndNothingElse() throws Exception {
+    String conf = mini.clientConfDir(dir.resolve("prefix-cli")).toString();
+    for (BucketLayout layout : List.of(BucketLayout.OBJECT_STORE, BucketLayout.FILE_SYSTEM_OPTIMIZED)) {
+      String bucket = "drops-" + layout.getNumber();
+      alice.createBucket(BucketInfo.newBuilder().setVolume("home").setName(bucket).setLayout(layout).build());
+      write(alice, bucket, "drop/alice/notes");
+      AclObject bobs = AclObject.newBuilder().setType(AclObjectType.OBJECT_PREFIX).setVolume("home")
+          .setBucket(bucket).setKey("drop/bob/").build();
+      denied(() -> bob.changeAcl(bobs, AclChange.ACL_CHANGE_ADD, List.of(acl(AclIdentity.IDENTITY_USER, "bob",
+          AclScope.SCOPE_ACCESS, AclRight.RIGHT_ALL))));
+      denied(() -> write(bob, bucket, "drop/bob/1"));
+      TroposCli.run(0, "sh", "prefix", "addacl", "/home/" + bucket + "/drop/bob/", "-a",
+          "user:bob:rcld,group:ops:r[DEFAULT]", "--conf", conf);
+      TroposCli.run(1, "sh", "prefix", "addacl", "/home/" + bucket + "/drop/bob", "-a", "user:bob:r", "--conf",
+          conf);
+
+      write(bob, bucket, "drop/bob/sub/1");
+      assertArrayEquals(DATA, read(bob, bucket, "drop/bob/sub/1"));
+      assertEquals(List.of("drop/bob/sub/1"), bob.listKeys("home", bucket, "drop/bob/", "", 100).getKeysList()
+          .stream().map(k -> k.getName()).filter(n -> !n.endsWith("/")).toList());
+      assertEquals(List.of(acl(AclIdentity.IDENTITY_GROUP, "ops", AclScope.SCOPE_ACCESS, AclRight.RIGHT_READ)),
+          alice.getAcl(key(bucket, "drop/bob/sub/1")).getAclsList(), "a key made under the prefix inherits its"
+          + " DEFAULT entries");
+      if (layout == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
+        assertEquals(List.of(acl(AclIdentity.IDENTITY_GROUP, "ops", AclScope.SCOPE_ACCESS, AclRight.RIGHT_READ)),
+            alice.getAcl(key(bucket, "drop/bob/sub")).getAclsList(), "so does a directory");
+      }
+      denied(() -> bob.listKeys("home", bucket, "", "", 100));
+      denied(() -> bob.listKeys("home", bucket, "drop/", "", 100));
+      denied(() -> read(bob, bucket, "drop/alice/notes"));
+      denied(() -> write(bob, bucket, "drop/bobby"));
+      denied(() -> write(bob, bucket, "drop/alice/planted"));
+      denied(() -> bob.deleteKey("home", bucket, "drop/alice/notes", false));
+      denied(() -> bob.changeAcl(bobs, AclChange.ACL_CHANGE_ADD, List.of(acl(AclIdentity.IDENTITY_USER, "bob",
+          AclScope.SCOPE_ACCESS, AclRight.RIGHT_WRITE_ACL))));
+      String shown = TroposCli.run(0, "sh", "prefix", "getacl", "/home/" + bucket + "/drop/bob/", "--conf", conf);
+      assertTrue(shown.contains("owner: alice") && shown.contains("user:bob:rcld[ACCESS]")
+          && shown.contains("group:ops:r[DEFAULT]"), shown);
+      bob.deleteKey("home", bucket, "drop/bob/sub/1", false);
+
+      TroposCli.run(0, "sh", "prefix", "removeacl", "/home/" + bucket + "/drop/bob/", "-a",
+          "user:bob:rcld,group:ops:r[DEFAULT]", "--conf", conf);
+      assertEquals(List.of(), alice.getAcl(bobs).getAclsList());
+      denied(() -> write(bob, bucket, "drop/bob/2"));
+      denied(() -> bob.listKeys("home", bucket, "drop/bob/", "", 100));
+      assertEquals(List.of("drop/alice/notes"), alice.listKeys("home", bucket, "drop/", "", 100).getKeysList()
+          .stream().map(k -> k.getName()).filter(n -> !n.endsWith("/")).toList(), "nothing of alice's changed");
+    }
+  }
+
   @Test
   void theCommandLineShowsAndChangesNativeAclsAsOzoneShDoes() throws Exception {
     String conf = mini.clientConfDir(dir.resolve("root-cli")).toString();

@@ -12,10 +12,10 @@ import org.tropos.proto.om.KeyInfo;
 /**
  * Ozone's native authorizer, with S3's ACLs beside it. A caller holds a right on a volume, bucket or key when it
  * administers the OM; owns the target or what holds it (a volume's owner holds every right in it, as a bucket's
- * owner does in the bucket, as in Ozone and S3); when an ACCESS entry of the target's native ACL naming it grants the
- * right (or ALL); or when the target's S3 ACL does ({@link #s3Rights}). A read-only administrator reads, lists and
- * reads the ACL of everything. Every authenticated caller may create buckets in the S3 volume
- * ({@code ozone.s3g.volume.name}), as every S3 user may create buckets.
+ * owner does in the bucket, as in Ozone and S3); when an ACCESS entry of the target's native ACL, or of the ACL of a
+ * prefix holding it, naming it grants the right (or ALL); or when the target's S3 ACL does ({@link #s3Rights}). A
+ * read-only administrator reads, lists and reads the ACL of everything. Every authenticated caller may create buckets
+ * in the S3 volume ({@code ozone.s3g.volume.name}), as every S3 user may create buckets.
  *
  * <p>Immutable; thread-safe.
  */
@@ -37,7 +37,7 @@ public final class NativeAuthorizer implements Authorizer {
     if (who.readOnlyAdministrator() && READ_ONLY.contains(right)) {
       return true;
     }
-    if (NativeAcls.grant(on.acls(), who, right)) {
+    if (NativeAcls.grant(on.acls(), who, right) || NativeAcls.grant(on.prefixAcls(), who, right)) {
       return true;
     }
     if (on.key() == null && on.bucket() == null) {

@@ -23,10 +23,11 @@ import org.tropos.proto.om.db.JournalEntry;
  * every batch in RocksDB's WAL and are upgraded on open). Layout 3 adds {@code keyVersions}: a layout-2 database
  * has none, and its keys read as the "null" versions they are; older OMs refuse layout 3. Layout 5 adds
  * {@code delegationTokens}, which older OMs cannot open; layout 6 {@code s3Policies}, {@code s3Users} and
- * {@code s3Groups}; layout 7 keys encrypted at rest, which an older OM would serve as their ciphertext.
+ * {@code s3Groups}; layout 7 keys encrypted at rest, which an older OM would serve as their ciphertext; layout 8
+ * {@code prefixes} (prefix ACLs).
  */
 public final class OmDb implements CheckpointedState, AutoCloseable {
-  public static final int LAYOUT_VERSION = 7;
+  public static final int LAYOUT_VERSION = 8;
   private static final byte[] LAYOUT = utf8("layoutVersion");
   private static final byte[] LAST_TX = utf8("lastTxId");
   private static final byte[] LAST_LOG_INDEX = utf8("lastLogIndex");

@@ -45,6 +45,12 @@ public final class OmDbKeys {
     return ByteBuffer.allocate(8).putLong(bucketId).array();
   }
 
+  /** A prefix ACL's row: bucket id, prefix. */
+  public static byte[] prefix(long bucketId, String prefix) {
+    byte[] p = utf8(prefix);
+    return ByteBuffer.allocate(8 + p.length).putLong(bucketId).put(p).array();
+  }
+
   public static byte[] ids(long first, long second) {
     return ByteBuffer.allocate(16).putLong(first).putLong(second).array();
   }

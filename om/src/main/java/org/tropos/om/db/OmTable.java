@@ -33,6 +33,8 @@ public enum OmTable {
   MULTIPART_UPLOADS("multipartUploads"),
   /** Their parts: upload id, 0x00, part number. */
   MULTIPART_PARTS("multipartParts"),
+  /** Prefix ACLs: bucket id, prefix -> PrefixRow. */
+  PREFIXES("prefixes"),
   /** OM HA's retry cache: minute the call started, call id, 0x00, transaction number -> CallRecord. */
   CALLS("calls"),
   META("meta");

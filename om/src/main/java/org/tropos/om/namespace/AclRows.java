@@ -12,6 +12,7 @@ import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.om.AclChange;
 import org.tropos.proto.om.AclObject;
+import org.tropos.proto.om.AclObjectType;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.NativeAcl;
@@ -45,24 +46,34 @@ final class AclRows {
 
   /**
    * The bucket holding the keys of {@code volume/bucket}, and in it the version {@code versionId} ("" = the latest,
-   * a delete marker too) of {@code key} when there is one ("" names none).
+   * a delete marker too) of {@code key} when there is one ("" names none), under the ACL of its prefix.
    */
   static Resource key(Txn txn, String volume, String bucket, String key, String versionId) throws OmException {
     BucketRow row = Buckets.require(txn, volume, bucket);
-    Resource holder = new Resource(Infos.volume(Volumes.require(txn, row.getVolume())), Infos.bucket(row,
-        UsageRow.getDefaultInstance()), null);
+    Resource holder = holder(txn, row, key);
     if (key.isEmpty()) {
       return holder;
     }
     try {
       return row.getLayout() == BucketLayout.OBJECT_STORE ? new Resource(holder.volume(), holder.bucket(),
-          version(txn, row, key, versionId)) : path(txn, row, key, holder);
+          version(txn, row, key, versionId), PosixPermissions.Path.NONE, holder.prefixAcls())
+          : path(txn, row, key, holder);
     } catch (OmException e) {
       if (!ABSENT.contains(e.result())) {
         throw e;
       }
       return holder;
     }
+  }
+
+  /** The bucket holding the keys of {@code volume/bucket}, under the ACL of the prefix holding {@code path}. */
+  static Resource holder(Txn txn, String volume, String bucket, String path) throws OmException {
+    return holder(txn, Buckets.require(txn, volume, bucket), path);
+  }
+
+  private static Resource holder(Txn txn, BucketRow row, String path) throws OmException {
+    return new Resource(Infos.volume(Volumes.require(txn, row.getVolume())), Infos.bucket(row,
+        UsageRow.getDefaultInstance()), null).underPrefix(PrefixAcls.holding(txn, row, path));
   }
 
   /** A path of an FSO bucket: its file or directory if there is one, and the modes of its directories. */
@@ -74,7 +85,11 @@ final class AclRows {
         .orElseGet(() -> r.file().map(f -> Infos.file(bucket, r.path(), f)).orElse(null));
     PosixMode target = found == null ? null : new PosixMode(found.getOwner(), found.getGroup(),
         found.getPermission());
-    return new Resource(holder.volume(), holder.bucket(), found, new PosixPermissions.Path(ancestors, target));
+    // A directory is its S3 folder "path/": a prefix ACL on exactly that holds it.
+    List<NativeAcl> prefix = r.dir().isPresent() ? PrefixAcls.holding(txn, bucket, r.path() + "/")
+        : holder.prefixAcls();
+    return new Resource(holder.volume(), holder.bucket(), found, new PosixPermissions.Path(ancestors, target),
+        prefix);
   }
 
   private static KeyInfo version(Txn txn, BucketRow bucket, String key, String versionId) throws OmException {
@@ -82,11 +97,18 @@ final class AclRows {
     return Infos.version(bucket, key, found.row(), found.table() != OmTable.KEY_VERSIONS);
   }
 
-  /** The volume, bucket or existing key an ACL call names. */
+  /**
+   * The volume, bucket or existing key an ACL call names; for a prefix, the bucket holding the keys under the ACL of
+   * exactly that prefix.
+   */
   static Resource target(Txn txn, AclObject object) throws OmException {
     return switch (object.getType()) {
       case OBJECT_VOLUME -> volume(txn, object.getVolume());
       case OBJECT_BUCKET -> bucket(txn, object.getVolume(), object.getBucket());
+      case OBJECT_PREFIX -> {
+        BucketRow row = Buckets.require(txn, object.getVolume(), object.getBucket());
+        yield holder(txn, row, "").underPrefix(PrefixAcls.of(txn, row, object.getKey()));
+      }
       case OBJECT_KEY -> {
         Resource resource = key(txn, object.getVolume(), object.getBucket(), object.getKey(), "");
         if (resource.key() == null) {
@@ -102,6 +124,11 @@ final class AclRows {
   /** Changes the native ACL of what {@code object} names; returns the ACL it then has. */
   static List<NativeAcl> change(Txn txn, AclObject object, AclChange change, List<NativeAcl> given)
       throws OmException {
+    if (object.getType() == AclObjectType.OBJECT_PREFIX) {
+      BucketRow row = Buckets.require(txn, object.getVolume(), object.getBucket());
+      return PrefixAcls.change(txn, row, OmDbKeys.bucket(row.getVolume(), row.getName()), object.getKey(), change,
+          given);
+    }
     List<NativeAcl> acls = NativeAcls.changed(target(txn, object).acls(), change, given);
     switch (object.getType()) {
       case OBJECT_VOLUME -> {

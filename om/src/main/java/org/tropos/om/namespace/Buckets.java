@@ -272,5 +272,6 @@ final class Buckets {
     }
     txn.delete(OmTable.BUCKETS, OmDbKeys.bucket(volume, bucket));
     txn.delete(OmTable.USAGE, OmDbKeys.bucket(volume, bucket));
+    PrefixAcls.deleteAll(txn, row);
   }
 }

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.tropos.common.rpc.OmException;
-import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
@@ -128,7 +127,8 @@ final class FsoTree {
     for (int i = from; i < to; i++) {
       row = DirectoryRow.newBuilder().setObjectId(txn.newObjectId()).setParentId(parent).setName(parts.get(i))
           .setOwner(owner.isEmpty() ? bucket.getOwner() : owner).setCreationTimeMs(txn.nowMillis())
-          .setModificationTimeMs(txn.nowMillis()).addAllAcls(NativeAcls.inherited(bucket.getAclsList(), false)).build();
+          .setModificationTimeMs(txn.nowMillis())
+          .addAllAcls(PrefixAcls.inheritedBy(txn, bucket, Names.join(parts.subList(0, i + 1)))).build();
       txn.put(OmTable.DIRECTORIES, OmDbKeys.child(bucket.getObjectId(), parent, parts.get(i)), row);
       parent = row.getObjectId();
     }

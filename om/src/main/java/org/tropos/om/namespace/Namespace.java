@@ -148,6 +148,14 @@ public final class Namespace {
     return keyResource(volume, bucket, key, "");
   }
 
+  /**
+   * The bucket holding the keys of {@code volume/bucket} (a link followed), under the ACL of the prefix holding
+   * {@code path} (a key's name, or a prefix listed), as access checks see it; no key is read.
+   */
+  public Resource keysResource(String volume, String bucket, String path) throws OmException {
+    return runner.run("read bucket " + volume + "/" + bucket, txn -> AclRows.holder(txn, volume, bucket, path));
+  }
+
   /** As {@link #keyResource(String, String, String)}, for a version of the key ("" = the latest). */
   public Resource keyResource(String volume, String bucket, String key, String versionId) throws OmException {
     return runner.run("read key " + key, txn -> AclRows.key(txn, volume, bucket, key, versionId));

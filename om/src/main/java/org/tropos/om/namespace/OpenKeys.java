@@ -4,7 +4,6 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
 import org.tropos.common.rpc.OmException;
-import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -142,6 +141,6 @@ final class OpenKeys {
         .putAllMetadata(open.getMetadataMap()).putAllMetadata(request.getMetadataMap())
         .setPermission(open.getPermission()).setAcl(open.getAcl()).setGrants(open.getGrants())
         .setUploadId(open.getJoinedUploadId())
-        .addAllParts(open.getJoinedPartsList()).addAllAcls(NativeAcls.inherited(bucket.getAclsList(), false)).build();
+        .addAllParts(open.getJoinedPartsList()).addAllAcls(PrefixAcls.inheritedBy(txn, bucket, open.getPath())).build();
   }
 }

@@ -197,12 +197,23 @@ final class AccessChecks {
   }
 
   /**
-   * A right on the bucket that holds the keys of {@code volume/bucket} (a link's source), for S3 action
-   * {@code action} on {@code key} ("": on the bucket).
+   * A right on the bucket that holds the keys of {@code volume/bucket} (a link's source), or on the prefix holding
+   * {@code key}, for S3 action {@code action} on {@code key} ("": on the bucket).
    */
   void keys(String volume, String bucket, String key, AclRight right, String action) throws OmException {
     if (enabled) {
-      require(caller(), namespace.keyResource(volume, bucket, ""), right, action, key);
+      require(caller(), namespace.keysResource(volume, bucket, key), right, action, key);
+    }
+  }
+
+  /**
+   * Listing the keys of {@code volume/bucket} whose names start with {@code prefix}: LIST on the bucket, or on a
+   * prefix holding {@code prefix}.
+   */
+  void listKeys(String volume, String bucket, String prefix) throws OmException {
+    if (enabled) {
+      require(caller(), namespace.keysResource(volume, bucket, prefix), AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET,
+          "");
     }
   }
 
@@ -231,12 +242,13 @@ final class AccessChecks {
     }
   }
 
-  /** Listing a directory of an FSO bucket: LIST on the bucket, and the directory's bits. */
+  /** Listing a directory of an FSO bucket: LIST on the bucket or on a prefix holding it, and the directory's bits. */
   void list(String volume, String bucket, String path) throws OmException {
     if (enabled) {
       Resource on = namespace.keyResource(volume, bucket, path);
       Requester who = caller();
-      require(who, on.holder(), AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET, "");
+      require(who, path.isEmpty() ? on.holder() : namespace.keysResource(volume, bucket, path + "/"),
+          AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET, "");
       posix(who, on, PosixPermissions.Access.LIST, path);
     }
   }

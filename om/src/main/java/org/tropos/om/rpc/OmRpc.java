@@ -25,6 +25,7 @@ import org.tropos.om.token.DelegationTokens;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AbortMultipartUploadRequest;
 import org.tropos.proto.om.AbortMultipartUploadResponse;
+import org.tropos.proto.om.AclObjectType;
 import org.tropos.proto.om.AclRight;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.AllocateKeyBlockResponse;
@@ -356,7 +357,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   @Override
   public void listKeys(ListKeysRequest r, StreamObserver<ListKeysResponse> o) {
     calls.respondRead("ListKeys", o, () -> {
-      access.keys(r.getVolume(), r.getBucket(), "", AclRight.RIGHT_LIST, S3Actions.LIST_BUCKET);
+      access.listKeys(r.getVolume(), r.getBucket(), r.getPrefix());
       return namespace.listKeys(r.getVolume(), r.getBucket(), r.getPrefix(), r.getStartAfter(), r.getMaxResults());
     });
   }
@@ -605,7 +606,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       Resource on = namespace.aclTarget(r.getObject());
       access.require(on, AclRight.RIGHT_READ_ACL, on.key() == null ? S3Actions.GET_BUCKET_ACL
           : S3Actions.GET_OBJECT_ACL);
-      return GetAclResponse.newBuilder().setOwner(on.owner()).addAllAcls(on.acls()).build();
+      return GetAclResponse.newBuilder().setOwner(on.owner()).addAllAcls(
+          r.getObject().getType() == AclObjectType.OBJECT_PREFIX ? on.prefixAcls() : on.acls()).build();
     });
   }
 

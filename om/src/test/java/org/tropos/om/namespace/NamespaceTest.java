@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.google.protobuf.ByteString;
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,11 +26,18 @@ import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.SealingKey;
 import org.tropos.common.security.SegmentedGcm;
+import org.tropos.om.db.OmTable;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.AclChange;
 import org.tropos.proto.om.AclGrant;
 import org.tropos.proto.om.AclGrants;
+import org.tropos.proto.om.AclIdentity;
+import org.tropos.proto.om.AclObject;
+import org.tropos.proto.om.AclObjectType;
 import org.tropos.proto.om.AclPermission;
+import org.tropos.proto.om.AclRight;
+import org.tropos.proto.om.AclScope;
 import org.tropos.proto.om.BucketEncryption;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
@@ -45,6 +54,7 @@ import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
 import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.LookupKeyRequest;
+import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
@@ -52,7 +62,10 @@ import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.VolumeInfo;
+import org.tropos.proto.om.db.BucketRow;
+import org.tropos.proto.om.db.DeletedKeyRow;
 import org.tropos.proto.om.db.OpenKeyRow;
+import org.tropos.proto.om.db.PrefixRow;
 
 class NamespaceTest {
   @TempDir
@@ -348,16 +361,56 @@ class NamespaceTest {
     ns.commitKey(commit);
     assertEquals(5, ns.lookupKey("vol1", "flat", "twice").getSize());
     assertEquals(5, ns.getBucket("vol1", "flat").getUsedBytes(), "counted once");
-    long[] queued = {0};
-    om.runner.run("count", txn -> {
-      byte[] all = new byte[0];
-      txn.scan(org.tropos.om.db.OmTable.DELETED_KEYS, all, all, org.tropos.proto.om.db.DeletedKeyRow.parser(),
-          (k, r) -> ++queued[0] > 0);
-      return null;
-    });
-    assertEquals(0, queued[0], "the blocks the key still holds are not queued for deletion");
+    assertEquals(0, rows(OmTable.DELETED_KEYS, DeletedKeyRow.parser()), "the blocks the key still holds are not"
+        + " queued for deletion");
     assertEquals(OmResult.OPEN_KEY_NOT_FOUND, failure(() -> ns.commitKey(commit.toBuilder().setBucket("fso")
         .build())), "an open key of another bucket");
+  }
+
+  @Test
+  void aPrefixAclIsARowOnlyWhileItHasEntriesAndGoesWithItsBucket() throws Exception {
+    Namespace ns = om.namespace;
+    AclObject logs = AclObject.newBuilder().setType(AclObjectType.OBJECT_PREFIX).setVolume("vol1").setBucket("flat")
+        .setKey("logs/").build();
+    NativeAcl bob = NativeAcl.newBuilder().setIdentity(AclIdentity.IDENTITY_USER).setName("bob")
+        .setScope(AclScope.SCOPE_ACCESS).addRights(AclRight.RIGHT_READ).build();
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.changeAcl(logs.toBuilder().setKey("logs").build(),
+        AclChange.ACL_CHANGE_ADD, List.of(bob))), "a prefix ends in '/'");
+    assertEquals(List.of(bob), ns.changeAcl(logs, AclChange.ACL_CHANGE_ADD, List.of(bob)));
+    ns.changeAcl(logs.toBuilder().setKey("logs/old/").build(), AclChange.ACL_CHANGE_ADD, List.of(bob));
+    assertEquals(List.of(bob), ns.keyResource("vol1", "flat", "logs/2024/a").prefixAcls());
+    assertEquals(List.of(), ns.keyResource("vol1", "flat", "logsx/a").prefixAcls());
+    assertEquals(2, prefixRows());
+
+    ns.changeAcl(logs, AclChange.ACL_CHANGE_REMOVE, List.of(bob));
+    assertEquals(List.of(), ns.keyResource("vol1", "flat", "logs/2024/a").prefixAcls());
+    assertEquals(List.of(bob), ns.keyResource("vol1", "flat", "logs/old/a").prefixAcls(), "the longest one holds");
+    assertTrue(bucketRow("flat").getPrefixAcls(), "another prefix of the bucket still has an ACL");
+    ns.changeAcl(logs.toBuilder().setKey("logs/old/").build(), AclChange.ACL_CHANGE_SET, List.of());
+    assertEquals(0, prefixRows());
+    assertFalse(bucketRow("flat").getPrefixAcls(), "no prefix of the bucket has an ACL: its keys cost no lookup");
+
+    ns.changeAcl(logs, AclChange.ACL_CHANGE_ADD, List.of(bob));
+    ns.deleteBucket("vol1", "flat");
+    assertEquals(0, prefixRows(), "a deleted bucket's prefix ACLs go with it");
+  }
+
+  private long prefixRows() throws OmException {
+    return rows(OmTable.PREFIXES, PrefixRow.parser());
+  }
+
+  private <T extends Message> long rows(OmTable table, Parser<T> parser) throws OmException {
+    long[] rows = {0};
+    om.runner.run("count", txn -> {
+      byte[] all = new byte[0];
+      txn.scan(table, all, all, parser, (k, r) -> ++rows[0] > 0);
+      return null;
+    });
+    return rows[0];
+  }
+
+  private BucketRow bucketRow(String bucket) throws OmException {
+    return om.runner.run("read", txn -> Buckets.requireRow(txn, "vol1", bucket));
   }
 
   @Test

@@ -13,16 +13,18 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code tropos sh volume|bucket|key getacl|setacl|addacl|removeacl PATH}, as {@code ozone sh}: the native ACL of
- * what the path names, which the parent command ({@code volume}, {@code bucket} or {@code key}) says.
+ * {@code tropos sh volume|bucket|key|prefix getacl|setacl|addacl|removeacl PATH}, as {@code ozone sh}: the native
+ * ACL of what the path names, which the parent command ({@code volume}, {@code bucket}, {@code key} or
+ * {@code prefix}) says.
  */
 final class AclCommands {
   private AclCommands() {
   }
 
   abstract static class OnAclObject extends ShCall {
-    @Parameters(paramLabel = "PATH", description = "/volume, /volume/bucket or /volume/bucket/key (as the command"
-        + " is volume, bucket or key), optionally o3://om-host:port/ in front")
+    @Parameters(paramLabel = "PATH", description = "/volume, /volume/bucket, /volume/bucket/key or"
+        + " /volume/bucket/prefix/ (as the command is volume, bucket, key or prefix), optionally o3://om-host:port/"
+        + " in front")
     String target;
 
     @Override
@@ -39,6 +41,7 @@ final class AclCommands {
       return switch (spec.parent().name()) {
         case "volume" -> AclObjectType.OBJECT_VOLUME;
         case "bucket" -> AclObjectType.OBJECT_BUCKET;
+        case "prefix" -> AclObjectType.OBJECT_PREFIX;
         default -> AclObjectType.OBJECT_KEY;
       };
     }
@@ -49,7 +52,7 @@ final class AclCommands {
       if (type() != AclObjectType.OBJECT_VOLUME) {
         object.setBucket(path.bucket());
       }
-      if (type() == AclObjectType.OBJECT_KEY) {
+      if (type() == AclObjectType.OBJECT_KEY || type() == AclObjectType.OBJECT_PREFIX) {
         object.setKey(path.key());
       }
       return object.build();
