@@ -13,7 +13,7 @@ import org.tropos.common.io.ByteSink;
  * Plaintext is handed on in pieces of up to {@value #BATCH} bytes, in memory the receiving sink lends when it does
  * (an HTTP response's outbound buffers), so that a large read is not sent a segment at a time. It lends a reader
  * memory to read stored bytes into ({@link #lend}), and works in memory kept from sink to sink
- * ({@link SinkWorkspace}), given back by {@link #finish}. A changed byte, a segment moved or the stored bytes ending
+ * ({@link CipherWorkspace}), given back by {@link #finish}. A changed byte, a segment moved or the stored bytes ending
  * early fail with an {@link UncheckedIOException} (from {@link #accept}) or an {@link IOException} (from
  * {@link #finish}); no byte of a segment that fails its check is handed on.
  *
@@ -26,7 +26,7 @@ public final class DecryptingSink implements ByteSink {
   private final ByteSink out;
   private final long streamPlaintext;
   private final long lastSegment;
-  private SinkWorkspace workspace = SinkWorkspace.take();
+  private CipherWorkspace workspace = CipherWorkspace.take();
   /** Stored bytes received and not yet decrypted, up to its position: less than a segment between calls. */
   private final ByteBuffer stage = workspace.stage;
   private final ByteBuffer plain = workspace.plain;

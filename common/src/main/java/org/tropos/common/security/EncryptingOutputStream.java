@@ -8,8 +8,10 @@ import java.security.SecureRandom;
 
 /**
  * Writes what it is given as an encrypted stream ({@link SegmentedGcm}, format 1) to another stream: the random
- * prefix first, then each segment once the next byte shows it is not the last; closing seals the last segment
- * (empty for an empty stream) and closes the stream below. Its length need not be known before.
+ * prefix first, then the segments, each sealed once the next byte shows it is not the last and written on a few
+ * at a time; closing seals the last segment (empty for an empty stream), writes what is left and closes the stream
+ * below. Its length need not be known before. Its memory and cipher come from a {@link CipherWorkspace} and go back
+ * at close, so writing a small object allocates nothing that lasts.
  *
  * <p>Not thread-safe.
  */
@@ -18,17 +20,15 @@ public final class EncryptingOutputStream extends OutputStream {
 
   private final OutputStream out;
   private final SegmentedGcm.Segments segments;
-  private final ByteBuffer plain = ByteBuffer.allocate(SegmentedGcm.SEGMENT);
-  private final ByteBuffer sealed = ByteBuffer.allocate(SegmentedGcm.STORED_SEGMENT);
+  private CipherWorkspace workspace = CipherWorkspace.take();
   private long index;
-  private boolean closed;
 
   public EncryptingOutputStream(OutputStream out, byte[] dataKey) throws IOException {
     byte[] prefix = new byte[SegmentedGcm.PREFIX_BYTES];
     RANDOM.nextBytes(prefix);
     this.out = out;
-    this.segments = new SegmentedGcm.Segments(dataKey, prefix);
-    out.write(prefix);
+    this.segments = new SegmentedGcm.Segments(dataKey, prefix, workspace.cipher);
+    workspace.stage.put(prefix);
   }
 
   @Override
@@ -38,9 +38,10 @@ public final class EncryptingOutputStream extends OutputStream {
 
   @Override
   public void write(byte[] b, int off, int len) throws IOException {
-    if (closed) {
+    if (workspace == null) {
       throw new IOException("the encrypted stream is closed");
     }
+    ByteBuffer plain = workspace.plain;
     while (len > 0) {
       if (!plain.hasRemaining()) {
         seal(false);
@@ -52,33 +53,46 @@ public final class EncryptingOutputStream extends OutputStream {
     }
   }
 
-  /** Flushes the segments sealed so far; the one being filled is written when full or at close. */
+  /** Writes on the segments sealed so far and flushes; the one being filled is sealed when full or at close. */
   @Override
   public void flush() throws IOException {
+    if (workspace != null) {
+      writeStage();
+    }
     out.flush();
   }
 
   @Override
   public void close() throws IOException {
-    if (!closed) {
-      closed = true;
+    if (workspace != null) {
       try {
         seal(true);
+        writeStage();
       } finally {
+        workspace.giveBack();
+        workspace = null;
         out.close();
       }
     }
   }
 
   private void seal(boolean last) throws IOException {
-    plain.flip();
-    sealed.clear();
+    ByteBuffer stage = workspace.stage;
+    if (stage.remaining() < SegmentedGcm.STORED_SEGMENT) {
+      writeStage();
+    }
+    ByteBuffer plain = workspace.plain.flip();
     try {
-      segments.encrypt(index++, last, plain, sealed);
+      segments.encrypt(index++, last, plain, stage);
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot encrypt segment " + (index - 1), e);
     }
-    out.write(sealed.array(), 0, sealed.position());
     plain.clear();
+  }
+
+  private void writeStage() throws IOException {
+    ByteBuffer stage = workspace.stage;
+    out.write(stage.array(), 0, stage.position());
+    stage.clear();
   }
 }
