@@ -49,6 +49,7 @@ import org.tropos.proto.om.GetDelegationTokenResponse;
 import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeyVersionsRequest;
@@ -223,8 +224,9 @@ public final class TroposClient implements AutoCloseable {
    * here. Either way, close the stream to commit it.
    */
   public KeyOutputStream createSmallKey(OpenKeyRequest request) throws OmException {
-    if (!request.getUploadId().isEmpty()) {
-      // A part of an encrypted upload is written under the upload's data key, which only its opening answers.
+    if (!request.getUploadId().isEmpty() || request.getEncryption().getKind() == EncryptionKind.SSE_KMS) {
+      // A part of an encrypted upload is written under the upload's data key, an SSE-KMS key under one the KMS
+      // makes: only their opening answers them.
       return createKey(request);
     }
     // Written before the OM sees the key, so encrypted under a data key of the writer's making (or SSE-C's).

@@ -394,44 +394,13 @@ class EncryptionAtRestIT {
         S3Object::size));
   }
 
-  /** Bytes no other object has: a name repeated with a counter, so any 64-byte window of them is unique. */
   private static byte[] plaintext(String name, int size) {
-    StringBuilder text = new StringBuilder(size + 64);
-    for (int i = 0; text.length() < size; i++) {
-      text.append(name).append(':').append(i).append(';');
-    }
-    return text.substring(0, size).getBytes(StandardCharsets.US_ASCII);
+    return DiskScan.uniqueText(name, size);
   }
 
   /** Whether any file under the cluster's directory holds a 64-byte run of {@code plaintext} (from its middle). */
   private static boolean onDisk(byte[] plaintext) throws IOException {
-    byte[] wanted = Arrays.copyOfRange(plaintext, plaintext.length / 2, plaintext.length / 2 + 64);
-    try (Stream<Path> files = Files.walk(dir.resolve("cluster"))) {
-      for (Path file : files.filter(Files::isRegularFile).toList()) {
-        byte[] bytes;
-        try {
-          bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-          continue; // removed while the walk ran (a rolled log)
-        }
-        if (indexOf(bytes, wanted) >= 0) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  private static int indexOf(byte[] bytes, byte[] wanted) {
-    outer:
-    for (int i = 0; i + wanted.length <= bytes.length; i++) {
-      for (int j = 0; j < wanted.length; j++) {
-        if (bytes[i + j] != wanted[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
+    return DiskScan.anyFileHolds(dir.resolve("cluster"), Arrays.copyOfRange(plaintext, plaintext.length / 2,
+        plaintext.length / 2 + 64));
   }
 }

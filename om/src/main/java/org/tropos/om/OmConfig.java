@@ -18,12 +18,14 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
+import org.tropos.common.rpc.Callers;
 import org.tropos.common.ratis.RaftSnapshotPolicy;
 import org.tropos.common.security.Administration;
 import org.tropos.common.security.KerberosService;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.om.acl.Authorizer;
 import org.tropos.om.acl.Authorizers;
+import org.tropos.om.kms.HadoopKms;
 import org.tropos.om.rpc.OmRpc;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
@@ -53,12 +55,15 @@ import org.tropos.proto.om.BucketLayout;
  * @param kerberos the OM's principal and keytab, when it accepts users' Kerberos tickets (a secure cluster only)
  * @param tokens how long the delegation tokens the OM issues last
  * @param access how the OM decides who may do what
+ * @param kms the KMS of SSE-KMS keys ({@code hadoop.security.key.provider.path}), called as the OM's user; empty:
+ *     none
  */
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
     StatusPorts status, HostPort scmConsole, Administration.Settings administrators, Optional<Ha> ha,
-    SecuritySettings security, Optional<KerberosService> kerberos, TokenLifetimes tokens, Access access) {
+    SecuritySettings security, Optional<KerberosService> kerberos, TokenLifetimes tokens, Access access,
+    Optional<HadoopKms> kms) {
 
   /**
    * How the OM decides access.
@@ -133,7 +138,15 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         SecuritySettings.from(conf, dbDir.resolveSibling("om-security")),
         KerberosService.from(conf, SecurityKeys.OM_KERBEROS_PRINCIPAL, SecurityKeys.OM_KERBEROS_KEYTAB),
         new TokenLifetimes(conf.get(SecurityKeys.TOKEN_RENEW_INTERVAL), conf.get(SecurityKeys.TOKEN_MAX_LIFETIME)),
-        Access.from(conf));
+        Access.from(conf), kms(conf));
+  }
+
+  private static Optional<HadoopKms> kms(Configuration conf) {
+    try {
+      return HadoopKms.of(conf.get(OmKeys.KEY_PROVIDER_PATH), Callers.localUser());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigException(e.getMessage());
+    }
   }
 
   private static Path ratisDir(Configuration conf, Path dbDir) {

@@ -177,7 +177,7 @@ public final class OmServer implements AutoCloseable {
     OmRpc om = new OmRpc(namespace, scm, config.blockSize(), new Administrators(new Administration(
         config.administrators(), Callers.localUser(), clock)), leadership, Optional.ofNullable(secretKeys),
         blockTokens, tokens,
-        config.access().settings());
+        config.access().settings(), config.kms());
     server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
         List.of(om, om.identityService()),
         daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(

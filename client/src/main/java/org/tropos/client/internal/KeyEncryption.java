@@ -47,7 +47,8 @@ public final class KeyEncryption {
   /**
    * {@code request} made ready for the OM: the size it names (a plaintext's) as the stored stream's; an SSE-C
    * customer's key kept here and replaced by its check; with {@code exactSize} (a key written before it is opened)
-   * a data key made here. Unchanged when it asks for no encryption or was prepared already.
+   * a data key made here, but for SSE-KMS, whose data keys only the KMS makes. Unchanged when it asks for no
+   * encryption or was prepared already.
    */
   public static Prepared prepare(OpenKeyRequest request, boolean exactSize) {
     EncryptionRequest asked = request.getEncryption();
@@ -64,7 +65,7 @@ public final class KeyEncryption {
     if (asked.getKind() == EncryptionKind.SSE_C) {
       key = asked.getDataKey().toByteArray();
       ready.getEncryptionBuilder().clearDataKey().setCustomerKeyCheck(customerKeyCheck(key));
-    } else if (exactSize) {
+    } else if (exactSize && asked.getKind() != EncryptionKind.SSE_KMS) {
       key = newDataKey();
       ready.getEncryptionBuilder().setDataKey(ByteString.copyFrom(key));
     } else {

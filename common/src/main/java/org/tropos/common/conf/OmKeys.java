@@ -61,6 +61,11 @@ public final class OmKeys {
   public static final ConfigKey<Integer> COMMIT_BATCH_MAX = ConfigKey.of("ozone.om.occ.commit.batch.max",
       ConfigType.INT, "1024", "Most transactions validated and written in one RocksDB batch (one WAL sync).")
       .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<String> KEY_PROVIDER_PATH = ConfigKey.of("hadoop.security.key.provider.path",
+      ConfigType.STRING, "", "The KMS that SSE-KMS keys' data keys are made and decrypted by, as Hadoop names it:"
+          + " kms://http@host:9600/kms or kms://https@host:9600/kms (Hadoop KMS's REST protocol, the OM calling as"
+          + " its own user with the KMS's simple authentication). Empty: SSE-KMS is refused (NotImplemented).");
+
   public static final ConfigKey<String> DEFAULT_BUCKET_LAYOUT = ConfigKey.of("ozone.default.bucket.layout",
       ConfigType.STRING, "FILE_SYSTEM_OPTIMIZED", "Layout of buckets created without one: FILE_SYSTEM_OPTIMIZED or"
           + " OBJECT_STORE.").requiring(v -> v.equals("FILE_SYSTEM_OPTIMIZED") || v.equals("OBJECT_STORE"),

@@ -5,9 +5,10 @@ import org.tropos.proto.om.OmResult;
 
 /**
  * An operating error of the OM (not found, already exists, conflicts), on the server and as seen by its clients.
- * Transport failures (OM down, deadline) arrive as {@link OmResult#OM_NOT_READY} with the gRPC cause.
+ * Transport failures (OM down, deadline) arrive as {@link OmResult#OM_NOT_READY} with the gRPC cause. The OM may
+ * subclass it for a failure its service acts on before it answers.
  */
-public final class OmException extends Exception {
+public class OmException extends Exception {
   private static final long serialVersionUID = 1L;
   private final OmResult result;
   private final String leaderHint;

@@ -238,11 +238,19 @@ final class Buckets {
     txn.put(OmTable.BUCKETS, OmDbKeys.bucket(volume, name), row.build());
   }
 
-  /** A bucket's default encryption is SSE-S3 (a customer's key is never kept, so it cannot be a default). */
+  /**
+   * A bucket's default encryption is SSE-S3, or SSE-KMS under a KMS key it names (a customer's key is never kept,
+   * so it cannot be a default).
+   */
   private static void checkEncryption(BucketEncryption encryption) throws OmException {
-    if (encryption.getKind() != EncryptionKind.SSE_S3) {
+    boolean kms = encryption.getKind() == EncryptionKind.SSE_KMS;
+    if (encryption.getKind() != EncryptionKind.SSE_S3 && !kms) {
       throw new OmException(OmResult.INVALID_REQUEST, "unknown default encryption " + encryption.getKindValue()
-          + ": a bucket's default is SSE_S3");
+          + ": a bucket's default is SSE_S3 or SSE_KMS");
+    }
+    if (kms == encryption.getKmsKeyId().isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, kms ? "a bucket's default SSE-KMS names its KMS key"
+          : "a KMS key is for SSE-KMS");
     }
   }
 

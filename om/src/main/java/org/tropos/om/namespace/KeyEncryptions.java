@@ -38,6 +38,9 @@ public final class KeyEncryptions {
     if (kind == EncryptionKind.SSE_C) {
       return Optional.of(withCustomerKey(asked));
     }
+    if (kind == EncryptionKind.SSE_KMS) {
+      return Optional.of(underKms(bucket, asked, openedWithCommit));
+    }
     if (!asked.getCustomerKeyCheck().isEmpty()) {
       throw new OmException(OmResult.INVALID_REQUEST, "a customer's key check came with a key not encrypted by it");
     }
@@ -65,9 +68,36 @@ public final class KeyEncryptions {
         .setCustomerKeyCheck(asked.getCustomerKeyCheck()).build();
   }
 
+  /**
+   * SSE-KMS: the data key the KMS made for the key (the OM's service asks the KMS for one, for the key id asked or
+   * else the bucket's default's, before the transaction: {@link KmsKeyRequired} tells it which).
+   */
+  private static KeyEncryption underKms(BucketRow bucket, EncryptionRequest asked, boolean openedWithCommit)
+      throws OmException {
+    if (openedWithCommit && asked.getKind() == EncryptionKind.ENCRYPTION_NONE) {
+      throw new OmException(OmResult.BUCKET_CHANGED, "bucket " + FsoTree.name(bucket) + " encrypts its keys under"
+          + " the KMS (its default encryption), and this key was written in the clear: write it again, encrypted");
+    }
+    if (openedWithCommit || !asked.getDataKey().isEmpty() || !asked.getCustomerKeyCheck().isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "an SSE-KMS key is opened before it is written, under the data"
+          + " key the KMS makes");
+    }
+    String keyId = !asked.getKmsKeyId().isEmpty() ? asked.getKmsKeyId()
+        : bucket.hasEncryption() ? bucket.getEncryption().getKmsKeyId() : "";
+    if (keyId.isEmpty()) {
+      throw new OmException(OmResult.INVALID_REQUEST, "SSE-KMS names the KMS key to encrypt under (its key id), and"
+          + " bucket " + FsoTree.name(bucket) + " has no default one");
+    }
+    if (!asked.hasKmsKey() || !asked.getKmsKey().getKeyName().equals(keyId)) {
+      throw new KmsKeyRequired(keyId);
+    }
+    return KeyEncryption.newBuilder().setKind(EncryptionKind.SSE_KMS).setFormat(DataKeys.FORMAT)
+        .setKms(asked.getKmsKey()).build();
+  }
+
   /** Whether {@code encryption} keeps a data key for the OM to answer (SSE-C's key is the customer's). */
   public static boolean keepsDataKey(KeyEncryption encryption) {
-    return !encryption.getWrappedKey().isEmpty();
+    return !encryption.getWrappedKey().isEmpty() || encryption.hasKms();
   }
 
   /**

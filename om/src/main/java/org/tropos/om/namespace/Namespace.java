@@ -13,6 +13,7 @@ import org.tropos.proto.om.AclChange;
 import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
@@ -107,7 +108,7 @@ public final class Namespace {
   }
 
   public BucketInfo createBucket(BucketInfo bucket) throws OmException {
-    if (bucket.hasEncryption()) {
+    if (bucket.getEncryption().getKind() == EncryptionKind.SSE_S3) {
       dataKeys.requireMasterKey();
     }
     return runner.run("create bucket " + bucket.getVolume() + "/" + bucket.getName(),

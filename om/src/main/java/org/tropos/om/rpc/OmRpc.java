@@ -18,6 +18,7 @@ import org.tropos.common.security.UserAuthenticator;
 import org.tropos.common.util.Clock;
 import org.tropos.om.acl.Authorizer;
 import org.tropos.om.acl.Resource;
+import org.tropos.om.kms.HadoopKms;
 import org.tropos.om.namespace.KeyEncryptions;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
@@ -146,6 +147,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final Leadership leadership;
   private final BlockGrants grants;
   private final OpenKeySeals seals;
+  private final KmsKeys kmsKeys;
   private final DelegationTokens tokens;
   private final AccessChecks access;
 
@@ -160,13 +162,14 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
    * The service; {@code leadership} says when this OM may serve (an HA service's leader only), {@code secretKeys}
    * (SCM's) seal the open keys handed to writers, {@code tokens} signs the block tokens handed out with block
    * locations, {@code delegationTokens} issues and checks delegation tokens (all three absent or off when the cluster
-   * is not secure).
+   * is not secure); {@code kms} makes and decrypts the data keys of SSE-KMS keys.
    */
   public OmRpc(Namespace namespace, ScmBlocks scm, long blockSize, Administrators administrators,
       Leadership leadership, Optional<SecretKeyRing> secretKeys, BlockTokens tokens, DelegationTokens delegationTokens,
-      AccessSettings access) {
+      AccessSettings access, Optional<HadoopKms> kms) {
     this.grants = new BlockGrants(tokens);
     this.seals = new OpenKeySeals(secretKeys);
+    this.kmsKeys = new KmsKeys(kms, namespace.dataKeys());
     this.tokens = delegationTokens;
     this.calls = new OmCalls(leadership, delegationTokens);
     this.leadership = leadership;
@@ -216,6 +219,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
     calls.respond("CreateBucket", o, () -> {
       access.createBucket(r.getBucket().getVolume(), r.getBucket().getName());
       BucketInfo bucket = r.getBucket().toBuilder().setOwner(access.owner(r.getBucket().getOwner())).build();
+      kmsKeys.requireFor(bucket.getEncryption());
       return CreateBucketResponse.newBuilder().setBucket(namespace.createBucket(bucket)).build();
     });
   }
@@ -254,11 +258,13 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void openKey(OpenKeyRequest r, StreamObserver<OpenKeyResponse> o) {
     calls.respond("OpenKey", o, () -> {
       access.create(r.getVolume(), r.getBucket(), r.getKey());
-      OpenKeyRow open = namespace.openKey(r.toBuilder().setOwner(access.owner(r.getOwner())).build());
+      OpenKeyRequest owned = r.toBuilder().setOwner(access.owner(r.getOwner())).build();
+      OpenKeyRow open = kmsKeys.open(r.getEncryption(), encryption -> namespace.openKey(owned.toBuilder()
+          .setEncryption(encryption).build()));
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(seals.seal(open));
       if (KeyEncryptions.keepsDataKey(open.getEncryption()) && r.getEncryption().getDataKey().isEmpty()) {
-        response.setDataKey(ByteString.copyFrom(namespace.dataKeys().unwrap(open.getEncryption())))
+        response.setDataKey(ByteString.copyFrom(kmsKeys.dataKey(open.getEncryption())))
             .setEncryption(open.getEncryption().getKind());
       }
       if (r.getSize() > 0) {
@@ -298,8 +304,8 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       CommitKeyRequest owned;
       if (r.hasOpen()) {
         access.create(r.getVolume(), r.getBucket(), r.getOpen().getKey());
-        owned = r.toBuilder().setOpen(r.getOpen().toBuilder().setOwner(access.owner(r.getOpen().getOwner())))
-            .build();
+        owned = r.toBuilder().setOpen(r.getOpen().toBuilder().setOwner(access.owner(r.getOpen().getOwner()))
+            .setEncryption(KmsKeys.asCallerMay(r.getOpen().getEncryption()))).build();
       } else {
         // Opened before: the path's bits were checked when it was opened; it must have been opened for the caller.
         ByteString row = seals.unseal(r.getOpenKey());
@@ -348,7 +354,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       }
       grants.forReader(response);
       if (KeyEncryptions.keepsDataKey(response.getKey().getEncryption())) {
-        response.setDataKey(ByteString.copyFrom(namespace.dataKeys().unwrap(response.getKey().getEncryption())));
+        response.setDataKey(ByteString.copyFrom(kmsKeys.dataKey(response.getKey().getEncryption())));
       }
       return response.build();
     });
@@ -514,8 +520,10 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       StreamObserver<InitiateMultipartUploadResponse> o) {
     calls.respond("InitiateMultipartUpload", o, () -> {
       access.create(r.getVolume(), r.getBucket(), r.getKey());
-      return InitiateMultipartUploadResponse.newBuilder().setUploadId(namespace.initiateMultipartUpload(
-          r.toBuilder().setOwner(access.owner(r.getOwner())).build())).build();
+      InitiateMultipartUploadRequest owned = r.toBuilder().setOwner(access.owner(r.getOwner())).build();
+      return InitiateMultipartUploadResponse.newBuilder().setUploadId(kmsKeys.open(r.getEncryption(),
+          encryption -> namespace.initiateMultipartUpload(owned.toBuilder().setEncryption(encryption).build())))
+          .build();
     });
   }
 
@@ -588,6 +596,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       for (String action : BucketPropertyActions.of(r)) {
         access.bucket(r.getVolume(), r.getName(), BucketPropertyActions.right(action), action);
       }
+      kmsKeys.requireFor(r.getEncryption());
       return SetBucketPropertiesResponse.newBuilder().setBucket(namespace.setBucketProperties(r)).build();
     });
   }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.List;
 import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketEncryption;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.s3.S3Error;
@@ -39,9 +40,15 @@ final class BucketEncryptionOps {
     if (!bucket.hasEncryption()) {
       throw S3ErrorCode.NO_SUCH_ENCRYPTION_CONFIGURATION.error();
     }
-    out.send(200, Xml.document(ROOT).open("Rule").open(BY_DEFAULT).element("SSEAlgorithm",
-        ServerSideEncryption.AES256).close(BY_DEFAULT).element("BucketKeyEnabled", "false").close("Rule")
-        .close(ROOT).bytes(), "application/xml");
+    Xml rule = Xml.document(ROOT).open("Rule").open(BY_DEFAULT);
+    if (bucket.getEncryption().getKind() == EncryptionKind.SSE_KMS) {
+      rule.element("SSEAlgorithm", ServerSideEncryption.AWS_KMS).element("KMSMasterKeyID",
+          bucket.getEncryption().getKmsKeyId());
+    } else {
+      rule.element("SSEAlgorithm", ServerSideEncryption.AES256);
+    }
+    out.send(200, rule.close(BY_DEFAULT).element("BucketKeyEnabled", "false").close("Rule").close(ROOT).bytes(),
+        "application/xml");
   }
 
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
@@ -53,11 +60,16 @@ final class BucketEncryptionOps {
     if (!root.getTagName().equals(ROOT) || algorithm == null) {
       throw S3ErrorCode.MALFORMED_XML.error(ROOT + " has one Rule naming its " + BY_DEFAULT + "'s SSEAlgorithm");
     }
-    if (XmlInput.text(byDefault.get(0), "KMSMasterKeyID") != null && algorithm.strip().equals(
-        ServerSideEncryption.AES256)) {
+    String kmsKey = XmlInput.text(byDefault.get(0), "KMSMasterKeyID");
+    EncryptionKind kind = ServerSideEncryption.kind(algorithm.strip());
+    if (kmsKey != null && kind != EncryptionKind.SSE_KMS) {
       throw S3ErrorCode.INVALID_ARGUMENT.error("a KMSMasterKeyID is for aws:kms, not AES256");
     }
-    set(request, BucketEncryption.newBuilder().setKind(ServerSideEncryption.kind(algorithm.strip())).build());
+    if (kind == EncryptionKind.SSE_KMS && (kmsKey == null || kmsKey.isBlank())) {
+      throw S3ErrorCode.INVALID_ARGUMENT.error("a default aws:kms encryption names its KMSMasterKeyID");
+    }
+    set(request, BucketEncryption.newBuilder().setKind(kind).setKmsKeyId(kmsKey == null ? "" : kmsKey.strip())
+        .build());
     out.send(200, new byte[0], null);
   }
 

@@ -18,6 +18,7 @@ import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.EncryptionKind;
+import org.tropos.proto.om.EncryptionRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OpenKeyRequest;
@@ -155,7 +156,7 @@ final class CopyOps {
         return copyDirectory(request, target);
       }
       byte[] sourceKey = ServerSideEncryption.forCopySource(request, from);
-      if (rewrites(encryption.kind(), target, from)) {
+      if (rewrites(encryption, target, from)) {
         Map<String, String> metadata = metadataOfCopy(request, from, replace, replaceTags);
         metadata.keySet().removeIf(name -> name.equals(ObjectMetadata.ETAG) || ObjectChecksum.isEntry(name));
         OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(metadata).setAcl(acl.canned())
@@ -196,10 +197,11 @@ final class CopyOps {
    * Whether a copy of {@code source} asked to be encrypted as {@code asked} into {@code target} must be written anew:
    * its encryption (as asked, else the bucket's default) is not the source's, or a customer's key is involved.
    */
-  private static boolean rewrites(EncryptionKind asked, BucketInfo target, KeyInfo source) {
+  private static boolean rewrites(ServerSideEncryption.Asked asked, BucketInfo target, KeyInfo source) {
     EncryptionKind from = source.getEncryption().getKind();
-    return ServerSideEncryption.of(asked, target) != from || from == EncryptionKind.SSE_C
-        || asked == EncryptionKind.SSE_C;
+    EncryptionRequest to = ServerSideEncryption.of(asked, target);
+    return to.getKind() != from || from == EncryptionKind.SSE_C || asked.kind() == EncryptionKind.SSE_C
+        || from == EncryptionKind.SSE_KMS && !to.getKmsKeyId().equals(source.getEncryption().getKms().getKeyName());
   }
 
   /**

@@ -16,6 +16,7 @@ import org.tropos.proto.om.EncryptionRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyEncryption;
 import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.KmsEncryptedKey;
 import org.tropos.proto.om.ListMultipartUploadsRequest;
 import org.tropos.proto.om.ListMultipartUploadsResponse;
 import org.tropos.proto.om.ListPartsRequest;
@@ -70,7 +71,7 @@ final class MultipartOps {
     MultipartChecksum checksum = MultipartChecksum.ofCreate(request);
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
     ServerSideEncryption.Asked asked = ServerSideEncryption.asked(request);
-    EncryptionKind encryption = ServerSideEncryption.of(asked.kind(), bucket);
+    EncryptionRequest encryption = ServerSideEncryption.of(asked, bucket);
     S3Acl acl = acls.forWrite(request, caller.accessId(), bucket);
     InitiateMultipartUploadRequest.Builder initiate = InitiateMultipartUploadRequest.newBuilder()
         .setVolume(buckets.volume()).setBucket(request.bucket()).setKey(request.key())
@@ -78,11 +79,13 @@ final class MultipartOps {
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .putAllMetadata(checksum.asUploadMetadata()).setOwner(caller.accessId()).setAcl(acl.canned())
         .setGrants(acl.given());
-    initiate.setEncryption(asked.request().toBuilder().setKind(encryption));
+    initiate.setEncryption(asked.request().toBuilder().setKind(encryption.getKind())
+        .setKmsKeyId(encryption.getKmsKeyId()));
     String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(
         initiate.build()));
     checksum.asUploadMetadata().forEach(out.headers()::set);
-    ServerSideEncryption.describe(KeyInfo.newBuilder().setEncryption(KeyEncryption.newBuilder().setKind(encryption))
+    ServerSideEncryption.describe(KeyInfo.newBuilder().setEncryption(KeyEncryption.newBuilder()
+        .setKind(encryption.getKind()).setKms(KmsEncryptedKey.newBuilder().setKeyName(encryption.getKmsKeyId())))
         .build(), out, request::header);
     out.send(200, Xml.document("InitiateMultipartUploadResult").element("Bucket", request.bucket())
         .element("Key", request.key()).element("UploadId", uploadId).close("InitiateMultipartUploadResult").bytes(),

@@ -77,7 +77,8 @@ final class OmCalls {
           e.getMessage()) : S3ErrorCode.INVALID_ARGUMENT.error(e.getMessage());
       case QUOTA_EXCEEDED -> S3ErrorCode.QUOTA_EXCEEDED.error(e.getMessage());
       case NO_SPACE -> S3ErrorCode.INSUFFICIENT_STORAGE.error(e.getMessage());
-      case OM_NOT_READY, NOT_LEADER, SCM_UNAVAILABLE -> S3ErrorCode.SERVICE_UNAVAILABLE.error(e.getMessage());
+      case OM_NOT_READY, NOT_LEADER, SCM_UNAVAILABLE, KMS_UNAVAILABLE -> S3ErrorCode.SERVICE_UNAVAILABLE.error(
+          e.getMessage());
       case TOO_MANY_CONFLICTS -> S3ErrorCode.SLOW_DOWN.error(e.getMessage());
       case S3_SECRET_NOT_FOUND -> S3ErrorCode.INVALID_ACCESS_KEY_ID.error();
       case NO_SUCH_UPLOAD -> S3ErrorCode.NO_SUCH_UPLOAD.error();

@@ -24,7 +24,9 @@ import org.tropos.s3.http.S3Response;
  * a write that asks for none gets its bucket's default encryption (PutBucketEncryption). SSE-C
  * ({@code x-amz-server-side-encryption-customer-algorithm}, {@code -key}, {@code -key-MD5}) encrypts under the key
  * the request carries, which is needed again to read the object and is kept nowhere; as in S3 it is refused over
- * plain HTTP. SSE-KMS is refused as NotImplemented, so that an object is never stored less protected than asked.
+ * plain HTTP. SSE-KMS ({@code aws:kms} with {@code x-amz-server-side-encryption-aws-kms-key-id}, or a bucket's
+ * default naming its key) encrypts under a data key the OM's KMS makes under that key; DSSE-KMS and encryption
+ * contexts are refused as NotImplemented, so that an object is never stored less protected than asked.
  */
 final class ServerSideEncryption {
   static final String HEADER = "x-amz-server-side-encryption";
@@ -33,6 +35,7 @@ final class ServerSideEncryption {
   static final String CUSTOMER_KEY = HEADER + "-customer-key";
   static final String CUSTOMER_KEY_MD5 = HEADER + "-customer-key-md5";
   private static final String COPY_SOURCE = "x-amz-copy-source-";
+  static final String AWS_KMS = "aws:kms";
   private static final String KMS_KEY_ID = HEADER + "-aws-kms-key-id";
   /** Accepted and without effect (S3 Bucket Keys only change how SSE-KMS calls its KMS). */
   private static final String BUCKET_KEY = HEADER + "-bucket-key-enabled";
@@ -41,13 +44,16 @@ final class ServerSideEncryption {
   private ServerSideEncryption() {
   }
 
-  /** What a request asks: an encryption, and for SSE-C the customer's key and its MD5 (as sent, base64). */
-  record Asked(EncryptionKind kind, byte[] customerKey, String customerKeyMd5) {
-    static final Asked NONE = new Asked(EncryptionKind.ENCRYPTION_NONE, null, null);
+  /**
+   * What a request asks: an encryption, for SSE-C the customer's key and its MD5 (as sent, base64), for SSE-KMS the
+   * KMS key ("": the bucket's default's).
+   */
+  record Asked(EncryptionKind kind, byte[] customerKey, String customerKeyMd5, String kmsKeyId) {
+    static final Asked NONE = new Asked(EncryptionKind.ENCRYPTION_NONE, null, null, "");
 
     /** The request to the OM's client that encrypts so (SSE-C's key goes to the client, which keeps it). */
     EncryptionRequest request() {
-      EncryptionRequest.Builder asked = EncryptionRequest.newBuilder().setKind(kind);
+      EncryptionRequest.Builder asked = EncryptionRequest.newBuilder().setKind(kind).setKmsKeyId(kmsKeyId);
       if (customerKey != null) {
         asked.setDataKey(ByteString.copyFrom(customerKey));
       }
@@ -72,18 +78,19 @@ final class ServerSideEncryption {
       }
       return customer(algorithm, key, md5, secure);
     }
-    if (kmsKey != null && (asked == null || !asked.strip().startsWith("aws:kms"))) {
+    if (kmsKey != null && (asked == null || !asked.strip().startsWith(AWS_KMS))) {
       throw S3ErrorCode.INVALID_ARGUMENT.error(KMS_KEY_ID + " is only valid with x-amz-server-side-encryption:"
           + " aws:kms");
     }
     for (String name : names) {
       String lower = name.toLowerCase(Locale.ROOT);
-      if (lower.startsWith(HEADER + "-") && !lower.equals(BUCKET_KEY)) {
-        throw S3ErrorCode.NOT_IMPLEMENTED.error(lower + " is not implemented (SSE-KMS): the object would not be"
-            + " stored as asked");
+      if (lower.startsWith(HEADER + "-") && !lower.equals(BUCKET_KEY) && !lower.equals(KMS_KEY_ID)) {
+        throw S3ErrorCode.NOT_IMPLEMENTED.error(lower + " is not implemented: the object would not be stored as"
+            + " asked");
       }
     }
-    return asked == null ? Asked.NONE : new Asked(kind(asked.strip()), null, null);
+    return asked == null ? Asked.NONE : new Asked(kind(asked.strip()), null, null, kmsKey == null ? ""
+        : kmsKey.strip());
   }
 
   /** What {@code request} asks (its headers). */
@@ -117,17 +124,20 @@ final class ServerSideEncryption {
       throw S3ErrorCode.INVALID_ARGUMENT.error("The calculated MD5 hash of the key did not match the hash that was"
           + " provided.");
     }
-    return new Asked(EncryptionKind.SSE_C, secret, md5.strip());
+    return new Asked(EncryptionKind.SSE_C, secret, md5.strip(), "");
   }
 
-  /** The encryption named {@code algorithm} in a request or a bucket's configuration ({@code AES256}). */
+  /** The encryption named {@code algorithm} in a request or a bucket's configuration ({@code AES256}, aws:kms). */
   static EncryptionKind kind(String algorithm) throws S3Error {
     if (algorithm.equals(AES256)) {
       return EncryptionKind.SSE_S3;
     }
-    if (algorithm.startsWith("aws:kms")) {
-      throw S3ErrorCode.NOT_IMPLEMENTED.error("Server-side encryption " + S3Error.quote(algorithm) + " (SSE-KMS)"
-          + " is not implemented: only AES256 (SSE-S3, and SSE-C)");
+    if (algorithm.equals(AWS_KMS)) {
+      return EncryptionKind.SSE_KMS;
+    }
+    if (algorithm.startsWith(AWS_KMS)) {
+      throw S3ErrorCode.NOT_IMPLEMENTED.error("Server-side encryption " + S3Error.quote(algorithm) + " (DSSE-KMS)"
+          + " is not implemented: AES256 (SSE-S3), aws:kms (SSE-KMS) and SSE-C are");
     }
     throw S3ErrorCode.INVALID_ARGUMENT.error("The encryption method specified is not supported: "
         + S3Error.quote(algorithm));
@@ -143,17 +153,24 @@ final class ServerSideEncryption {
       return request;
     }
     OpenKeyRequest.Builder encrypted = request.toBuilder();
-    encrypted.getEncryptionBuilder().setKind(bucket.getEncryption().getKind());
+    encrypted.getEncryptionBuilder().setKind(bucket.getEncryption().getKind())
+        .setKmsKeyId(bucket.getEncryption().getKmsKeyId());
     return encrypted.build();
   }
 
   /**
-   * The encryption an object written to {@code bucket} asked to be encrypted as {@code asked} gets (a copy, or the
-   * object a multipart upload makes).
+   * The encryption (kind, and SSE-KMS's key) an object written to {@code bucket} asked to be encrypted as
+   * {@code asked} gets (a copy, or the object a multipart upload makes).
    */
-  static EncryptionKind of(EncryptionKind asked, BucketInfo bucket) {
-    return asked != EncryptionKind.ENCRYPTION_NONE || !bucket.hasEncryption() ? asked
-        : bucket.getEncryption().getKind();
+  static EncryptionRequest of(Asked asked, BucketInfo bucket) {
+    if (asked.kind() == EncryptionKind.ENCRYPTION_NONE && bucket.hasEncryption()) {
+      return EncryptionRequest.newBuilder().setKind(bucket.getEncryption().getKind())
+          .setKmsKeyId(bucket.getEncryption().getKmsKeyId()).build();
+    }
+    boolean bucketsKey = asked.kind() == EncryptionKind.SSE_KMS && asked.kmsKeyId().isEmpty()
+        && bucket.getEncryption().getKind() == EncryptionKind.SSE_KMS;
+    return EncryptionRequest.newBuilder().setKind(asked.kind()).setKmsKeyId(bucketsKey
+        ? bucket.getEncryption().getKmsKeyId() : asked.kmsKeyId()).build();
   }
 
   /**
@@ -209,6 +226,9 @@ final class ServerSideEncryption {
       }
     } else if (key.getEncryption().getKind() == EncryptionKind.SSE_S3) {
       out.headers().set(HEADER, AES256);
+    } else if (key.getEncryption().getKind() == EncryptionKind.SSE_KMS) {
+      out.headers().set(HEADER, AWS_KMS);
+      out.headers().set(KMS_KEY_ID, key.getEncryption().getKms().getKeyName());
     }
   }
 

@@ -45,17 +45,23 @@ public final class BucketCommands {
     @Option(names = {"-u", "--user"}, description = "Owner (default: the volume's).")
     String owner = "";
 
-    @Option(names = {"-e", "--encryption"}, paramLabel = "AES256", description = "Encrypt every key written to it"
-        + " at rest (SSE-S3: a data key per key, wrapped by the cluster's master key; a secure cluster only).")
+    @Option(names = {"-e", "--encryption"}, paramLabel = "AES256|aws:kms", description = "Encrypt every key"
+        + " written to it at rest: AES256 (SSE-S3: a data key per key, wrapped by the cluster's master key; a secure"
+        + " cluster only) or aws:kms (SSE-KMS, under --bucketkey).")
     String encryption;
+
+    @Option(names = {"-k", "--bucketkey"}, paramLabel = "KEY", description = "The KMS key (of"
+        + " hadoop.security.key.provider.path) its keys' data keys are made under: SSE-KMS, as Ozone's bucket"
+        + " encryption key.")
+    String bucketKey;
 
     @Override
     void run(TroposClient client, PrintWriter out) throws Exception {
       BucketInfo.Builder request = BucketInfo.newBuilder().setVolume(path().volume()).setName(path().bucket())
           .setOwner(owner).setQuotaBytes(quota == null ? 0 : DataSize.parse(quota).bytes());
-      if (encryption != null) {
-        request.setEncryption(defaultEncryption(encryption).orElseThrow(() -> new IllegalArgumentException(
-            "--encryption of a new bucket is AES256")));
+      if (encryption != null || bucketKey != null) {
+        request.setEncryption(defaultEncryption(encryption, bucketKey).orElseThrow(() -> new IllegalArgumentException(
+            "--encryption of a new bucket is AES256 or aws:kms")));
       }
       if (layout != null) {
         request.setLayout(layout);
@@ -128,25 +134,41 @@ public final class BucketCommands {
 
   @Command(name = "update", mixinStandardHelpOptions = true, description = "Change a bucket's settings.")
   static final class Update extends OnBucket {
-    @Option(names = {"-e", "--encryption"}, paramLabel = "AES256|NONE", required = true, description = "Encrypt"
-        + " keys written from now on at rest (AES256: SSE-S3), or not (NONE); keys written before keep theirs.")
+    @Option(names = {"-e", "--encryption"}, paramLabel = "AES256|aws:kms|NONE", required = true, description =
+        "Encrypt keys written from now on at rest (AES256: SSE-S3; aws:kms: SSE-KMS under --bucketkey), or not"
+        + " (NONE); keys written before keep theirs.")
     String encryption;
+
+    @Option(names = {"-k", "--bucketkey"}, paramLabel = "KEY", description = "The KMS key of aws:kms.")
+    String bucketKey;
 
     @Override
     void run(TroposClient client, PrintWriter out) throws Exception {
       SetBucketPropertiesRequest.Builder request = SetBucketPropertiesRequest.newBuilder().setVolume(path().volume())
           .setName(path().bucket()).setSetEncryption(true);
-      defaultEncryption(encryption).ifPresent(request::setEncryption);
+      defaultEncryption(encryption, bucketKey).ifPresent(request::setEncryption);
       out.println(Json.bucket(client.setBucketProperties(request.build())));
     }
   }
 
-  /** A bucket's default encryption as named on the command line: AES256 (SSE-S3), or NONE (empty). */
-  private static Optional<BucketEncryption> defaultEncryption(String name) {
-    return switch (name.toUpperCase(Locale.ROOT)) {
+  /**
+   * A bucket's default encryption as named on the command line: AES256 (SSE-S3), aws:kms (SSE-KMS, the default
+   * when only a bucket key is named) under {@code bucketKey}, or NONE (empty).
+   */
+  private static Optional<BucketEncryption> defaultEncryption(String name, String bucketKey) {
+    String kind = name == null ? "AWS:KMS" : name.toUpperCase(Locale.ROOT);
+    boolean kms = kind.equals("AWS:KMS") || kind.equals("SSE_KMS");
+    if (kms != (bucketKey != null)) {
+      throw new IllegalArgumentException(kms ? "--encryption aws:kms names its KMS key with --bucketkey"
+          : "--bucketkey is for --encryption aws:kms");
+    }
+    return switch (kind) {
       case "AES256", "SSE_S3" -> Optional.of(BucketEncryption.newBuilder().setKind(EncryptionKind.SSE_S3).build());
+      case "AWS:KMS", "SSE_KMS" -> Optional.of(BucketEncryption.newBuilder().setKind(EncryptionKind.SSE_KMS)
+          .setKmsKeyId(bucketKey).build());
       case "NONE" -> Optional.empty();
-      default -> throw new IllegalArgumentException("--encryption is AES256 (SSE-S3) or NONE, not " + name);
+      default -> throw new IllegalArgumentException("--encryption is AES256 (SSE-S3), aws:kms (SSE-KMS) or NONE,"
+          + " not " + name);
     };
   }
 

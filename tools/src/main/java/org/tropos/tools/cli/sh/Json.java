@@ -65,6 +65,9 @@ final class Json {
     }
     if (b.hasEncryption()) {
       json.field("encryption", b.getEncryption().getKind());
+      if (!b.getEncryption().getKmsKeyId().isEmpty()) {
+        json.field("encryptionKeyName", b.getEncryption().getKmsKeyId());
+      }
     }
     return json.end();
   }
