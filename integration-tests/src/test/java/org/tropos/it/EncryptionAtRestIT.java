@@ -87,11 +87,7 @@ class EncryptionAtRestIT {
     mini.awaitOpenPipelines(1);
     admin = TroposClient.create(mini.clientConfig());
     secret = admin.getS3Secret("erin", true).getSecret();
-    s3 = S3Client.builder().endpointOverride(URI.create(mini.cluster().s3Endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("erin", secret)))
-        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
-        .build();
+    s3 = S3Cluster.clientOf(URI.create(mini.cluster().s3Endpoint()), "erin", secret);
   }
 
   @AfterAll

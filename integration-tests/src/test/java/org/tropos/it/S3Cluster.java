@@ -74,7 +74,16 @@ final class S3Cluster implements AutoCloseable {
 
   /** An AWS SDK v2 client of the gateway for {@code credentials}: path style, no retries, a 60 s call timeout. */
   S3Client client(AwsCredentialsProvider credentials) {
-    return S3Client.builder().endpointOverride(endpoint()).region(Region.US_EAST_1).credentialsProvider(credentials)
+    return clientOf(endpoint(), credentials);
+  }
+
+  /** The same for the gateway at {@code endpoint} (a mini cluster's own, say), signing as {@code accessId}. */
+  static S3Client clientOf(URI endpoint, String accessId, String secret) {
+    return clientOf(endpoint, StaticCredentialsProvider.create(AwsBasicCredentials.create(accessId, secret)));
+  }
+
+  private static S3Client clientOf(URI endpoint, AwsCredentialsProvider credentials) {
+    return S3Client.builder().endpointOverride(endpoint).region(Region.US_EAST_1).credentialsProvider(credentials)
         .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
         .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
         .build();

@@ -14,7 +14,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -31,13 +30,9 @@ import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.tools.Tropos;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CopyObjectResponse;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
@@ -76,11 +71,7 @@ class SseKmsIT {
     mini.awaitOpenPipelines(1);
     admin = TroposClient.create(mini.clientConfig());
     String secret = admin.getS3Secret("erin", true).getSecret();
-    s3 = S3Client.builder().endpointOverride(URI.create(mini.cluster().s3Endpoint())).region(Region.US_EAST_1)
-        .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("erin", secret)))
-        .serviceConfiguration(S3Configuration.builder().pathStyleAccessEnabled(true).build())
-        .overrideConfiguration(o -> o.apiCallTimeout(Duration.ofSeconds(60)).retryStrategy(r -> r.maxAttempts(1)))
-        .build();
+    s3 = S3Cluster.clientOf(URI.create(mini.cluster().s3Endpoint()), "erin", secret);
   }
 
   @AfterAll

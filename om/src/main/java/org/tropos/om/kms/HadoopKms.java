@@ -62,6 +62,9 @@ public final class HadoopKms {
           + " kms://http@host:port/kms (or https), not " + providerPath);
     }
     String scheme = at.substring(0, at.indexOf('@'));
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IllegalArgumentException("a Hadoop KMS is reached over http or https, not " + scheme);
+    }
     String hostsAndPort = at.substring(at.indexOf('@') + 1);
     int colon = hostsAndPort.lastIndexOf(':');
     String port = colon < 0 ? "" : hostsAndPort.substring(colon);
@@ -69,15 +72,13 @@ public final class HadoopKms {
     for (String host : (colon < 0 ? hostsAndPort : hostsAndPort.substring(0, colon)).split(";")) {
       bases.add(URI.create(scheme + "://" + host + port + uri.getRawPath()));
     }
-    if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new IllegalArgumentException("a Hadoop KMS is reached over http or https, not " + scheme);
-    }
     return Optional.of(new HadoopKms(List.copyOf(bases), user));
   }
 
   /** A new data key made by the KMS under its key {@code keyName}, as the KMS encrypted it. */
   public KmsEncryptedKey generate(String keyName) throws OmException {
-    JsonElement answer = call("v1/key/" + encode(keyName) + "/_eek?eek_op=generate&num_keys=1", null, keyName);
+    JsonElement answer = call("v1/key/" + encode(keyName) + "/_eek", "eek_op=generate&num_keys=1&", null,
+        keyName);
     try {
       JsonObject made = answer.getAsJsonArray().get(0).getAsJsonObject();
       KmsEncryptedKey key = KmsEncryptedKey.newBuilder().setKeyName(keyName)
@@ -95,7 +96,7 @@ public final class HadoopKms {
 
   /** Fails unless the KMS has key {@code keyName} (its metadata is not empty). */
   public void requireKey(String keyName) throws OmException {
-    JsonElement metadata = call("v1/key/" + encode(keyName) + "/_metadata?", null, keyName);
+    JsonElement metadata = call("v1/key/" + encode(keyName) + "/_metadata", "", null, keyName);
     if (!metadata.isJsonObject() || metadata.getAsJsonObject().size() == 0) {
       throw new OmException(OmResult.INVALID_REQUEST, "KMS key '" + keyName + "' does not exist");
     }
@@ -107,7 +108,7 @@ public final class HadoopKms {
     body.addProperty("name", key.getKeyName());
     body.addProperty("iv", BASE64.encodeToString(key.getIv().toByteArray()));
     body.addProperty("material", BASE64.encodeToString(key.getMaterial().toByteArray()));
-    JsonElement answer = call("v1/keyversion/" + encode(key.getVersionName()) + "/_eek?eek_op=decrypt",
+    JsonElement answer = call("v1/keyversion/" + encode(key.getVersionName()) + "/_eek", "eek_op=decrypt&",
         body.toString(), key.getKeyName());
     try {
       return bytes(answer.getAsJsonObject().get("material")).toByteArray();
@@ -116,10 +117,11 @@ public final class HadoopKms {
     }
   }
 
-  private JsonElement call(String path, String body, String keyName) throws OmException {
+  /** GETs (no {@code body}) or POSTs {@code path}; {@code query}: its parameters but the caller, each ending in '&'. */
+  private JsonElement call(String path, String query, String body, String keyName) throws OmException {
     IOException unreached = null;
     for (URI base : bases) {
-      URI uri = URI.create(base + "/" + path + (path.endsWith("?") ? "" : "&") + "user.name=" + encode(user));
+      URI uri = URI.create(base + "/" + path + "?" + query + "user.name=" + encode(user));
       HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(CALL_TIMEOUT)
           .header("Content-Type", "application/json");
       request = body == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(body));

@@ -126,8 +126,7 @@ final class AclRows {
       throws OmException {
     if (object.getType() == AclObjectType.OBJECT_PREFIX) {
       BucketRow row = Buckets.require(txn, object.getVolume(), object.getBucket());
-      return PrefixAcls.change(txn, row, OmDbKeys.bucket(row.getVolume(), row.getName()), object.getKey(), change,
-          given);
+      return PrefixAcls.change(txn, row, object.getKey(), change, given);
     }
     List<NativeAcl> acls = NativeAcls.changed(target(txn, object).acls(), change, given);
     switch (object.getType()) {

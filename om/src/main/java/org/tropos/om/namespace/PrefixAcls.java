@@ -46,9 +46,9 @@ final class PrefixAcls {
     return NativeAcls.inherited(hasDefaults ? prefix : bucket.getAclsList(), false);
   }
 
-  /** Changes the ACL of {@code prefix} in {@code bucket} (stored as {@code volume/bucket}); returns what it is then. */
-  static List<NativeAcl> change(Txn txn, BucketRow bucket, byte[] bucketKey, String prefix, AclChange change,
-      List<NativeAcl> given) throws OmException {
+  /** Changes the ACL of {@code prefix} in {@code bucket}; returns what it is then. */
+  static List<NativeAcl> change(Txn txn, BucketRow bucket, String prefix, AclChange change, List<NativeAcl> given)
+      throws OmException {
     List<NativeAcl> acls = NativeAcls.changed(of(txn, bucket, prefix), change, given);
     byte[] key = OmDbKeys.prefix(bucket.getObjectId(), prefix);
     if (acls.isEmpty()) {
@@ -58,7 +58,8 @@ final class PrefixAcls {
     }
     boolean any = !acls.isEmpty() || txn.hasAny(OmTable.PREFIXES, OmDbKeys.bucketPrefix(bucket.getObjectId()));
     if (any != bucket.getPrefixAcls()) {
-      txn.put(OmTable.BUCKETS, bucketKey, bucket.toBuilder().setPrefixAcls(any).build());
+      txn.put(OmTable.BUCKETS, OmDbKeys.bucket(bucket.getVolume(), bucket.getName()),
+          bucket.toBuilder().setPrefixAcls(any).build());
     }
     return acls;
   }

@@ -147,7 +147,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   private final Leadership leadership;
   private final BlockGrants grants;
   private final OpenKeySeals seals;
-  private final KmsKeys kmsKeys;
+  private final DataKeyBroker keyBroker;
   private final DelegationTokens tokens;
   private final AccessChecks access;
 
@@ -169,7 +169,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       AccessSettings access, Optional<HadoopKms> kms) {
     this.grants = new BlockGrants(tokens);
     this.seals = new OpenKeySeals(secretKeys);
-    this.kmsKeys = new KmsKeys(kms, namespace.dataKeys());
+    this.keyBroker = new DataKeyBroker(kms, namespace.dataKeys());
     this.tokens = delegationTokens;
     this.calls = new OmCalls(leadership, delegationTokens);
     this.leadership = leadership;
@@ -219,7 +219,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
     calls.respond("CreateBucket", o, () -> {
       access.createBucket(r.getBucket().getVolume(), r.getBucket().getName());
       BucketInfo bucket = r.getBucket().toBuilder().setOwner(access.owner(r.getBucket().getOwner())).build();
-      kmsKeys.requireFor(bucket.getEncryption());
+      keyBroker.requireFor(bucket.getEncryption());
       return CreateBucketResponse.newBuilder().setBucket(namespace.createBucket(bucket)).build();
     });
   }
@@ -259,12 +259,12 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
     calls.respond("OpenKey", o, () -> {
       access.create(r.getVolume(), r.getBucket(), r.getKey());
       OpenKeyRequest owned = r.toBuilder().setOwner(access.owner(r.getOwner())).build();
-      OpenKeyRow open = kmsKeys.open(r.getEncryption(), encryption -> namespace.openKey(owned.toBuilder()
+      OpenKeyRow open = keyBroker.open(r.getEncryption(), encryption -> namespace.openKey(owned.toBuilder()
           .setEncryption(encryption).build()));
       OpenKeyResponse.Builder response = OpenKeyResponse.newBuilder().setOpenId(open.getOpenId())
           .setOpenKey(seals.seal(open));
       if (KeyEncryptions.keepsDataKey(open.getEncryption()) && r.getEncryption().getDataKey().isEmpty()) {
-        response.setDataKey(ByteString.copyFrom(kmsKeys.dataKey(open.getEncryption())))
+        response.setDataKey(ByteString.copyFrom(keyBroker.dataKey(open.getEncryption())))
             .setEncryption(open.getEncryption().getKind());
       }
       if (r.getSize() > 0) {
@@ -305,7 +305,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       if (r.hasOpen()) {
         access.create(r.getVolume(), r.getBucket(), r.getOpen().getKey());
         owned = r.toBuilder().setOpen(r.getOpen().toBuilder().setOwner(access.owner(r.getOpen().getOwner()))
-            .setEncryption(KmsKeys.asCallerMay(r.getOpen().getEncryption()))).build();
+            .setEncryption(DataKeyBroker.asCallerMay(r.getOpen().getEncryption()))).build();
       } else {
         // Opened before: the path's bits were checked when it was opened; it must have been opened for the caller.
         ByteString row = seals.unseal(r.getOpenKey());
@@ -354,7 +354,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       }
       grants.forReader(response);
       if (KeyEncryptions.keepsDataKey(response.getKey().getEncryption())) {
-        response.setDataKey(ByteString.copyFrom(kmsKeys.dataKey(response.getKey().getEncryption())));
+        response.setDataKey(ByteString.copyFrom(keyBroker.dataKey(response.getKey().getEncryption())));
       }
       return response.build();
     });
@@ -521,7 +521,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
     calls.respond("InitiateMultipartUpload", o, () -> {
       access.create(r.getVolume(), r.getBucket(), r.getKey());
       InitiateMultipartUploadRequest owned = r.toBuilder().setOwner(access.owner(r.getOwner())).build();
-      return InitiateMultipartUploadResponse.newBuilder().setUploadId(kmsKeys.open(r.getEncryption(),
+      return InitiateMultipartUploadResponse.newBuilder().setUploadId(keyBroker.open(r.getEncryption(),
           encryption -> namespace.initiateMultipartUpload(owned.toBuilder().setEncryption(encryption).build())))
           .build();
     });
@@ -596,7 +596,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
       for (String action : BucketPropertyActions.of(r)) {
         access.bucket(r.getVolume(), r.getName(), BucketPropertyActions.right(action), action);
       }
-      kmsKeys.requireFor(r.getEncryption());
+      keyBroker.requireFor(r.getEncryption());
       return SetBucketPropertiesResponse.newBuilder().setBucket(namespace.setBucketProperties(r)).build();
     });
   }

@@ -16,11 +16,11 @@ import org.tropos.proto.om.OmResult;
  * which the KMS makes (before the transaction that opens a key, which must not wait on the network) and decrypts
  * for each writer and reader the ACLs let read the data. A caller's own idea of a KMS-made key is never taken.
  */
-final class KmsKeys {
+final class DataKeyBroker {
   private final Optional<HadoopKms> kms;
   private final DataKeys dataKeys;
 
-  KmsKeys(Optional<HadoopKms> kms, DataKeys dataKeys) {
+  DataKeyBroker(Optional<HadoopKms> kms, DataKeys dataKeys) {
     this.kms = kms;
     this.dataKeys = dataKeys;
   }
