@@ -43,7 +43,10 @@ class HeapRetentionIT {
   private static final Map<String, String> SMALL_RATIS_MEMORY = Map.of(
       "hdds.ratis.raft.server.log.segment.size.max", "64KB", "hdds.ratis.raft.server.log.preallocated.size", "64KB",
       "hdds.ratis.raft.server.retrycache.expirytime", "1s", "hdds.ratis.snapshot.threshold", "500",
-      "hdds.ratis.raft.server.log.purge.gap", "256");
+      "hdds.ratis.raft.server.log.purge.gap", "256",
+      // The histograms' full collections and four writers on a small machine delayed a heartbeat past the mini
+      // cluster's one second: the node went STALE and took the only pipeline with it. No node fails here.
+      "ozone.scm.stale.node.interval", "30s", "ozone.scm.dead.node.interval", "60s");
   /**
    * 1 MB containers of 1 MB blocks, into which writers ask for 64 KB: a container then has no room for a whole
    * block after its first allocation and closes (the smallest containers SCM allows).
@@ -64,6 +67,12 @@ class HeapRetentionIT {
   private static final Duration HEARTBEATS = Duration.ofSeconds(15);
   /** Enough that a few hundred bytes kept per write (as Ratis's client once did per watch) exceed {@link #FLAT}. */
   private static final int OVERWRITES = 8000;
+  /**
+   * Rounds of {@link #OVERWRITES} of which one must keep no more than {@link #FLAT}. What is kept per write grows in
+   * every round; a bounded structure that fills slowly does not: Ratis's timers keep up to 1,028 samples each, and
+   * those timed once per batched log flush or segment roll may fill only after the warm-up (20,000 samples, 2 MB).
+   */
+  private static final int ROUNDS = 3;
   private static final int WRITERS = 4;
   /** How many written containers may wait to be closed before the writers pause. */
   private static final int BACKLOG = 100;
@@ -104,7 +113,7 @@ class HeapRetentionIT {
 
   /**
    * Thousands of small keys written over the same names in the same containers: nothing new is stored (each
-   * overwrite's old blocks are deleted), so nothing may be kept.
+   * overwrite's old blocks are deleted), so nothing may be kept once the cluster's bounded structures are full.
    */
   @Test
   void overwritingKeysRetainsNothing() throws Exception {
@@ -116,12 +125,19 @@ class HeapRetentionIT {
       client.createVolume(VolumeInfo.newBuilder().setName("vol").setOwner("it").build());
       client.createBucket(BucketInfo.newBuilder().setVolume("vol").setName("bucket").build());
       overwrite(client, 3000);
-      Snapshot warm = Snapshot.take(containers(mini));
-      overwrite(client, OVERWRITES);
-      long kept = warm.keptSince();
-      System.out.printf("%,d overwrites kept %,d B%n", OVERWRITES, kept);
-      assertTrue(kept <= FLAT, () -> String.format("%,d overwrites kept %,d B; grown:%n%s", OVERWRITES, kept,
-          warm.growth()));
+      for (int round = 1; ; round++) {
+        Snapshot warm = Snapshot.take(containers(mini));
+        overwrite(client, OVERWRITES);
+        long kept = warm.keptSince();
+        System.out.printf("round %d: %,d overwrites kept %,d B%n", round, OVERWRITES, kept);
+        if (kept <= FLAT) {
+          break;
+        }
+        String growth = warm.growth();
+        System.out.printf("grown:%n%s%n", growth);
+        assertTrue(round < ROUNDS, () -> String.format("%,d overwrites kept more than %,d B in each of %d rounds,"
+            + " %,d B in the last; grown in it:%n%s", OVERWRITES, FLAT, ROUNDS, kept, growth));
+      }
     }
   }
 
@@ -213,19 +229,26 @@ class HeapRetentionIT {
 
   /** What the JVM keeps alive at one point, with the number of containers SCM knows then. */
   private record Snapshot(RetainedHeap heap, long containers) {
+    /**
+     * The least of a few readings a second apart, as something held for a moment (megabytes of int arrays once, a
+     * Ratis log cache) is let go while what is kept for good stays; the same goes for the readings it is compared
+     * with.
+     */
     static Snapshot take(long containers) throws Exception {
-      return new Snapshot(RetainedHeap.now(), containers);
+      return new Snapshot(leastOfReadings(), containers);
     }
 
-    /**
-     * Bytes kept since this snapshot: the least of a few readings a second apart, as something held for a moment
-     * (megabytes of int arrays, once) is let go while what is kept for good stays.
-     */
+    /** Bytes kept since this snapshot. */
     long keptSince() throws Exception {
-      long least = Long.MAX_VALUE;
-      for (int reading = 0; reading < 3; reading++) {
+      return leastOfReadings().bytes() - heap.bytes();
+    }
+
+    private static RetainedHeap leastOfReadings() throws Exception {
+      RetainedHeap least = RetainedHeap.now();
+      for (int reading = 1; reading < 3; reading++) {
         Thread.sleep(1000);
-        least = Math.min(least, RetainedHeap.now().bytes() - heap.bytes());
+        RetainedHeap next = RetainedHeap.now();
+        least = next.bytes() < least.bytes() ? next : least;
       }
       return least;
     }
