@@ -80,11 +80,7 @@ public final class SegmentedGcm {
 
   /** A cipher for {@link Segments}. */
   static Cipher newCipher() {
-    try {
-      return Cipher.getInstance("AES/GCM/NoPadding");
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("the JDK has no AES-GCM", e);
-    }
+    return GcmCiphers.newCipher();
   }
 
   /** The segments of one stream under one data key: encrypts or decrypts them one at a time. Not thread-safe. */
@@ -121,8 +117,8 @@ public final class SegmentedGcm {
     }
 
     /**
-     * The JDK's array form where both buffers have arrays: its AES-GCM runs the CPU's combined AES and GHASH
-     * instructions on arrays, where its ByteBuffer form (JDK 17) takes a path several times slower.
+     * The array form where both buffers have arrays: the JDK's ByteBuffer form (JDK 17) takes a path several times
+     * slower than its array form, and the native provider's is no faster with buffers either.
      */
     private void doFinal(ByteBuffer in, ByteBuffer out) throws GeneralSecurityException {
       if (!in.hasArray() || !out.hasArray()) {

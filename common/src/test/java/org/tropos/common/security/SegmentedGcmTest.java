@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
@@ -174,5 +175,33 @@ class SegmentedGcmTest {
     DecryptingSink cut = new DecryptingSink(key, null, size, span, size, bytes -> { });
     cut.accept(ByteBuffer.wrap(stored, 0, stored.length - 1));
     assertThrows(IOException.class, cut::finish);
+  }
+
+  /**
+   * The native provider and the JDK seal alike: a segment one sealed opens under the other, a changed one under
+   * neither. On Linux x86-64 the native provider must load; elsewhere both ciphers are the JDK's.
+   */
+  @Test
+  void theNativeCipherAndTheJdksReadEachOthersSegments() throws Exception {
+    String os = System.getProperty("os.name") + "/" + System.getProperty("os.arch");
+    assertEquals(os.equals("Linux/amd64"), GcmCiphers.isNative(), os);
+    byte[] prefix = bytes(SegmentedGcm.PREFIX_BYTES);
+    SegmentedGcm.Segments fast = new SegmentedGcm.Segments(key, prefix, GcmCiphers.newCipher());
+    SegmentedGcm.Segments jdk = new SegmentedGcm.Segments(key, prefix, GcmCiphers.jdkCipher());
+    long index = 0; // a cipher refuses to encrypt twice under one key and nonce
+    for (int size : List.of(0, 1, 100, S)) {
+      byte[] plain = bytes(size);
+      for (SegmentedGcm.Segments[] pair : new SegmentedGcm.Segments[][] {{fast, jdk}, {jdk, fast}}) {
+        long segment = index++;
+        ByteBuffer sealed = ByteBuffer.allocate(size + SegmentedGcm.TAG_BYTES);
+        pair[0].encrypt(segment, true, ByteBuffer.wrap(plain), sealed);
+        ByteBuffer opened = ByteBuffer.allocate(size);
+        pair[1].decrypt(segment, true, sealed.flip(), opened);
+        assertArrayEquals(plain, opened.array(), size + " bytes");
+        sealed.array()[size / 2] ^= 1;
+        assertThrows(GeneralSecurityException.class, () -> pair[1].decrypt(segment, true, sealed.flip(),
+            ByteBuffer.allocate(size)));
+      }
+    }
   }
 }
