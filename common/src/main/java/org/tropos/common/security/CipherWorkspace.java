@@ -26,7 +26,7 @@ final class CipherWorkspace {
 
   final ByteBuffer stage = ByteBuffer.allocate(STAGE_BYTES);
   final ByteBuffer plain = ByteBuffer.allocate(SegmentedGcm.SEGMENT);
-  final Cipher cipher = SegmentedGcm.newCipher();
+  final Cipher cipher = GcmCiphers.newCipher();
 
   private CipherWorkspace() {
   }

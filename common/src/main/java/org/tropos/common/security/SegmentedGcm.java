@@ -78,11 +78,6 @@ public final class SegmentedGcm {
         (int) (from - first * SEGMENT));
   }
 
-  /** A cipher for {@link Segments}. */
-  static Cipher newCipher() {
-    return GcmCiphers.newCipher();
-  }
-
   /** The segments of one stream under one data key: encrypts or decrypts them one at a time. Not thread-safe. */
   public static final class Segments {
     private final SecretKeySpec key;
@@ -91,7 +86,7 @@ public final class SegmentedGcm {
 
     /** @param prefix the stream's random prefix */
     public Segments(byte[] dataKey, byte[] prefix) {
-      this(dataKey, prefix, newCipher());
+      this(dataKey, prefix, GcmCiphers.newCipher());
     }
 
     /** Segments that work with {@code cipher}, which is theirs alone while they are used. */

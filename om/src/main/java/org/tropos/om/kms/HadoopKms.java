@@ -77,7 +77,7 @@ public final class HadoopKms {
 
   /** A new data key made by the KMS under its key {@code keyName}, as the KMS encrypted it. */
   public KmsEncryptedKey generate(String keyName) throws OmException {
-    JsonElement answer = call("v1/key/" + encode(keyName) + "/_eek", "eek_op=generate&num_keys=1&", null,
+    JsonElement answer = call("v1/key/" + encode(keyName) + "/_eek", "eek_op=generate&num_keys=1", null,
         keyName);
     try {
       JsonObject made = answer.getAsJsonArray().get(0).getAsJsonObject();
@@ -108,7 +108,7 @@ public final class HadoopKms {
     body.addProperty("name", key.getKeyName());
     body.addProperty("iv", BASE64.encodeToString(key.getIv().toByteArray()));
     body.addProperty("material", BASE64.encodeToString(key.getMaterial().toByteArray()));
-    JsonElement answer = call("v1/keyversion/" + encode(key.getVersionName()) + "/_eek", "eek_op=decrypt&",
+    JsonElement answer = call("v1/keyversion/" + encode(key.getVersionName()) + "/_eek", "eek_op=decrypt",
         body.toString(), key.getKeyName());
     try {
       return bytes(answer.getAsJsonObject().get("material")).toByteArray();
@@ -117,11 +117,12 @@ public final class HadoopKms {
     }
   }
 
-  /** GETs (no {@code body}) or POSTs {@code path}; {@code query}: its parameters but the caller, each ending in '&'. */
+  /** GETs (no {@code body}) or POSTs {@code path}; {@code query}: its parameters but the caller's name, or "". */
   private JsonElement call(String path, String query, String body, String keyName) throws OmException {
     IOException unreached = null;
     for (URI base : bases) {
-      URI uri = URI.create(base + "/" + path + "?" + query + "user.name=" + encode(user));
+      URI uri = URI.create(base + "/" + path + "?" + (query.isEmpty() ? "" : query + "&") + "user.name="
+          + encode(user));
       HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(CALL_TIMEOUT)
           .header("Content-Type", "application/json");
       request = body == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(body));
