@@ -21,14 +21,18 @@ import org.tropos.common.io.ByteSink;
  */
 public final class DecryptingSink implements ByteSink {
   private static final int BATCH = 1 << 20;
+  private static final int MAX_LENT = 1 << 20;
 
   private final byte[] dataKey;
   private final ByteSink out;
   private final long streamPlaintext;
   private final long lastSegment;
   private CipherWorkspace workspace = CipherWorkspace.take();
-  /** Stored bytes received and not yet decrypted, up to its position: less than a segment between calls. */
-  private final ByteBuffer stage = workspace.stage;
+  /**
+   * Stored bytes received and not yet decrypted, up to its position: less than a segment between calls. The
+   * workspace's, or a larger one of this sink's own once a reader asks to read more at once ({@link #lend}).
+   */
+  private ByteBuffer stage = workspace.stage;
   private final ByteBuffer plain = workspace.plain;
   /** What {@link #lend} last lent: when it comes back, its bytes are in {@link #stage} already. */
   private ByteBuffer lent;
@@ -62,9 +66,18 @@ public final class DecryptingSink implements ByteSink {
     }
   }
 
-  /** Room in the stage for the next stored bytes, when they fit in what it has free. */
+  /**
+   * Room in the stage for the next stored bytes. A large range is read a piece (1 MiB) at a time, more than the
+   * workspace's stage holds: the stage is then made large enough once, so that the reader reads each piece straight
+   * into it rather than into a buffer of its own that is copied in here (one pass less over every byte of a large
+   * encrypted GET). It grows for up to {@value #MAX_LENT} bytes at once; more are lent only where they fit.
+   */
   @Override
   public ByteBuffer lend(int bytes) {
+    if (bytes > stage.remaining() && bytes <= MAX_LENT) {
+      // With room for what a segment leaves staged between pieces, so that it grows only once.
+      stage = ByteBuffer.allocate(stage.position() + SegmentedGcm.STORED_SEGMENT + bytes).put(stage.flip());
+    }
     lent = bytes <= stage.remaining() ? stage.slice(stage.position(), bytes) : null;
     return lent;
   }

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 class SealingKeyTest {
@@ -27,6 +31,32 @@ class SealingKeyTest {
     flipped[flipped.length / 2] ^= 1;
     assertThrows(GeneralSecurityException.class, () -> key.open(flipped, ALICE), "changed");
     assertThrows(GeneralSecurityException.class, () -> key.open(new byte[5], ALICE), "too short");
+  }
+
+  /**
+   * Values sealed before the sealing cipher came from the native provider (S3 secrets and data keys in databases)
+   * are the JDK's AES-GCM: the nonce, then ciphertext and tag. Both ways open under the other, and a thread's cipher
+   * kept from one call serves the next, however the last one ended.
+   */
+  @Test
+  void aValueSealedByTheJdksCipherOpensAndTheReverse() throws Exception {
+    SealingKey key = SealingKey.generate();
+    byte[] nonce = new byte[12];
+    nonce[0] = 7;
+    Cipher jdk = GcmCiphers.jdkCipher();
+    jdk.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key.encoded(), "AES"), new GCMParameterSpec(128, nonce));
+    jdk.updateAAD(ALICE);
+    byte[] sealedByJdk = ByteBuffer.allocate(12 + SECRET.length + 16).put(nonce).put(jdk.doFinal(SECRET)).array();
+    byte[] flipped = sealedByJdk.clone();
+    flipped[14] ^= 1;
+    assertThrows(GeneralSecurityException.class, () -> key.open(flipped, ALICE));
+    assertArrayEquals(SECRET, key.open(sealedByJdk, ALICE), "after a failed open");
+
+    byte[] sealed = key.seal(SECRET, ALICE);
+    jdk.init(Cipher.DECRYPT_MODE, new SecretKeySpec(key.encoded(), "AES"), new GCMParameterSpec(128, sealed, 0,
+        12));
+    jdk.updateAAD(ALICE);
+    assertArrayEquals(SECRET, jdk.doFinal(sealed, 12, sealed.length - 12));
   }
 
   @Test

@@ -2,6 +2,7 @@ package org.tropos.common.security;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.ByteArrayInputStream;
@@ -129,6 +130,12 @@ class SegmentedGcmTest {
    * read into the memory the sink lends (as a datanode read does) where it lends any.
    */
   private byte[] push(byte[] stored, long plaintext, long from, long length, boolean prefixFirst) throws IOException {
+    return push(stored, plaintext, from, length, prefixFirst, 70_000);
+  }
+
+  /** The same, in pieces of up to {@code maxPiece} bytes. */
+  private byte[] push(byte[] stored, long plaintext, long from, long length, boolean prefixFirst, int maxPiece)
+      throws IOException {
     SegmentedGcm.Span span = SegmentedGcm.span(plaintext, from, length);
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     DecryptingSink sink = new DecryptingSink(key, prefixFirst ? null : Arrays.copyOf(stored,
@@ -139,7 +146,7 @@ class SegmentedGcmTest {
         });
     int start = prefixFirst ? 0 : (int) span.storedFrom();
     for (int at = start; at < span.storedTo(); ) {
-      int n = Math.min(1 + random.nextInt(70_000), (int) span.storedTo() - at);
+      int n = Math.min(1 + random.nextInt(maxPiece), (int) span.storedTo() - at);
       ByteBuffer lent = random.nextBoolean() ? sink.lend(n) : null;
       if (lent != null) {
         lent.clear().limit(n);
@@ -150,6 +157,19 @@ class SegmentedGcmTest {
     }
     sink.finish();
     return out.toByteArray();
+  }
+
+  /** A large range is read a piece of 1 MiB at a time: more than the sink's stage holds at first. */
+  @Test
+  void aSinkTakesPiecesLargerThanItsStage() throws IOException {
+    int size = 50 * S + 11;
+    byte[] plain = bytes(size);
+    byte[] stored = encrypt(plain, key);
+    for (int round = 0; round < 4; round++) {
+      assertArrayEquals(plain, push(stored, size, 0, size, true, 1 << 20));
+      assertArrayEquals(Arrays.copyOfRange(plain, S + 3, size - 2), push(stored, size, S + 3, size - S - 5, false,
+          1 << 20));
+    }
   }
 
   @Test
@@ -172,6 +192,9 @@ class SegmentedGcmTest {
     other[0] ^= 1; // another prefix: every nonce differs
     assertThrows(UncheckedIOException.class, () -> push(other, size, 0, 10, true));
     SegmentedGcm.Span span = SegmentedGcm.span(size, 0, size);
+    assertEquals(1 << 20, new DecryptingSink(key, null, size, span, size, bytes -> { }).lend(1 << 20).remaining(),
+        "a whole piece");
+    assertNull(new DecryptingSink(key, null, size, span, size, bytes -> { }).lend((1 << 20) + 1), "not more");
     DecryptingSink cut = new DecryptingSink(key, null, size, span, size, bytes -> { });
     cut.accept(ByteBuffer.wrap(stored, 0, stored.length - 1));
     assertThrows(IOException.class, cut::finish);
