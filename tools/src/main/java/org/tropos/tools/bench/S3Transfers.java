@@ -160,7 +160,7 @@ final class S3Transfers {
    * other, the service that opened a PUT phase served a third fewer PUTs than when it ran last.
    */
   private void phase(String op, long size, int count, int concurrency, Run run) throws Exception {
-    int slices = Math.max(1, Math.min(SLICES, count / (concurrency * MIN_REQUESTS_PER_STREAM)));
+    int slices = slices(count, concurrency);
     Map<Target, Tally> tallies = new LinkedHashMap<>();
     targets.forEach(t -> tallies.put(t, new Tally()));
     for (int s = 0; s < slices; s++) {
@@ -190,6 +190,17 @@ final class S3Transfers {
         printRatio(measured.get(i), measured.get(j));
       }
     }
+  }
+
+  /**
+   * How many slices a phase of {@code count} requests at {@code concurrency} takes turns in: enough requests per
+   * stream in each for its start to weigh little, and never fewer than two where each still keeps every stream
+   * busy. A phase of one slice lets one side go first and the next pay its leftovers: run one 1 GiB PUT at a time,
+   * the side second wrote while the disk still took the first side's gigabytes, three runs in a row.
+   */
+  static int slices(int count, int concurrency) {
+    int slices = Math.max(1, Math.min(SLICES, count / (concurrency * MIN_REQUESTS_PER_STREAM)));
+    return slices == 1 && count >= 2 * concurrency ? 2 : slices;
   }
 
   private void print(Phase p) {
