@@ -15,9 +15,9 @@ import javax.crypto.Cipher;
  */
 final class CipherWorkspace {
   /**
-   * Stored bytes gathered at once: those a sink decrypts (a reader may read up to this much, less a segment still
-   * incomplete, straight into it: {@link DecryptingSink#lend}, a whole small object; larger pieces are copied in),
-   * or the sealed segments an encrypting stream writes on in one piece.
+   * Stored bytes gathered at once: those a sink decrypts (a reader reads straight into it, {@link
+   * DecryptingSink#lend}: a whole small object; for larger pieces the sink grows its own stage once), or the sealed
+   * segments an encrypting stream writes on in one piece.
    */
   static final int STAGE_BYTES = 256 * 1024 + SegmentedGcm.STORED_SEGMENT;
   private static final int KEPT = 16;

@@ -8,10 +8,11 @@ import java.security.SecureRandom;
 
 /**
  * Writes what it is given as an encrypted stream ({@link SegmentedGcm}, format 1) to another stream: the random
- * prefix first, then the segments, each sealed once the next byte shows it is not the last and written on a few
- * at a time; closing seals the last segment (empty for an empty stream), writes what is left and closes the stream
- * below. Its length need not be known before. Its memory and cipher come from a {@link CipherWorkspace} and go back
- * at close, so writing a small object allocates nothing that lasts.
+ * prefix first, then the segments, each sealed once the next byte shows it is not the last (straight from the
+ * caller's array when one write holds it whole) and written on a few at a time; closing seals the last segment
+ * (empty for an empty stream), writes what is left and closes the stream below. Its length need not be known
+ * before. Its memory and cipher come from a {@link CipherWorkspace} and go back at close, so writing a small object
+ * allocates nothing that lasts.
  *
  * <p>Not thread-safe.
  */
@@ -44,12 +45,20 @@ public final class EncryptingOutputStream extends OutputStream {
     ByteBuffer plain = workspace.plain;
     while (len > 0) {
       if (!plain.hasRemaining()) {
-        seal(false);
+        seal(plain.flip(), false);
+        plain.clear();
       }
-      int n = Math.min(len, plain.remaining());
-      plain.put(b, off, n);
-      off += n;
-      len -= n;
+      if (plain.position() == 0 && len > SegmentedGcm.SEGMENT) {
+        // A whole segment with bytes after it, so not the last: sealed where it lies, not copied first.
+        seal(ByteBuffer.wrap(b, off, SegmentedGcm.SEGMENT), false);
+        off += SegmentedGcm.SEGMENT;
+        len -= SegmentedGcm.SEGMENT;
+      } else {
+        int n = Math.min(len, plain.remaining());
+        plain.put(b, off, n);
+        off += n;
+        len -= n;
+      }
     }
   }
 
@@ -66,7 +75,7 @@ public final class EncryptingOutputStream extends OutputStream {
   public void close() throws IOException {
     if (workspace != null) {
       try {
-        seal(true);
+        seal(workspace.plain.flip(), true);
         writeStage();
       } finally {
         workspace.giveBack();
@@ -76,18 +85,17 @@ public final class EncryptingOutputStream extends OutputStream {
     }
   }
 
-  private void seal(boolean last) throws IOException {
+  /** Seals the next segment, {@code plain}, into the stage, writing the stage on first if it has no room. */
+  private void seal(ByteBuffer plain, boolean last) throws IOException {
     ByteBuffer stage = workspace.stage;
     if (stage.remaining() < SegmentedGcm.STORED_SEGMENT) {
       writeStage();
     }
-    ByteBuffer plain = workspace.plain.flip();
     try {
       segments.encrypt(index++, last, plain, stage);
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot encrypt segment " + (index - 1), e);
     }
-    plain.clear();
   }
 
   private void writeStage() throws IOException {

@@ -71,6 +71,28 @@ class SegmentedGcmTest {
   }
 
   @Test
+  void writesOfWholeSegmentsAreSealedAsTheSameStreamAsSmallWrites() throws IOException {
+    // Writes holding a whole segment are sealed where they lie; which segment is the last must not change.
+    for (int size : List.of(S, 2 * S, 2 * S + 1, 5 * S + 3)) {
+      byte[] plain = bytes(size);
+      for (int piece : List.of(size, S, S + 1, 3 * S - 1)) {
+        for (int lead : List.of(0, 7)) {
+          ByteArrayOutputStream stored = new ByteArrayOutputStream();
+          try (EncryptingOutputStream out = new EncryptingOutputStream(stored, key)) {
+            out.write(plain, 0, lead);
+            for (int off = lead; off < size; off += piece) {
+              out.write(plain, off, Math.min(piece, size - off));
+            }
+          }
+          String what = "size " + size + " in writes of " + piece + " after " + lead;
+          assertEquals(SegmentedGcm.storedLength(size), stored.size(), what);
+          assertArrayEquals(plain, read(stored.toByteArray(), key, size, 0, size), what);
+        }
+      }
+    }
+  }
+
+  @Test
   void rangesAreReadFromTheSegmentsThatHoldThemBitExact() throws IOException {
     int size = 3 * S + 5;
     byte[] plain = bytes(size);

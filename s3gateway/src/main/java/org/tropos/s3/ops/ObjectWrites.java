@@ -389,8 +389,10 @@ final class ObjectWrites {
     long left = length < 0 ? Long.MAX_VALUE : length;
     long copied = 0;
     while (left > 0) {
-      int n = body.read(buffer, 0, (int) Math.min(buffer.length, left));
-      if (n < 0) {
+      // Whole buffers, not the network's pieces (at most 64 KiB): the key stream below then works on large writes
+      // (an encrypting one seals whole segments where they lie).
+      int n = body.readNBytes(buffer, 0, (int) Math.min(buffer.length, left));
+      if (n == 0) {
         if (length < 0) {
           break;
         }
