@@ -81,9 +81,15 @@ final class MitKdc implements AutoCloseable {
     return dir.resolve("krb5.conf");
   }
 
-  /** Adds {@code principal} (of this realm, e.g. {@code om/localhost}) with a random key; returns its keytab. */
+  /**
+   * Adds {@code principal} (of this realm, e.g. {@code om/localhost}) with a random key; returns its keytab, the one
+   * made before when it was added already.
+   */
   Path keytab(String principal) throws Exception {
     Path keytab = dir.resolve(principal.replace('/', '_') + ".keytab");
+    if (Files.exists(keytab)) {
+      return keytab;
+    }
     run(environment, dir, KADMIN_LOCAL.toString(), "-r", REALM, "-q", "addprinc -randkey " + principal);
     run(environment, dir, KADMIN_LOCAL.toString(), "-r", REALM, "-q", "ktadd -k " + keytab + " " + principal);
     return keytab;

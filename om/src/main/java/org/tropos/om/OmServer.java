@@ -25,6 +25,7 @@ import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.CertificateIssuer;
 import org.tropos.common.security.CertificateRenewal;
 import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.SpnegoInitiator;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Closer;
@@ -33,6 +34,7 @@ import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
 import org.tropos.om.db.OmDb;
+import org.tropos.om.kms.HadoopKms;
 import org.tropos.om.namespace.DirectoryPurger;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.namespace.DataKeys;
@@ -167,6 +169,12 @@ public final class OmServer implements AutoCloseable {
             .orElse(""));
   }
 
+  /** The KMS of SSE-KMS, called with the OM's Kerberos principal when it has one and the KMS asks for it. */
+  private Optional<HadoopKms> kms(String host) {
+    return config.kms().map(kms -> config.kerberos().map(login -> kms.authenticatingAs(SpnegoInitiator.of(login,
+        host))).orElse(kms));
+  }
+
   /**
    * The client service; in a secure cluster, users proven by Kerberos or delegation tokens besides certificates, and
    * the S3 users of the gateway's calls by their requests' signatures.
@@ -177,7 +185,7 @@ public final class OmServer implements AutoCloseable {
     OmRpc om = new OmRpc(namespace, scm, config.blockSize(), new Administrators(new Administration(
         config.administrators(), Callers.localUser(), clock)), leadership, Optional.ofNullable(secretKeys),
         blockTokens, tokens,
-        config.access().settings(), config.kms());
+        config.access().settings(), kms(host));
     server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
         List.of(om, om.identityService()),
         daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(

@@ -85,7 +85,8 @@ public final class SecurityKeys {
 
   public static final ConfigKey<String> OM_KERBEROS_PRINCIPAL = ConfigKey.of("ozone.om.kerberos.principal",
       ConfigType.STRING, "", "The OM's Kerberos principal, e.g. om/_HOST@EXAMPLE.COM (_HOST: the OM's host). Set on"
-          + " the OM with ozone.om.kerberos.keytab.file, it accepts users' Kerberos tickets; set on a client, the"
+          + " the OM with ozone.om.kerberos.keytab.file, it accepts users' Kerberos tickets and is the OM's own"
+          + " login to a Kerberos-only KMS (SPNEGO); set on a client, the"
           + " client asks the KDC for tickets to it.");
 
   public static final ConfigKey<String> OM_KERBEROS_KEYTAB = ConfigKey.of("ozone.om.kerberos.keytab.file",

@@ -19,14 +19,16 @@ import java.util.List;
 import java.util.Optional;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.SegmentedGcm;
+import org.tropos.common.security.SpnegoInitiator;
 import org.tropos.proto.om.KmsEncryptedKey;
 import org.tropos.proto.om.OmResult;
 
 /**
  * A client of Hadoop KMS's REST protocol (the KMS Ozone and HDFS encrypt with), for SSE-KMS: the KMS makes each
  * object's data key under one of its keys and hands it out encrypted (an "encrypted key version"), and decrypts it
- * again for whoever the KMS's ACLs let. The OM calls as its own user with the KMS's simple authentication
- * ({@code user.name}); a KMS that asks for Kerberos (SPNEGO) is not reached yet. Several hosts
+ * again for whoever the KMS's ACLs let. The OM calls as its own user: by name ({@code user.name}) to a KMS of
+ * simple authentication, and with its Kerberos principal (SPNEGO, {@link #authenticatingAs}) once a KMS answers that
+ * it takes only Kerberos, from then on in each call's first request. Several hosts
  * ({@code kms://http@a;b:9600/kms}) are tried in turn when one cannot be reached.
  *
  * <p>Thread-safe.
@@ -38,11 +40,20 @@ public final class HadoopKms {
 
   private final List<URI> bases;
   private final String user;
+  private final Optional<SpnegoInitiator> kerberos;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+  /** Whether the KMS asked for Kerberos: then every request carries a token, not only a retried one. */
+  private volatile boolean negotiating;
 
-  private HadoopKms(List<URI> bases, String user) {
+  private HadoopKms(List<URI> bases, String user, Optional<SpnegoInitiator> kerberos) {
     this.bases = bases;
     this.user = user;
+    this.kerberos = kerberos;
+  }
+
+  /** This KMS called with {@code login}'s Kerberos tickets whenever it asks for Kerberos. */
+  public HadoopKms authenticatingAs(SpnegoInitiator login) {
+    return new HadoopKms(bases, user, Optional.of(login));
   }
 
   /**
@@ -72,7 +83,7 @@ public final class HadoopKms {
     for (String host : (colon < 0 ? hostsAndPort : hostsAndPort.substring(0, colon)).split(";")) {
       bases.add(URI.create(scheme + "://" + host + port + uri.getRawPath()));
     }
-    return Optional.of(new HadoopKms(List.copyOf(bases), user));
+    return Optional.of(new HadoopKms(List.copyOf(bases), user, Optional.empty()));
   }
 
   /** A new data key made by the KMS under its key {@code keyName}, as the KMS encrypted it. */
@@ -123,23 +134,51 @@ public final class HadoopKms {
     for (URI base : bases) {
       URI uri = URI.create(base + "/" + path + "?" + (query.isEmpty() ? "" : query + "&") + "user.name="
           + encode(user));
-      HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(CALL_TIMEOUT)
-          .header("Content-Type", "application/json");
-      request = body == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(body));
-      HttpResponse<String> response;
       try {
-        response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response = send(uri, body, negotiating ? ticket(uri) : null);
+        if (response.statusCode() == 401 && !negotiating && kerberos.isPresent() && asksForKerberos(response)) {
+          negotiating = true;
+          response = send(uri, body, ticket(uri));
+        }
+        if (response.statusCode() == 401 && kerberos.isEmpty() && asksForKerberos(response)) {
+          throw new OmException(OmResult.PERMISSION_DENIED, "the KMS takes only Kerberos: give the OM a"
+              + " principal and keytab (ozone.om.kerberos.principal, ozone.om.kerberos.keytab.file)");
+        }
+        return answer(response, keyName);
       } catch (IOException e) {
         unreached = e;
-        continue;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new OmException(OmResult.KMS_UNAVAILABLE, "interrupted while calling the KMS");
       }
-      return answer(response, keyName);
     }
     throw new OmException(OmResult.KMS_UNAVAILABLE, "the KMS at " + bases + " cannot be reached: "
         + unreached.getMessage());
+  }
+
+  /** Sends a request, with {@code authorization} unless null. */
+  private HttpResponse<String> send(URI uri, String body, String authorization) throws IOException,
+      InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(CALL_TIMEOUT)
+        .header("Content-Type", "application/json");
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    request = body == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(body));
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** An {@code Authorization} header with the OM's Kerberos ticket for the KMS at {@code uri}. */
+  private String ticket(URI uri) throws OmException {
+    try {
+      return kerberos.orElseThrow().authorization(uri.getHost());
+    } catch (IOException e) {
+      throw new OmException(OmResult.KMS_UNAVAILABLE, "the OM cannot call the KMS with Kerberos: " + e.getMessage());
+    }
+  }
+
+  private static boolean asksForKerberos(HttpResponse<String> response) {
+    return response.headers().allValues("WWW-Authenticate").stream().anyMatch(v -> v.startsWith("Negotiate"));
   }
 
   private static JsonElement answer(HttpResponse<String> response, String keyName) throws OmException {
