@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.tropos.common.io.ByteSink;
 
 /** The encrypted stream format: lengths, whole and ranged reads bit-exact, and every tampering refused. */
 class SegmentedGcmTest {
@@ -192,6 +193,51 @@ class SegmentedGcmTest {
       assertArrayEquals(Arrays.copyOfRange(plain, S + 3, size - 2), push(stored, size, S + 3, size - S - 5, false,
           1 << 20));
     }
+  }
+
+  /**
+   * An HTTP response lends memory outside the heap for the plaintext, 1 MiB at a time: it gets the plaintext whole,
+   * and nothing of a batch holding a segment that fails its check.
+   */
+  @Test
+  void aSinkDecryptsIntoTheMemoryItIsLentAndHandsOnNoBatchWithAFailedSegment() throws IOException {
+    int size = 40 * S + 9;
+    byte[] plain = bytes(size);
+    byte[] stored = encrypt(plain, key);
+    ByteArrayOutputStream received = new ByteArrayOutputStream();
+    ByteSink response = new ByteSink() {
+      @Override
+      public void accept(ByteBuffer bytes) {
+        byte[] copy = new byte[bytes.remaining()];
+        bytes.get(copy);
+        received.writeBytes(copy);
+      }
+
+      @Override
+      public ByteBuffer lend(int bytes) {
+        return ByteBuffer.allocateDirect(bytes);
+      }
+    };
+    pushWhole(stored, size, response);
+    assertArrayEquals(plain, received.toByteArray());
+    byte[] flipped = stored.clone();
+    flipped[(int) SegmentedGcm.storedOffset(20) + 5] ^= 1;
+    received.reset();
+    assertThrows(UncheckedIOException.class, () -> pushWhole(flipped, size, response));
+    assertArrayEquals(Arrays.copyOf(plain, 16 * S), received.toByteArray(), "the first 1 MiB batch only");
+  }
+
+  /** The whole stream pushed into a sink handing its plaintext to {@code out}, in 1 MiB pieces read into it. */
+  private void pushWhole(byte[] stored, long plaintext, ByteSink out) throws IOException {
+    DecryptingSink sink = new DecryptingSink(key, null, plaintext, SegmentedGcm.span(plaintext, 0, plaintext),
+        plaintext, out);
+    for (int at = 0; at < stored.length; at += 1 << 20) {
+      int n = Math.min(1 << 20, stored.length - at);
+      ByteBuffer lent = sink.lend(n);
+      lent.put(stored, at, n).flip();
+      sink.accept(lent);
+    }
+    sink.finish();
   }
 
   @Test
