@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import org.tropos.client.KeyInputStream;
 import org.tropos.common.io.ByteSink;
+import org.tropos.common.io.HandOffSink;
 import org.tropos.common.security.DecryptingInputStream;
 import org.tropos.common.security.DecryptingSink;
 import org.tropos.common.security.SegmentedGcm;
@@ -20,6 +21,10 @@ import org.tropos.proto.om.KeyInfo;
  * <p>Not thread-safe: one reader.
  */
 public final class EncryptedKeyInputStream extends KeyInputStream {
+  /** Ranges of at least this many stored bytes are decrypted on a thread of their own as they are read. */
+  private static final long HAND_OFF_BYTES = 4 << 20;
+  /** What a datanode read hands on at once. */
+  private static final int PIECE_BYTES = 1 << 20;
   private final KeyInputStream stored;
   private final KeyInfo key;
   private final byte[] dataKey;
@@ -139,13 +144,30 @@ public final class EncryptedKeyInputStream extends KeyInputStream {
       DecryptingSink decrypting = new DecryptingSink(dataKey, prefixFirst ? null : prefix(stream),
           stream.plainLength, span, n, sink);
       stored.seek(storedFrom);
+      long storedBytes = stream.storedStart + span.storedTo() - storedFrom;
       try {
-        stored.transferTo(stream.storedStart + span.storedTo() - storedFrom, decrypting);
+        if (storedBytes < HAND_OFF_BYTES) {
+          stored.transferTo(storedBytes, decrypting);
+        } else {
+          handOff(storedBytes, decrypting);
+        }
       } catch (UncheckedIOException e) {
         throw e.getCause();
       }
       decrypting.finish();
       position += n;
+    }
+  }
+
+  /**
+   * Reads {@code storedBytes} from the stored stream on this thread and decrypts them on another
+   * ({@link HandOffSink}): the next piece is read (from a datanode: received, TLS-decrypted, checked) while this one
+   * is decrypted.
+   */
+  private void handOff(long storedBytes, DecryptingSink decrypting) throws IOException {
+    try (HandOffSink ahead = new HandOffSink(decrypting, PIECE_BYTES)) {
+      stored.transferTo(storedBytes, ahead);
+      ahead.finish();
     }
   }
 

@@ -94,8 +94,24 @@ public final class DecryptingSink implements ByteSink {
       return;
     }
     while (bytes.hasRemaining()) {
-      take(bytes, stage);
-      decryptStaged();
+      openWhole(bytes);
+      if (bytes.hasRemaining()) {
+        take(bytes, stage);
+        decryptStaged();
+      }
+    }
+  }
+
+  /**
+   * Decrypts the whole segments {@code bytes} starts with where they lie, while no segment's start waits in the
+   * stage: a reader's piece passes through the stage only with the segments it cuts.
+   */
+  private void openWhole(ByteBuffer bytes) {
+    while (segments != null && stage.position() == 0 && index <= lastSegment
+        && bytes.remaining() >= storedBytes(index)) {
+      int stored = storedBytes(index);
+      open(bytes.slice(bytes.position(), stored));
+      bytes.position(bytes.position() + stored);
     }
   }
 
