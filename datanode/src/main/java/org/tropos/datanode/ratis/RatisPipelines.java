@@ -159,12 +159,10 @@ public final class RatisPipelines implements AutoCloseable {
     // Entries carry a chunk as stateMachineData on their way through the leader; buffers must fit one.
     RaftServerConfigKeys.Log.Appender.setBufferByteLimit(properties, SizeInBytes.valueOf(ENTRY_BUFFER_BYTES));
     RaftServerConfigKeys.Log.setWriteBufferSize(properties, SizeInBytes.valueOf(ENTRY_BUFFER_BYTES + (64 << 10)));
-    // Elections only after 5 s of silence, as in Ozone: on a loaded machine the default 150-300 ms churned leaders,
-    // and with 1-2 s a host busy with a 1 GiB PUT that stalled its threads for a second stepped two pipelines'
-    // leaders down mid-write (the PUT then took 38 s, not 11). Losing a datanode is detected by SCM (stale
-    // interval), which closes and replaces its pipelines.
-    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(5, TimeUnit.SECONDS));
-    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(6, TimeUnit.SECONDS));
+    // Elections only after a second of silence: on a loaded machine the default 150-300 ms churned leaders.
+    // Losing a datanode is detected by SCM (stale interval), which closes and replaces its pipelines.
+    RaftServerConfigKeys.Rpc.setTimeoutMin(properties, TimeDuration.valueOf(1, TimeUnit.SECONDS));
+    RaftServerConfigKeys.Rpc.setTimeoutMax(properties, TimeDuration.valueOf(2, TimeUnit.SECONDS));
     // Bound what a group's leader accepts before it is committed: writers wait rather than fill the heap.
     RaftServerConfigKeys.Write.setByteLimit(properties, SizeInBytes.valueOf(PENDING_WRITE_BYTES));
     // Entries wait in each group's log queue with their chunk bytes until written; Ratis allows 64 MB per group,
