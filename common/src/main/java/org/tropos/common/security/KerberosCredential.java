@@ -52,17 +52,22 @@ public final class KerberosCredential implements UserCredential {
     String service = KerberosPrincipals.resolve(pattern, host);
     try {
       headers.put(CredentialHeaders.KERBEROS, Subject.doAs(subject, (PrivilegedExceptionAction<byte[]>) () ->
-          apRequest(service)));
+          firstToken(service, PRINCIPAL_NAME, KERBEROS_MECHANISM)));
     } catch (PrivilegedActionException e) {
       throw new IOException("no Kerberos ticket for " + service + ": " + e.getException().getMessage(),
           e.getException());
     }
   }
 
-  private static byte[] apRequest(String service) throws GSSException {
+  /**
+   * The first and only token of a context with {@code service} (named as {@code nameType} says) under
+   * {@code mechanism}, for the subject the caller runs as: no mutual authentication is awaited, no credential
+   * delegated; the server's acceptance is its answer.
+   */
+  static byte[] firstToken(String service, Oid nameType, Oid mechanism) throws GSSException {
     GSSManager manager = GSSManager.getInstance();
-    GSSContext context = manager.createContext(manager.createName(service, PRINCIPAL_NAME), KERBEROS_MECHANISM,
-        null, GSSContext.DEFAULT_LIFETIME);
+    GSSContext context = manager.createContext(manager.createName(service, nameType), mechanism, null,
+        GSSContext.DEFAULT_LIFETIME);
     try {
       context.requestMutualAuth(false);
       context.requestCredDeleg(false);

@@ -10,9 +10,6 @@ import java.time.Instant;
 import java.util.Base64;
 import javax.security.auth.Subject;
 import javax.security.auth.kerberos.KerberosTicket;
-import org.ietf.jgss.GSSContext;
-import org.ietf.jgss.GSSException;
-import org.ietf.jgss.GSSManager;
 import org.ietf.jgss.GSSName;
 import org.ietf.jgss.Oid;
 
@@ -56,7 +53,8 @@ public final class SpnegoInitiator {
   public String authorization(String host) throws IOException {
     String service = "HTTP@" + host;
     try {
-      byte[] token = Subject.doAs(login(), (PrivilegedExceptionAction<byte[]>) () -> initialToken(service));
+      byte[] token = Subject.doAs(login(), (PrivilegedExceptionAction<byte[]>) () ->
+          KerberosCredential.firstToken(service, GSSName.NT_HOSTBASED_SERVICE, SPNEGO));
       return "Negotiate " + Base64.getEncoder().encodeToString(token);
     } catch (PrivilegedActionException e) {
       throw new IOException("no Kerberos ticket of " + principal + " for HTTP/" + host + ": "
@@ -74,19 +72,5 @@ public final class SpnegoInitiator {
           .findFirst().orElse(now.plus(RENEW_BEFORE.multipliedBy(2)));
     }
     return subject;
-  }
-
-  private static byte[] initialToken(String service) throws GSSException {
-    GSSManager manager = GSSManager.getInstance();
-    GSSContext context = manager.createContext(manager.createName(service, GSSName.NT_HOSTBASED_SERVICE), SPNEGO,
-        null, GSSContext.DEFAULT_LIFETIME);
-    try {
-      // One token, no answer awaited: the server's acceptance is its 200.
-      context.requestMutualAuth(false);
-      context.requestCredDeleg(false);
-      return context.initSecContext(new byte[0], 0, 0);
-    } finally {
-      context.dispose();
-    }
   }
 }
