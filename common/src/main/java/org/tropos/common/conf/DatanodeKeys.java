@@ -69,10 +69,10 @@ public final class DatanodeKeys {
           + " writes already accepted still fit on every replica.");
   public static final ConfigKey<DataSize> DIRECT_IO_THRESHOLD = ConfigKey.of(
       "hdds.datanode.direct.io.threshold", ConfigType.SIZE, "64KB",
-      "Chunks of at least this size are written to block files with O_DIRECT, past the page cache (all but a"
-          + " tail that is not a multiple of 4 KB), and reads of at least this size are served the same way;"
-          + " smaller ones go through the page cache and are read with sendfile. 0 sends everything through the"
-          + " page cache.").requiring(s -> s.bytes() >= 0, ">= 0");
+      "Chunks of at least this size are written to block files with O_DIRECT, past the page cache (a tail that is"
+          + " not a multiple of 4 KB too when it ends the file, padded to 4 KB with zeros), and reads of at least"
+          + " this size are served the same way; smaller ones go through the page cache and are read with sendfile."
+          + " 0 sends everything through the page cache.").requiring(s -> s.bytes() >= 0, ">= 0");
 
   private DatanodeKeys() {
   }

@@ -40,8 +40,9 @@ import org.tropos.proto.hdds.PipelineId;
  * checksums (after the block file is synced). New containers go to the healthy volume with the most free space.
  * Blocks are deleted when SCM says so ({@link #deleteBlocks}).
  *
- * <p>Thread-safety: containers are in a concurrent map; writes to one container come from one pipeline's apply
- * thread; reads may come from any thread and only see committed blocks. Deletions come from the datanode's
+ * <p>Thread-safety: containers are in a concurrent map; chunks are written on a pipeline's chunk writers, the
+ * writes of one block file taking turns, and blocks are committed on its apply thread; reads may come from any
+ * thread and only see committed blocks. Deletions come from the datanode's
  * deletion thread; a container's block lock keeps them apart from commits and from the container's close.
  */
 public final class ContainerStore implements AutoCloseable {
@@ -54,6 +55,8 @@ public final class ContainerStore implements AutoCloseable {
   private final Map<Path, VolumeDb> dbs = new HashMap<>();
   private final Map<Long, Container> containers = new ConcurrentHashMap<>();
   private final DirectIo directIo;
+  /** Writes of one block file take turns: a tail written past the page cache must see the file as it is. */
+  private final BlockWriteLocks writeLocks = new BlockWriteLocks();
   private final VolumeMeters meters;
 
   /** A store that writes every chunk through the page cache. */
@@ -175,20 +178,26 @@ public final class ContainerStore implements AutoCloseable {
     }
     Path path = container.blockFile(block.getLocalId());
     meters.written(path, source.remaining());
+    synchronized (writeLocks.of(block)) {
+      write(block, path, offset, source, direct);
+    }
+  }
+
+  private void write(BlockId block, Path path, long offset, ByteBuffer source, int direct) throws DatanodeException {
+    int written = 0;
     if (direct > 0) {
       try {
-        directIo.writeAligned(path, offset, source.slice(0, direct));
+        written = directIo.write(path, offset, source, direct);
       } catch (IOException e) {
         directIo.failed(path, e);
-        direct = 0;
       }
     }
-    if (direct == source.remaining()) {
+    if (written == source.remaining()) {
       return;
     }
     try (FileChannel file = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      ByteBuffer view = source.slice(source.position() + direct, source.remaining() - direct);
-      long at = offset + direct;
+      ByteBuffer view = source.slice(source.position() + written, source.remaining() - written);
+      long at = offset + written;
       while (view.hasRemaining()) {
         at += file.write(view, at);
       }

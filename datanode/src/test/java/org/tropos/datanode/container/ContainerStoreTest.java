@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
@@ -50,7 +52,11 @@ class ContainerStoreTest {
   }
 
   private ContainerStore reopen() throws IOException {
-    ContainerStore s = new ContainerStore("dn-test", "CID-1", volumes.dataVolumes());
+    return reopen(DirectIo.OFF);
+  }
+
+  private ContainerStore reopen(DirectIo directIo) throws IOException {
+    ContainerStore s = new ContainerStore("dn-test", "CID-1", volumes.dataVolumes(), directIo);
     s.open();
     return s;
   }
@@ -183,8 +189,7 @@ class ContainerStoreTest {
   @Test
   void aChunkPastThePageCacheIsCheckedBeforeAByteOfItIsWritten() throws Exception {
     store.close();
-    store = new ContainerStore("dn-test", "CID-1", volumes.dataVolumes(), new DirectIo(8192));
-    store.open();
+    store = reopen(new DirectIo(8192));
     store.create(4, PIPELINE);
     byte[] bytes = random(100_000, 4); // 24 aligned 4 KB pages and a tail of 1,696 bytes
     ChecksumData sums = Checksums.compute(ByteBuffer.wrap(bytes), BPC);
@@ -193,7 +198,7 @@ class ContainerStoreTest {
     store.putBlock(BlockData.newBuilder().setBlockId(block(4, 1)).setLength(bytes.length).setChecksums(sums)
         .setBcsid(3).build());
     Path file = store.planRead(block(4, 1), 0, bytes.length).file();
-    assertArrayEquals(bytes, Files.readAllBytes(file));
+    assertArrayEquals(bytes, Arrays.copyOf(Files.readAllBytes(file), bytes.length));
     for (int flip : new int[] {5, 99_990}) { // in a direct page, in the tail
       byte[] corrupt = bytes.clone();
       corrupt[flip] ^= 1;
@@ -202,6 +207,31 @@ class ContainerStoreTest {
       assertEquals(DatanodeResult.CHECKSUM_MISMATCH, refused.result());
       assertFalse(Files.exists(file.resolveSibling("2.block")), "nothing written");
     }
+  }
+
+  /**
+   * A chunk that ends its block file goes past the page cache whole, its tail padded with zeros to a page; one
+   * that ends inside bytes written before (a chunk written again, shorter) leaves them as they are.
+   */
+  @Test
+  void aTailPastThePageCacheIsPaddedOnlyWhereTheFileEnds() throws Exception {
+    store.close();
+    store = reopen(new DirectIo(8192));
+    store.create(7, PIPELINE);
+    byte[] bytes = random(80_000, 7);
+    write(block(7, 1), bytes, bytes.length);
+    Path file = store.planRead(block(7, 1), 0, bytes.length).file();
+    byte[] stored = Files.readAllBytes(file);
+    assertArrayEquals(bytes, Arrays.copyOf(stored, bytes.length));
+    assumeTrue(stored.length > bytes.length, "this file system takes no O_DIRECT: every tail is cached");
+    assertEquals(81_920, stored.length, "padded to a whole page");
+    assertArrayEquals(new byte[81_920 - 80_000], Arrays.copyOfRange(stored, 80_000, 81_920));
+
+    ByteBuffer shorter = ByteBuffer.wrap(bytes, 0, 70_000).slice();
+    store.writeChunk(block(7, 1), 0, shorter, Checksums.compute(shorter, BPC));
+    assertArrayEquals(stored, Files.readAllBytes(file), "bytes 70,000 on are not padded over");
+    ReadPlan whole = store.planRead(block(7, 1), 0, bytes.length);
+    assertEquals(-1, Checksums.firstMismatch(ByteBuffer.wrap(stored, 0, (int) whole.length()), whole.checksums()));
   }
 
   @Test
