@@ -22,6 +22,7 @@ import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.io.FileTrees;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Closer;
+import org.tropos.common.util.TransitionTable;
 import org.tropos.datanode.volume.OutOfSpace;
 import org.tropos.datanode.volume.StorageDirectory;
 import org.tropos.proto.datanode.ContainerListing;
@@ -408,10 +409,16 @@ public final class ContainerStore implements AutoCloseable {
   private ContainerDescriptor setState(long containerId, ContainerState state, String reason)
       throws DatanodeException {
     Container container = container(containerId);
-    ContainerDescriptor updated = container.descriptor().toBuilder().setState(state).setUnhealthyReason(reason)
-        .build();
+    ContainerDescriptor updated;
     try {
       synchronized (container.blockLock()) {
+        ContainerState from = container.descriptor().getState();
+        try {
+          ReplicaStates.TABLE.check(containerId + " on " + nodeName, from, state);
+        } catch (TransitionTable.IllegalTransitionException e) {
+          throw new DatanodeException(DatanodeResult.INVALID_REQUEST, e.getMessage());
+        }
+        updated = container.descriptor().toBuilder().setState(state).setUnhealthyReason(reason).build();
         boolean leavesOpen = container.isOpen() && state != ContainerState.CONTAINER_OPEN;
         if (leavesOpen) {
           // Its block records must be durable before it takes no more commits: a replay of one after a crash

@@ -146,6 +146,24 @@ class ContainerStateMachineTest {
     assertEquals(ContainerState.CONTAINER_CLOSED, store.containers().get(0).getState());
   }
 
+  /**
+   * A CloseContainer entry reaches a replica a check marked UNHEALTHY: it is answered and the log moves on, but
+   * the replica stays UNHEALTHY; closed, a copy known to be wrong would count as a sound one.
+   */
+  @Test
+  void aCloseEntryLeavesAnUnhealthyReplicaUnhealthy() throws Exception {
+    store.markUnhealthy(1, "a scrub found block 3 corrupt");
+    ContainerCommand close = ContainerCommand.newBuilder().setCloseContainer(CloseContainer.newBuilder()
+        .setContainerId(1)).build();
+    ContainerCommandResponse response = apply(8, close);
+    assertEquals(DatanodeResult.INVALID_REQUEST, response.getResult());
+    assertTrue(response.getMessage().contains("is CONTAINER_UNHEALTHY and cannot become CONTAINER_CLOSED"),
+        response.getMessage());
+    assertEquals(8, machine.getLastAppliedTermIndex().getIndex());
+    assertEquals(ContainerState.CONTAINER_UNHEALTHY, store.containers().get(0).getState());
+    assertEquals("a scrub found block 3 corrupt", store.containers().get(0).getUnhealthyReason());
+  }
+
   private static LogEntryProto chunkEntry(long index, BlockId id, byte[] data) {
     ContainerCommand command = ContainerCommand.newBuilder().setWriteChunk(WriteChunk.newBuilder().setBlockId(id)
         .setOffset(0).setLength(data.length).setChecksums(Checksums.compute(ByteBuffer.wrap(data), 16 * 1024)))

@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.TransitionTable;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -206,6 +207,11 @@ public final class NodeManager {
         throw new ScmException(ScmResult.INVALID_REQUEST, "no datanode " + id);
       }
       from = node.operationalState();
+      try {
+        OperationalStates.TABLE.check(id.toString(), from, to);
+      } catch (TransitionTable.IllegalTransitionException e) {
+        throw new ScmException(ScmResult.INVALID_REQUEST, e.getMessage());
+      }
       NodeOperationalRecord updated = NodeOperationalRecord.newBuilder().setId(Uuids.toProto(id)).setState(to)
           .setMaintenanceEndEpochMs(maintenanceEndEpochMs).setChangedEpochMs(clock.wallTime().toEpochMilli())
           .build();

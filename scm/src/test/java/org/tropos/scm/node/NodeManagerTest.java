@@ -19,6 +19,7 @@ import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.ManualClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeReport;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.scm.ScmCommand;
@@ -150,5 +151,36 @@ class NodeManagerTest {
     ScmException e = assertThrows(ScmException.class,
         () -> nodes.register(node(UUID.randomUUID(), "dn1"), NodeReport.getDefaultInstance(), "CID-other"));
     assertEquals(ScmResult.CLUSTER_ID_MISMATCH, e.result());
+  }
+
+  /**
+   * A node leaves service only through its drain, and a DECOMMISSIONED one returns to service before maintenance:
+   * other moves are refused, recorded nowhere and told to no listener.
+   */
+  @Test
+  void operationalMovesOutsideTheTableAreRefusedAndChangeNothing() throws Exception {
+    UUID id = UUID.randomUUID();
+    nodes.register(node(id, "dn1"), NodeReport.getDefaultInstance(), "");
+    List<String> told = new java.util.ArrayList<>();
+    nodes.listen(new NodeEvents() {
+      @Override
+      public void operationalStateChanged(UUID datanode, NodeOperationalState from, NodeOperationalState to) {
+        told.add(from + "->" + to);
+      }
+    });
+    ScmException skipped = assertThrows(ScmException.class,
+        () -> nodes.setOperationalState(id, NodeOperationalState.DECOMMISSIONED, 0));
+    assertEquals(ScmResult.INVALID_REQUEST, skipped.result());
+    assertTrue(skipped.getMessage().contains("is IN_SERVICE and cannot become DECOMMISSIONED"), skipped.getMessage());
+    assertThrows(ScmException.class, () -> nodes.setOperationalState(id, NodeOperationalState.IN_MAINTENANCE, 0));
+
+    nodes.setOperationalState(id, NodeOperationalState.DECOMMISSIONING, 0);
+    nodes.setOperationalState(id, NodeOperationalState.DECOMMISSIONED, 0);
+    assertThrows(ScmException.class,
+        () -> nodes.setOperationalState(id, NodeOperationalState.ENTERING_MAINTENANCE, 0));
+    assertEquals(List.of("IN_SERVICE->DECOMMISSIONING", "DECOMMISSIONING->DECOMMISSIONED"), told);
+    nodes = newManager();
+    nodes.load();
+    assertEquals(NodeOperationalState.DECOMMISSIONED, nodes.nodes().get(0).operationalState(), "as recorded");
   }
 }
