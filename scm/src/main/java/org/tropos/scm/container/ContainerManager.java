@@ -154,6 +154,8 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     // reach its size exactly and stay OPEN for ever beside the new containers opened for what did not fit.
     boolean full = containerBytes - updated.getAllocatedBytes() < Math.min(blockBytes, containerBytes);
     if (full) {
+      ContainerStates.TABLE.check(Long.toString(container.getContainerId()), container.getState(),
+          ContainerState.CONTAINER_CLOSING);
       updated.setState(ContainerState.CONTAINER_CLOSING);
       LOG.info("Container {} is full ({} bytes allocated): CLOSING", container.getContainerId(),
           updated.getAllocatedBytes());
@@ -302,12 +304,13 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     Set<Long> gone = replicas.replace(datanode, reports, containers.keySet());
     for (ContainerReport report : reports) {
       ContainerRecord c = containers.get(report.getContainerId());
-      if (c != null && !c.getReplicaReported()) {
-        c = c.toBuilder().setReplicaReported(true).build();
+      if (c != null && (!c.getReplicaReported() || report.getBcsid() > c.getHighestBcsid())) {
+        c = c.toBuilder().setReplicaReported(true).setHighestBcsid(Math.max(report.getBcsid(), c.getHighestBcsid()))
+            .build();
         saveQuietly(c);
       }
       if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
-        saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSED).build());
+        saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
         LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
       }
       if (c != null && isWritten(c) && report.getState() == ContainerState.CONTAINER_UNHEALTHY) {
@@ -378,7 +381,8 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       replicas.of(c.getContainerId()).forEach((node, r) -> reported.add(new Replica(node, r.getState(),
           r.getBcsid(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node)))));
       views.add(new ContainerView(c.getContainerId(), c.getState(), c.getMembersCount(),
-          c.getMembersList().stream().map(Uuids::fromProto).toList(), reported, c.getReplicaReported()));
+          c.getMembersList().stream().map(Uuids::fromProto).toList(), reported, c.getReplicaReported(),
+          c.getHighestBcsid()));
     }
     return views;
   }
@@ -414,7 +418,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public synchronized void markClosed(long containerId) {
     ContainerRecord c = containers.get(containerId);
     if (c != null && c.getState() == ContainerState.CONTAINER_QUASI_CLOSED) {
-      saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSED).build());
+      saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
       LOG.info("Container {} is CLOSED: a replica closed with its highest committed write", containerId);
     }
   }
@@ -466,7 +470,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     for (ContainerRecord c : List.copyOf(containers.values())) {
       if (c.getState() == ContainerState.CONTAINER_OPEN
           && Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline)) {
-        saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_CLOSING).build());
+        saveQuietly(moved(c, ContainerState.CONTAINER_CLOSING));
         LOG.info("Container {} is CLOSING: its pipeline {} is being replaced", c.getContainerId(), pipeline);
       }
     }
@@ -479,11 +483,17 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       boolean onIt = Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline);
       if (onIt && (c.getState() == ContainerState.CONTAINER_OPEN
           || c.getState() == ContainerState.CONTAINER_CLOSING)) {
-        saveQuietly(c.toBuilder().setState(ContainerState.CONTAINER_QUASI_CLOSED).build());
+        saveQuietly(moved(c, ContainerState.CONTAINER_QUASI_CLOSED));
         members.forEach(m -> commands.add(m, closeCommand(c, true)));
         LOG.info("Container {} is QUASI_CLOSED: its pipeline {} is gone", c.getContainerId(), pipeline);
       }
     }
+  }
+
+  /** {@code c} in {@code state}, the move checked against {@link ContainerStates#TABLE}. */
+  private static ContainerRecord moved(ContainerRecord c, ContainerState state) {
+    ContainerStates.TABLE.check(Long.toString(c.getContainerId()), c.getState(), state);
+    return c.toBuilder().setState(state).build();
   }
 
   private static ScmCommand closeCommand(ContainerRecord c, boolean quasi) {

@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.ScmException;
@@ -69,6 +70,8 @@ public final class PipelineManager implements NodeEvents {
   private final List<BiConsumer<UUID, List<UUID>>> closedListeners = new CopyOnWriteArrayList<>();
   /** What stopped the last fill of each factor, so an unchanged outcome is not logged again. */
   private final Map<ReplicationFactor, String> lastFillOutcome = new ConcurrentHashMap<>();
+  /** Where new pipelines' ids come from: random, but for a seeded simulation that must replay exactly. */
+  private Supplier<UUID> newIds = UUID::randomUUID;
   /** The factors {@link #fillToLimits} fills: RATIS/THREE, and RATIS/ONE if enabled. */
   private final List<ReplicationFactor> filledFactors;
 
@@ -94,6 +97,12 @@ public final class PipelineManager implements NodeEvents {
     this.background = background;
   }
 
+  /** Names new pipelines with {@code ids} instead of random ones; before the manager is used. */
+  public PipelineManager namingWith(Supplier<UUID> ids) {
+    this.newIds = ids;
+    return this;
+  }
+
   public void load() throws IOException {
     synchronized (lock) {
       for (PipelineRecord record : db.pipelines()) {
@@ -113,7 +122,7 @@ public final class PipelineManager implements NodeEvents {
             + " RATIS/THREE pipelines, the most ozone.scm.ratis.pipeline.limit allows");
       }
       Placement placement = policy.place(factor, placementNodes(factor), usedSets(factor));
-      UUID id = UUID.randomUUID();
+      UUID id = newIds.get();
       PipelineRecord record = PipelineRecord.newBuilder().setId(PipelineId.newBuilder().setId(Uuids.toProto(id)))
           .setFactor(factor).setState(PipelineState.ALLOCATED).setSuggestedLeader(Uuids.toProto(placement.leader()))
           .addAllMembers(placement.members().stream().map(Uuids::toProto).toList())
@@ -171,6 +180,7 @@ public final class PipelineManager implements NodeEvents {
     List<UUID> members;
     synchronized (lock) {
       TrackedPipeline p = find(id);
+      PipelineStates.TABLE.check(id.toString(), p.state(), PipelineState.CLOSED);
       closed = view(p).withState(PipelineState.CLOSED);
       try {
         db.deletePipeline(id);
@@ -449,6 +459,7 @@ public final class PipelineManager implements NodeEvents {
   }
 
   private void setState(TrackedPipeline p, PipelineState state) {
+    PipelineStates.TABLE.check(p.id.toString(), p.state(), state);
     PipelineRecord updated = p.record.toBuilder().setState(state).build();
     try {
       persist(updated, p.id);

@@ -13,12 +13,20 @@ import org.tropos.proto.hdds.ContainerState;
  * @param members the datanodes of the pipeline it was written through
  * @param replicas every replica reported
  * @param written whether a replica of it was ever reported (else no byte of it reached a datanode)
+ * @param highestBcsid the highest bcsid any replica of it ever reported (those reported now included)
  */
 public record ContainerView(long id, ContainerState state, int required, List<UUID> members,
-    List<Replica> replicas, boolean written) {
+    List<Replica> replicas, boolean written, long highestBcsid) {
 
   public ContainerView {
     members = List.copyOf(members);
     replicas = List.copyOf(replicas);
+    highestBcsid = Math.max(highestBcsid, replicas.stream().mapToLong(Replica::bcsid).max().orElse(0));
+  }
+
+  /** A container whose highest bcsid is that of the replicas reported now. */
+  public ContainerView(long id, ContainerState state, int required, List<UUID> members, List<Replica> replicas,
+      boolean written) {
+    this(id, state, required, members, replicas, written, 0);
   }
 }

@@ -21,14 +21,15 @@ import org.tropos.proto.hdds.ContainerState;
  * docs/design.md, "Self-healing replication"). Pure and deterministic: the same snapshot gives the same plan.
  *
  * <p>A replica is <em>healthy</em> when it is CLOSED, not reported corrupt, holds the container's highest
- * committed write (bcsid), and its node is present (not DEAD, unless in maintenance). It <em>counts</em> unless
- * its node is leaving the cluster. For a CLOSED container the planner copies until enough replicas count, the
- * containers with the fewest first; then makes a container that sits on one rack span two; then deletes extras
- * (from the most crowded rack) and unhealthy replicas, but only once enough healthy ones exist and no copy is
- * under way. A QUASI_CLOSED container (its pipeline was lost) is closed by its highest committed write once no
- * replica is still open and no member is STALE. Nothing is sent to a STALE node and a STALE node's replicas still
- * count: a node briefly cut off is not a reason to copy. A node in maintenance keeps its replicas counted, as long
- * as {@code maintenanceMinimum} of them are on in-service nodes.
+ * committed write (the highest bcsid any replica ever reported: one on a node that is away or damaged since still
+ * holds it), and its node is present (not DEAD, unless in maintenance). It <em>counts</em> unless its node is
+ * leaving the cluster. For a CLOSED container the planner copies until enough replicas count, the containers with
+ * the fewest first; then makes a container that sits on one rack span two; then deletes extras (from the most
+ * crowded rack) and unhealthy replicas, but only once enough healthy ones exist and no copy is under way. A
+ * QUASI_CLOSED container (its pipeline was lost) is closed by a replica holding its highest committed write once no
+ * replica is still open and no member is STALE; never by a shorter one. Nothing is sent to a STALE node and a STALE
+ * node's replicas still count: a node briefly cut off is not a reason to copy. A node in maintenance keeps its
+ * replicas counted, as long as {@code maintenanceMinimum} of them are on in-service nodes.
  */
 public final class ReplicationPlanner {
   private final int perNodeLimit;
@@ -82,8 +83,7 @@ public final class ReplicationPlanner {
   }
 
   private ContainerHealth planQuasiClosed(ContainerView c, Map<UUID, ReplicaNode> nodes, ReplicationRound round) {
-    if (!c.written() && c.replicas().isEmpty() && c.members().stream().map(nodes::get)
-        .allMatch(n -> n != null && n.commandable())) {
+    if (!c.written() && c.replicas().isEmpty() && neverWrittenForSure(c, nodes)) {
       round.add(new ReplicationAction.ForgetEmpty(c.id()));
       return ContainerHealth.QUASI_CLOSED;
     }
@@ -103,29 +103,45 @@ public final class ReplicationPlanner {
     if (waiting) {
       return ContainerHealth.QUASI_CLOSED;
     }
-    List<Replica> settled = live.stream().filter(r -> isSettled(r.state())).toList();
-    if (settled.isEmpty()) {
+    long highest = c.highestBcsid();
+    List<Replica> complete = live.stream().filter(r -> isSettled(r.state()) && r.bcsid() >= highest).toList();
+    if (complete.isEmpty()) {
+      // Every replica holding the last committed write is away (or damaged): closing a shorter one would
+      // make it count as whole; wait for one to come back.
       return ContainerHealth.MISSING;
     }
-    long highest = settled.stream().mapToLong(Replica::bcsid).max().orElseThrow();
-    if (settled.stream().anyMatch(r -> r.state() == ContainerState.CONTAINER_CLOSED && r.bcsid() == highest)) {
+    if (complete.stream().anyMatch(r -> r.state() == ContainerState.CONTAINER_CLOSED)) {
       round.add(new ReplicationAction.MarkClosed(c.id()));
     } else {
-      settled.stream().filter(r -> r.bcsid() == highest)
-          .forEach(r -> round.add(new ReplicationAction.ForceClose(c.id(), r.node())));
+      complete.forEach(r -> round.add(new ReplicationAction.ForceClose(c.id(), r.node())));
     }
     return ContainerHealth.QUASI_CLOSED;
+  }
+
+  /**
+   * Whether no replica of a container no replica was ever reported of can hold an acknowledged block: a block is
+   * acknowledged once a majority of the members applied it, so it would be on one of any {@code n - majority + 1}
+   * members. Enough members must be HEALTHY (and have reported nothing), and none STALE (it may still report). A
+   * DEAD member need not come back: one lost for good would otherwise keep the container counted MISSING for
+   * ever.
+   */
+  private static boolean neverWrittenForSure(ContainerView c, Map<UUID, ReplicaNode> nodes) {
+    List<ReplicaNode> members = c.members().stream().map(nodes::get).toList();
+    long healthy = members.stream().filter(n -> n != null && n.commandable()).count();
+    boolean stale = members.stream().anyMatch(n -> n != null && n.present() && !n.commandable());
+    int majority = c.members().size() / 2 + 1;
+    return !stale && healthy >= c.members().size() - majority + 1;
   }
 
   private ContainerHealth planClosed(ContainerView c, Map<UUID, ReplicaNode> nodes, List<InFlight> pending,
       ReplicationRound round) {
     List<Replica> live = live(c, nodes);
-    long highest = live.stream().filter(r -> isSettled(r.state())).mapToLong(Replica::bcsid).max().orElse(-1);
+    long highest = c.highestBcsid();
     List<Replica> healthy = new ArrayList<>();
     List<Replica> unhealthy = new ArrayList<>();
     for (Replica r : live) {
       boolean reachable = nodes.get(r.node()).commandable();
-      boolean complete = isSettled(r.state()) && r.bcsid() == highest && !r.reportedBad();
+      boolean complete = isSettled(r.state()) && r.bcsid() >= highest && !r.reportedBad();
       if (complete && r.state() == ContainerState.CONTAINER_CLOSED) {
         healthy.add(r);
       } else if (complete) {

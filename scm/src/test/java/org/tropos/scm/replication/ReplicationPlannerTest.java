@@ -265,8 +265,38 @@ class ReplicationPlannerTest {
     assertEquals(List.of(new MarkClosed(1)), closed.actions());
   }
 
+  /**
+   * The replica holding a container's last committed write is away (its node DEAD) or damaged: a shorter replica
+   * is neither closed nor copied, whatever the live ones say; the container is MISSING until the whole one is back.
+   */
   @Test
-  void aQuasiClosedContainerNeverWrittenIsForgottenOnceEveryMemberReportsWithoutIt() {
+  void noReplicaBelowTheHighestBcsidEverReportedIsClosedOrCopied() {
+    node("d", NodeState.DEAD, NodeOperationalState.IN_SERVICE);
+    ContainerView quasi = new ContainerView(1, ContainerState.CONTAINER_QUASI_CLOSED, 3,
+        List.of(id("a"), id("b"), id("d")), List.of(replica("a", ContainerState.CONTAINER_QUASI_CLOSED, 10),
+            replica("b", ContainerState.CONTAINER_UNHEALTHY, 12)), true, 12);
+    assertEquals(List.of(), plan(quasi).actions());
+    assertEquals(ContainerHealth.MISSING, plan(quasi).health().get(1L));
+
+    ContainerView closed = new ContainerView(1, ContainerState.CONTAINER_CLOSED, 3,
+        List.of(id("a"), id("b"), id("d")), List.of(replica("a", ContainerState.CONTAINER_CLOSED, 10)), true, 12);
+    assertEquals(List.of(), plan(closed).actions(), "a copy of a would spread a replica short of blocks");
+    assertEquals(ContainerHealth.MISSING, plan(closed).health().get(1L));
+
+    node("d", NodeState.HEALTHY, NodeOperationalState.IN_SERVICE);
+    ContainerView back = new ContainerView(1, ContainerState.CONTAINER_QUASI_CLOSED, 3,
+        List.of(id("a"), id("b"), id("d")), List.of(replica("a", ContainerState.CONTAINER_QUASI_CLOSED, 10),
+            replica("d", ContainerState.CONTAINER_QUASI_CLOSED, 12)), true, 12);
+    assertEquals(List.of(new ForceClose(1, id("d"))), plan(back).actions(), "closed by the whole one");
+  }
+
+  /**
+   * Forgotten once enough members reported without it that a block acknowledged by a majority would have been
+   * among what they reported: all of them, or all but a DEAD one (lost for good, it would otherwise keep the
+   * container MISSING for ever); not while a member is STALE, nor with a majority DEAD.
+   */
+  @Test
+  void aQuasiClosedContainerNeverWrittenIsForgottenOnceEnoughMembersReportWithoutIt() {
     ContainerView never = new ContainerView(1, ContainerState.CONTAINER_QUASI_CLOSED, 3,
         List.of(id("a"), id("b"), id("d")), List.of(), false);
     assertEquals(List.of(new ForgetEmpty(1)), plan(never).actions());
@@ -277,7 +307,9 @@ class ReplicationPlannerTest {
     node("d", NodeState.STALE, NodeOperationalState.IN_SERVICE);
     assertEquals(List.of(), plan(never).actions(), "d may hold it and not have said so yet");
     node("d", NodeState.DEAD, NodeOperationalState.IN_SERVICE);
-    assertEquals(List.of(), plan(never).actions(), "nor can a DEAD member say it holds nothing");
+    assertEquals(List.of(new ForgetEmpty(1)), plan(never).actions(), "a and b would hold an acknowledged block");
+    node("b", NodeState.DEAD, NodeOperationalState.IN_SERVICE);
+    assertEquals(List.of(), plan(never).actions(), "b and d, a majority, may hold one and cannot say");
   }
 
   @Test
