@@ -49,6 +49,7 @@ public final class ScmDb implements CheckpointedState, AutoCloseable {
   private static final String NODE_STATES = "nodeStates";
   private static final String NEXT_DELETED_BLOCKS_TX_ID = "nextDeletedBlocksTxId";
   private static final String LAYOUT_KEY = "layoutVersion";
+  private static final int CLEARS_PER_FLUSH = 32;
 
   private static final String LAST_LOG_INDEX = "lastLogIndex";
   /** Set (to the snapshot's log index) while a snapshot is being installed: the rows are then incomplete. */
@@ -60,6 +61,7 @@ public final class ScmDb implements CheckpointedState, AutoCloseable {
   /** Where changes go: this database (a single SCM), or the SCMs' Raft group (SCM HA), which applies them here. */
   private volatile RowLog log = this::applyLocally;
   private volatile long lastLogIndex;
+  private int clearsSinceFlush;
 
   /**
    * Where SCM's row changes are made durable. A single SCM writes them to its own database; with SCM HA the
@@ -206,6 +208,24 @@ public final class ScmDb implements CheckpointedState, AutoCloseable {
           + LAYOUT_VERSION);
     }
     return layout;
+  }
+
+  /**
+   * Deletes every row but the layout version: for a simulation that runs each seed afresh on one database (opening
+   * RocksDB costs more than a whole run). Only while nothing else uses the database.
+   */
+  public void clear() throws IOException {
+    for (String family : FAMILIES) {
+      db.clearUnlogged(family);
+    }
+    // Every new iterator sorts out all the range deletions still in the memtable: a flush now and then keeps
+    // reading the tables from slowing down clear after clear (and flushing each time would cost more than a run).
+    if (++clearsSinceFlush == CLEARS_PER_FLUSH) {
+      db.flush();
+      clearsSinceFlush = 0;
+    }
+    db.put(META, utf8(LAYOUT_KEY), utf8(Integer.toString(LAYOUT_VERSION)));
+    lastLogIndex = 0;
   }
 
   /** A meta value, or null. */

@@ -1,0 +1,204 @@
+package org.tropos.scm.simulation;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.scm.CloseContainerCommand;
+import org.tropos.proto.scm.CreatePipelineCommand;
+import org.tropos.proto.scm.ScmCommand;
+
+/**
+ * The datanodes and their Raft groups: how a datanode carries out SCM's commands and applies committed entries,
+ * following what the real datanode does (PipelineCommandHandler, ContainerStateMachine, ContainerStore,
+ * ContainerImporter). Replica states move as the datanode's transition table allows: an UNHEALTHY replica stays
+ * so, unless {@link PlantedFlaw#CLOSES_DAMAGED} is planted.
+ */
+final class SimulatedCluster {
+  /** How long a container copy takes. */
+  private static final long COPY_MILLIS = 4_000;
+
+  final Map<UUID, SimulatedDatanode> nodes = new TreeMap<>();
+  final Map<UUID, SimulatedGroup> groups = new TreeMap<>();
+  private final SimulatedClock clock;
+  private final PlantedFlaw flaw;
+
+  SimulatedCluster(SimulatedClock clock, PlantedFlaw flaw) {
+    this.clock = clock;
+    this.flaw = flaw;
+  }
+
+  boolean isUp(UUID node) {
+    SimulatedDatanode n = nodes.get(node);
+    return n != null && n.up;
+  }
+
+  /** Carries out one command SCM sent {@code node}. */
+  void carryOut(SimulatedDatanode node, ScmCommand command) {
+    switch (command.getCommandCase()) {
+      case REREGISTER -> node.mustRegister = true;
+      case CREATE_PIPELINE -> join(node, command.getCreatePipeline());
+      case CLOSE_PIPELINE -> leave(node, Uuids.fromProto(command.getClosePipeline().getPipelineId().getId()));
+      case TRANSFER_LEADERSHIP -> {
+        SimulatedGroup g = groups.get(Uuids.fromProto(command.getTransferLeadership().getPipelineId().getId()));
+        if (g != null && node.id.equals(g.leader())) {
+          g.transferTo(Uuids.fromProto(command.getTransferLeadership().getNewLeader()), this::isUp);
+        }
+      }
+      case CLOSE_CONTAINER -> closeContainer(node, command.getCloseContainer());
+      case REPLICATE_CONTAINER -> {
+        long id = command.getReplicateContainer().getContainerId();
+        List<UUID> sources = command.getReplicateContainer().getSourcesList().stream()
+            .map(d -> Uuids.fromProto(d.getUuid())).toList();
+        node.copies.add(new SimulatedDatanode.Copy(id, sources, clock.millis() + COPY_MILLIS,
+            command.getReplicateContainer().getDeadlineEpochMs()));
+      }
+      case DELETE_CONTAINER -> {
+        SimulatedDatanode.Replica r = node.replicas.get(command.getDeleteContainer().getContainerId());
+        if (r != null && !r.isOpen()) {
+          node.replicas.remove(command.getDeleteContainer().getContainerId());
+        }
+      }
+      default -> {
+        // Block deletions are not simulated: SCM's deleted-block log is not part of the control plane run here.
+      }
+    }
+  }
+
+  private void join(SimulatedDatanode node, CreatePipelineCommand create) {
+    UUID id = Uuids.fromProto(create.getPipelineId().getId());
+    List<UUID> members = create.getMembersList().stream().map(DatanodeDetails::getUuid).map(Uuids::fromProto)
+        .toList();
+    SimulatedGroup g = groups.computeIfAbsent(id, k -> new SimulatedGroup(id, members,
+        Uuids.fromProto(create.getSuggestedLeader())));
+    g.join(node.id);
+    node.groups.add(id);
+  }
+
+  /** Leaves a group and removes its directory: the entries it did not apply are gone for this member. */
+  void leave(SimulatedDatanode node, UUID group) {
+    SimulatedGroup g = groups.get(group);
+    node.groups.remove(group);
+    if (g != null) {
+      g.leave(node.id);
+      if (!g.hostedByAnyone()) {
+        groups.remove(group);
+      }
+    }
+  }
+
+  private void closeContainer(SimulatedDatanode node, CloseContainerCommand close) {
+    SimulatedDatanode.Replica r = node.replicas.get(close.getContainerId());
+    if (close.getForce()) {
+      if (r != null && r.state == ContainerState.CONTAINER_QUASI_CLOSED) {
+        r.state = ContainerState.CONTAINER_CLOSED;
+      }
+    } else if (close.getQuasi()) {
+      if (r != null && r.isOpen()) {
+        r.state = ContainerState.CONTAINER_QUASI_CLOSED;
+      }
+    } else if (r == null || r.state != ContainerState.CONTAINER_CLOSED) {
+      SimulatedGroup g = groups.get(Uuids.fromProto(close.getPipelineId().getId()));
+      if (g != null && node.id.equals(g.leader())) {
+        commit(g, close.getContainerId(), true);
+      }
+    }
+  }
+
+  /** What became of an entry: its index (0 if it could not commit), and whether the leader took it as a write. */
+  record Commit(long index, boolean written) {
+    static final Commit NONE = new Commit(0, false);
+  }
+
+  /** Commits an entry through {@code g} and applies it on every member up and hosting the group. */
+  Commit commit(SimulatedGroup g, long containerId, boolean close) {
+    SimulatedGroup.Entry entry = g.append(containerId, close, this::isUp);
+    if (entry == null) {
+      return Commit.NONE;
+    }
+    boolean written = false;
+    for (UUID m : g.members) {
+      if (g.live(m, this::isUp) && g.applied(m) == entry.index() - 1) {
+        boolean took = apply(nodes.get(m), g, entry);
+        g.markApplied(m, entry.index());
+        written |= took && m.equals(g.leader());
+      }
+    }
+    return new Commit(entry.index(), written);
+  }
+
+  /** Lets members that are back catch up with their groups' logs, and groups elect leaders. */
+  void catchUp() {
+    for (SimulatedGroup g : groups.values()) {
+      g.elect(this::isUp);
+      if (g.leader() == null) {
+        continue;
+      }
+      for (UUID m : g.members) {
+        if (g.live(m, this::isUp)) {
+          for (SimulatedGroup.Entry e : g.after(g.applied(m))) {
+            apply(nodes.get(m), g, e);
+            g.markApplied(m, e.index());
+          }
+        }
+      }
+    }
+  }
+
+  /** Applies a committed entry to a member's replica; true for a write the replica took. */
+  private boolean apply(SimulatedDatanode node, SimulatedGroup g, SimulatedGroup.Entry entry) {
+    SimulatedDatanode.Replica r = node.replicas.get(entry.containerId());
+    if (entry.close()) {
+      boolean closable = r != null && r.state != ContainerState.CONTAINER_CLOSED
+          && (r.state != ContainerState.CONTAINER_UNHEALTHY || flaw == PlantedFlaw.CLOSES_DAMAGED);
+      if (closable) {
+        r.state = ContainerState.CONTAINER_CLOSED;
+      }
+      return false;
+    }
+    if (r == null) {
+      r = new SimulatedDatanode.Replica(g.id);
+      node.replicas.put(entry.containerId(), r);
+    }
+    if (!r.isOpen()) {
+      return false;
+    }
+    r.bcsid = entry.index();
+    r.blocks++;
+    return true;
+  }
+
+  /** Lands the copies that are due on up nodes: from the first source up that holds a closed, sound replica. */
+  void landCopies() {
+    for (SimulatedDatanode node : nodes.values()) {
+      Iterator<SimulatedDatanode.Copy> due = node.copies.iterator();
+      while (due.hasNext()) {
+        SimulatedDatanode.Copy copy = due.next();
+        if (!node.up || copy.doneAtMillis() > clock.millis()) {
+          continue;
+        }
+        due.remove();
+        if (clock.wallTime().toEpochMilli() > copy.deadlineEpochMs() || node.replicas.containsKey(copy.containerId())) {
+          continue;
+        }
+        for (UUID source : copy.sources()) {
+          SimulatedDatanode s = nodes.get(source);
+          SimulatedDatanode.Replica r = s == null || !s.up ? null : s.replicas.get(copy.containerId());
+          if (r != null && !r.isOpen() && r.state != ContainerState.CONTAINER_UNHEALTHY) {
+            node.replicas.put(copy.containerId(), r.copy());
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  List<SimulatedDatanode> upNodes() {
+    return new ArrayList<>(nodes.values().stream().filter(n -> n.up).toList());
+  }
+}

@@ -1,0 +1,72 @@
+package org.tropos.tools.bench;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.tropos.common.util.SystemClock;
+import org.tropos.scm.simulation.ControlPlaneSimulation;
+import org.tropos.scm.simulation.PlantedFlaw;
+import org.tropos.scm.simulation.SimulationSeeds;
+import org.tropos.tools.cli.ExitCodes;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tropos bench simulate}: the soak of SCM's control plane under the seeded simulation (docs/design.md,
+ * "Simulation"). Runs many more seeds than the tests do and reports seeds/s; any failing seed is printed with
+ * what failed and the events before it, and replays with {@code --first-seed S --seeds 1}.
+ */
+@Command(name = "simulate", mixinStandardHelpOptions = true,
+    description = {"Run seeds of the simulated SCM control plane (real SCM managers, simulated datanodes, faults)",
+        "and check its invariants; prints seeds/s and the first failing seeds."})
+public final class SimulateBenchmark implements Callable<Integer> {
+  @Option(names = "--seeds", defaultValue = "10000", description = "Seeds to run (default 10000).")
+  private long seeds;
+
+  @Option(names = "--first-seed", defaultValue = "1", description = "The first seed (default 1).")
+  private long firstSeed;
+
+  @Option(names = "--threads", defaultValue = "2", description = "Threads running seeds (default 2).")
+  private int threads;
+
+  @Option(names = "--plant", defaultValue = "NONE",
+      description = "A bug to plant, to see it found: ${COMPLETION-CANDIDATES} (default NONE).")
+  private PlantedFlaw flaw;
+
+  @Option(names = "--json", description = "Print one JSON object.")
+  private boolean json;
+
+  @Spec
+  private CommandSpec spec;
+
+  @Override
+  public Integer call() throws IOException {
+    if (seeds < 1 || threads < 1) {
+      throw new ParameterException(spec.commandLine(), "--seeds and --threads must be >= 1");
+    }
+    // SCM's managers log every pipeline, container and node they move: millions of lines in a soak.
+    Configurator.setLevel("org.tropos.scm", Level.OFF);
+    SimulationSeeds.Report report = SimulationSeeds.run(firstSeed, seeds, threads,
+        ControlPlaneSimulation.Schedule.DEFAULT, flaw, SystemClock.INSTANCE);
+    PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      out.printf(Locale.ROOT, "{\"seeds\":%d,\"firstSeed\":%d,\"failed\":%d,\"seconds\":%.1f,\"seedsPerSecond\":%.1f,"
+          + "\"acknowledgedBlocks\":%d,\"firstFailedSeed\":%s}%n", report.seeds(), firstSeed, report.failed(),
+          report.took().toMillis() / 1e3, report.seedsPerSecond(), report.acknowledged(),
+          report.firstFailures().isEmpty() ? "null" : Long.toString(report.firstFailures().get(0).seed()));
+    } else {
+      out.printf(Locale.ROOT, "%d seeds (%d to %d) in %.1f s: %.1f seeds/s on %d threads, %d acknowledged blocks,"
+          + " %d failed%n", report.seeds(), firstSeed, firstSeed + seeds - 1, report.took().toMillis() / 1e3,
+          report.seedsPerSecond(), threads, report.acknowledged(), report.failed());
+      report.firstFailures().forEach(f -> out.println(f.failure()));
+    }
+    out.flush();
+    return report.failed() == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+  }
+}
