@@ -34,11 +34,12 @@ import org.tropos.tools.local.LocalCluster;
 @Timeout(300)
 class DecommissionIT {
   private static final Duration DRAIN = Duration.ofSeconds(90);
+  private static final long REPLICATION_ROUND_MS = 300;
   /** Stale and dead after 3 s and 6 s: readers keep both cores busy, and a heartbeat may come late. */
   private static final Map<String, String> SETTINGS = Map.of(
       "ozone.scm.block.size", "1MB", "ozone.scm.container.size", "4MB",
       "ozone.scm.stale.node.interval", "3s", "ozone.scm.dead.node.interval", "6s",
-      "hdds.scm.replication.thread.interval", "300ms",
+      "hdds.scm.replication.thread.interval", REPLICATION_ROUND_MS + "ms",
       "hdds.scm.replication.event.timeout", "20s",
       "hdds.scm.replication.event.timeout.datanode.offset", "2s");
 
@@ -121,7 +122,10 @@ class DecommissionIT {
         long replicasOn2 = mini.cluster().datanode(2).store().containers().size();
         mini.cluster().stopDatanode(2);
         mini.awaitState(second, org.tropos.proto.hdds.NodeState.DEAD);
-        Thread.sleep(2_000);
+        // Two whole replication rounds that saw the node DEAD: what they would copy is under way by then.
+        long seenDead = again.replicationReport().getLastRunEpochMs();
+        Await.until("two replication rounds with datanode 2 DEAD", DRAIN,
+            () -> again.replicationReport().getLastRunEpochMs(), last -> last > seenDead + REPLICATION_ROUND_MS);
         assertTrue(again.replicationReport().getCopiesInFlight() == 0
             && again.replicationReport().getCountsList().stream().noneMatch(c -> c.getHealth()
                 == ContainerHealth.UNDER_REPLICATED || c.getHealth() == ContainerHealth.MISSING),

@@ -23,6 +23,7 @@ import org.rocksdb.RocksIterator;
 import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
+import org.tropos.common.fault.FaultPoints;
 import org.tropos.common.util.Preconditions;
 
 /**
@@ -240,6 +241,7 @@ public final class ManagedRocksDb implements AutoCloseable {
 
   public void put(String family, byte[] key, byte[] value) throws IOException {
     try {
+      FaultPoints.hit(FaultPoints.ROCKSDB_WRITE);
       db.put(family(family), syncWrites, key, value);
     } catch (RocksDBException e) {
       throw failure("write", e);
@@ -248,6 +250,7 @@ public final class ManagedRocksDb implements AutoCloseable {
 
   public void delete(String family, byte[] key) throws IOException {
     try {
+      FaultPoints.hit(FaultPoints.ROCKSDB_WRITE);
       db.delete(family(family), syncWrites, key);
     } catch (RocksDBException e) {
       throw failure("delete", e);
@@ -270,6 +273,7 @@ public final class ManagedRocksDb implements AutoCloseable {
   private void write(WriteOptions options, BatchWriter fill) throws IOException {
     try (WriteBatch batch = new WriteBatch()) {
       fill.fill(new Batch(batch));
+      FaultPoints.hit(FaultPoints.ROCKSDB_WRITE);
       db.write(options, batch);
     } catch (RocksDBException e) {
       throw failure("write batch", e);

@@ -3,6 +3,7 @@ package org.tropos.common.db;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.fault.FaultPoints;
 
 class ManagedRocksDbTest {
   @TempDir
@@ -58,6 +60,25 @@ class ManagedRocksDbTest {
       List<String> left = new ArrayList<>();
       db.forEach("rows", (k, v) -> left.add(new String(k, StandardCharsets.UTF_8)));
       assertEquals(List.of("a", "d", "e"), left, "b and c gone, the end of the range kept");
+    }
+  }
+
+  /** A write that fails (the fault point of every RocksDB write) leaves nothing behind, a batch none of its rows. */
+  @Test
+  void aFailedWriteChangesNothing() throws IOException {
+    try (ManagedRocksDb db = ManagedRocksDb.open(dir, List.of("rows"))) {
+      db.put("rows", b("a"), b("1"));
+      try (FaultPoints.Armed armed = FaultPoints.arm(FaultPoints.ROCKSDB_WRITE, FaultPoints.failing())) {
+        assertThrows(IOException.class, () -> db.put("rows", b("b"), b("2")));
+        assertThrows(IOException.class, () -> db.delete("rows", b("a")));
+        assertThrows(IOException.class, () -> db.writeBatch(batch -> {
+          batch.put("rows", b("c"), b("3"));
+          batch.delete("rows", b("a"));
+        }));
+      }
+      assertArrayEquals(b("1"), db.get("rows", b("a")));
+      assertNull(db.get("rows", b("b")));
+      assertNull(db.get("rows", b("c")));
     }
   }
 }

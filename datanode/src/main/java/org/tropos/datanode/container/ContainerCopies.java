@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.fault.FaultPoints;
 import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.io.FileTrees;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
@@ -66,6 +67,7 @@ final class ContainerCopies {
       AtomicFiles.write(Container.descriptorFile(dir, descriptor.getContainerId()), descriptor.toByteArray());
       AtomicFiles.syncDirectory(dir.resolve("chunks"));
       Files.createDirectories(target.getParent());
+      FaultPoints.hit(FaultPoints.CONTAINER_COPY_RENAME);
       Files.move(dir, target, StandardCopyOption.ATOMIC_MOVE);
       AtomicFiles.syncDirectory(target.getParent());
       return new Container(target, db, descriptor);

@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.fault.FaultPoints;
 import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.io.FileTrees;
 import org.tropos.common.rpc.DatanodeException;
@@ -262,6 +263,7 @@ public final class ContainerStore implements AutoCloseable {
       return;
     }
     try (FileChannel channel = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.WRITE)) {
+      FaultPoints.hit(FaultPoints.CHUNK_FSYNC);
       channel.force(true);
     } catch (NoSuchFileException e) {
       LOG.debug("{}: block {} was deleted before its bytes were forced", nodeName, name(block));

@@ -31,6 +31,7 @@ import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.fault.FaultPoints;
 import org.tropos.common.metrics.Latency;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.RaftRefusal;
@@ -343,6 +344,7 @@ final class ContainerStateMachine extends BaseStateMachine {
       } else if (command.hasPutBlock() || command.getWriteChunk().hasCommit()) {
         PutBlock put = command.hasPutBlock() ? command.getPutBlock() : command.getWriteChunk().getCommit();
         force(index);
+        hitPutBlockApply();
         store.putBlock(BlockData.newBuilder().setBlockId(put.getBlockId()).setLength(put.getLength())
             .setChecksums(put.getChecksums()).setBcsid(index).build());
         response.setBcsid(index);
@@ -356,6 +358,15 @@ final class ContainerStateMachine extends BaseStateMachine {
       response.setResult(e.result()).setMessage(e.getMessage());
     }
     return response.build();
+  }
+
+  /** The named fault point of a PutBlock's apply: a fault there is this replica's own, as a failed disk is. */
+  private static void hitPutBlockApply() throws DatanodeException {
+    try {
+      FaultPoints.hit(FaultPoints.PUT_BLOCK_APPLY);
+    } catch (IOException e) {
+      throw new DatanodeException(DatanodeResult.IO_ERROR, e.getMessage());
+    }
   }
 
   /**

@@ -2,6 +2,7 @@ package org.tropos.datanode.scm;
 
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -11,6 +12,7 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.fault.FaultPoints;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.RpcChannel;
 import org.tropos.common.rpc.ScmException;
@@ -26,6 +28,7 @@ import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.RegisterResponse;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
+import org.tropos.proto.scm.ScmResult;
 
 /**
  * The datanode's link to one SCM: registers with it, then sends it the heartbeats it is given, on a thread of its
@@ -153,6 +156,11 @@ final class ScmLink implements AutoCloseable {
     if (!details.get().equals(registeredAs)) {
       register();
       return;
+    }
+    try {
+      FaultPoints.hit(FaultPoints.HEARTBEAT_SEND);
+    } catch (IOException e) {
+      throw new ScmException(ScmResult.SCM_NOT_READY, "heartbeat to SCM at " + scm + " not sent: " + e.getMessage());
     }
     HeartbeatResponse response = stub().heartbeat(request);
     for (ScmCommand command : response.getCommandsList()) {

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.fault.FaultPoints;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.volume.VolumeSet;
@@ -232,6 +233,20 @@ class ContainerStoreTest {
     assertArrayEquals(stored, Files.readAllBytes(file), "bytes 70,000 on are not padded over");
     ReadPlan whole = store.planRead(block(7, 1), 0, bytes.length);
     assertEquals(-1, Checksums.firstMismatch(ByteBuffer.wrap(stored, 0, (int) whole.length()), whole.checksums()));
+  }
+
+  /** A block whose bytes cannot be forced to disk (the chunk fsync fault point) is an I/O error, never committed. */
+  @Test
+  void aFailedSyncIsAnIoError() throws Exception {
+    store.create(8, PIPELINE);
+    byte[] bytes = random(10_000, 8);
+    ByteBuffer data = ByteBuffer.wrap(bytes);
+    store.writeChunk(block(8, 1), 0, data, Checksums.compute(data, BPC));
+    try (FaultPoints.Armed armed = FaultPoints.arm(FaultPoints.CHUNK_FSYNC, FaultPoints.failing())) {
+      DatanodeException e = assertThrows(DatanodeException.class, () -> store.sync(block(8, 1)));
+      assertEquals(DatanodeResult.IO_ERROR, e.result());
+    }
+    store.sync(block(8, 1));
   }
 
   @Test

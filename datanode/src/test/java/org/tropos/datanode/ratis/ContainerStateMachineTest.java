@@ -31,6 +31,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.common.checksum.Checksums;
+import org.tropos.common.fault.FaultPoints;
+import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.RaftRefusal;
 import org.tropos.common.security.BlockTokens;
 import org.tropos.common.security.FixedKeyRing;
@@ -134,6 +136,22 @@ class ContainerStateMachineTest {
     assertTrue(stop.getMessage().startsWith("fail-stop: log entry 6"), stop.getMessage());
     assertEquals(5, machine.getLastAppliedTermIndex().getIndex(), "the entry is not counted as applied");
     assertEquals(ContainerState.CONTAINER_UNHEALTHY, store.containers().get(0).getState());
+  }
+
+  /** A PutBlock whose apply fails here (its named fault point) stops the member as a failed disk does. */
+  @Test
+  void aFaultAtPutBlockApplyStopsTheMemberWithTheEntryUnapplied() throws Exception {
+    byte[] data = new byte[40_000];
+    assertEquals(DatanodeResult.OK, apply(4, putBlock(block(1), data.length, written(block(1), data))).getResult());
+    ChecksumData sums = written(block(2), data);
+    try (FaultPoints.Armed armed = FaultPoints.arm(FaultPoints.PUT_BLOCK_APPLY, FaultPoints.failing())) {
+      IllegalStateException stop = assertThrows(IllegalStateException.class,
+          () -> apply(5, putBlock(block(2), data.length, sums)));
+      assertTrue(stop.getMessage().contains("fault injected at datanode.putblock.apply"), stop.getMessage());
+    }
+    assertEquals(4, machine.getLastAppliedTermIndex().getIndex(), "the entry is not counted as applied");
+    assertEquals(ContainerState.CONTAINER_UNHEALTHY, store.containers().get(0).getState());
+    assertThrows(DatanodeException.class, () -> store.getBlock(block(2)), "the block was never committed");
   }
 
   @Test

@@ -8,6 +8,7 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
+import org.tropos.common.fault.FaultPoints;
 
 /**
  * One file of the {@link OmJournal}, reused round after round: a header block (magic, format, generation = the
@@ -152,6 +153,7 @@ final class JournalSegment implements AutoCloseable {
     record.putInt(payload.length).putInt(recordCrc(generation, payload)).putLong(generation).put(payload).flip();
     growTo(end + record.remaining());
     writeFully(record, end);
+    FaultPoints.hit(FaultPoints.JOURNAL_SYNC);
     channel.force(false);
     end += record.capacity();
   }

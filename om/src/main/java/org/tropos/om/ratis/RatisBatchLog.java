@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.ratis.client.RaftClient;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
+import org.tropos.common.fault.FaultPoints;
 import org.tropos.common.ratis.RaftMember;
 import org.tropos.om.db.StaleWriteSetException;
 import org.tropos.om.occ.BatchLog;
@@ -53,6 +54,12 @@ public final class RatisBatchLog implements BatchLog {
 
   @Override
   public CompletableFuture<Void> appendAsync(JournalEntry entry) {
+    try {
+      FaultPoints.hit(FaultPoints.RAFT_SUBMIT);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(new UnavailableException("the OMs' Raft group did not take the batch: "
+          + e.getMessage(), e));
+    }
     return submitter.submit(Message.valueOf(ByteString.copyFrom(entry.toByteArray()))).handle((reply, failure) -> {
       if (failure != null) {
         throw new CompletionException(new UnavailableException("the OMs' Raft group did not take the batch: "
