@@ -1,6 +1,5 @@
 package org.tropos.scm.simulation;
 
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -196,9 +195,5 @@ final class SimulatedCluster {
         }
       }
     }
-  }
-
-  List<SimulatedDatanode> upNodes() {
-    return new ArrayList<>(nodes.values().stream().filter(n -> n.up).toList());
   }
 }
