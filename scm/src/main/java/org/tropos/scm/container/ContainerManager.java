@@ -305,9 +305,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     for (ContainerReport report : reports) {
       ContainerRecord c = containers.get(report.getContainerId());
       if (c != null && (!c.getReplicaReported() || report.getBcsid() > c.getHighestBcsid())) {
-        c = c.toBuilder().setReplicaReported(true).setHighestBcsid(Math.max(report.getBcsid(), c.getHighestBcsid()))
-            .build();
-        saveQuietly(c);
+        c = withReport(c, report.getBcsid());
       }
       if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
         saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
@@ -491,6 +489,23 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   }
 
   /** {@code c} in {@code state}, the move checked against {@link ContainerStates#TABLE}. */
+  /**
+   * Records that a replica was reported and the highest bcsid seen. While the container is OPEN every report of a
+   * written replica raises it, so it is kept in memory then, like allocated bytes, and stored with the state change
+   * (a synced, in HA replicated, write per report under this lock slowed allocation); once the container has left
+   * OPEN it is stored at once.
+   */
+  private ContainerRecord withReport(ContainerRecord c, long bcsid) {
+    ContainerRecord updated = c.toBuilder().setReplicaReported(true)
+        .setHighestBcsid(Math.max(bcsid, c.getHighestBcsid())).build();
+    if (!c.getReplicaReported() || c.getState() != ContainerState.CONTAINER_OPEN) {
+      saveQuietly(updated);
+    } else {
+      containers.put(c.getContainerId(), updated);
+    }
+    return updated;
+  }
+
   private static ContainerRecord moved(ContainerRecord c, ContainerState state) {
     ContainerStates.TABLE.check(Long.toString(c.getContainerId()), c.getState(), state);
     return c.toBuilder().setState(state).build();

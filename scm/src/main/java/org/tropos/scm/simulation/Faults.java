@@ -70,18 +70,18 @@ final class Faults {
     if (chance(SCM_RESTART)) {
       restartScm();
     }
-    boolean othersRun = nodes.stream().allMatch(n -> n.up || n == node) && !replicaLost;
-    if (chance(FAIL_OPEN_REPLICA) && othersRun && node.up) {
+    boolean mayDestroy = nodes.stream().allMatch(n -> n.up || n == node) && !replicaLost;
+    if (chance(FAIL_OPEN_REPLICA) && mayDestroy && node.up) {
       damageOne(node, true);
     }
-    if (chance(DAMAGE_CLOSED_REPLICA) && othersRun && node.up) {
+    if (chance(DAMAGE_CLOSED_REPLICA) && mayDestroy && node.up) {
       damageOne(node, false);
     }
-    if (chance(LOSE_DISKS) && othersRun && node.up) {
+    if (chance(LOSE_DISKS) && mayDestroy && node.up) {
       wipe(node, clock.millis() + 10_000);
       log.accept(node + " lost its disks; back empty at " + node.restartAtMillis / 1000 + " s");
     }
-    if (chance(LOSE_NODE) && othersRun && node.up && nodes.size() >= 5) {
+    if (chance(LOSE_NODE) && mayDestroy && node.up && nodes.size() >= 5) {
       wipe(node, Long.MAX_VALUE);
       node.gone = true;
       log.accept(node + " is gone for good");

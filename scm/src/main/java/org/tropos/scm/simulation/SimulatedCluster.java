@@ -189,7 +189,7 @@ final class SimulatedCluster {
           SimulatedDatanode s = nodes.get(source);
           SimulatedDatanode.Replica r = s == null || !s.up ? null : s.replicas.get(copy.containerId());
           if (r != null && !r.isOpen() && r.state != ContainerState.CONTAINER_UNHEALTHY) {
-            node.replicas.put(copy.containerId(), r.copy());
+            node.replicas.put(copy.containerId(), r.closedCopy());
             break;
           }
         }

@@ -41,7 +41,7 @@ final class SimulatedDatanode {
       this.pipeline = pipeline;
     }
 
-    Replica copy() {
+    Replica closedCopy() {
       Replica copy = new Replica(pipeline);
       copy.state = ContainerState.CONTAINER_CLOSED;
       copy.bcsid = bcsid;
