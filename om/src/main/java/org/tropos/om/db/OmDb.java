@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.tropos.common.db.ManagedRocksDb;
 import org.tropos.common.ratis.CheckpointedState;
 import org.tropos.common.util.Closer;
@@ -27,6 +29,7 @@ import org.tropos.proto.om.db.JournalEntry;
  * {@code prefixes} (prefix ACLs).
  */
 public final class OmDb implements CheckpointedState, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(OmDb.class);
   public static final int LAYOUT_VERSION = 8;
   private static final byte[] LAYOUT = utf8("layoutVersion");
   private static final byte[] LAST_TX = utf8("lastTxId");
@@ -42,6 +45,13 @@ public final class OmDb implements CheckpointedState, AutoCloseable {
   /** Written by the one thread that applies (committer or Raft state machine), read by any. */
   private volatile long lastTxId;
   private volatile long lastLogIndex;
+  /**
+   * Set when a write set failed after its journal record was written (a failed sync, a failed RocksDB write): the
+   * record may be durable while RocksDB lacks the rows, so a write set validated now could contradict it when the
+   * journal is replayed. Like the NameNode with its edit log, the database then takes no more writes; a restart
+   * replays the journal and starts clean.
+   */
+  private volatile Exception failedWrite;
 
   private OmDb(ManagedRocksDb db, OmJournal journal) throws IOException {
     this.db = db;
@@ -190,8 +200,21 @@ public final class OmDb implements CheckpointedState, AutoCloseable {
       throw new StaleWriteSetException("a write set following transaction " + entry.getPreviousTxId()
           + " cannot apply to a namespace at transaction " + lastTxId);
     }
-    journal.append(entry.toByteArray());
-    writeToDb(entry);
+    if (failedWrite != null) {
+      throw new IOException("the OM database takes no more writes after one failed part-way (" + failedWrite
+          + "); restart the OM: it replays its journal", failedWrite);
+    }
+    byte[] record = entry.toByteArray();
+    journal.checkFits(record.length);
+    try {
+      journal.append(record);
+      writeToDb(entry);
+    } catch (IOException | RuntimeException e) {
+      failedWrite = e;
+      LOG.error("OM database: a write set failed part-way; no more writes until the OM restarts and replays its"
+          + " journal", e);
+      throw e;
+    }
   }
 
   /**
@@ -208,8 +231,11 @@ public final class OmDb implements CheckpointedState, AutoCloseable {
     writeToDb(entry);
   }
 
+  /**
+   * Writes a write set's rows, then moves {@link #lastTxId}: whoever reads the transaction id and then a view
+   * (a validator) gets a view that holds at least that transaction.
+   */
   private void writeToDb(JournalEntry entry) throws IOException {
-    lastTxId = entry.getLastTxId();
     db.writeBatchUnlogged(batch -> {
       for (JournalChange c : entry.getChangesList()) {
         if (c.hasValue()) {
@@ -223,6 +249,7 @@ public final class OmDb implements CheckpointedState, AutoCloseable {
         batch.put(OmTable.META.family(), LAST_LOG_INDEX, longBytes(entry.getLogIndex()));
       }
     });
+    lastTxId = entry.getLastTxId();
     if (entry.getLogIndex() > 0) {
       lastLogIndex = entry.getLogIndex();
     }
@@ -280,6 +307,15 @@ public final class OmDb implements CheckpointedState, AutoCloseable {
     }
     lastTxId = metaLong(LAST_TX);
     lastLogIndex = logIndex;
+  }
+
+  /**
+   * Closes as a crash leaves the files: RocksDB loses what was not flushed, so the next open replays it from the
+   * journal. For simulations of a crash in one process (issue 44).
+   */
+  public void closeAsCrashed() throws IOException {
+    journal.close();
+    db.closeLosingUnflushed();
   }
 
   /** Flushes RocksDB (so the next open replays nothing) and closes. */

@@ -88,12 +88,17 @@ public final class OmJournal implements AutoCloseable {
     active = 1 - active;
   }
 
-  /** Appends one record and syncs it; returns once it is durable. */
-  public void append(byte[] record) throws IOException {
-    if (JournalSegment.HEADER_BYTES + JournalSegment.RECORD_OVERHEAD + (long) record.length > segmentBytes) {
-      throw new IOException("a journal record of " + record.length + " bytes is larger than a journal segment ("
+  /** Refuses a record that no segment could hold (before anything is written). */
+  public void checkFits(int recordBytes) throws IOException {
+    if (JournalSegment.HEADER_BYTES + JournalSegment.RECORD_OVERHEAD + (long) recordBytes > segmentBytes) {
+      throw new IOException("a journal record of " + recordBytes + " bytes is larger than a journal segment ("
           + segmentBytes + " bytes)");
     }
+  }
+
+  /** Appends one record and syncs it; returns once it is durable. */
+  public void append(byte[] record) throws IOException {
+    checkFits(record.length);
     JournalSegment current = segments[active];
     if (!current.fits(record.length)) {
       current = rollOver();

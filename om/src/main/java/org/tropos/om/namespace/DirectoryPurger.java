@@ -39,7 +39,7 @@ public final class DirectoryPurger {
   }
 
   /** One transaction's worth: returns the entries it removed (0 when there was nothing to do). */
-  int purgeSome() throws OmException {
+  public int purgeSome() throws OmException {
     return runner.run("purge deleted directories", txn -> {
       List<DeletedDirectoryRow> pending = new ArrayList<>();
       byte[] all = new byte[0];

@@ -62,7 +62,7 @@ final class CommitPipeline {
   }
 
   /** Marks the pipeline failed: no batch is taken until every batch in flight is back. */
-  void fail() {
+  private void fail() {
     broken = true;
   }
 
@@ -88,7 +88,22 @@ final class CommitPipeline {
     return true;
   }
 
-  void validateAndSend(List<Pending> batch) {
+  /**
+   * Validates {@code batch} and sends what it accepts to the log; a bug that throws fails the whole batch (its
+   * callers are answered INTERNAL_ERROR) and the pipeline, which starts afresh once the batches in flight are back.
+   */
+  void send(List<Pending> batch) {
+    try {
+      validateAndSend(batch);
+    } catch (RuntimeException e) {
+      LOG.error("{}: commit failed unexpectedly", name, e);
+      batch.forEach(p -> p.done().completeExceptionally(new OmException(OmResult.INTERNAL_ERROR,
+          "commit failed: " + e)));
+      fail();
+    }
+  }
+
+  private void validateAndSend(List<Pending> batch) {
     if (inFlight.isEmpty()) {
       reset();
     }

@@ -9,8 +9,6 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.LifeCycle;
 import org.tropos.common.util.Threads;
@@ -26,8 +24,7 @@ import org.tropos.proto.om.OmResult;
  *
  * <p>Thread-safety: {@link #submit} from any thread; everything else on the committer thread.
  */
-public final class Committer implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(Committer.class);
+public final class Committer implements CommitQueue, AutoCloseable {
   private static final int QUEUE_LIMIT = 4096;
   private static final long POLL_MS = 50;
 
@@ -71,6 +68,7 @@ public final class Committer implements AutoCloseable {
   }
 
   /** Queues a transaction for validation and commit; blocks while the queue is full. */
+  @Override
   public CompletableFuture<Long> submit(ReadSet reads, WriteSet writes) throws InterruptedException {
     CompletableFuture<Long> done = new CompletableFuture<>();
     if (!running) {
@@ -102,14 +100,7 @@ public final class Committer implements AutoCloseable {
         if (batch.isEmpty()) {
           continue;
         }
-        try {
-          pipeline.validateAndSend(batch);
-        } catch (RuntimeException e) {
-          LOG.error("{}: commit failed unexpectedly", name, e);
-          batch.forEach(p -> p.done().completeExceptionally(new OmException(OmResult.INTERNAL_ERROR,
-              "commit failed: " + e)));
-          pipeline.fail();
-        }
+        pipeline.send(batch);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

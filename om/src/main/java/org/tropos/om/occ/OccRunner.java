@@ -33,14 +33,14 @@ public final class OccRunner {
 
   private final OmDb db;
   private final ObjectIds ids;
-  private final Committer committer;
+  private final CommitQueue committer;
   private final Clock clock;
   private final int maxRetries;
   private final OccMetrics metrics;
   private final boolean recordCalls;
 
   /** A runner for a single OM: nothing is recorded for retried calls (a client never sends a call twice). */
-  public OccRunner(OmDb db, ObjectIds ids, Committer committer, Clock clock, int maxRetries, OccMetrics metrics) {
+  public OccRunner(OmDb db, ObjectIds ids, CommitQueue committer, Clock clock, int maxRetries, OccMetrics metrics) {
     this(db, ids, committer, clock, maxRetries, metrics, false);
   }
 
@@ -48,7 +48,7 @@ public final class OccRunner {
    * @param recordCalls whether the write transactions of client calls record their results (OM HA's retry cache,
    *     see {@link CallRecords}), so that a call sent again after a failover is answered from the record
    */
-  public OccRunner(OmDb db, ObjectIds ids, Committer committer, Clock clock, int maxRetries, OccMetrics metrics,
+  public OccRunner(OmDb db, ObjectIds ids, CommitQueue committer, Clock clock, int maxRetries, OccMetrics metrics,
       boolean recordCalls) {
     this.db = db;
     this.ids = ids;

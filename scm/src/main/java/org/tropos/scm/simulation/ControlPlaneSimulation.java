@@ -1,8 +1,6 @@
 package org.tropos.scm.simulation;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -11,6 +9,8 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.simulation.SeedRuns;
+import org.tropos.common.simulation.SimulatedClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -49,10 +49,8 @@ public final class ControlPlaneSimulation {
   private final String shape;
 
   /** What a run found. */
-  public record Outcome(long seed, String failure, long acknowledged, long simulatedMillis) {
-    public boolean passed() {
-      return failure == null;
-    }
+  public record Outcome(long seed, String failure, long acknowledged, long simulatedMillis)
+      implements SeedRuns.Outcome {
   }
 
   /** How long faults strike and how long the cluster then has to heal. */
@@ -81,16 +79,6 @@ public final class ControlPlaneSimulation {
         limits, () -> new UUID(random.nextLong(), random.nextLong()));
     this.invariants = new Invariants(cluster, scm, limits, racks);
     this.faults = new Faults(random, clock, cluster, scm, this::log);
-  }
-
-  /**
-   * A directory for the database of runs: in memory (/dev/shm) where there is one. SCM's database syncs every
-   * write, which a run does not test (its disk never fails) and which would make a seed cost hundreds of syncs.
-   */
-  public static Path scratchDirectory() throws IOException {
-    Path shm = Path.of("/dev/shm");
-    return Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "tropos-simulation")
-        : Files.createTempDirectory("tropos-simulation");
   }
 
   /**

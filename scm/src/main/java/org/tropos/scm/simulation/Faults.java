@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
+import org.tropos.common.simulation.SimulatedClock;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.scm.DatanodeAdminResult;

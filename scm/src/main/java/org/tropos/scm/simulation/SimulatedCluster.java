@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.tropos.common.simulation.SimulatedClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.DatanodeDetails;

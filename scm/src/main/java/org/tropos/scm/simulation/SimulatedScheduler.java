@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.tropos.common.simulation.SimulatedClock;
 
 /**
  * A scheduler that runs nothing by itself: the simulation runs the tasks that are due, in order of due time and

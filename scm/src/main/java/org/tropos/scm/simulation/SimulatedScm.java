@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.tropos.common.conf.DataSize;
 import org.tropos.common.net.RackResolver;
+import org.tropos.common.simulation.SimulatedClock;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;

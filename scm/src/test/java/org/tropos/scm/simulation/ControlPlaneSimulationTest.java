@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.tropos.common.io.FileTrees;
+import org.tropos.common.simulation.SeedRuns;
 import org.tropos.common.util.SystemClock;
 import org.tropos.scm.db.ScmDb;
 
@@ -22,10 +23,10 @@ class ControlPlaneSimulationTest {
 
   @Test
   void everySeedKeepsTheInvariantsAndHeals() throws Exception {
-    SimulationSeeds.Report report = SimulationSeeds.run(FIRST_SEED, SEEDS, THREADS,
+    SeedRuns.Report<ControlPlaneSimulation.Outcome> report = SimulationSeeds.run(FIRST_SEED, SEEDS, THREADS,
         ControlPlaneSimulation.Schedule.DEFAULT, PlantedFlaw.NONE, SystemClock.INSTANCE);
     System.out.printf("Control plane: %d seeds in %.1f s (%.0f seeds/s), %d acknowledged blocks, %d failed%n",
-        report.seeds(), report.took().toMillis() / 1e3, report.seedsPerSecond(), report.acknowledged(),
+        report.seeds(), report.took().toMillis() / 1e3, report.seedsPerSecond(), report.work(),
         report.failed());
     assertEquals(SEEDS, report.seeds());
     assertEquals(0, report.failed(), () -> report.failed() + " seeds failed, the first of them:\n"
@@ -36,7 +37,7 @@ class ControlPlaneSimulationTest {
   /** A replica found damaged that a close entry closes anyway counts as a sound copy: found, and replayed. */
   @Test
   void aPlantedFlawIsFoundWithinTheBudgetAndItsSeedReplaysIt() throws Exception {
-    SimulationSeeds.Report report = SimulationSeeds.run(FIRST_SEED, Math.min(SEEDS, 1000), THREADS,
+    SeedRuns.Report<ControlPlaneSimulation.Outcome> report = SimulationSeeds.run(FIRST_SEED, Math.min(SEEDS, 1000), THREADS,
         ControlPlaneSimulation.Schedule.DEFAULT, PlantedFlaw.CLOSES_DAMAGED, SystemClock.INSTANCE);
     assertTrue(report.failed() > 0, "the planted flaw went unnoticed in " + report.seeds() + " seeds");
     ControlPlaneSimulation.Outcome found = report.firstFailures().get(0);
@@ -52,7 +53,7 @@ class ControlPlaneSimulationTest {
   }
 
   private static ControlPlaneSimulation.Outcome runAlone(long seed, PlantedFlaw flaw) throws Exception {
-    Path dir = ControlPlaneSimulation.scratchDirectory();
+    Path dir = SeedRuns.scratchDirectory();
     try (ScmDb db = ScmDb.open(dir)) {
       return ControlPlaneSimulation.run(seed, db, ControlPlaneSimulation.Schedule.DEFAULT, flaw);
     } finally {

@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
+import org.tropos.common.simulation.SeedRuns;
 import org.tropos.common.util.SystemClock;
 import org.tropos.scm.simulation.ControlPlaneSimulation;
 import org.tropos.scm.simulation.PlantedFlaw;
@@ -52,18 +53,18 @@ public final class SimulateBenchmark implements Callable<Integer> {
     }
     // SCM's managers log every pipeline, container and node they move: millions of lines in a soak.
     Configurator.setLevel("org.tropos.scm", Level.OFF);
-    SimulationSeeds.Report report = SimulationSeeds.run(firstSeed, seeds, threads,
+    SeedRuns.Report<ControlPlaneSimulation.Outcome> report = SimulationSeeds.run(firstSeed, seeds, threads,
         ControlPlaneSimulation.Schedule.DEFAULT, flaw, SystemClock.INSTANCE);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       out.printf(Locale.ROOT, "{\"seeds\":%d,\"firstSeed\":%d,\"failed\":%d,\"seconds\":%.1f,\"seedsPerSecond\":%.1f,"
           + "\"acknowledgedBlocks\":%d,\"firstFailedSeed\":%s}%n", report.seeds(), firstSeed, report.failed(),
-          report.took().toMillis() / 1e3, report.seedsPerSecond(), report.acknowledged(),
+          report.took().toMillis() / 1e3, report.seedsPerSecond(), report.work(),
           report.firstFailures().isEmpty() ? "null" : Long.toString(report.firstFailures().get(0).seed()));
     } else {
       out.printf(Locale.ROOT, "%d seeds (%d to %d) in %.1f s: %.1f seeds/s on %d threads, %d acknowledged blocks,"
           + " %d failed%n", report.seeds(), firstSeed, firstSeed + seeds - 1, report.took().toMillis() / 1e3,
-          report.seedsPerSecond(), threads, report.acknowledged(), report.failed());
+          report.seedsPerSecond(), threads, report.work(), report.failed());
       report.firstFailures().forEach(f -> out.println(f.failure()));
     }
     out.flush();

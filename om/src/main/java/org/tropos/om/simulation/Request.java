@@ -1,0 +1,101 @@
+package org.tropos.om.simulation;
+
+/**
+ * One request of the concurrent run and where it falls in a serial history: a request that committed at its
+ * commit (step, place in the batch); one that changed nothing where its last read phase ran (after the steps run
+ * by then); one whose batch failed (its outcome unknown) wherever the check places it.
+ */
+final class Request {
+  /** How a request ended, as far as the client can tell. */
+  enum Fate {
+    /** Committed: its changes are durable. */
+    COMMITTED,
+    /** Answered without changing anything (a read, or refused), on what its last read phase saw. */
+    OBSERVED,
+    /** Its batch failed to write: its changes may or may not have been made durable. */
+    UNKNOWN,
+    /** Answered without a comparable outcome (the OM stopped under it, or conflicts made it give up). */
+    DROPPED
+  }
+
+  final long seq;
+  final int client;
+  final NamespaceOp op;
+  /** Steps run when the request's last turn began: its last read phase saw their commits. */
+  long stepsSeen;
+  /** Steps run when the read phase of the transaction it last submitted ran. */
+  long stepsSeenBySubmitted;
+  Fate fate;
+  String answer;
+  /** Where it falls in a serial history: (step, place in the step's batch, tie-break). */
+  long step;
+  long place;
+  long tieBreak;
+  /** The run's restarts before it ended (an UNKNOWN outcome is settled by the next restart). */
+  int epoch;
+  private boolean committed;
+  private boolean failedInBatch;
+  private long refusedStep = -1;
+  private long refusedPlace;
+
+  Request(long seq, int client, NamespaceOp op) {
+    this.seq = seq;
+    this.client = client;
+    this.op = op;
+  }
+
+  /** Its transaction committed as the {@code place}-th of step {@code atStep}. */
+  void committed(long atStep, int atPlace) {
+    if (committed) {
+      throw new IllegalStateException("request " + this + " committed two transactions");
+    }
+    committed = true;
+    step = atStep;
+    place = atPlace;
+  }
+
+  /** Its transaction's batch failed to write (INTERNAL_ERROR): an outcome only the next restart tells. */
+  void failedInBatch(long atStep, int atPlace) {
+    failedInBatch = true;
+    step = atStep;
+    place = atPlace;
+  }
+
+  /** Validation refused its transaction with an error (not a conflict) as the {@code place}-th of a step. */
+  void refused(long atStep, int atPlace) {
+    refusedStep = atStep;
+    refusedPlace = atPlace;
+  }
+
+  /** Records how it ended, now that its client has the answer. */
+  void ended(String withAnswer, int inEpoch) {
+    answer = withAnswer;
+    epoch = inEpoch;
+    tieBreak = seq;
+    if (committed) {
+      fate = Fate.COMMITTED;
+      if (op.placedWhereItRead()) {
+        step = stepsSeenBySubmitted;
+        place = Long.MAX_VALUE;
+      }
+    } else if (failedInBatch) {
+      fate = Fate.UNKNOWN;
+    } else if (withAnswer.equals("TOO_MANY_CONFLICTS") || withAnswer.equals("OM_NOT_READY")
+        || withAnswer.equals("INTERNAL_ERROR")) {
+      fate = Fate.DROPPED;
+    } else if (refusedStep >= 0) {
+      fate = Fate.OBSERVED;
+      step = refusedStep;
+      place = refusedPlace;
+    } else {
+      fate = Fate.OBSERVED;
+      step = stepsSeen;
+      place = Long.MAX_VALUE;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "#" + seq + " (client " + client + ") " + op;
+  }
+}
