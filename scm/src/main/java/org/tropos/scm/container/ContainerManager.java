@@ -2,17 +2,14 @@ package org.tropos.scm.container;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.LongPredicate;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.DataSize;
@@ -22,7 +19,6 @@ import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
-import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineState;
@@ -39,7 +35,6 @@ import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeEvents;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
-import org.tropos.scm.pipeline.NodeCapacity;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineRenewer;
 import org.tropos.scm.pipeline.PipelineView;
@@ -47,158 +42,56 @@ import org.tropos.scm.replication.ContainerView;
 import org.tropos.scm.replication.Replica;
 
 /**
- * Containers and block allocation (ARCHITECTURE.md, "Write path"): a block goes to an OPEN pipeline outside the
- * writer's exclude list, chosen in turn so writes spread over pipelines, into an OPEN container of that pipeline
- * with room for it (a new container when none has). A container whose allocations reach
- * ozone.scm.container.size is CLOSING: it takes no more blocks, and SCM asks its pipeline's leader to close it
- * through the Raft group (again at every {@link #closeContainers()} until every replica reports CLOSED, which makes
- * it CLOSED). A container whose pipeline is lost becomes QUASI_CLOSED and each member closes its own replica.
- * Replicas are known from the datanodes' container reports. Containers are persisted with their block id
- * counter, so ids are never reused across restarts.
+ * Containers (ARCHITECTURE.md, "Write path"): blocks are allocated into OPEN containers ({@link BlockAllocator}).
+ * A container whose allocations reach ozone.scm.container.size is CLOSING: it takes no more blocks, and SCM asks
+ * its pipeline's leader to close it through the Raft group (again at every {@link #closeContainers()} until every
+ * replica reports CLOSED, which makes it CLOSED). A container whose pipeline is lost becomes QUASI_CLOSED and each
+ * member closes its own replica. Replicas are known from the datanodes' container reports ({@link ReplicaMap}).
+ * Containers are persisted with their block id counter, so ids are never reused across restarts
+ * ({@link ContainerTable}).
  *
  * <p>Thread-safety: all state is guarded by the manager's monitor. Lock order: this, then the pipeline manager's,
  * then the node manager's.
  */
 public final class ContainerManager implements NodeEvents, PipelineRenewer.Containers {
   private static final Logger LOG = LoggerFactory.getLogger(ContainerManager.class);
-  private static final String NEXT_CONTAINER_ID = "nextContainerId";
-  private static final long LOCAL_ID_RESERVE = 1000;
 
-  private final ScmDb db;
+  private final ContainerTable table;
+  private final BlockAllocator allocator;
   private final PipelineManager pipelines;
   private final NodeManager nodes;
   private final RackResolver racks;
-  private final long containerBytes;
   /** Containers that were CLOSING at the last {@link #closeFullContainers()} round. */
   private Set<Long> closingAtLastRound = Set.of();
-  private final long blockBytes;
   private final CommandQueue commands;
-  private final Map<Long, ContainerRecord> containers = new HashMap<>();
-  /** Per container, the block id up to which ids are reserved in the database (see {@link #allocateBlock}). */
-  private final Map<Long, Long> reservedLocalIds = new HashMap<>();
   private final ReplicaMap replicas = new ReplicaMap();
-  private long nextContainerId = 1;
-  private long allocations;
 
   public ContainerManager(ScmDb db, PipelineManager pipelines, NodeManager nodes, CommandQueue commands,
       RackResolver racks, DataSize containerSize, DataSize blockSize) {
     this.commands = commands;
-    this.db = db;
+    this.table = new ContainerTable(db);
     this.pipelines = pipelines;
     this.nodes = nodes;
     this.racks = racks;
-    this.containerBytes = containerSize.bytes();
-    this.blockBytes = blockSize.bytes();
+    this.allocator = new BlockAllocator(table, pipelines, nodes, containerSize.bytes(), blockSize.bytes());
   }
 
   public synchronized void load() throws IOException {
-    for (ContainerRecord c : db.containers()) {
-      containers.put(c.getContainerId(), c);
-      reservedLocalIds.put(c.getContainerId(), c.getNextLocalId());
-    }
-    String next = db.meta(NEXT_CONTAINER_ID);
-    nextContainerId = next == null ? 1 : Long.parseLong(next);
-    LOG.info("SCM loaded {} containers; next container id {}", containers.size(), nextContainerId);
+    table.load();
   }
 
   /**
-   * A new block of up to {@code size} bytes, and the pipeline to write it through. Block ids are reserved in the
-   * database {@link #LOCAL_ID_RESERVE} at a time, so most allocations write nothing (a synced write per block
-   * cost about 3 ms); after a restart allocation resumes at the end of the reservation: ids are skipped, never
-   * reused. Allocated bytes are likewise saved with the next reservation or state change, so after a crash a
-   * container may take a little more than its size before it is closed.
+   * A new block of up to {@code size} bytes, and the pipeline to write it through ({@link BlockAllocator}).
    */
   public synchronized Allocation allocateBlock(long size, ReplicationFactor factor, ExcludeList exclude)
       throws ScmException {
-    return allocateBlock(size, eligibleOrRefuse(size, factor, exclude), exclude, true);
+    return allocator.allocateBlock(size, factor, exclude);
   }
 
-  /** The OPEN pipelines a block of {@code size} bytes and replication {@code factor} may go to, or why none. */
-  private List<PipelineView> eligibleOrRefuse(long size, ReplicationFactor factor, ExcludeList exclude)
-      throws ScmException {
-    if (size <= 0 || size > blockBytes) {
-      throw new ScmException(ScmResult.INVALID_REQUEST, "a block holds 1 to " + blockBytes + " bytes"
-          + " (ozone.scm.block.size), not " + size);
-    }
-    List<PipelineView> eligible = eligiblePipelines(factor, exclude);
-    if (eligible.isEmpty() && shortOfRoom(factor)) {
-      throw new ScmException(ScmResult.NO_SPACE, "no room for a RATIS/" + factor + " block: fewer than "
-          + factor.getNumber() + " datanodes have a data volume with more free space than it keeps back"
-          + " (hdds.datanode.volume.min.free.space)");
-    }
-    if (eligible.isEmpty()) {
-      throw new ScmException(ScmResult.NO_PIPELINE_FOR_BLOCK, "no OPEN RATIS/" + factor + " pipeline outside the"
-          + " exclude list " + describe(exclude));
-    }
-    return eligible;
-  }
-
-  /**
-   * A block on one of the {@code eligible} pipelines, taking turns; with {@code mayOpen} false, null instead of a
-   * block in a container opened for it.
-   */
-  private Allocation allocateBlock(long size, List<PipelineView> eligible, ExcludeList exclude, boolean mayOpen)
-      throws ScmException {
-    PipelineView pipeline = eligible.get((int) (allocations++ % eligible.size()));
-    ContainerRecord container = containerWithRoom(pipeline, size, exclude);
-    if (container == null) {
-      if (!mayOpen) {
-        return null;
-      }
-      container = openContainer(pipeline);
-    }
-    long localId = container.getNextLocalId();
-    ContainerRecord.Builder updated = container.toBuilder().setNextLocalId(localId + 1)
-        .setAllocatedBytes(container.getAllocatedBytes() + size);
-    // Full once it could not take another whole block: with blocks of varying sizes it would otherwise never
-    // reach its size exactly and stay OPEN for ever beside the new containers opened for what did not fit.
-    boolean full = containerBytes - updated.getAllocatedBytes() < Math.min(blockBytes, containerBytes);
-    if (full) {
-      ContainerStates.TABLE.check(Long.toString(container.getContainerId()), container.getState(),
-          ContainerState.CONTAINER_CLOSING);
-      updated.setState(ContainerState.CONTAINER_CLOSING);
-      LOG.info("Container {} is full ({} bytes allocated): CLOSING", container.getContainerId(),
-          updated.getAllocatedBytes());
-    }
-    long containerId = container.getContainerId();
-    if (localId >= reservedLocalIds.getOrDefault(containerId, 0L)) {
-      reservedLocalIds.put(containerId, localId + LOCAL_ID_RESERVE);
-      save(updated.build());
-    } else if (full) {
-      save(updated.build());
-    } else {
-      containers.put(containerId, updated.build());
-    }
-    return new Allocation(BlockId.newBuilder().setContainerId(container.getContainerId()).setLocalId(localId)
-        .build(), pipeline);
-  }
-
-  /**
-   * Up to {@code count} blocks, each as {@link #allocateBlock} gives one (so they take turns over the pipelines),
-   * but only the first may open a container. A container exists on the datanodes only once a block of it is
-   * written, and the first block goes to a writer at once; the others may wait unused, or be dropped, and a
-   * container opened for them alone would be left with no replica anywhere when its pipeline closes (MISSING to
-   * the replication manager for ever; the fault suite found them). So the batch stops where the next block would
-   * need a new container. Fails only when not even the first could be allocated.
-   */
+  /** Up to {@code count} blocks at once (fewer when the pipelines' open containers run out of room). */
   public synchronized List<Allocation> allocateBlocks(int count, long size, ReplicationFactor factor,
       ExcludeList exclude) throws ScmException {
-    List<Allocation> blocks = new ArrayList<>(count);
-    // Once per batch: listing the pipelines again for each block was half of a batch's cost in SCM.
-    List<PipelineView> eligible = eligibleOrRefuse(size, factor, exclude);
-    blocks.add(allocateBlock(size, eligible, exclude, true));
-    try {
-      while (blocks.size() < count) {
-        Allocation next = allocateBlock(size, eligible, exclude, false);
-        if (next == null) {
-          break;
-        }
-        blocks.add(next);
-      }
-    } catch (ScmException e) {
-      LOG.debug("Allocated {} of {} blocks: {}", blocks.size(), count, e.getMessage());
-    }
-    return blocks;
+    return allocator.allocateBlocks(count, size, factor, exclude);
   }
 
   /** A block and the pipeline it is to be written through. */
@@ -207,45 +100,12 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   /** Whether blocks of replication {@code factor} are refused for want of room on the datanodes (NO_SPACE). */
   public boolean shortOfRoom(ReplicationFactor factor) {
-    return NodeCapacity.shortOfRoom(nodes.nodes(), factor.getNumber());
+    return allocator.shortOfRoom(factor);
   }
 
   /** Whether a block of replication {@code factor} would be allocated now: an OPEN pipeline of that size exists. */
-  public boolean canAllocate(ReplicationFactor factor) {
-    return !eligiblePipelines(factor, ExcludeList.getDefaultInstance()).isEmpty();
-  }
-
-  private List<PipelineView> eligiblePipelines(ReplicationFactor factor, ExcludeList exclude) {
-    Set<UUID> badNodes = exclude.getDatanodesList().stream().map(Uuids::fromProto).collect(Collectors.toSet());
-    Set<UUID> badPipelines = exclude.getPipelinesList().stream().map(p -> Uuids.fromProto(p.getId()))
-        .collect(Collectors.toSet());
-    return pipelines.list(PipelineState.OPEN).stream()
-        .filter(p -> p.record().getFactor() == factor)
-        .filter(p -> !badPipelines.contains(Uuids.fromProto(p.record().getId().getId())))
-        .filter(p -> p.members().stream().noneMatch(m -> badNodes.contains(m.id())))
-        .toList();
-  }
-
-  private ContainerRecord containerWithRoom(PipelineView pipeline, long size, ExcludeList exclude) {
-    for (ContainerRecord c : containers.values()) {
-      if (c.getState() == ContainerState.CONTAINER_OPEN && c.getPipelineId().equals(pipeline.record().getId())
-          && c.getAllocatedBytes() + size <= containerBytes && !exclude.getContainersList().contains(
-              c.getContainerId())) {
-        return c;
-      }
-    }
-    return null;
-  }
-
-  private ContainerRecord openContainer(PipelineView pipeline) throws ScmException {
-    long id = nextContainerId++;
-    putMeta(NEXT_CONTAINER_ID, Long.toString(nextContainerId));
-    ContainerRecord created = ContainerRecord.newBuilder().setContainerId(id)
-        .setState(ContainerState.CONTAINER_OPEN).setPipelineId(pipeline.record().getId())
-        .addAllMembers(pipeline.record().getMembersList()).setNextLocalId(1).build();
-    save(created);
-    LOG.info("Container {} opened on pipeline {}", id, Uuids.fromProto(pipeline.record().getId().getId()));
-    return created;
+  public synchronized boolean canAllocate(ReplicationFactor factor) {
+    return allocator.canAllocate(factor);
   }
 
   /** Where the containers are: replicas nearest to {@code clientHost} first, reported-bad ones last. */
@@ -253,7 +113,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     List<ContainerInfo> result = new ArrayList<>();
     String clientRack = clientHost.isEmpty() ? "" : racks.resolve(clientHost, clientHost);
     for (long id : ids) {
-      ContainerRecord c = containers.get(id);
+      ContainerRecord c = table.get(id);
       if (c == null) {
         throw new ScmException(ScmResult.CONTAINER_NOT_FOUND, "no container " + id);
       }
@@ -261,14 +121,9 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       for (UUID holder : holdersOf(c)) {
         nodes.node(holder).ifPresent(holders::add);
       }
-      // Ties broken by a hash of (container, node): the same order whatever order the replicas reported in, and
-      // different containers' reads spread over different nodes.
-      holders.sort(Comparator.comparingInt((NodeStatus n) -> distance(n, c, clientHost, clientRack))
-          .thenComparingInt(n -> Objects.hash(id, n.details().getUuid().getLeastSignificantBits(),
-              n.details().getUuid().getMostSignificantBits())));
-      List<DatanodeDetails> replicas = holders.stream().map(NodeStatus::details).toList();
       result.add(ContainerInfo.newBuilder().setContainerId(id).setState(c.getState())
-          .setPipelineId(c.getPipelineId()).addAllReplicas(replicas).build());
+          .setPipelineId(c.getPipelineId())
+          .addAllReplicas(ReplicaReadOrder.order(holders, c, clientHost, clientRack)).build());
     }
     return result;
   }
@@ -278,7 +133,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
    * know the container.
    */
   public synchronized Optional<List<UUID>> replicaHolders(long containerId) {
-    ContainerRecord c = containers.get(containerId);
+    ContainerRecord c = table.get(containerId);
     return c == null ? Optional.empty() : Optional.of(holdersOf(c));
   }
 
@@ -301,14 +156,14 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
    */
   @Override
   public synchronized void containersReported(UUID datanode, List<ContainerReport> reports) {
-    Set<Long> gone = replicas.replace(datanode, reports, containers.keySet());
+    Set<Long> gone = replicas.replace(datanode, reports, table.ids());
     for (ContainerReport report : reports) {
-      ContainerRecord c = containers.get(report.getContainerId());
+      ContainerRecord c = table.get(report.getContainerId());
       if (c != null && (!c.getReplicaReported() || report.getBcsid() > c.getHighestBcsid())) {
         c = withReport(c, report.getBcsid());
       }
       if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
-        saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
+        table.saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
         LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
       }
       if (c != null && isWritten(c) && report.getState() == ContainerState.CONTAINER_UNHEALTHY) {
@@ -316,11 +171,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       }
     }
     for (long id : gone) {
-      ContainerRecord c = containers.get(id);
+      ContainerRecord c = table.get(id);
       LOG.info("Datanode {} no longer holds a replica of container {}", datanode, id);
       List<Uuid> bad = new ArrayList<>(c.getBadReplicasList());
       if (bad.remove(Uuids.toProto(datanode))) {
-        saveQuietly(c.toBuilder().clearBadReplicas().addAllBadReplicas(bad).build());
+        table.saveQuietly(c.toBuilder().clearBadReplicas().addAllBadReplicas(bad).build());
       }
     }
   }
@@ -332,7 +187,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   @Override
   public synchronized void stateChanged(UUID datanode, NodeState from, NodeState to) {
     if (to == NodeState.DEAD && !nodes.node(datanode).map(NodeStatus::inMaintenance).orElse(false)) {
-      replicas.replace(datanode, List.of(), containers.keySet());
+      replicas.replace(datanode, List.of(), table.ids());
     }
   }
 
@@ -359,7 +214,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public synchronized void operationalStateChanged(UUID datanode, NodeOperationalState from,
       NodeOperationalState to) {
     if (nodes.node(datanode).map(n -> n.state() == NodeState.DEAD && !n.inMaintenance()).orElse(false)) {
-      replicas.replace(datanode, List.of(), containers.keySet());
+      replicas.replace(datanode, List.of(), table.ids());
     }
   }
 
@@ -373,8 +228,8 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   /** Every container with its reported replicas, for replication. */
   public synchronized List<ContainerView> replicationViews() {
-    List<ContainerView> views = new ArrayList<>(containers.size());
-    for (ContainerRecord c : containers.values()) {
+    List<ContainerView> views = new ArrayList<>(table.all().size());
+    for (ContainerRecord c : table.all()) {
       List<Replica> reported = new ArrayList<>();
       replicas.of(c.getContainerId()).forEach((node, r) -> reported.add(new Replica(node, r.getState(),
           r.getBcsid(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node)))));
@@ -396,27 +251,26 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
    * key refers to it; left alone it would count as MISSING for ever.
    */
   public synchronized void forgetEmpty(long containerId) {
-    ContainerRecord c = containers.get(containerId);
+    ContainerRecord c = table.get(containerId);
     if (c == null || c.getState() != ContainerState.CONTAINER_QUASI_CLOSED || c.getReplicaReported()
         || !replicas.of(containerId).isEmpty()) {
       return;
     }
     try {
-      db.deleteContainer(containerId);
+      table.forget(containerId);
     } catch (IOException e) {
       LOG.warn("Cannot forget container {} (retried at the next round): {}", containerId, e.getMessage());
       return;
     }
-    containers.remove(containerId);
     LOG.info("Container {} was never written (no replica was ever reported, its pipeline is gone): forgotten",
         containerId);
   }
 
   /** A QUASI_CLOSED container has a CLOSED replica holding every committed write: it is CLOSED. */
   public synchronized void markClosed(long containerId) {
-    ContainerRecord c = containers.get(containerId);
+    ContainerRecord c = table.get(containerId);
     if (c != null && c.getState() == ContainerState.CONTAINER_QUASI_CLOSED) {
-      saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
+      table.saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
       LOG.info("Container {} is CLOSED: a replica closed with its highest committed write", containerId);
     }
   }
@@ -428,7 +282,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
    */
   public synchronized void closeFullContainers() {
     Set<Long> closing = new HashSet<>();
-    containers.values().stream().filter(c -> c.getState() == ContainerState.CONTAINER_CLOSING)
+    table.all().stream().filter(c -> c.getState() == ContainerState.CONTAINER_CLOSING)
         .forEach(c -> closing.add(c.getContainerId()));
     Set<Long> due = new HashSet<>(closing);
     due.retainAll(closingAtLastRound);
@@ -448,7 +302,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
         leaders.put(Uuids.fromProto(p.record().getId().getId()), p.leader());
       }
     });
-    for (ContainerRecord c : containers.values()) {
+    for (ContainerRecord c : table.all()) {
       UUID leader = leaders.get(Uuids.fromProto(c.getPipelineId().getId()));
       if (c.getState() == ContainerState.CONTAINER_CLOSING && leader != null && which.test(c.getContainerId())) {
         commands.add(leader, closeCommand(c, false));
@@ -458,17 +312,17 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   @Override
   public synchronized boolean writing(UUID pipeline) {
-    return containers.values().stream().anyMatch(c -> isWritten(c)
+    return table.all().stream().anyMatch(c -> isWritten(c)
         && Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline));
   }
 
   /** Makes every OPEN container on the pipeline CLOSING: its leader closes them through the Raft group. */
   @Override
   public synchronized void closeAll(UUID pipeline) {
-    for (ContainerRecord c : List.copyOf(containers.values())) {
+    for (ContainerRecord c : List.copyOf(table.all())) {
       if (c.getState() == ContainerState.CONTAINER_OPEN
           && Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline)) {
-        saveQuietly(moved(c, ContainerState.CONTAINER_CLOSING));
+        table.saveQuietly(moved(c, ContainerState.CONTAINER_CLOSING));
         LOG.info("Container {} is CLOSING: its pipeline {} is being replaced", c.getContainerId(), pipeline);
       }
     }
@@ -477,18 +331,17 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   /** The pipeline is gone: its open containers become QUASI_CLOSED and each member closes its own replica. */
   public synchronized void pipelineClosed(UUID pipeline, List<UUID> members) {
-    for (ContainerRecord c : List.copyOf(containers.values())) {
+    for (ContainerRecord c : List.copyOf(table.all())) {
       boolean onIt = Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline);
       if (onIt && (c.getState() == ContainerState.CONTAINER_OPEN
           || c.getState() == ContainerState.CONTAINER_CLOSING)) {
-        saveQuietly(moved(c, ContainerState.CONTAINER_QUASI_CLOSED));
+        table.saveQuietly(moved(c, ContainerState.CONTAINER_QUASI_CLOSED));
         members.forEach(m -> commands.add(m, closeCommand(c, true)));
         LOG.info("Container {} is QUASI_CLOSED: its pipeline {} is gone", c.getContainerId(), pipeline);
       }
     }
   }
 
-  /** {@code c} in {@code state}, the move checked against {@link ContainerStates#TABLE}. */
   /**
    * Records that a replica was reported and the highest bcsid seen. While the container is OPEN every report of a
    * written replica raises it, so it is kept in memory then, like allocated bytes, and stored with the state change
@@ -499,13 +352,14 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     ContainerRecord updated = c.toBuilder().setReplicaReported(true)
         .setHighestBcsid(Math.max(bcsid, c.getHighestBcsid())).build();
     if (!c.getReplicaReported() || c.getState() != ContainerState.CONTAINER_OPEN) {
-      saveQuietly(updated);
+      table.saveQuietly(updated);
     } else {
-      containers.put(c.getContainerId(), updated);
+      table.keepInMemory(updated);
     }
     return updated;
   }
 
+  /** {@code c} in {@code state}, the move checked against {@link ContainerStates#TABLE}. */
   private static ContainerRecord moved(ContainerRecord c, ContainerState state) {
     ContainerStates.TABLE.check(Long.toString(c.getContainerId()), c.getState(), state);
     return c.toBuilder().setState(state).build();
@@ -523,78 +377,30 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   /** Every container id SCM knows. */
   public synchronized List<Long> ids() {
-    return List.copyOf(containers.keySet());
+    return List.copyOf(table.ids());
   }
 
   /** SCM's view of a container, for tests and admin views. */
   public synchronized ContainerRecord container(long id) {
-    return containers.get(id);
-  }
-
-  private void saveQuietly(ContainerRecord record) {
-    try {
-      save(record);
-    } catch (ScmException e) {
-      LOG.error("Container {} stays {}: {}", record.getContainerId(), containers.get(record.getContainerId())
-          .getState(), e.getMessage());
-    }
-  }
-
-  /** 0 same host, 1 same rack, 2 elsewhere; + 10 if a reader reported the replica bad; + 20 if its node is DEAD. */
-  private static int distance(NodeStatus holder, ContainerRecord c, String clientHost, String clientRack) {
-    DatanodeDetails replica = holder.details();
-    int d = replica.getHostName().equals(clientHost) || replica.getIpAddress().equals(clientHost) ? 0
-        : replica.getNetworkLocation().equals(clientRack) ? 1 : 2;
-    d += c.getBadReplicasList().contains(replica.getUuid()) ? 10 : 0;
-    return holder.state() == NodeState.DEAD ? d + 20 : d;
+    return table.get(id);
   }
 
   /** Records a replica a reader found corrupt; it is offered last from now on (repair comes with replication). */
   public synchronized void reportBadReplica(BlockId block, UUID datanode, String reason) throws ScmException {
-    ContainerRecord c = containers.get(block.getContainerId());
+    ContainerRecord c = table.get(block.getContainerId());
     if (c == null) {
       throw new ScmException(ScmResult.CONTAINER_NOT_FOUND, "no container " + block.getContainerId());
     }
     LOG.warn("Replica of container {} on datanode {} reported bad (block {}): {}", block.getContainerId(), datanode,
         block.getLocalId(), reason);
     if (!c.getBadReplicasList().contains(Uuids.toProto(datanode))) {
-      save(c.toBuilder().addBadReplicas(Uuids.toProto(datanode)).build());
+      table.save(c.toBuilder().addBadReplicas(Uuids.toProto(datanode)).build());
     }
   }
 
   /** Bad replicas recorded for a container (for tests and admin views). */
   public synchronized List<UUID> badReplicas(long containerId) {
-    ContainerRecord c = containers.get(containerId);
+    ContainerRecord c = table.get(containerId);
     return c == null ? List.of() : c.getBadReplicasList().stream().map(Uuids::fromProto).toList();
-  }
-
-  /** Stores a container, with its next block id no lower than what is reserved. */
-  private void save(ContainerRecord record) throws ScmException {
-    long reserved = reservedLocalIds.getOrDefault(record.getContainerId(), 0L);
-    try {
-      db.putContainer(record.getNextLocalId() >= reserved ? record
-          : record.toBuilder().setNextLocalId(reserved).build());
-    } catch (IOException e) {
-      throw dbFailure(e);
-    }
-    containers.put(record.getContainerId(), record);
-  }
-
-  private void putMeta(String key, String value) throws ScmException {
-    try {
-      db.putMeta(key, value);
-    } catch (IOException e) {
-      throw dbFailure(e);
-    }
-  }
-
-  private static ScmException dbFailure(IOException e) {
-    LOG.error("SCM cannot update its container table", e);
-    return new ScmException(ScmResult.INTERNAL_ERROR, "SCM cannot update its container table: " + e.getMessage());
-  }
-
-  private static String describe(ExcludeList exclude) {
-    return "(" + exclude.getDatanodesCount() + " datanodes, " + exclude.getPipelinesCount() + " pipelines, "
-        + exclude.getContainersCount() + " containers)";
   }
 }
