@@ -18,7 +18,7 @@ final class Await {
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out after " + timeout + " waiting for " + what + "; last seen: " + shown(last));
       }
-      Thread.sleep(POLL_MS);
+      Thread.sleep(POLL_MS); // what is awaited happens on other threads or processes: polled
       last = probe.call();
     }
   }

@@ -86,7 +86,7 @@ class DecommissionIT {
           try {
             written.readAll(scm);
             reads.incrementAndGet();
-            Thread.sleep(100);
+            Thread.sleep(100); // paces the reader: reads go on through the drain without flooding it
           } catch (Exception e) {
             failure.set(e);
           }

@@ -234,6 +234,8 @@ class FaultSuiteDockerIT {
     String cut = DockerCluster.datanode(3);
     AtomicBoolean stop = new AtomicBoolean();
     Thread writer = keys.writeUntil(stop);
+    // Real processes in containers, on their own clocks: the writes run for a while around a partition that
+    // lasts sixty seconds of real time (past the time SCM waits before it counts the node DEAD).
     Thread.sleep(3_000);
     cluster.disconnect(cut);
     Thread.sleep(60_000);
@@ -295,6 +297,7 @@ class FaultSuiteDockerIT {
     long failedBefore = keys.failedWrites();
     AtomicBoolean stop = new AtomicBoolean();
     Thread writer = keys.writeUntil(stop);
+    // Real processes in containers: writes run for a while before the kill and through the election after it.
     Thread.sleep(5_000);
     cluster.kill(killed);
     Thread.sleep(15_000);
@@ -336,6 +339,7 @@ class FaultSuiteDockerIT {
     AtomicBoolean stop = new AtomicBoolean();
     int before = keys.acknowledgedCount();
     Thread writer = keys.writeUntil(stop);
+    // Real processes in containers: writes run for a while before the kill and through the pipelines' closing.
     Thread.sleep(5_000);
     cluster.kill(victim);
     Thread.sleep(15_000);

@@ -103,7 +103,7 @@ class HeapRetentionIT {
           + " more); grown:%n%s", perContainer, added, warm.growth()));
 
       Snapshot full = Snapshot.take(containers(mini));
-      Thread.sleep(HEARTBEATS.toMillis());
+      Thread.sleep(HEARTBEATS.toMillis()); // a few heartbeats of the real daemons' own schedules
       long kept = full.keptSince();
       System.out.printf("%s of heartbeats over %,d containers kept %,d B%n", HEARTBEATS, full.containers, kept);
       assertTrue(kept <= FLAT, () -> String.format("%s of heartbeats over %,d containers kept %,d B; grown:%n%s",
@@ -246,7 +246,7 @@ class HeapRetentionIT {
     private static RetainedHeap leastOfReadings() throws Exception {
       RetainedHeap least = RetainedHeap.now();
       for (int reading = 1; reading < 3; reading++) {
-        Thread.sleep(1000);
+        Thread.sleep(1000); // the JVM's own threads settle between readings of the retained heap
         RetainedHeap next = RetainedHeap.now();
         least = next.bytes() < least.bytes() ? next : least;
       }

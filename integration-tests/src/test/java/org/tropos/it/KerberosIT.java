@@ -274,6 +274,8 @@ class KerberosIT {
     UserGroupInformation task = UserGroupInformation.createRemoteUser("alice");
     task.addToken(token);
     task.doAs((PrivilegedExceptionAction<byte[]>) () -> writeAndRead("before-expiry.txt", new byte[] {1}));
+    // The token's lifetime runs on the OM's wall clock in another process's sense (Hadoop's token renewer):
+    // waited for in real time.
     Thread.sleep(11_000);
     assertRefused(task);
     UserGroupInformation yarn = UserGroupInformation.loginUserFromKeytabAndReturnUGI(

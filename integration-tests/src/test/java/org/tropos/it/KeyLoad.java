@@ -57,7 +57,7 @@ final class KeyLoad {
       while (!stop.get()) {
         writeOne();
         try {
-          Thread.sleep(200);
+          Thread.sleep(200); // paces the writer: about five keys a second (see above)
         } catch (InterruptedException e) {
           return;
         }

@@ -75,6 +75,8 @@ class MemoryPressureIT {
             ScmBlockServiceGrpc.newBlockingStub(channel).allocateBlock(AllocateBlockRequest.getDefaultInstance()));
         // The Java client told to wait waits, and writes once the OM takes writes again.
         waitingWriter = CompletableFuture.runAsync(() -> write(tropos, "vol", "bucket", "waited"));
+        // A real client retrying against a real server after each Retry-After (1 s): no event shows it waiting,
+        // so two seconds of its retries without an answer are the evidence.
         Thread.sleep(2000);
         assertFalse(waitingWriter.isDone(), "the writer waits while the OM is busy");
       } finally {
@@ -102,7 +104,7 @@ class MemoryPressureIT {
       ballast.add(new byte[BALLAST_PIECE]);
       if (ballast.size() % 8 == 0) {
         System.gc(); // the pressure is judged after each collection
-        Thread.sleep(50);
+        Thread.sleep(50); // the JVM's pressure listener runs after the collection, on its own thread
       }
     }
     return ballast;

@@ -118,7 +118,7 @@ final class MitKdc implements AutoCloseable {
         if (System.nanoTime() > deadline) {
           throw new IOException("krb5kdc did not listen on port " + port + " within " + START, notYet);
         }
-        Thread.sleep(50);
+        Thread.sleep(50); // the krb5kdc process is not listening yet: polled
       }
     }
   }

@@ -58,12 +58,15 @@ class ScmHaIT {
 
         AtomicBoolean stop = new AtomicBoolean();
         Thread writer = load.writeUntil(stop);
-        Thread.sleep(1000);
+        int beforeStop = load.acknowledgedCount();
+        Await.until("writes under way", MiniCluster.WAIT, load::acknowledgedCount, n -> n >= beforeStop + 3);
         List<ScmServer> scms = cluster.scms();
         cluster.stopScm(scms.indexOf(first));
         ScmServer next = cluster.scm();
         assertNotEquals(first, next, "another SCM serves");
-        Thread.sleep(3000);
+        int afterStop = load.acknowledgedCount();
+        Await.until("writes acknowledged with the new SCM leader", MiniCluster.WAIT, load::acknowledgedCount,
+            n -> n >= afterStop + 10);
         stop.set(true);
         writer.join();
         load.write(5);

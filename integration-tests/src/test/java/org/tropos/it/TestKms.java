@@ -129,7 +129,7 @@ final class TestKms implements AutoCloseable {
       if (!process.isAlive() || Instant.now().isAfter(deadline)) {
         throw new IOException("the KMS did not start: " + Files.readString(dir.resolve("kms.log")));
       }
-      Thread.sleep(200);
+      Thread.sleep(200); // the KMS process is not listening yet: polled
     }
   }
 

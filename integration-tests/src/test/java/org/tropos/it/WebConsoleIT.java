@@ -215,7 +215,7 @@ class WebConsoleIT {
         throw new AssertionError(url + " answered " + response.statusCode() + " " + response.body() + " for "
             + WAIT + ", not " + status);
       }
-      Thread.sleep(200);
+      Thread.sleep(200); // the console's server answers in its own time: polled
     }
   }
 
@@ -242,7 +242,7 @@ class WebConsoleIT {
         throw new AssertionError("no " + where + " on " + browser.getCurrentUrl() + " within " + WAIT + ":\n"
             + browser.findElement(By.tagName("body")).getText());
       }
-      Thread.sleep(100);
+      Thread.sleep(100); // the browser redraws in its own time: polled
     }
   }
 
@@ -259,7 +259,7 @@ class WebConsoleIT {
       } catch (org.openqa.selenium.StaleElementReferenceException | NumberFormatException e) {
         // Redrawn between finding and reading, or not a number yet: look again.
       }
-      Thread.sleep(100);
+      Thread.sleep(100); // the browser redraws in its own time: polled
     }
     throw new AssertionError(where + " on " + browser.getCurrentUrl() + " never showed what was expected within "
         + WAIT + "; last: " + last + "\npage:\n" + browser.findElement(By.tagName("body")).getText());

@@ -112,7 +112,7 @@ class BlockReadPoolTest {
         return c;
       }
       pool.release(c);
-      Thread.sleep(20);
+      Thread.sleep(20); // the peer's close reaches this socket through the kernel: polled
     }
     throw new AssertionError("the stale connection kept being handed out");
   }

@@ -64,7 +64,7 @@ class ByteBudgetTest {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (budget.held() > 0 && System.nanoTime() < deadline) {
       System.gc();
-      Thread.sleep(50);
+      Thread.sleep(50); // the collector and its cleaner thread run when they will: polled
     }
     assertEquals(0, budget.held());
   }

@@ -101,7 +101,7 @@ class RatisPipelinesIT {
     for (int i = 0; i < 3; i++) {
       while (!done.test(report(i, pipeline))) {
         assertTrue(System.nanoTime() < deadline, "server " + i + " report: " + report(i, pipeline));
-        Thread.sleep(50);
+        Thread.sleep(50); // real Ratis servers elect and report in their own time: polled
       }
     }
   }
@@ -115,7 +115,7 @@ class RatisPipelinesIT {
         return;
       } catch (java.io.IOException e) {
         assertTrue(System.nanoTime() < deadline && e.getMessage().contains("not ready"), e.toString());
-        Thread.sleep(100);
+        Thread.sleep(100); // the real group is not ready to transfer yet: polled
       }
     }
   }

@@ -8,6 +8,7 @@ import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.tropos.common.simulation.SeedRuns;
 import org.tropos.common.util.SystemClock;
+import org.tropos.om.simulation.NamespaceSimulation;
 import org.tropos.scm.simulation.ControlPlaneSimulation;
 import org.tropos.scm.simulation.PlantedFlaw;
 import org.tropos.scm.simulation.SimulationSeeds;
@@ -19,13 +20,15 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tropos bench simulate}: the soak of SCM's control plane under the seeded simulation (docs/design.md,
- * "Simulation"). Runs many more seeds than the tests do and reports seeds/s; any failing seed is printed with
- * what failed and the events before it, and replays with {@code --first-seed S --seeds 1}.
+ * {@code tropos bench simulate}: the soak of SCM's control plane or of the OM's namespace under their seeded
+ * simulations (docs/design.md, "Proof machinery"). Runs many more seeds than the tests do and reports seeds/s; any
+ * failing seed is printed with what failed and the events before it, and replays with
+ * {@code --first-seed S --seeds 1}.
  */
 @Command(name = "simulate", mixinStandardHelpOptions = true,
     description = {"Run seeds of the simulated SCM control plane (real SCM managers, simulated datanodes, faults)",
-        "and check its invariants; prints seeds/s and the first failing seeds."})
+        "or of the OM's namespace (real OM, colliding clients, failed writes, crashes) and check their",
+        "invariants; prints seeds/s and the first failing seeds."})
 public final class SimulateBenchmark implements Callable<Integer> {
   @Option(names = "--seeds", defaultValue = "10000", description = "Seeds to run (default 10000).")
   private long seeds;
@@ -40,6 +43,18 @@ public final class SimulateBenchmark implements Callable<Integer> {
       description = "A bug to plant, to see it found: ${COMPLETION-CANDIDATES} (default NONE).")
   private PlantedFlaw flaw;
 
+  /** Which simulation runs. */
+  enum Plane {
+    /** SCM's control plane: nodes, pipelines, containers, replication. */
+    SCM,
+    /** The OM's optimistic namespace: concurrent requests, failed writes, crashes, a serial model. */
+    OM
+  }
+
+  @Option(names = "--plane", defaultValue = "SCM",
+      description = "What to simulate: ${COMPLETION-CANDIDATES} (default SCM).")
+  private Plane plane;
+
   @Option(names = "--json", description = "Print one JSON object.")
   private boolean json;
 
@@ -51,20 +66,27 @@ public final class SimulateBenchmark implements Callable<Integer> {
     if (seeds < 1 || threads < 1) {
       throw new ParameterException(spec.commandLine(), "--seeds and --threads must be >= 1");
     }
-    // SCM's managers log every pipeline, container and node they move: millions of lines in a soak.
+    if (plane == Plane.OM && flaw != PlantedFlaw.NONE) {
+      throw new ParameterException(spec.commandLine(), "--plant applies to --plane SCM only");
+    }
+    // The managers log every pipeline, container, node and failed write they see: millions of lines in a soak.
     Configurator.setLevel("org.tropos.scm", Level.OFF);
-    SeedRuns.Report<ControlPlaneSimulation.Outcome> report = SimulationSeeds.run(firstSeed, seeds, threads,
-        ControlPlaneSimulation.Schedule.DEFAULT, flaw, SystemClock.INSTANCE);
+    Configurator.setLevel("org.tropos.om", Level.OFF);
+    SeedRuns.Report<? extends SeedRuns.Outcome> report = plane == Plane.SCM
+        ? SimulationSeeds.run(firstSeed, seeds, threads, ControlPlaneSimulation.Schedule.DEFAULT, flaw,
+            SystemClock.INSTANCE)
+        : NamespaceSimulation.runSeeds(firstSeed, seeds, threads, SystemClock.INSTANCE);
+    String work = plane == Plane.SCM ? "acknowledgedBlocks" : "committedTransactions";
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      out.printf(Locale.ROOT, "{\"seeds\":%d,\"firstSeed\":%d,\"failed\":%d,\"seconds\":%.1f,\"seedsPerSecond\":%.1f,"
-          + "\"acknowledgedBlocks\":%d,\"firstFailedSeed\":%s}%n", report.seeds(), firstSeed, report.failed(),
-          report.took().toMillis() / 1e3, report.seedsPerSecond(), report.work(),
+      out.printf(Locale.ROOT, "{\"plane\":\"%s\",\"seeds\":%d,\"firstSeed\":%d,\"failed\":%d,\"seconds\":%.1f,"
+          + "\"seedsPerSecond\":%.1f,\"%s\":%d,\"firstFailedSeed\":%s}%n", plane, report.seeds(), firstSeed,
+          report.failed(), report.took().toMillis() / 1e3, report.seedsPerSecond(), work, report.work(),
           report.firstFailures().isEmpty() ? "null" : Long.toString(report.firstFailures().get(0).seed()));
     } else {
-      out.printf(Locale.ROOT, "%d seeds (%d to %d) in %.1f s: %.1f seeds/s on %d threads, %d acknowledged blocks,"
-          + " %d failed%n", report.seeds(), firstSeed, firstSeed + seeds - 1, report.took().toMillis() / 1e3,
-          report.seedsPerSecond(), threads, report.work(), report.failed());
+      out.printf(Locale.ROOT, "%s: %d seeds (%d to %d) in %.1f s: %.1f seeds/s on %d threads, %s %d, %d failed%n",
+          plane, report.seeds(), firstSeed, firstSeed + seeds - 1, report.took().toMillis() / 1e3,
+          report.seedsPerSecond(), threads, work, report.work(), report.failed());
       report.firstFailures().forEach(f -> out.println(f.failure()));
     }
     out.flush();
