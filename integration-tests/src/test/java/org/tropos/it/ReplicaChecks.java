@@ -11,8 +11,8 @@ import java.util.UUID;
 import org.tropos.datanode.DatanodeServer;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
 import org.tropos.proto.hdds.ContainerState;
-import org.tropos.scm.replication.ContainerView;
-import org.tropos.scm.replication.Replica;
+import org.tropos.scm.container.ContainerView;
+import org.tropos.scm.container.Replica;
 import org.tropos.tools.local.LocalCluster;
 
 /** Whether a mini cluster's containers are whole: checked against SCM's view and each datanode's own disk. */

@@ -3,13 +3,11 @@ package org.tropos.om;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.tropos.common.conf.CommonKeys;
 import org.tropos.common.conf.ConfigException;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.OmKeys;
-import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.conf.SecurityKeys;
@@ -19,13 +17,13 @@ import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.Callers;
-import org.tropos.common.ratis.RaftSnapshotPolicy;
 import org.tropos.common.security.Administration;
 import org.tropos.common.security.KerberosService;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.om.acl.Authorizer;
 import org.tropos.om.acl.Authorizers;
 import org.tropos.om.kms.HadoopKms;
+import org.tropos.om.ratis.OmHaConfig;
 import org.tropos.om.rpc.OmRpc;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
@@ -61,7 +59,7 @@ import org.tropos.proto.om.BucketLayout;
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
     int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
-    StatusPorts status, HostPort scmConsole, Administration.Settings administrators, Optional<Ha> ha,
+    StatusPorts status, HostPort scmConsole, Administration.Settings administrators, Optional<OmHaConfig> ha,
     SecuritySettings security, Optional<KerberosService> kerberos, TokenLifetimes tokens, Access access,
     Optional<HadoopKms> kms) {
 
@@ -94,37 +92,9 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
   private static final int HTTP_PORT = 9874;
   private static final int HTTPS_PORT = 9875;
 
-  /**
-   * An OM of an HA service.
-   *
-   * @param service the service's OMs
-   * @param self this OM among them
-   * @param ratisDir where this OM's Raft log is kept ({@code ozone.om.ratis.storage.dir}, else {@code om-ratis}
-   *     beside the database)
-   * @param snapshots when this OM snapshots its database and purges its Raft log
-   * @param followerReads whether this OM answers read calls as a follower (linearizable: after the leader's
-   *     commit index is applied here)
-   * @param ratisProperties Ratis keys set through {@code ozone.om.ratis.raft.*} ({@link RatisPassThrough}),
-   *     applied over Tropos's own choices
-   */
-  public record Ha(OmService service, OmService.Node self, Path ratisDir, RaftSnapshotPolicy snapshots,
-      boolean followerReads, Map<String, String> ratisProperties) {
-
-    public Ha {
-      ratisProperties = Map.copyOf(ratisProperties);
-    }
-
-    /** OM {@code self} of {@code service}, its Raft log in {@code ratisDir} and set up as {@code conf} says. */
-    public static Ha from(Configuration conf, OmService service, OmService.Node self, Path ratisDir) {
-      return new Ha(service, self, ratisDir, new RaftSnapshotPolicy(conf.get(OmKeys.RATIS_SNAPSHOT_THRESHOLD),
-          conf.get(OmKeys.RATIS_LOG_PURGE_GAP), conf.get(OmKeys.RATIS_SEGMENT_SIZE).bytes()),
-          conf.get(OmKeys.FOLLOWER_READ_ENABLED), RatisPassThrough.of(conf, RatisPassThrough.OM));
-    }
-  }
-
   public static OmConfig from(Configuration conf) {
     Path dbDir = dbDir(conf);
-    Optional<Ha> ha = OmService.from(conf).map(service -> Ha.from(conf, service,
+    Optional<OmHaConfig> ha = OmService.from(conf).map(service -> OmHaConfig.from(conf, service,
         service.local(conf, LocalHosts::isLocal), ratisDir(conf, dbDir)));
     int port = ha.map(h -> h.self().rpc().port()).orElse(conf.get(OmKeys.PORT));
     return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), port), dbDir,

@@ -35,14 +35,15 @@ import org.tropos.common.util.Threads;
 import org.tropos.common.util.VersionInfo;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.kms.HadoopKms;
+import org.tropos.om.namespace.DataKeys;
 import org.tropos.om.namespace.DirectoryPurger;
 import org.tropos.om.namespace.Namespace;
-import org.tropos.om.namespace.DataKeys;
 import org.tropos.om.namespace.S3SecretSealing;
 import org.tropos.om.occ.Committer;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.occ.OccMetrics;
 import org.tropos.om.occ.OccRunner;
+import org.tropos.om.ratis.OmHaConfig;
 import org.tropos.om.ratis.OmRaftServer;
 import org.tropos.om.ratis.RatisBatchLog;
 import org.tropos.om.rpc.Administrators;
@@ -120,7 +121,7 @@ public final class OmServer implements AutoCloseable {
       db = OmDb.open(config.dbDir());
       ObjectIds ids;
       if (config.ha().isPresent()) {
-        OmConfig.Ha ha = config.ha().get();
+        OmHaConfig ha = config.ha().get();
         ids = ObjectIds.replicated(db);
         raft = new OmRaftServer(ha, db, transport);
         raft.start();

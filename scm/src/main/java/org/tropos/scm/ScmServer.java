@@ -31,6 +31,7 @@ import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.console.ScmConsole;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.db.ScmIdentity;
 import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.ratis.ScmRaftServer;
 import org.tropos.scm.replication.ReplicationManager;

@@ -15,6 +15,7 @@ import org.tropos.proto.scm.JoinServiceRequest;
 import org.tropos.proto.scm.JoinServiceResponse;
 import org.tropos.proto.scm.ScmPeerServiceGrpc;
 import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.db.ScmIdentity;
 import org.tropos.scm.security.ScmCertificateAuthority;
 
 /**

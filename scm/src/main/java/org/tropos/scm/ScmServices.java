@@ -29,6 +29,7 @@ import org.tropos.scm.block.BlockDeletingService;
 import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.db.ScmIdentity;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.DatanodeAdmin;
 import org.tropos.scm.node.HeardDatanodes;

@@ -17,11 +17,9 @@ import org.rocksdb.CompactRangeOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.FlushOptions;
 import org.rocksdb.MutableDBOptions;
-import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import org.rocksdb.Snapshot;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 import org.tropos.common.fault.FaultPoints;
@@ -328,64 +326,12 @@ public final class ManagedRocksDb implements AutoCloseable {
   /** A consistent view of the database as of now, until closed (a RocksDB snapshot). */
   public ReadView snapshot() {
     Preconditions.assertTrue(!closed, "{} is closed", dir);
-    return new ReadView(db.getSnapshot());
+    return new ReadView(db, db.getSnapshot(), this::family, this::failure);
   }
 
   /** A view that always reads the latest committed state. */
   public ReadView latest() {
-    return new ReadView(null);
-  }
-
-  /** Visits rows in key order; returns false to stop. */
-  @FunctionalInterface
-  public interface RowVisitor {
-    boolean visit(byte[] key, byte[] value);
-  }
-
-  /** Reads of one view (a snapshot, or the latest state). Close it when done: a snapshot pins old versions. */
-  public final class ReadView implements AutoCloseable {
-    private final Snapshot snapshot;
-    private final ReadOptions options;
-
-    private ReadView(Snapshot snapshot) {
-      this.snapshot = snapshot;
-      this.options = new ReadOptions();
-      if (snapshot != null) {
-        options.setSnapshot(snapshot);
-      }
-    }
-
-    public byte[] get(String family, byte[] key) throws IOException {
-      try {
-        return db.get(family(family), options, key);
-      } catch (RocksDBException e) {
-        throw failure("read", e);
-      }
-    }
-
-    /** Visits the rows whose keys start with {@code prefix}, from the first key ≥ {@code from}, in key order. */
-    public void scan(String family, byte[] prefix, byte[] from, RowVisitor visitor) {
-      try (RocksIterator it = db.newIterator(family(family), options)) {
-        for (it.seek(from); it.isValid(); it.next()) {
-          byte[] key = it.key();
-          if (!startsWith(key, prefix) || !visitor.visit(key, it.value())) {
-            return;
-          }
-        }
-      }
-    }
-
-    @Override
-    public void close() {
-      options.close();
-      if (snapshot != null) {
-        db.releaseSnapshot(snapshot);
-      }
-    }
-  }
-
-  private static boolean startsWith(byte[] key, byte[] prefix) {
-    return key.length >= prefix.length && java.util.Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length);
+    return new ReadView(db, null, this::family, this::failure);
   }
 
   /** Visits every row of a column family in key order. */

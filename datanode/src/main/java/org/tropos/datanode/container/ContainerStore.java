@@ -2,12 +2,8 @@ package org.tropos.datanode.container;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -17,13 +13,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tropos.common.checksum.Checksums;
-import org.tropos.common.fault.FaultPoints;
-import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.io.FileTrees;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Closer;
-import org.tropos.common.util.TransitionTable;
 import org.tropos.datanode.volume.OutOfSpace;
 import org.tropos.datanode.volume.StorageDirectory;
 import org.tropos.proto.datanode.ContainerListing;
@@ -37,10 +29,12 @@ import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.PipelineId;
 
 /**
- * The container replicas on this datanode's data volumes and the blocks in them. Chunk data is checked against
- * the client's checksums before it is written; a block becomes readable when PutBlock commits its length and
- * checksums (after the block file is synced). New containers go to the healthy volume with the most free space.
- * Blocks are deleted when SCM says so ({@link #deleteBlocks}).
+ * The container replicas on this datanode's data volumes and the blocks in them: which replicas there are, and the
+ * entry to their parts. Chunk data is checked against the client's checksums before it is written
+ * ({@link ChunkFiles}); a block becomes readable when PutBlock commits its length and checksums after the block
+ * file is synced ({@link BlockRecords}); replicas move between states by {@link ReplicaLifecycle}; new containers
+ * go to the healthy volume with the most free space ({@link VolumeChoice}). Blocks are deleted when SCM says so
+ * ({@link #deleteBlocks}).
  *
  * <p>Thread-safety: containers are in a concurrent map; chunks are written on a pipeline's chunk writers, the
  * writes of one block file taking turns, and blocks are committed on its apply thread; reads may come from any
@@ -56,10 +50,10 @@ public final class ContainerStore implements AutoCloseable {
   private final List<StorageDirectory> volumes;
   private final Map<Path, VolumeDb> dbs = new HashMap<>();
   private final Map<Long, Container> containers = new ConcurrentHashMap<>();
-  private final DirectIo directIo;
-  /** Writes of one block file take turns: a tail written past the page cache must see the file as it is. */
-  private final BlockWriteLocks writeLocks = new BlockWriteLocks();
-  private final VolumeMeters meters;
+  private final VolumeChoice volumeChoice;
+  private final ChunkFiles chunks;
+  private final BlockRecords blocks;
+  private final ReplicaLifecycle lifecycle;
 
   /** A store that writes every chunk through the page cache. */
   public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes) {
@@ -77,8 +71,10 @@ public final class ContainerStore implements AutoCloseable {
     this.nodeName = nodeName;
     this.clusterId = clusterId;
     this.volumes = List.copyOf(volumes);
-    this.directIo = directIo;
-    this.meters = meters;
+    this.chunks = new ChunkFiles(nodeName, directIo, meters);
+    this.blocks = new BlockRecords(nodeName);
+    this.lifecycle = new ReplicaLifecycle(nodeName);
+    this.volumeChoice = new VolumeChoice(nodeName, volumes, v -> dbs.containsKey(v.path()));
   }
 
   /**
@@ -120,7 +116,7 @@ public final class ContainerStore implements AutoCloseable {
     if (existing != null) {
       return existing.descriptor();
     }
-    StorageDirectory volume = emptiestVolume();
+    StorageDirectory volume = volumeChoice.emptiest();
     Path dir = containerDir(clusterRoot(volume), containerId);
     ContainerDescriptor d = ContainerDescriptor.newBuilder().setLayoutVersion(Container.LAYOUT_VERSION)
         .setContainerId(containerId).setState(ContainerState.CONTAINER_OPEN).setPipelineId(pipeline).build();
@@ -146,66 +142,13 @@ public final class ContainerStore implements AutoCloseable {
    * (hdds.datanode.volume.min.free.space) while SCM closes the pipelines of a node without room.
    */
   public void checkRoom(long containerId) throws DatanodeException {
-    Container container = containers.get(containerId);
-    StorageDirectory volume = container == null ? emptiestVolume() : volumeOf(container);
-    if (!volume.hasRoom()) {
-      throw new DatanodeException(DatanodeResult.DISK_FULL, nodeName + ": volume " + volume.path() + " has "
-          + volume.availableBytes() + " bytes free, no more than the " + volume.reservedBytes()
-          + " kept back for writes already accepted (hdds.datanode.volume.min.free.space)");
-    }
-  }
-
-  private StorageDirectory volumeOf(Container container) {
-    return volumes.stream().filter(v -> container.dir().startsWith(v.path())).findFirst()
-        .orElseThrow(() -> new IllegalStateException("container " + container.descriptor().getContainerId()
-            + " lies outside every volume: " + container.dir()));
+    volumeChoice.checkRoom(containers.get(containerId));
   }
 
   /** Writes {@code data} at {@code offset} of the block after checking it against {@code checksums}. */
   public void writeChunk(BlockId block, long offset, ByteBuffer data, ChecksumData checksums)
       throws DatanodeException {
-    Container container = openContainer(block.getContainerId());
-    if (offset % checksums.getBytesPerChecksum() != 0) {
-      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "chunk offset " + offset
-          + " is not a multiple of bytes per checksum " + checksums.getBytesPerChecksum());
-    }
-    int direct = directIo.directBytes(offset, data.remaining());
-    // A chunk past the page cache is staged in aligned memory anyway, so its checksums are read there: on the
-    // Raft entry's read-only heap bytes CRC32C copied each piece through a small array (1 % of a large PUT).
-    ByteBuffer source = direct > 0 ? directIo.stage(data) : data;
-    int bad = Checksums.firstMismatch(source, checksums);
-    if (bad >= 0) {
-      throw new DatanodeException(DatanodeResult.CHECKSUM_MISMATCH, "chunk of block " + name(block) + " at "
-          + offset + " does not match its checksum at byte " + (offset + (long) bad * checksums.getBytesPerChecksum()));
-    }
-    Path path = container.blockFile(block.getLocalId());
-    meters.written(path, source.remaining());
-    synchronized (writeLocks.of(block)) {
-      write(block, path, offset, source, direct);
-    }
-  }
-
-  private void write(BlockId block, Path path, long offset, ByteBuffer source, int direct) throws DatanodeException {
-    int written = 0;
-    if (direct > 0) {
-      try {
-        written = directIo.write(path, offset, source, direct);
-      } catch (IOException e) {
-        directIo.failed(path, e);
-      }
-    }
-    if (written == source.remaining()) {
-      return;
-    }
-    try (FileChannel file = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-      ByteBuffer view = source.slice(source.position() + written, source.remaining() - written);
-      long at = offset + written;
-      while (view.hasRemaining()) {
-        at += file.write(view, at);
-      }
-    } catch (IOException e) {
-      throw ioError("write block " + name(block), e);
-    }
+    chunks.write(openContainer(block.getContainerId()), block, offset, data, checksums);
   }
 
   /**
@@ -213,30 +156,13 @@ public final class ContainerStore implements AutoCloseable {
    * resend an entry to a follower and no longer holds it.
    */
   public ByteBuffer readChunk(BlockId block, long offset, int length) throws DatanodeException {
-    Container container = container(block.getContainerId());
-    ByteBuffer data = ByteBuffer.allocate(length);
-    try (FileChannel file = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.READ)) {
-      while (data.hasRemaining()) {
-        if (file.read(data, offset + data.position()) < 0) {
-          throw new DatanodeException(DatanodeResult.RANGE_OUT_OF_BOUNDS, "chunk " + offset + "+" + length
-              + " of block " + name(block) + " was never written");
-        }
-      }
-    } catch (IOException e) {
-      throw ioError("read back a chunk of block " + name(block), e);
-    }
-    return data.flip();
+    return chunks.read(container(block.getContainerId()), block, offset, length);
   }
 
   /** Whether the block was deleted while its container was OPEN (see {@link #deleteBlocks}). */
   public boolean wasDeleted(BlockId block) {
     Container container = containers.get(block.getContainerId());
-    try {
-      return container != null && container.db().wasDeleted(block);
-    } catch (IOException e) {
-      LOG.warn("{}: cannot tell whether block {} was deleted: {}", nodeName, name(block), e.toString());
-      return false;
-    }
+    return container != null && blocks.wasDeleted(container, block);
   }
 
   /**
@@ -259,16 +185,8 @@ public final class ContainerStore implements AutoCloseable {
    */
   public void sync(BlockId block) throws DatanodeException {
     Container container = containers.get(block.getContainerId());
-    if (container == null) {
-      return;
-    }
-    try (FileChannel channel = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.WRITE)) {
-      FaultPoints.hit(FaultPoints.CHUNK_FSYNC);
-      channel.force(true);
-    } catch (NoSuchFileException e) {
-      LOG.debug("{}: block {} was deleted before its bytes were forced", nodeName, name(block));
-    } catch (IOException e) {
-      throw ioError("sync block " + name(block), e);
+    if (container != null) {
+      chunks.sync(container, block);
     }
   }
 
@@ -277,57 +195,7 @@ public final class ContainerStore implements AutoCloseable {
    * ({@link #sync}: the pipeline's state machine forces them before it commits).
    */
   public BlockData putBlock(BlockData block) throws DatanodeException {
-    Container container = openContainer(block.getBlockId().getContainerId());
-    Path file = container.blockFile(block.getBlockId().getLocalId());
-    long pieces = Checksums.pieces(block.getLength(), block.getChecksums().getBytesPerChecksum());
-    if (Checksums.count(block.getChecksums()) != pieces) {
-      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " of "
-          + block.getLength() + " bytes needs " + pieces + " checksums, got " + Checksums.count(block.getChecksums()));
-    }
-    try {
-      synchronized (container.blockLock()) {
-        if (container.db().wasDeleted(block.getBlockId())) {
-          // Chunks written after the deletion (by a replica lagging behind its pipeline) go too.
-          Files.deleteIfExists(file);
-          throw new DatanodeException(DatanodeResult.NO_SUCH_BLOCK, "block " + name(block.getBlockId())
-              + " was deleted on " + nodeName + "; it is not committed again");
-        }
-        commit(container, file, block);
-      }
-    } catch (IOException e) {
-      throw ioError("commit block " + name(block.getBlockId()), e);
-    }
-    return block;
-  }
-
-  private static void commit(Container container, Path file, BlockData block) throws IOException, DatanodeException {
-    long written = writtenBytes(file);
-    if (written < block.getLength()) {
-      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + name(block.getBlockId()) + " has "
-          + written + " bytes written, fewer than the " + block.getLength() + " being committed");
-    }
-    BlockData before = container.db().get(block.getBlockId());
-    container.db().put(block);
-    container.committed(block.getBcsid());
-    container.counted(before == null ? 1 : 0, block.getLength() - (before == null ? 0 : before.getLength()));
-  }
-
-  /**
-   * The bytes in a block's file, read from its attributes (opening and closing the file was a quarter of a
-   * commit's CPU in a profile of 100 KiB PUTs); an empty block has no chunk that created its file, so it is
-   * created here.
-   */
-  private static long writtenBytes(Path file) throws IOException {
-    try {
-      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-      if (!attributes.isRegularFile()) {
-        throw new IOException(file + " is not a regular file");
-      }
-      return attributes.size();
-    } catch (NoSuchFileException e) {
-      Files.newByteChannel(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE).close();
-      return 0;
-    }
+    return blocks.put(openContainer(block.getBlockId().getContainerId()), block);
   }
 
   /**
@@ -345,53 +213,17 @@ public final class ContainerStore implements AutoCloseable {
     if (container == null) {
       return false;
     }
-    try {
-      synchronized (container.blockLock()) {
-        for (long localId : localIds) {
-          BlockData gone = container.db().get(BlockId.newBuilder().setContainerId(containerId).setLocalId(localId)
-              .build());
-          if (gone != null) {
-            container.counted(-1, -gone.getLength());
-          }
-        }
-        container.db().delete(containerId, localIds, container.isOpen());
-      }
-      for (long localId : localIds) {
-        Files.deleteIfExists(container.blockFile(localId));
-      }
-      AtomicFiles.syncDirectory(container.chunksDir());
-    } catch (IOException e) {
-      throw ioError("delete blocks of container " + containerId, e);
-    }
+    blocks.delete(container, containerId, localIds);
     return true;
   }
 
   public BlockData getBlock(BlockId id) throws DatanodeException {
-    Container container = container(id.getContainerId());
-    try {
-      BlockData block = container.db().get(id);
-      if (block == null) {
-        throw new DatanodeException(DatanodeResult.NO_SUCH_BLOCK, "no block " + name(id) + " on " + nodeName);
-      }
-      return block;
-    } catch (IOException e) {
-      throw ioError("read block metadata " + name(id), e);
-    }
+    return blocks.get(container(id.getContainerId()), id);
   }
 
   /** The bytes and checksums to send for {@code length} bytes at {@code offset}, widened to whole pieces. */
   public ReadPlan planRead(BlockId id, long offset, long length) throws DatanodeException {
-    BlockData block = getBlock(id);
-    if (offset < 0 || length < 0 || offset + length > block.getLength()) {
-      throw new DatanodeException(DatanodeResult.RANGE_OUT_OF_BOUNDS, "range " + offset + "+" + length
-          + " is outside block " + name(id) + " of " + block.getLength() + " bytes");
-    }
-    int bpc = block.getChecksums().getBytesPerChecksum();
-    long start = offset - offset % bpc;
-    long end = Math.min(block.getLength(), (offset + length + bpc - 1) / bpc * bpc);
-    ChecksumData sums = Checksums.slice(block.getChecksums(), (int) (start / bpc), Checksums.pieces(end, bpc));
-    return new ReadPlan(container(id.getContainerId()).blockFile(id.getLocalId()), start, end - start, sums,
-        block.getLength());
+    return blocks.planRead(container(id.getContainerId()), id, offset, length);
   }
 
   /** Moves a container replica to {@code state} (CLOSING, CLOSED or QUASI_CLOSED). */
@@ -410,33 +242,7 @@ public final class ContainerStore implements AutoCloseable {
 
   private ContainerDescriptor setState(long containerId, ContainerState state, String reason)
       throws DatanodeException {
-    Container container = container(containerId);
-    ContainerDescriptor updated;
-    try {
-      synchronized (container.blockLock()) {
-        ContainerState from = container.descriptor().getState();
-        try {
-          ReplicaStates.TABLE.check(containerId + " on " + nodeName, from, state);
-        } catch (TransitionTable.IllegalTransitionException e) {
-          throw new DatanodeException(DatanodeResult.INVALID_REQUEST, e.getMessage());
-        }
-        updated = container.descriptor().toBuilder().setState(state).setUnhealthyReason(reason).build();
-        boolean leavesOpen = container.isOpen() && state != ContainerState.CONTAINER_OPEN;
-        if (leavesOpen) {
-          // Its block records must be durable before it takes no more commits: a replay of one after a crash
-          // would be refused by the no longer OPEN container (VolumeDb#put).
-          container.db().flushLeavingOpen(containerId);
-        }
-        container.save(updated);
-        if (leavesOpen) {
-          container.db().forgetDeleted(containerId);
-        }
-      }
-    } catch (IOException e) {
-      throw ioError("record container " + containerId + " as " + state, e);
-    }
-    LOG.info("{}: container {} is {}", nodeName, containerId, state);
-    return updated;
+    return lifecycle.move(container(containerId), state, reason);
   }
 
   /** A report of every container replica, for SCM. */
@@ -453,11 +259,7 @@ public final class ContainerStore implements AutoCloseable {
 
   /** Closes an open replica locally as QUASI_CLOSED (its pipeline is gone); others are left as they are. */
   public void quasiClose(long containerId) throws DatanodeException {
-    Container container = container(containerId);
-    ContainerState state = container.descriptor().getState();
-    if (state == ContainerState.CONTAINER_OPEN || state == ContainerState.CONTAINER_CLOSING) {
-      setState(containerId, ContainerState.CONTAINER_QUASI_CLOSED);
-    }
+    lifecycle.quasiClose(container(containerId));
   }
 
   /**
@@ -465,13 +267,7 @@ public final class ContainerStore implements AutoCloseable {
    * container's writes. Only a QUASI_CLOSED replica is closed so: one still OPEN may still be applying writes.
    */
   public void forceClose(long containerId) throws DatanodeException {
-    ContainerState state = container(containerId).descriptor().getState();
-    if (state == ContainerState.CONTAINER_QUASI_CLOSED) {
-      setState(containerId, ContainerState.CONTAINER_CLOSED);
-    } else if (state != ContainerState.CONTAINER_CLOSED) {
-      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "container " + containerId + " on " + nodeName
-          + " is " + state + ": only a QUASI_CLOSED replica is closed without its pipeline");
-    }
+    lifecycle.forceClose(container(containerId));
   }
 
   /**
@@ -479,18 +275,7 @@ public final class ContainerStore implements AutoCloseable {
    * no more writes (what it holds then changes only by block deletions).
    */
   public ContainerListing listing(long containerId) throws DatanodeException {
-    Container container = container(containerId);
-    ContainerDescriptor d = container.descriptor();
-    if (container.isOpen() || d.getState() == ContainerState.CONTAINER_CLOSING) {
-      throw new DatanodeException(DatanodeResult.CONTAINER_NOT_OPEN, "container " + containerId + " on " + nodeName
-          + " is " + d.getState() + ": only a closed replica is copied");
-    }
-    try {
-      return ContainerListing.newBuilder().setState(d.getState()).setBcsid(container.bcsid())
-          .addAllBlocks(container.db().blocks(containerId)).build();
-    } catch (IOException e) {
-      throw ioError("list the blocks of container " + containerId, e);
-    }
+    return blocks.listing(container(containerId));
   }
 
   /** Whether this datanode holds a replica of the container. */
@@ -509,7 +294,7 @@ public final class ContainerStore implements AutoCloseable {
    * with the most free space, outside the directories loaded at start.
    */
   ContainerCopies.Staging stage(long containerId) throws DatanodeException {
-    StorageDirectory volume = emptiestVolume();
+    StorageDirectory volume = volumeChoice.emptiest();
     Path root = clusterRoot(volume);
     try {
       return ContainerCopies.Staging.create(root, dbs.get(volume.path()), containerId);
@@ -626,13 +411,6 @@ public final class ContainerStore implements AutoCloseable {
     return container;
   }
 
-  /** The healthy volume with the most free space: where a new or copied container goes. */
-  private StorageDirectory emptiestVolume() throws DatanodeException {
-    return volumes.stream().filter(v -> v.isHealthy() && dbs.containsKey(v.path()))
-        .max(Comparator.comparingLong(v -> v.path().toFile().getUsableSpace()))
-        .orElseThrow(() -> new DatanodeException(DatanodeResult.DISK_FULL, nodeName + " has no healthy volume"));
-  }
-
   private static Path containerDir(Path clusterRoot, long id) {
     return clusterRoot.resolve("current").resolve("containerDir" + (id >> CONTAINERS_PER_DIR_SHIFT))
         .resolve(Long.toString(id));
@@ -642,15 +420,20 @@ public final class ContainerStore implements AutoCloseable {
     return volume.path().resolve("tropos").resolve(clusterId);
   }
 
-  private static String name(BlockId id) {
+  /** A block's name in messages: container/local id. */
+  static String name(BlockId id) {
     return id.getContainerId() + "/" + id.getLocalId();
   }
 
-  /** DISK_FULL for a file system out of space, else IO_ERROR. */
   private DatanodeException ioError(String what, IOException e) {
-    LOG.error("{}: cannot {}", nodeName, what, e);
+    return ioError(nodeName, what, e);
+  }
+
+  /** DISK_FULL for a file system out of space, else IO_ERROR; logged with {@code node}'s name. */
+  static DatanodeException ioError(String node, String what, IOException e) {
+    LOG.error("{}: cannot {}", node, what, e);
     DatanodeResult result = OutOfSpace.causes(e) ? DatanodeResult.DISK_FULL : DatanodeResult.IO_ERROR;
-    return new DatanodeException(result, nodeName + " cannot " + what + ": " + e.getMessage(), e);
+    return new DatanodeException(result, node + " cannot " + what + ": " + e.getMessage(), e);
   }
 
   @Override

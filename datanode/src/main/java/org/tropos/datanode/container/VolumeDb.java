@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.db.ReadView;
 import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.hdds.BlockId;
 
@@ -117,7 +118,7 @@ final class VolumeDb implements AutoCloseable {
     List<BlockData> blocks = new ArrayList<>();
     IOException[] failure = {null};
     byte[] prefix = ByteBuffer.allocate(8).putLong(containerId).array();
-    try (ManagedRocksDb.ReadView view = db.snapshot()) {
+    try (ReadView view = db.snapshot()) {
       view.scan(BLOCKS, prefix, prefix, (key, value) -> {
         try {
           blocks.add(BlockData.parseFrom(value));

@@ -10,6 +10,7 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.db.ReadView;
 import org.tropos.common.ratis.CheckpointedState;
 import org.tropos.common.util.Closer;
 import org.tropos.proto.om.db.JournalChange;
@@ -124,12 +125,12 @@ public final class OmDb implements CheckpointedState, AutoCloseable {
   }
 
   /** A consistent view for one request's read phase; close it. */
-  public ManagedRocksDb.ReadView snapshot() {
+  public ReadView snapshot() {
     return db.snapshot();
   }
 
   /** The latest committed state, for validation. */
-  public ManagedRocksDb.ReadView latest() {
+  public ReadView latest() {
     return db.latest();
   }
 

@@ -282,4 +282,19 @@ final class Buckets {
     txn.delete(OmTable.USAGE, OmDbKeys.bucket(volume, bucket));
     PrefixAcls.deleteAll(txn, row);
   }
+
+  /** The bucket, which must be FILE_SYSTEM_OPTIMIZED (NOT_SUPPORTED_FOR_LAYOUT otherwise). */
+  static BucketRow requireFso(Txn txn, String volume, String bucket) throws OmException {
+    BucketRow b = require(txn, volume, bucket);
+    if (flat(b)) {
+      throw new OmException(OmResult.NOT_SUPPORTED_FOR_LAYOUT, "bucket " + volume + "/" + bucket
+          + " is OBJECT_STORE: it has no directories");
+    }
+    return b;
+  }
+
+  /** Whether the bucket is OBJECT_STORE: keys are flat names, no directories. */
+  static boolean flat(BucketRow bucket) {
+    return bucket.getLayout() == BucketLayout.OBJECT_STORE;
+  }
 }

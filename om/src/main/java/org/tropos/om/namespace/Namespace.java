@@ -13,13 +13,13 @@ import org.tropos.proto.om.AclChange;
 import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
-import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.CompleteMultipartUploadRequest;
 import org.tropos.proto.om.CopyKeyRequest;
 import org.tropos.proto.om.CopyPartRequest;
 import org.tropos.proto.om.DeleteKeyRequest;
 import org.tropos.proto.om.DeleteKeyResponse;
+import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListBucketsResponse;
@@ -37,7 +37,6 @@ import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
-import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyAclRequest;
@@ -56,7 +55,7 @@ import org.tropos.proto.om.db.OpenKeyRow;
 public final class Namespace {
   private final OccRunner runner;
   private final Buckets.Defaults defaults;
-  private final S3SecretSealing sealing;
+  private final S3SecretStore s3Secrets;
   private final DataKeys dataKeys;
   private final S3IdentityStore identities;
 
@@ -73,7 +72,7 @@ public final class Namespace {
       S3SecretSealing sealing, DataKeys dataKeys) {
     this.runner = runner;
     this.defaults = new Buckets.Defaults(defaultLayout, defaultFactor);
-    this.sealing = sealing;
+    this.s3Secrets = new S3SecretStore(runner, sealing);
     this.dataKeys = dataKeys;
     this.identities = new S3IdentityStore(runner);
   }
@@ -86,6 +85,11 @@ public final class Namespace {
   /** S3 identity policies, users and groups. */
   public S3IdentityStore identities() {
     return identities;
+  }
+
+  /** The S3 secrets of access ids. */
+  public S3SecretStore s3Secrets() {
+    return s3Secrets;
   }
 
   public VolumeInfo createVolume(VolumeInfo volume) throws OmException {
@@ -237,7 +241,7 @@ public final class Namespace {
       if (!open.getUploadId().isEmpty()) {
         return Multipart.commitPart(txn, bucket, open, request);
       }
-      return flat(bucket) ? FlatKeys.commit(txn, bucket, open, request)
+      return Buckets.flat(bucket) ? FlatKeys.commit(txn, bucket, open, request)
           : FsoChanges.commit(txn, bucket, open, request);
     });
   }
@@ -245,7 +249,7 @@ public final class Namespace {
   public KeyInfo lookupKey(String volume, String bucket, String key) throws OmException {
     return runner.run("look up " + key, txn -> {
       BucketRow b = Buckets.require(txn, volume, bucket);
-      return flat(b) ? FlatKeys.lookup(txn, b, key) : FsoTree.lookup(txn, b, key);
+      return Buckets.flat(b) ? FlatKeys.lookup(txn, b, key) : FsoTree.lookup(txn, b, key);
     });
   }
 
@@ -280,7 +284,7 @@ public final class Namespace {
       throws OmException {
     return runner.run("list keys of " + volume + "/" + bucket, txn -> {
       BucketRow b = Buckets.require(txn, volume, bucket);
-      return flat(b) ? FlatKeys.list(txn, b, prefix, startAfter, max)
+      return Buckets.flat(b) ? FlatKeys.list(txn, b, prefix, startAfter, max)
           : FsoKeyListing.list(txn, b, prefix, startAfter, max);
     });
   }
@@ -305,7 +309,7 @@ public final class Namespace {
         }
         Conditions.checkDelete(r, FsoTree.name(b) + "/" + r.getKey(), target.get().row());
       }
-      if (flat(b)) {
+      if (Buckets.flat(b)) {
         return FlatKeys.delete(txn, b, r.getKey(), r.getVersionId(), r.getOwner());
       }
       if (!r.getVersionId().isEmpty() && !r.getVersionId().equals(KeyVersions.NULL_ID)) {
@@ -319,7 +323,7 @@ public final class Namespace {
   public void renameKey(String volume, String bucket, String from, String to) throws OmException {
     runner.run("rename " + from + " to " + to, txn -> {
       BucketRow b = Buckets.require(txn, volume, bucket);
-      if (flat(b)) {
+      if (Buckets.flat(b)) {
         FlatKeys.rename(txn, b, from, to);
       } else {
         FsoChanges.rename(txn, b, from, to);
@@ -329,25 +333,27 @@ public final class Namespace {
   }
 
   public KeyInfo createDirectory(String volume, String bucket, String path, String owner) throws OmException {
-    return runner.run("create directory " + path, txn -> FsoTree.mkdirs(txn, fso(txn, volume, bucket), path, owner));
+    return runner.run("create directory " + path, txn -> FsoTree.mkdirs(txn, Buckets.requireFso(txn, volume,
+        bucket), path, owner));
   }
 
   public KeyInfo getFileStatus(String volume, String bucket, String path) throws OmException {
     return runner.run("status of " + path, txn -> {
       BucketRow b = Buckets.require(txn, volume, bucket);
-      return flat(b) ? FlatKeys.lookup(txn, b, path) : FsoTree.status(txn, b, path);
+      return Buckets.flat(b) ? FlatKeys.lookup(txn, b, path) : FsoTree.status(txn, b, path);
     });
   }
 
   /** Times, owner, group and permission of a file or directory (FSO buckets). */
   public KeyInfo setFileAttributes(SetFileAttributesRequest request) throws OmException {
     return runner.run("set attributes of " + request.getPath(), txn -> FileAttributes.set(txn,
-        fso(txn, request.getVolume(), request.getBucket()), request));
+        Buckets.requireFso(txn, request.getVolume(), request.getBucket()), request));
   }
 
   public ListStatusResponse listStatus(String volume, String bucket, String path, String startAfter, int max)
       throws OmException {
-    return runner.run("list " + path, txn -> FsoTree.list(txn, fso(txn, volume, bucket), path, startAfter, max));
+    return runner.run("list " + path, txn -> FsoTree.list(txn, Buckets.requireFso(txn, volume, bucket), path,
+        startAfter, max));
   }
 
   /** Copies a key by reference to its blocks: no data moves, whatever the size. */
@@ -436,51 +442,5 @@ public final class Namespace {
       rows.forEach(key -> txn.delete(OmTable.DELETED_KEYS, key));
       return null;
     });
-  }
-
-  /** The secret of {@code accessId}; with {@code createIfMissing}, a new one if it has none. */
-  public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {
-    sealing.prepare();
-    return runner.run("get the S3 secret of " + accessId, txn -> S3Secrets.get(txn, sealing, accessId,
-        createIfMissing));
-  }
-
-  /**
-   * The secret that signs {@code accessId}'s S3 requests; none (S3_SECRET_NOT_FOUND) while its S3 credentials are
-   * disabled.
-   */
-  public String signingSecret(String accessId) throws OmException {
-    sealing.prepare();
-    return runner.run("read the signing secret of " + accessId, txn -> {
-      if (S3Identities.disabled(txn, accessId)) {
-        throw new OmException(OmResult.S3_SECRET_NOT_FOUND, "the S3 credentials of " + accessId + " are disabled");
-      }
-      return S3Secrets.get(txn, sealing, accessId, false).getSecret();
-    });
-  }
-
-  public S3Secret setS3Secret(String accessId, String secret) throws OmException {
-    sealing.prepare();
-    return runner.run("set the S3 secret of " + accessId, txn -> S3Secrets.set(txn, sealing, accessId, secret));
-  }
-
-  public void revokeS3Secret(String accessId) throws OmException {
-    runner.run("revoke the S3 secret of " + accessId, txn -> {
-      S3Secrets.revoke(txn, accessId);
-      return null;
-    });
-  }
-
-  private static BucketRow fso(Txn txn, String volume, String bucket) throws OmException {
-    BucketRow b = Buckets.require(txn, volume, bucket);
-    if (flat(b)) {
-      throw new OmException(OmResult.NOT_SUPPORTED_FOR_LAYOUT, "bucket " + volume + "/" + bucket
-          + " is OBJECT_STORE: it has no directories");
-    }
-    return b;
-  }
-
-  private static boolean flat(BucketRow bucket) {
-    return bucket.getLayout() == BucketLayout.OBJECT_STORE;
   }
 }

@@ -11,7 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.db.ReadView;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.db.OmDbKeys;

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.db.ReadView;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.db.StaleWriteSetException;

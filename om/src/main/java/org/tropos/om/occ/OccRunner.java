@@ -6,7 +6,7 @@ import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
-import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.db.ReadView;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
 import org.tropos.om.db.OmDb;

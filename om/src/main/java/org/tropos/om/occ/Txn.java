@@ -5,7 +5,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.Parser;
 import java.io.IOException;
 import java.util.Optional;
-import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.db.ReadView;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.util.Clock;
 import org.tropos.common.util.Preconditions;

@@ -9,11 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.HostPort;
-import org.tropos.common.security.ServiceRole;
-import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.net.OmService;
 import org.tropos.common.ratis.RaftMember;
-import org.tropos.om.OmConfig;
+import org.tropos.common.security.ServiceRole;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.occ.ObjectIds;
 import org.tropos.om.rpc.Leadership;
@@ -32,7 +31,7 @@ public final class OmRaftServer implements AutoCloseable {
   private final boolean followerReads;
 
   /** @param transport how the OMs of the group speak to each other: mutual TLS when the cluster runs secure */
-  public OmRaftServer(OmConfig.Ha ha, OmDb db, TransportSecurity transport) throws IOException {
+  public OmRaftServer(OmHaConfig ha, OmDb db, TransportSecurity transport) throws IOException {
     this.service = ha.service();
     this.self = ha.self().id();
     this.followerReads = ha.followerReads();
@@ -47,7 +46,7 @@ public final class OmRaftServer implements AutoCloseable {
    * An OM's own Ratis settings, over those of every replicated service ({@link RaftMember#properties}), and then
    * the operator's {@code ozone.om.ratis.raft.*} keys, which win.
    */
-  static void settings(OmConfig.Ha ha, RaftProperties properties) {
+  static void settings(OmHaConfig ha, RaftProperties properties) {
     ha.snapshots().apply(properties);
     if (ha.followerReads()) {
       RaftMember.linearizableReads(properties);

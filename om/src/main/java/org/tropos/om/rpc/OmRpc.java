@@ -424,21 +424,22 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void getS3Secret(GetS3SecretRequest r, StreamObserver<GetS3SecretResponse> o) {
     calls.respond("GetS3Secret", o, () -> {
       administrators.checkActsFor(r.getAccessId(), "read the S3 secret");
-      return GetS3SecretResponse.newBuilder().setSecret(withRole(namespace.getS3Secret(r.getAccessId(),
+      return GetS3SecretResponse.newBuilder().setSecret(withRole(namespace.s3Secrets().get(r.getAccessId(),
           r.getCreateIfMissing()))).build();
     });
   }
 
   /** What proves the S3 user of the gateway's calls: the signatures of the requests it serves. */
   public static UserAuthenticator s3RequestAuthenticator(Namespace namespace, Clock clock) {
-    return new S3RequestAuthenticator(namespace::signingSecret, clock);
+    return new S3RequestAuthenticator(namespace.s3Secrets()::signingSecret, clock);
   }
 
   @Override
   public void checkS3Signature(CheckS3SignatureRequest r, StreamObserver<CheckS3SignatureResponse> o) {
-    calls.respond("CheckS3Signature", o, () -> S3SignatureCheck.check(r, namespace.signingSecret(r.getAccessId()))
-        .setAdministrator(administrators.contains(r.getAccessId())).addAllIdentityPolicies(namespace.identities()
-            .policiesOf(r.getAccessId(), administrators.groupsOf(r.getAccessId()))).build());
+    calls.respond("CheckS3Signature", o, () -> S3SignatureCheck.check(r,
+        namespace.s3Secrets().signingSecret(r.getAccessId())).setAdministrator(administrators.contains(
+            r.getAccessId())).addAllIdentityPolicies(namespace.identities().policiesOf(r.getAccessId(),
+            administrators.groupsOf(r.getAccessId()))).build());
   }
 
   /** The S3 identity service, served beside this one with the same administrators and leadership. */
@@ -450,7 +451,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void hasS3Secret(HasS3SecretRequest r, StreamObserver<HasS3SecretResponse> o) {
     calls.respond("HasS3Secret", o, () -> {
       try {
-        namespace.getS3Secret(r.getAccessId(), false);
+        namespace.s3Secrets().get(r.getAccessId(), false);
         return HasS3SecretResponse.newBuilder().setExists(true).build();
       } catch (OmException e) {
         if (e.result() != OmResult.S3_SECRET_NOT_FOUND) {
@@ -486,7 +487,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void setS3Secret(SetS3SecretRequest r, StreamObserver<SetS3SecretResponse> o) {
     calls.respond("SetS3Secret", o, () -> {
       administrators.checkActsFor(r.getAccessId(), "set the S3 secret");
-      return SetS3SecretResponse.newBuilder().setSecret(withRole(namespace.setS3Secret(r.getAccessId(),
+      return SetS3SecretResponse.newBuilder().setSecret(withRole(namespace.s3Secrets().set(r.getAccessId(),
           r.getSecret()))).build();
     });
   }
@@ -499,7 +500,7 @@ public final class OmRpc extends OmServiceGrpc.OmServiceImplBase {
   public void revokeS3Secret(RevokeS3SecretRequest r, StreamObserver<RevokeS3SecretResponse> o) {
     calls.respond("RevokeS3Secret", o, () -> {
       administrators.checkActsFor(r.getAccessId(), "revoke the S3 secret");
-      namespace.revokeS3Secret(r.getAccessId());
+      namespace.s3Secrets().revoke(r.getAccessId());
       return RevokeS3SecretResponse.getDefaultInstance();
     });
   }

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.db.ReadView;
 
 /**
  * A process that dies without closing the OM database (no RocksDB flush, no shutdown hook) loses nothing it

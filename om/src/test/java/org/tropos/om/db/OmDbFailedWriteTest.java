@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.tropos.common.db.ManagedRocksDb.ReadView;
+import org.tropos.common.db.ReadView;
 import org.tropos.common.fault.FaultPoints;
 
 /**

@@ -12,7 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.db.ReadView;
 import org.tropos.proto.om.db.JournalEntry;
 
 /**
@@ -32,7 +32,7 @@ class OmDbWriteSetTest {
   }
 
   private static byte[] row(OmDb db, String key) throws IOException {
-    try (ManagedRocksDb.ReadView view = db.latest()) {
+    try (ReadView view = db.latest()) {
       return view.get(OmTable.FILES.family(), utf8(key));
     }
   }

@@ -579,20 +579,20 @@ class NamespaceTest {
   @Test
   void s3SecretsAreCreatedOnceReplacedRevokedAndSurviveARestart() throws Exception {
     Namespace ns = om.namespace;
-    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> ns.getS3Secret("alice", false)));
-    String first = ns.getS3Secret("alice", true).getSecret();
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> ns.s3Secrets().get("alice", false)));
+    String first = ns.s3Secrets().get("alice", true).getSecret();
     assertEquals(64, first.length());
-    assertEquals(first, ns.getS3Secret("alice", true).getSecret(), "a second get returns the same secret");
-    assertFalse(first.equals(ns.getS3Secret("bob", true).getSecret()));
-    assertEquals("s3cr3t", ns.setS3Secret("alice", "s3cr3t").getSecret());
-    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.setS3Secret("alice", "has space")));
-    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.getS3Secret("", true)));
-    ns.revokeS3Secret("bob");
-    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> ns.revokeS3Secret("bob")));
+    assertEquals(first, ns.s3Secrets().get("alice", true).getSecret(), "a second get returns the same secret");
+    assertFalse(first.equals(ns.s3Secrets().get("bob", true).getSecret()));
+    assertEquals("s3cr3t", ns.s3Secrets().set("alice", "s3cr3t").getSecret());
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.s3Secrets().set("alice", "has space")));
+    assertEquals(OmResult.INVALID_REQUEST, failure(() -> ns.s3Secrets().get("", true)));
+    ns.s3Secrets().revoke("bob");
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> ns.s3Secrets().revoke("bob")));
     om.close();
     om = new OmTestStore(dir);
-    assertEquals("s3cr3t", om.namespace.getS3Secret("alice", false).getSecret());
-    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.getS3Secret("bob", false)));
+    assertEquals("s3cr3t", om.namespace.s3Secrets().get("alice", false).getSecret());
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.s3Secrets().get("bob", false)));
   }
 
   /**
@@ -603,26 +603,26 @@ class NamespaceTest {
   @Test
   void sealedS3SecretsAreNowhereInTheDatabaseFilesAndOpenOnlyWithTheirKey() throws Exception {
     SealingKey key = SealingKey.generate();
-    om.namespace.setS3Secret("legacy", "plaintext-kept-before-sealing");
+    om.namespace.s3Secrets().set("legacy", "plaintext-kept-before-sealing");
     Namespace sealed = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
         S3SecretSealing.sealedWith(() -> key), DataKeys.none());
-    assertEquals("plaintext-kept-before-sealing", sealed.getS3Secret("legacy", false).getSecret());
-    assertEquals("sealed-secret-of-alice-0123456789", sealed.setS3Secret("alice",
+    assertEquals("plaintext-kept-before-sealing", sealed.s3Secrets().get("legacy", false).getSecret());
+    assertEquals("sealed-secret-of-alice-0123456789", sealed.s3Secrets().set("alice",
         "sealed-secret-of-alice-0123456789").getSecret());
-    String generated = sealed.getS3Secret("bob", true).getSecret();
-    assertEquals(generated, sealed.getS3Secret("bob", false).getSecret());
+    String generated = sealed.s3Secrets().get("bob", true).getSecret();
+    assertEquals(generated, sealed.s3Secrets().get("bob", false).getSecret());
 
     Namespace otherKey = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
         S3SecretSealing.sealedWith(SealingKey::generate), DataKeys.none());
-    assertEquals(OmResult.INTERNAL_ERROR, failure(() -> otherKey.getS3Secret("alice", false)));
-    assertEquals(OmResult.INTERNAL_ERROR, failure(() -> om.namespace.getS3Secret("alice", false)));
+    assertEquals(OmResult.INTERNAL_ERROR, failure(() -> otherKey.s3Secrets().get("alice", false)));
+    assertEquals(OmResult.INTERNAL_ERROR, failure(() -> om.namespace.s3Secrets().get("alice", false)));
     om.close();
     assertTrue(filesHold(dir, "plaintext-kept-before-sealing"), "the scan finds a secret kept in plaintext");
     assertFalse(filesHold(dir, "sealed-secret-of-alice"), "a sealed secret is in no file");
     assertFalse(filesHold(dir, generated), "a generated secret is in no file");
     om = new OmTestStore(dir);
     assertEquals("sealed-secret-of-alice-0123456789", new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED,
-        ReplicationFactor.THREE, S3SecretSealing.sealedWith(() -> key), DataKeys.none()).getS3Secret("alice", false)
+        ReplicationFactor.THREE, S3SecretSealing.sealedWith(() -> key), DataKeys.none()).s3Secrets().get("alice", false)
         .getSecret());
   }
 

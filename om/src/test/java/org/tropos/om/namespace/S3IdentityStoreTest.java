@@ -106,22 +106,22 @@ class S3IdentityStoreTest {
 
   @Test
   void removingAUserTakesItsSecretAttachmentsAndMembershipsAndDisablingKeepsThem() throws Exception {
-    om.namespace.getS3Secret("alice", true);
+    om.namespace.s3Secrets().get("alice", true);
     identities.attach(attach("readwrite").setUser("alice").build());
     group("staff", List.of("alice", "bob"), List.of(), false);
     identities.setEnabled("alice", false);
-    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.signingSecret("alice")));
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.s3Secrets().signingSecret("alice")));
     assertTrue(user("alice").getDisabled() && user("alice").getHasSecret());
-    om.namespace.revokeS3Secret("alice");
-    om.namespace.getS3Secret("alice", true);
+    om.namespace.s3Secrets().revoke("alice");
+    om.namespace.s3Secrets().get("alice", true);
     assertTrue(user("alice").getDisabled(), "a new secret does not undo what an administrator set");
     assertEquals(List.of("readwrite"), user("alice").getPoliciesList());
     identities.setEnabled("alice", true);
-    assertFalse(om.namespace.signingSecret("alice").isEmpty());
+    assertFalse(om.namespace.s3Secrets().signingSecret("alice").isEmpty());
 
     identities.remove("alice");
     assertEquals(List.of("bob"), identities.groups().get(0).getMembersList());
-    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.getS3Secret("alice", false)));
+    assertEquals(OmResult.S3_SECRET_NOT_FOUND, failure(() -> om.namespace.s3Secrets().get("alice", false)));
     assertEquals(List.of(), identities.policiesOf("alice", Set.of()));
     assertEquals(OmResult.S3_IDENTITY_NOT_FOUND, failure(() -> identities.remove("alice")));
     group("staff", List.of(), List.of("bob"), false);

@@ -1,6 +1,5 @@
 package org.tropos.om.ratis;
 
-import org.tropos.common.security.TransportSecurity;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.ratis.client.RaftClient;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.db.ReadView;
 import org.tropos.common.net.OmService;
+import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Threads;
-import org.tropos.common.db.ManagedRocksDb;
-import org.tropos.om.OmConfig;
 import org.tropos.om.db.OmDb;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.db.RowCodec;
@@ -69,7 +68,7 @@ final class OmRaftGroup implements AutoCloseable {
   void start(int i) throws IOException {
     OmDb db = OmDb.open(dir.resolve("om" + i).resolve("om.db"));
     dbs.set(i, db);
-    OmRaftServer server = new OmRaftServer(OmConfig.Ha.from(conf, service, service.nodes().get(i),
+    OmRaftServer server = new OmRaftServer(OmHaConfig.from(conf, service, service.nodes().get(i),
         ratisDir(i)), db, TransportSecurity.plaintext());
     server.start();
     servers.set(i, server);
@@ -152,7 +151,7 @@ final class OmRaftGroup implements AutoCloseable {
 
   /** The row of file {@code key} in {@code db}, or null. */
   static byte[] row(OmDb db, String key) throws IOException {
-    try (ManagedRocksDb.ReadView view = db.latest()) {
+    try (ReadView view = db.latest()) {
       return view.get(OmTable.FILES.family(), key.getBytes(StandardCharsets.UTF_8));
     }
   }

@@ -19,7 +19,6 @@ import org.tropos.common.conf.OmKeys;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.ratis.RaftMember;
-import org.tropos.om.OmConfig;
 
 /** The Ratis settings of an OM's Raft server: Tropos's choices, and over them the ozone.om.ratis.raft.* keys. */
 class OmRaftSettingsTest {
@@ -30,7 +29,7 @@ class OmRaftSettingsTest {
     OmService.Node self = new OmService.Node("om1", new HostPort("127.0.0.1", 9862),
         new HostPort("127.0.0.1", 9872));
     OmService service = new OmService("omservice", List.of(self));
-    OmConfig.Ha ha = OmConfig.Ha.from(Configuration.defaults().with(keys), service, self, dir);
+    OmHaConfig ha = OmHaConfig.from(Configuration.defaults().with(keys), service, self, dir);
     return RaftMember.properties(self.ratis().port(), dir, p -> OmRaftServer.settings(ha, p));
   }
 

@@ -10,10 +10,10 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.tropos.common.security.S3Signatures;
-import org.tropos.s3.BulkInputStream;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
-import org.tropos.s3.S3IOException;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
+import org.tropos.s3.error.S3IOException;
+import org.tropos.s3.io.BulkInputStream;
 
 /**
  * Decodes an {@code aws-chunked} upload body while it streams: {@code <hex size>[;chunk-signature=<sig>]CRLF

@@ -11,8 +11,8 @@ import org.tropos.common.util.ShortMemory;
 import org.tropos.proto.om.CheckS3SignatureRequest;
 import org.tropos.proto.om.CheckS3SignatureResponse;
 import org.tropos.proto.om.OmResult;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /**
  * Signatures checked by the OM. A V4 scope's key, which the OM answers with a match, is remembered for

@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /**
  * The policy of a browser-form upload (POST object): a base64 JSON document, signed by the uploader's key, that

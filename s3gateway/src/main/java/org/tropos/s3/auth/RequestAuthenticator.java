@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.tropos.proto.om.CheckS3SignatureRequest;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /**
  * Checks a request's AWS signature (V4 or V2, in the Authorization header, a presigned URL's query or a form):

@@ -1,7 +1,7 @@
 package org.tropos.s3.auth;
 
 import java.util.List;
-import org.tropos.s3.S3Error;
+import org.tropos.s3.error.S3Error;
 
 /**
  * Who proves an S3 request's signature: the OM, which alone holds the users' secrets. The gateway builds what was

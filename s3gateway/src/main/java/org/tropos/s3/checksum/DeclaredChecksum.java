@@ -4,8 +4,8 @@ import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 
 /**

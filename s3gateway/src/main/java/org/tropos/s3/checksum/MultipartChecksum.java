@@ -5,9 +5,9 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.checksum.ObjectChecksum.Type;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 
 /**

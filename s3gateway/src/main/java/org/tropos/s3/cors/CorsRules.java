@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.tropos.proto.om.CorsRule;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /**
  * A bucket's CORS rules as S3 applies them: the first rule that allows the origin, the method and every request

@@ -12,7 +12,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import org.tropos.s3.BulkInputStream;
+import org.tropos.s3.io.BulkInputStream;
 
 /**
  * A request body as an {@link InputStream} for the worker thread, fed by Netty's event loop. Never holds the

@@ -4,9 +4,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
-import org.tropos.s3.BulkInputStream;
-import org.tropos.s3.S3ErrorCode;
-import org.tropos.s3.S3IOException;
+import org.tropos.s3.error.S3ErrorCode;
+import org.tropos.s3.error.S3IOException;
+import org.tropos.s3.io.BulkInputStream;
 
 /**
  * Reads a {@code multipart/form-data} body part by part as it streams (RFC 7578): each part's headers, then its

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.util.HeapPressure;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3ErrorCode;
 
 /**
  * One connection: each request is handed to a worker thread with its body as a {@link BodyPipe}, once the

@@ -1,15 +1,15 @@
 package org.tropos.s3.ops;
 
-import org.tropos.common.acl.S3Policies;
 import org.tropos.common.acl.PolicyDocument;
 import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.acl.S3AclGrants;
+import org.tropos.common.acl.S3Policies;
 import org.tropos.proto.om.AclPermission;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /**
  * Who may do what, from the bucket's policy, owners and ACLs ({@link S3Acl}). The OM's administrators may do

@@ -8,9 +8,9 @@ import org.tropos.proto.om.CannedAcl;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import org.tropos.proto.om.SetKeyAclRequest;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 

@@ -1,7 +1,7 @@
 package org.tropos.s3.ops;
 
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /** One byte range of a GET ({@code bytes=a-b}, {@code bytes=a-}, {@code bytes=-n}), clamped to the object. */
 record ByteRange(long first, long last) {

@@ -7,12 +7,12 @@ import org.tropos.client.TroposClient;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.PartInfo;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
-import org.tropos.s3.http.S3Request;
 import org.tropos.s3.checksum.MultipartChecksum;
 import org.tropos.s3.checksum.ObjectChecksum;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
+import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
 

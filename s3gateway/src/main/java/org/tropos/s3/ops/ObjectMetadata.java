@@ -8,8 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.tropos.proto.om.KeyInfo;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 

@@ -13,11 +13,11 @@ import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.PartInfo;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
 import org.tropos.s3.checksum.MultipartChecksum;
 import org.tropos.s3.checksum.ObjectChecksum;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 

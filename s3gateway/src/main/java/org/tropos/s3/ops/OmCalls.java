@@ -1,8 +1,8 @@
 package org.tropos.s3.ops;
 
 import org.tropos.common.rpc.OmException;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /** Calls to the OM with their failures turned into S3's errors: the one place that translates them. */
 final class OmCalls {

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.tropos.common.acl.PolicyRequest;
 import org.tropos.common.acl.S3Actions;
-import org.tropos.s3.S3Error;
+import org.tropos.s3.error.S3Error;
 import org.tropos.s3.http.S3Request;
 
 /**

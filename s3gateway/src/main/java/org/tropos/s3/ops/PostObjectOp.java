@@ -17,18 +17,18 @@ import org.tropos.common.util.Clock;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OpenKeyRequest;
-import org.tropos.s3.BulkInputStream;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
-import org.tropos.s3.S3IOException;
 import org.tropos.s3.auth.Caller;
 import org.tropos.s3.auth.PostPolicy;
 import org.tropos.s3.auth.RequestAuthenticator;
 import org.tropos.s3.checksum.DeclaredChecksum;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
+import org.tropos.s3.error.S3IOException;
 import org.tropos.s3.http.FormDataReader;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 import org.tropos.s3.http.Xml;
+import org.tropos.s3.io.BulkInputStream;
 
 /**
  * POST object: an upload from a browser form ({@code multipart/form-data} sent to the bucket). The fields before

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.tropos.common.acl.S3Actions;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
 import org.tropos.s3.auth.Caller;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 

@@ -13,8 +13,8 @@ import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.EncryptionRequest;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.OpenKeyRequest;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 

@@ -3,8 +3,8 @@ package org.tropos.s3.ops;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketVersioning;
 import org.tropos.proto.om.KeyInfo;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 import org.tropos.s3.http.S3Response;
 

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.tropos.common.security.S3Signatures;
-import org.tropos.s3.S3IOException;
+import org.tropos.s3.error.S3IOException;
 
 /** Checked against AWS's published example of a chunked upload (66,560 bytes of 'a' in 64 KB chunks). */
 class AwsChunkedInputStreamTest {

@@ -2,8 +2,8 @@ package org.tropos.s3.auth;
 
 import java.util.List;
 import org.tropos.common.security.S3Signatures;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /**
  * One user whose signatures are checked here with the same arithmetic the OM uses ({@link S3Signatures}), for

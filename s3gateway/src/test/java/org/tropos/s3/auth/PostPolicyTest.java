@@ -9,8 +9,8 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 class PostPolicyTest {
   private static final Instant NOW = Instant.parse("2026-11-25T10:00:00Z");

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
-import org.tropos.s3.S3Error;
-import org.tropos.s3.S3ErrorCode;
+import org.tropos.s3.error.S3Error;
+import org.tropos.s3.error.S3ErrorCode;
 
 /** Checked against the examples AWS publishes for S3's Signature V4 (header and presigned URL). */
 class RequestAuthenticatorTest {

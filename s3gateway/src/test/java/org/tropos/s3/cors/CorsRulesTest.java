@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.tropos.proto.om.CorsRule;
-import org.tropos.s3.S3Error;
+import org.tropos.s3.error.S3Error;
 
 class CorsRulesTest {
   private static final CorsRule APP = CorsRule.newBuilder().setId("app").addAllowedOrigins("https://*.example.com")

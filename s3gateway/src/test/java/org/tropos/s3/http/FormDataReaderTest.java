@@ -12,8 +12,8 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
-import org.tropos.s3.S3ErrorCode;
-import org.tropos.s3.S3IOException;
+import org.tropos.s3.error.S3ErrorCode;
+import org.tropos.s3.error.S3IOException;
 
 class FormDataReaderTest {
   private static final String BOUNDARY = "b0undary-42";

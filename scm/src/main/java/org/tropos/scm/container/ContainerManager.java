@@ -38,8 +38,6 @@ import org.tropos.scm.node.NodeStatus;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineRenewer;
 import org.tropos.scm.pipeline.PipelineView;
-import org.tropos.scm.replication.ContainerView;
-import org.tropos.scm.replication.Replica;
 
 /**
  * Containers (ARCHITECTURE.md, "Write path"): blocks are allocated into OPEN containers ({@link BlockAllocator}).
@@ -345,7 +343,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   /**
    * Records that a replica was reported and the highest bcsid seen. While the container is OPEN every report of a
    * written replica raises it, so it is kept in memory then, like allocated bytes, and stored with the state change
-   * (a synced, in HA replicated, write per report under this lock slowed allocation); once the container has left
+   * (a synced, in HA replicated, write per report under this lock would hold up allocation); once it has left
    * OPEN it is stored at once.
    */
   private ContainerRecord withReport(ContainerRecord c, long bcsid) {

@@ -10,11 +10,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -38,7 +35,6 @@ import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeEvents;
 import org.tropos.scm.node.NodeManager;
-import org.tropos.scm.node.NodeStatus;
 
 /**
  * SCM's pipelines and their lifecycle: ALLOCATED when placed (members are told to form the Raft group), OPEN
@@ -63,17 +59,10 @@ public final class PipelineManager implements NodeEvents {
   private final PipelineRenewalPolicy renewal;
   private final Clock clock;
   private final long resendAfterMs;
-  /** How long a fill waits after the last registration or return to HEALTHY, for the others to follow. */
-  private final Duration settle;
-  private final ScheduledExecutorService background;
-  private ScheduledFuture<?> pendingFill;
+  private final PipelineFiller filler;
   private final List<BiConsumer<UUID, List<UUID>>> closedListeners = new CopyOnWriteArrayList<>();
-  /** What stopped the last fill of each factor, so an unchanged outcome is not logged again. */
-  private final Map<ReplicationFactor, String> lastFillOutcome = new ConcurrentHashMap<>();
   /** Where new pipelines' ids come from: random, but for a seeded simulation that must replay exactly. */
   private Supplier<UUID> newIds = UUID::randomUUID;
-  /** The factors {@link #fillToLimits} fills: RATIS/THREE, and RATIS/ONE if enabled. */
-  private final List<ReplicationFactor> filledFactors;
 
   /**
    * @param singleReplicaPipelines whether every usable datanode gets a RATIS/ONE pipeline of its own
@@ -87,14 +76,13 @@ public final class PipelineManager implements NodeEvents {
     this.nodes = nodes;
     this.commands = commands;
     this.limits = limits;
-    this.filledFactors = singleReplicaPipelines ? List.of(ReplicationFactor.THREE, ReplicationFactor.ONE)
-        : List.of(ReplicationFactor.THREE);
     this.policy = new PipelinePlacementPolicy(limits);
     this.renewal = new PipelineRenewalPolicy(policy);
     this.clock = clock;
     this.resendAfterMs = Math.max(1000, 3 * heartbeatInterval.toMillis());
-    this.settle = Duration.ofMillis(Math.max(1000, 2 * heartbeatInterval.toMillis()));
-    this.background = background;
+    this.filler = new PipelineFiller(this, singleReplicaPipelines
+        ? List.of(ReplicationFactor.THREE, ReplicationFactor.ONE) : List.of(ReplicationFactor.THREE),
+        Duration.ofMillis(Math.max(1000, 2 * heartbeatInterval.toMillis())), background);
   }
 
   /** Names new pipelines with {@code ids} instead of random ones; before the manager is used. */
@@ -142,31 +130,7 @@ public final class PipelineManager implements NodeEvents {
    * on every usable datanode without one; returns how many were created.
    */
   public int fillToLimits() {
-    int created = 0;
-    for (ReplicationFactor factor : filledFactors) {
-      created += fill(factor);
-    }
-    return created;
-  }
-
-  private int fill(ReplicationFactor factor) {
-    int created = 0;
-    String outcome;
-    while (true) {
-      try {
-        create(factor);
-        created++;
-      } catch (ScmException e) {
-        outcome = e.result() + ": " + e.getMessage();
-        break;
-      }
-    }
-    if (created > 0 || !outcome.equals(lastFillOutcome.get(factor))) {
-      LOG.info("Pipeline fill created {}; {} RATIS/{} pipelines now; stopped by {}", created, countLive(factor),
-          factor, outcome);
-    }
-    lastFillOutcome.put(factor, outcome);
-    return created;
+    return filler.fill();
   }
 
   /** Tells {@code listener} (pipeline id, members) of every closed pipeline, outside this manager's lock. */
@@ -258,21 +222,10 @@ public final class PipelineManager implements NodeEvents {
     }
   }
 
-  /** Live pipelines a datanode is in, and how many it leads. */
-  public record NodeLoad(int pipelines, int leaders) {
-    NodeLoad plus(NodeLoad other) {
-      return new NodeLoad(pipelines + other.pipelines, leaders + other.leaders);
-    }
-  }
-
-  /**
-   * Fills once registrations settle: two heartbeat intervals after the last one. Filling at the first
-   * registrations would pair the first three nodes with each other up to their limits and leave the later ones
-   * only each other, so losing one node would strand its partners.
-   */
+  /** Fills once registrations settle ({@link PipelineFiller}). */
   @Override
   public void registered(UUID datanode) {
-    fillOnceSettled();
+    filler.fillOnceSettled();
   }
 
   /**
@@ -285,17 +238,7 @@ public final class PipelineManager implements NodeEvents {
     if (to == NodeState.STALE || to == NodeState.DEAD) {
       closePipelinesOf(datanode, "member " + datanode + " is " + to);
     } else if (to == NodeState.HEALTHY) {
-      fillOnceSettled();
-    }
-  }
-
-  private void fillOnceSettled() {
-    synchronized (lock) {
-      if (pendingFill != null) {
-        pendingFill.cancel(false);
-      }
-      pendingFill = background.schedule(this::fillToLimits, settle.toMillis(),
-          TimeUnit.MILLISECONDS);
+      filler.fillOnceSettled();
     }
   }
 
@@ -303,7 +246,7 @@ public final class PipelineManager implements NodeEvents {
   @Override
   public void operationalStateChanged(UUID datanode, NodeOperationalState from, NodeOperationalState to) {
     if (to == NodeOperationalState.IN_SERVICE) {
-      background.execute(this::fillToLimits);
+      filler.fillSoon();
     } else if (from == NodeOperationalState.IN_SERVICE) {
       closePipelinesOf(datanode, "member " + datanode + " is " + to);
     }
@@ -321,7 +264,7 @@ public final class PipelineManager implements NodeEvents {
         LOG.debug("Pipeline {} was already gone: {}", id, e.getMessage());
       }
     }
-    background.execute(this::fillToLimits);
+    filler.fillSoon();
   }
 
   /**
@@ -406,29 +349,15 @@ public final class PipelineManager implements NodeEvents {
   }
 
   private List<PlacementNode> placementNodes(ReplicationFactor factor) {
-    Map<UUID, int[]> counts = new HashMap<>();
-    for (TrackedPipeline p : live(factor)) {
-      UUID leader = p.leaderOrSuggested();
-      p.members.forEach(m -> {
-        int[] c = counts.computeIfAbsent(m, k -> new int[2]);
-        c[0]++;
-        c[1] += m.equals(leader) ? 1 : 0;
-      });
-    }
-    List<PlacementNode> result = new ArrayList<>();
-    for (NodeStatus n : nodes.nodes()) {
-      int[] c = counts.getOrDefault(n.id(), new int[2]);
-      result.add(new PlacementNode(n.id(), n.details().getNetworkLocation(), NodeCapacity.healthyRaftLogDirs(n),
-          c[0], c[1], NodeCapacity.canHostPipelines(n)));
-    }
-    return result;
+    return PlacementNode.of(nodes.nodes(), live(factor));
   }
 
   private List<TrackedPipeline> live(ReplicationFactor factor) {
     return pipelines.values().stream().filter(p -> p.record.getFactor() == factor).toList();
   }
 
-  private int countLive(ReplicationFactor factor) {
+  /** How many pipelines of {@code factor} SCM tracks. */
+  int countLive(ReplicationFactor factor) {
     synchronized (lock) {
       return live(factor).size();
     }

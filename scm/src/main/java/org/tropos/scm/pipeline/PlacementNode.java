@@ -1,6 +1,11 @@
 package org.tropos.scm.pipeline;
 
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
+import org.tropos.scm.node.NodeStatus;
 
 /**
  * What pipeline placement knows of one datanode.
@@ -19,5 +24,25 @@ public record PlacementNode(UUID id, String rack, int raftLogDisks, int pipeline
 
   public PlacementNode withPipelines(int count) {
     return new PlacementNode(id, rack, raftLogDisks, count, leaders, usable);
+  }
+
+  /** Every node as placement sees it, counting its memberships and leaderships of {@code live} pipelines. */
+  static List<PlacementNode> of(List<NodeStatus> nodes, List<TrackedPipeline> live) {
+    Map<UUID, int[]> counts = new HashMap<>();
+    for (TrackedPipeline p : live) {
+      UUID leader = p.leaderOrSuggested();
+      p.members.forEach(m -> {
+        int[] c = counts.computeIfAbsent(m, k -> new int[2]);
+        c[0]++;
+        c[1] += m.equals(leader) ? 1 : 0;
+      });
+    }
+    List<PlacementNode> result = new ArrayList<>();
+    for (NodeStatus n : nodes) {
+      int[] c = counts.getOrDefault(n.id(), new int[2]);
+      result.add(new PlacementNode(n.id(), n.details().getNetworkLocation(), NodeCapacity.healthyRaftLogDirs(n),
+          c[0], c[1], NodeCapacity.canHostPipelines(n)));
+    }
+    return result;
   }
 }

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
+import org.tropos.scm.container.ContainerView;
 
 /**
  * Decides when a draining datanode is done: DECOMMISSIONING becomes DECOMMISSIONED once every container it held

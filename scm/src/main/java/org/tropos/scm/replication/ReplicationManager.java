@@ -1,6 +1,5 @@
 package org.tropos.scm.replication;
 
-import org.tropos.proto.scm.ContainerHealth;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -18,12 +17,14 @@ import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
 import org.tropos.proto.scm.CloseContainerCommand;
+import org.tropos.proto.scm.ContainerHealth;
 import org.tropos.proto.scm.DeleteContainerCommand;
 import org.tropos.proto.scm.HealthCount;
 import org.tropos.proto.scm.ReplicateContainerCommand;
 import org.tropos.proto.scm.ReplicationReport;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.scm.container.ContainerManager;
+import org.tropos.scm.container.ContainerView;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;

@@ -1,6 +1,5 @@
 package org.tropos.scm.replication;
 
-import org.tropos.proto.scm.ContainerHealth;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -15,6 +14,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.scm.ContainerHealth;
+import org.tropos.scm.container.ContainerView;
+import org.tropos.scm.container.Replica;
 
 /**
  * Decides, from a snapshot of containers, replicas and nodes, what replication does next (ARCHITECTURE.md, "SCM";

@@ -10,19 +10,18 @@ import org.tropos.common.util.VersionInfo;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.ReplicationFactor;
-import org.tropos.proto.scm.CreatePipelineRequest;
-import org.tropos.proto.scm.ReplicationReport;
-import org.tropos.proto.scm.ListContainersResponse;
-import org.tropos.proto.scm.ListContainersRequest;
-import org.tropos.proto.scm.GetReplicationReportRequest;
-import org.tropos.proto.scm.GetContainerRequest;
-import org.tropos.proto.scm.DatanodeAdminResult;
-import org.tropos.proto.scm.DatanodeAdminResponse;
-import org.tropos.proto.scm.DatanodeAdminRequest;
 import org.tropos.proto.scm.ContainerDetails;
+import org.tropos.proto.scm.CreatePipelineRequest;
+import org.tropos.proto.scm.DatanodeAdminRequest;
+import org.tropos.proto.scm.DatanodeAdminResponse;
+import org.tropos.proto.scm.DatanodeAdminResult;
 import org.tropos.proto.scm.DatanodeStatus;
+import org.tropos.proto.scm.GetContainerRequest;
+import org.tropos.proto.scm.GetReplicationReportRequest;
 import org.tropos.proto.scm.GetScmInfoRequest;
 import org.tropos.proto.scm.GetScmInfoResponse;
+import org.tropos.proto.scm.ListContainersRequest;
+import org.tropos.proto.scm.ListContainersResponse;
 import org.tropos.proto.scm.ListDatanodesRequest;
 import org.tropos.proto.scm.ListDatanodesResponse;
 import org.tropos.proto.scm.ListPipelinesRequest;
@@ -31,12 +30,14 @@ import org.tropos.proto.scm.PipelineInfo;
 import org.tropos.proto.scm.PipelineMember;
 import org.tropos.proto.scm.PipelineRequest;
 import org.tropos.proto.scm.PipelineResponse;
+import org.tropos.proto.scm.ReplicationReport;
 import org.tropos.proto.scm.ScmAdminServiceGrpc;
-import org.tropos.scm.ScmIdentity;
 import org.tropos.scm.container.ContainerManager;
+import org.tropos.scm.db.ScmIdentity;
 import org.tropos.scm.node.DatanodeAdmin;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
+import org.tropos.scm.pipeline.NodeLoad;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineView;
 import org.tropos.scm.replication.ReplicationManager;
@@ -73,11 +74,11 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
   public void listDatanodes(ListDatanodesRequest request, StreamObserver<ListDatanodesResponse> observer) {
     ScmCalls.respond("ListDatanodes", observer, () -> {
       administrators.checkReader("list datanodes");
-      Map<UUID, PipelineManager.NodeLoad> load = pipelines.loadPerNode();
+      Map<UUID, NodeLoad> load = pipelines.loadPerNode();
       ListDatanodesResponse.Builder response = ListDatanodesResponse.newBuilder();
       for (NodeStatus node : nodes.nodes()) {
         if (request.getState() == NodeState.NODE_STATE_UNSPECIFIED || request.getState() == node.state()) {
-          PipelineManager.NodeLoad l = load.getOrDefault(node.id(), new PipelineManager.NodeLoad(0, 0));
+          NodeLoad l = load.getOrDefault(node.id(), new NodeLoad(0, 0));
           response.addDatanodes(DatanodeStatus.newBuilder().setDetails(node.details()).setState(node.state())
               .setLastReport(node.lastReport()).setLastHeartbeatAgeMs(node.lastHeartbeatAgeMs())
               .setPipelineCount(l.pipelines()).setLeaderCount(l.leaders())

@@ -19,9 +19,9 @@ import org.tropos.proto.scm.ReregisterCommand;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmDatanodeServiceGrpc;
 import org.tropos.proto.scm.ScmResult;
-import org.tropos.scm.ScmIdentity;
 import org.tropos.scm.block.BlockDeletingService;
 import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.db.ScmIdentity;
 import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.node.NodeManager;
 

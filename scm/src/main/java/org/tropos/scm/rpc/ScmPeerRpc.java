@@ -9,7 +9,7 @@ import org.tropos.proto.scm.JoinServiceRequest;
 import org.tropos.proto.scm.JoinServiceResponse;
 import org.tropos.proto.scm.ScmPeerServiceGrpc;
 import org.tropos.proto.scm.ScmResult;
-import org.tropos.scm.ScmIdentity;
+import org.tropos.scm.db.ScmIdentity;
 import org.tropos.scm.security.ScmCertificateAuthority;
 
 /**

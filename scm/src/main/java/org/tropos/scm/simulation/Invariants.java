@@ -15,8 +15,8 @@ import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.scm.node.NodeStatus;
+import org.tropos.scm.pipeline.NodeLoad;
 import org.tropos.scm.pipeline.PipelineLimits;
-import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineView;
 
 /**
@@ -80,7 +80,7 @@ final class Invariants {
 
   /** Each node within its pipeline limit. */
   private void checkPipelines() {
-    for (Map.Entry<UUID, PipelineManager.NodeLoad> load : scm.pipelines().loadPerNode().entrySet()) {
+    for (Map.Entry<UUID, NodeLoad> load : scm.pipelines().loadPerNode().entrySet()) {
       if (load.getValue().pipelines() > limits.perNode()) {
         throw new Violation(cluster.nodes.get(load.getKey()) + " is in " + load.getValue().pipelines()
             + " pipelines, over its limit of " + limits.perNode());
@@ -95,7 +95,7 @@ final class Invariants {
    * pipeline renewal replaces one pipeline at a time and finds no better set.)
    */
   private String oneRackPipeline() {
-    Map<UUID, PipelineManager.NodeLoad> loads = scm.pipelines().loadPerNode();
+    Map<UUID, NodeLoad> loads = scm.pipelines().loadPerNode();
     for (PipelineView p : scm.pipelines().list(PipelineState.PIPELINE_STATE_UNSPECIFIED)) {
       Set<String> on = p.members().stream().map(m -> cluster.nodes.get(m.id()).rack).collect(Collectors.toSet());
       if (p.record().getFactor() != ReplicationFactor.THREE || on.size() > 1) {
@@ -103,7 +103,7 @@ final class Invariants {
       }
       boolean roomElsewhere = scm.nodes().nodes().stream().anyMatch(n -> n.state() == NodeState.HEALTHY
           && n.inService() && !on.contains(cluster.nodes.get(n.id()).rack)
-          && loads.getOrDefault(n.id(), new PipelineManager.NodeLoad(0, 0)).pipelines() < limits.perNode());
+          && loads.getOrDefault(n.id(), new NodeLoad(0, 0)).pipelines() < limits.perNode());
       if (roomElsewhere) {
         return "pipeline " + Uuids.fromProto(p.record().getId().getId()) + " is " + p.record().getState()
             + " on one rack, " + on + ", while another rack has room";

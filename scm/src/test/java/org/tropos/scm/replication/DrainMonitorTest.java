@@ -11,6 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
+import org.tropos.scm.container.ContainerView;
+import org.tropos.scm.container.Replica;
 
 /** When draining datanodes are done, on nodes a, b, c, d. */
 class DrainMonitorTest {

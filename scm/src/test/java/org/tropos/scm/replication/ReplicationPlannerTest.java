@@ -17,6 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
+import org.tropos.scm.container.ContainerView;
+import org.tropos.scm.container.Replica;
 import org.tropos.scm.replication.ReplicationAction.Copy;
 import org.tropos.scm.replication.ReplicationAction.Delete;
 import org.tropos.scm.replication.ReplicationAction.ForceClose;

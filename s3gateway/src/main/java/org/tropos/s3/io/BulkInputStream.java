@@ -1,4 +1,4 @@
-package org.tropos.s3;
+package org.tropos.s3.io;
 
 import java.io.IOException;
 import java.io.InputStream;

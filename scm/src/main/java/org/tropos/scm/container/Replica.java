@@ -1,4 +1,4 @@
-package org.tropos.scm.replication;
+package org.tropos.scm.container;
 
 import java.util.UUID;
 import org.tropos.proto.hdds.ContainerState;

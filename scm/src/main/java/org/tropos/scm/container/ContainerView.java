@@ -1,4 +1,4 @@
-package org.tropos.scm.replication;
+package org.tropos.scm.container;
 
 import java.util.List;
 import java.util.UUID;

@@ -1,4 +1,4 @@
-package org.tropos.s3;
+package org.tropos.s3.error;
 
 /**
  * Every S3 error the gateway answers: S3's code, its HTTP status and S3's own wording, in one table

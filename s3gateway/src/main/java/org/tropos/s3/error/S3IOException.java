@@ -1,4 +1,4 @@
-package org.tropos.s3;
+package org.tropos.s3.error;
 
 import java.io.IOException;
 

@@ -1,9 +1,8 @@
-package org.tropos.scm;
+package org.tropos.scm.db;
 
 import java.io.IOException;
 import java.util.Optional;
 import java.util.UUID;
-import org.tropos.scm.db.ScmDb;
 
 /**
  * The cluster's id and this SCM's id, created on SCM's first start and kept in its database. Datanodes record
@@ -20,12 +19,13 @@ public record ScmIdentity(String clusterId, String scmId) {
   }
 
   /** Writes {@code identity}, as another SCM of the service holds it, to this SCM's database (before Raft runs). */
-  static void adopt(ScmDb db, ScmIdentity identity) throws IOException {
+  public static void adopt(ScmDb db, ScmIdentity identity) throws IOException {
     db.putMeta(SCM_ID, identity.scmId());
     db.putMeta(CLUSTER_ID, identity.clusterId());
   }
 
-  static ScmIdentity loadOrCreate(ScmDb db) throws IOException {
+  /** The identity the database holds, or a new cluster's, created and stored (the first SCM's first start). */
+  public static ScmIdentity loadOrCreate(ScmDb db) throws IOException {
     String clusterId = db.meta(CLUSTER_ID);
     String scmId = db.meta(SCM_ID);
     if (clusterId == null) {
