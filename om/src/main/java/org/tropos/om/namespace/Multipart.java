@@ -1,7 +1,6 @@
 package org.tropos.om.namespace;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.tropos.common.rpc.OmException;
-import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.om.BucketLayout;
@@ -61,7 +59,7 @@ final class Multipart {
     String uploadId = String.format("%016x", txn.newObjectId());
     MultipartUploadRow.Builder upload = MultipartUploadRow.newBuilder();
     KeyEncryptions.opened(keys, bucket, request.getEncryption(), false).ifPresent(upload::setEncryption);
-    txn.put(OmTable.MULTIPART_UPLOADS, uploadKey(bucket, request.getKey(), uploadId), upload
+    txn.put(OmTable.MULTIPART_UPLOADS, MultipartKeys.upload(bucket, request.getKey(), uploadId), upload
         .setUploadId(uploadId).setKey(request.getKey()).setOwner(ObjectOwners.of(bucket, request.getOwner(),
             request.getAcl())).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setFactor(bucket.getFactor()).setAcl(request.getAcl()).setGrants(request.getGrants()).build());
@@ -110,7 +108,7 @@ final class Multipart {
   static Optional<KeyEncryption> partEncryption(Txn txn, BucketRow bucket, String key, OpenKeyRequest request,
       boolean written) throws OmException {
     String uploadId = request.getUploadId();
-    MultipartUploadRow upload = upload(txn, uploadKey(bucket, key, uploadId), uploadId);
+    MultipartUploadRow upload = upload(txn, MultipartKeys.upload(bucket, key, uploadId), uploadId);
     EncryptionRequest asked = request.getEncryption();
     if (upload.getEncryption().getKind() == EncryptionKind.SSE_C) {
       // S3 has every part sent with the upload's key: each is encrypted by its writer under it.
@@ -190,7 +188,7 @@ final class Multipart {
     if (number < 1 || number > MAX_PART_NUMBER) {
       throw new OmException(OmResult.INVALID_REQUEST, "part numbers go from 1 to " + MAX_PART_NUMBER);
     }
-    byte[] uploadKey = uploadKey(bucket, key, uploadId);
+    byte[] uploadKey = MultipartKeys.upload(bucket, key, uploadId);
     txn.unrecorded(t -> upload(t, uploadKey, uploadId));
     return uploadKey;
   }
@@ -201,7 +199,7 @@ final class Multipart {
    */
   private static MultipartPartRow store(Txn txn, BucketRow bucket, String key, String uploadId, byte[] uploadKey,
       MultipartPartRow part) throws OmException {
-    byte[] partKey = partKey(uploadId, part.getPartNumber());
+    byte[] partKey = MultipartKeys.part(uploadId, part.getPartNumber());
     Optional<MultipartPartRow> old = txn.get(OmTable.MULTIPART_PARTS, partKey, MultipartPartRow.parser());
     if (old.isPresent() && old.get().getOpenId() != part.getOpenId()) {
       DeletedKeys.queue(txn, FsoTree.name(bucket) + "/" + key + "#part" + part.getPartNumber(),
@@ -239,7 +237,7 @@ final class Multipart {
    */
   static KeyInfo complete(Txn txn, BucketRow bucket, CompleteMultipartUploadRequest listed) throws OmException {
     CompleteMultipartUploadRequest request = eachPartOnce(listed);
-    byte[] uploadKey = uploadKey(bucket, request.getKey(), request.getUploadId());
+    byte[] uploadKey = MultipartKeys.upload(bucket, request.getKey(), request.getUploadId());
     Optional<MultipartUploadRow> found = txn.get(OmTable.MULTIPART_UPLOADS, uploadKey, MultipartUploadRow.parser());
     if (found.isEmpty()) {
       return completedBefore(txn, bucket, request).orElseThrow(() -> noSuchUpload(request.getUploadId()));
@@ -259,7 +257,7 @@ final class Multipart {
     long size = 0;
     for (int i = 0; i < request.getPartsCount(); i++) {
       PartInfo wanted = request.getParts(i);
-      MultipartPartRow part = txn.get(OmTable.MULTIPART_PARTS, partKey(request.getUploadId(),
+      MultipartPartRow part = txn.get(OmTable.MULTIPART_PARTS, MultipartKeys.part(request.getUploadId(),
           wanted.getPartNumber()), MultipartPartRow.parser()).orElseThrow(() -> invalidPart(wanted.getPartNumber()));
       if (!unquoted(part.getEtag()).equals(unquoted(wanted.getEtag()))
           || (!wanted.getChecksum().isEmpty() && !wanted.getChecksum().equals(part.getChecksum()))) {
@@ -355,7 +353,7 @@ final class Multipart {
   }
 
   static void abort(Txn txn, BucketRow bucket, String key, String uploadId) throws OmException {
-    byte[] uploadKey = uploadKey(bucket, key, uploadId);
+    byte[] uploadKey = MultipartKeys.upload(bucket, key, uploadId);
     removeUpload(txn, bucket, uploadKey, upload(txn, uploadKey, uploadId), List.of());
   }
 
@@ -365,7 +363,7 @@ final class Multipart {
     txn.delete(OmTable.MULTIPART_UPLOADS, uploadKey);
     Set<Integer> keptNumbers = new HashSet<>();
     kept.forEach(p -> keptNumbers.add(p.getPartNumber()));
-    byte[] prefix = partsOf(upload.getUploadId());
+    byte[] prefix = MultipartKeys.partsOf(upload.getUploadId());
     List<byte[]> keys = new ArrayList<>();
     List<MultipartPartRow> parts = new ArrayList<>();
     txn.scan(OmTable.MULTIPART_PARTS, prefix, prefix, MultipartPartRow.parser(), (k, part) -> {
@@ -384,10 +382,10 @@ final class Multipart {
 
   static ListPartsResponse listParts(Txn txn, BucketRow bucket, String key, String uploadId, int marker, int max)
       throws OmException {
-    MultipartUploadRow upload = upload(txn, uploadKey(bucket, key, uploadId), uploadId);
+    MultipartUploadRow upload = upload(txn, MultipartKeys.upload(bucket, key, uploadId), uploadId);
     Listing.Page<PartInfo> page = new Listing.Page<>(Listing.pageSize(max));
-    byte[] prefix = partsOf(uploadId);
-    txn.scan(OmTable.MULTIPART_PARTS, prefix, partKey(uploadId, marker + 1), MultipartPartRow.parser(),
+    byte[] prefix = MultipartKeys.partsOf(uploadId);
+    txn.scan(OmTable.MULTIPART_PARTS, prefix, MultipartKeys.part(uploadId, marker + 1), MultipartPartRow.parser(),
         (k, part) -> page.add(partInfo(part)));
     return ListPartsResponse.newBuilder().addAllParts(page.items()).setTruncated(page.truncated())
         .setOwner(upload.getOwner()).putAllMetadata(upload.getMetadataMap()).build();
@@ -396,12 +394,8 @@ final class Multipart {
   static ListMultipartUploadsResponse listUploads(Txn txn, BucketRow bucket, String prefix, String keyMarker,
       String uploadIdMarker, int max) throws OmException {
     Listing.Page<MultipartUploadInfo> page = new Listing.Page<>(Listing.pageSize(max));
-    byte[] scanPrefix = concat(OmDbKeys.bucketPrefix(bucket.getObjectId()), OmDbKeys.utf8(prefix));
-    byte[] from = scanPrefix;
-    if (!keyMarker.isEmpty()) {
-      from = uploadIdMarker.isEmpty() ? concat(OmDbKeys.bucketPrefix(bucket.getObjectId()),
-          OmDbKeys.utf8(keyMarker), new byte[] {1}) : next(uploadKey(bucket, keyMarker, uploadIdMarker));
-    }
+    byte[] scanPrefix = MultipartKeys.uploadsOf(bucket, prefix);
+    byte[] from = keyMarker.isEmpty() ? scanPrefix : MultipartKeys.uploadsAfter(bucket, keyMarker, uploadIdMarker);
     txn.scan(OmTable.MULTIPART_UPLOADS, scanPrefix, from, MultipartUploadRow.parser(), (k, upload) -> page.add(
         MultipartUploadInfo.newBuilder().setKey(upload.getKey()).setUploadId(upload.getUploadId())
             .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs()).build()));
@@ -450,34 +444,5 @@ final class Multipart {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("MD5 is missing from this JVM", e);
     }
-  }
-
-  static byte[] uploadKey(BucketRow bucket, String key, String uploadId) {
-    return concat(OmDbKeys.bucketPrefix(bucket.getObjectId()), OmDbKeys.utf8(key), new byte[] {0},
-        OmDbKeys.utf8(uploadId));
-  }
-
-  private static byte[] partsOf(String uploadId) {
-    return concat(OmDbKeys.utf8(uploadId), new byte[] {0});
-  }
-
-  private static byte[] partKey(String uploadId, int number) {
-    return concat(partsOf(uploadId), ByteBuffer.allocate(4).putInt(number).array());
-  }
-
-  private static byte[] next(byte[] key) {
-    return concat(key, new byte[] {0});
-  }
-
-  private static byte[] concat(byte[]... parts) {
-    int length = 0;
-    for (byte[] p : parts) {
-      length += p.length;
-    }
-    ByteBuffer out = ByteBuffer.allocate(length);
-    for (byte[] p : parts) {
-      out.put(p);
-    }
-    return out.array();
   }
 }

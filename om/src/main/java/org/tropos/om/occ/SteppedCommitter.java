@@ -51,8 +51,11 @@ public final class SteppedCommitter implements CommitQueue {
       batch.add(queue.poll());
     }
     if (!batch.isEmpty()) {
-      // The journal applies each batch before it returns, so nothing is left in flight after a step.
-      pipeline.canTakeBatch();
+      // The journal applies each batch before it returns, so nothing is in flight between steps and the pipeline
+      // always takes a batch (after a failure or enough batches it starts a fresh validator first).
+      if (!pipeline.canTakeBatch()) {
+        throw new IllegalStateException("a batch is still in flight between steps");
+      }
       pipeline.send(batch);
     }
     return batch.stream().map(Pending::done).toList();

@@ -247,12 +247,12 @@ public final class NamespaceSimulation {
       Request request = waiting.remove(commit);
       Throwable failed = commit.handle((id, t) -> t instanceof CompletionException c ? c.getCause() : t).join();
       if (failed == null) {
-        request.committed(steps, place);
+        request.placedAt(steps, place, Request.Fate.COMMITTED);
         outcome.append(" #").append(request.seq).append(" committed");
       } else if (failed instanceof Conflict) {
         outcome.append(" #").append(request.seq).append(" conflicted");
       } else if (failed instanceof OmException e && e.result() == OmResult.INTERNAL_ERROR) {
-        request.failedInBatch(steps, place);
+        request.placedAt(steps, place, Request.Fate.UNKNOWN);
         outcome.append(" #").append(request.seq).append(" failed to write");
       } else {
         request.refused(steps, place);

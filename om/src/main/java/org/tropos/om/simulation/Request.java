@@ -33,8 +33,8 @@ final class Request {
   long tieBreak;
   /** The run's restarts before it ended (an UNKNOWN outcome is settled by the next restart). */
   int epoch;
-  private boolean committed;
-  private boolean failedInBatch;
+  /** COMMITTED or UNKNOWN once the step that took its transaction ran, else null. */
+  private Fate placedFate;
   private long refusedStep = -1;
   private long refusedPlace;
 
@@ -44,19 +44,15 @@ final class Request {
     this.op = op;
   }
 
-  /** Its transaction committed as the {@code place}-th of step {@code atStep}. */
-  void committed(long atStep, int atPlace) {
-    if (committed) {
+  /**
+   * Its transaction's step ran as the {@code place}-th of step {@code atStep}: {@code how} is COMMITTED, or
+   * UNKNOWN when the batch failed to write (INTERNAL_ERROR), an outcome only the next restart tells.
+   */
+  void placedAt(long atStep, int atPlace, Fate how) {
+    if (placedFate == Fate.COMMITTED) {
       throw new IllegalStateException("request " + this + " committed two transactions");
     }
-    committed = true;
-    step = atStep;
-    place = atPlace;
-  }
-
-  /** Its transaction's batch failed to write (INTERNAL_ERROR): an outcome only the next restart tells. */
-  void failedInBatch(long atStep, int atPlace) {
-    failedInBatch = true;
+    placedFate = how;
     step = atStep;
     place = atPlace;
   }
@@ -72,13 +68,13 @@ final class Request {
     answer = withAnswer;
     epoch = inEpoch;
     tieBreak = seq;
-    if (committed) {
+    if (placedFate == Fate.COMMITTED) {
       fate = Fate.COMMITTED;
       if (op.placedWhereItRead()) {
         step = stepsSeenBySubmitted;
         place = Long.MAX_VALUE;
       }
-    } else if (failedInBatch) {
+    } else if (placedFate == Fate.UNKNOWN) {
       fate = Fate.UNKNOWN;
     } else if (withAnswer.equals("TOO_MANY_CONFLICTS") || withAnswer.equals("OM_NOT_READY")
         || withAnswer.equals("INTERNAL_ERROR")) {

@@ -30,13 +30,20 @@ final class SimulatedOm {
   final Namespace namespace;
   final DirectoryPurger purger;
 
-  private SimulatedOm(OmDb db, SimulatedClock clock, Consumer<CompletableFuture<Long>> afterSubmit)
-      throws IOException {
+  /**
+   * {@code commitAtOnce}: every transaction is committed alone as it is submitted, before {@code afterSubmit}
+   * hears of it.
+   */
+  private SimulatedOm(OmDb db, SimulatedClock clock, boolean commitAtOnce,
+      Consumer<CompletableFuture<Long>> afterSubmit) throws IOException {
     OccMetrics metrics = new OccMetrics();
     this.db = db;
     this.committer = new SteppedCommitter("om-simulation", db, metrics);
     this.runner = new OccRunner(db, new ObjectIds(db), (reads, writes) -> {
       CompletableFuture<Long> done = committer.submit(reads, writes);
+      if (commitAtOnce) {
+        committer.step(1);
+      }
       afterSubmit.accept(done);
       return done;
     }, clock, MAX_RETRIES, metrics);
@@ -47,14 +54,11 @@ final class SimulatedOm {
   /** Opens the OM on the database in {@code dir} (replaying its journal, as after a crash). */
   static SimulatedOm open(Path dir, SimulatedClock clock, Consumer<CompletableFuture<Long>> afterSubmit)
       throws IOException {
-    return new SimulatedOm(OmDb.open(dir), clock, afterSubmit);
+    return new SimulatedOm(OmDb.open(dir), clock, false, afterSubmit);
   }
 
   /** An OM whose transactions commit as they are submitted, one at a time: the serial run to compare with. */
   static SimulatedOm serial(Path dir, SimulatedClock clock) throws IOException {
-    SteppedCommitter[] own = new SteppedCommitter[1];
-    SimulatedOm om = new SimulatedOm(OmDb.open(dir), clock, done -> own[0].step(1));
-    own[0] = om.committer;
-    return om;
+    return new SimulatedOm(OmDb.open(dir), clock, true, done -> { });
   }
 }

@@ -129,8 +129,8 @@ final class CopyOps {
   }
 
   void copy(S3Request request, Caller caller, S3Response out) throws S3Error {
-    ObjectWrites.checkKey(request.key());
-    ObjectWrites.checkHeaders(request);
+    WriteRequestChecks.checkKey(request.key());
+    WriteRequestChecks.checkHeaders(request);
     Source source = Source.parse(request.header("x-amz-copy-source"));
     BucketInfo target = buckets.require(request, caller, Access.Permission.WRITE);
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));

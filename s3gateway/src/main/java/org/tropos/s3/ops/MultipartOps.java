@@ -66,8 +66,8 @@ final class MultipartOps {
    * kept until Complete.
    */
   void initiate(S3Request request, Caller caller, S3Response out) throws S3Error {
-    ObjectWrites.checkKey(request.key());
-    ObjectWrites.checkHeaders(request);
+    WriteRequestChecks.checkKey(request.key());
+    WriteRequestChecks.checkHeaders(request);
     MultipartChecksum checksum = MultipartChecksum.ofCreate(request);
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
     ServerSideEncryption.Asked asked = ServerSideEncryption.asked(request);

@@ -5,16 +5,13 @@ import static org.tropos.s3.auth.RequestAuthenticator.UNSIGNED_PAYLOAD;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import org.tropos.client.KeyOutputStream;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
@@ -43,18 +40,12 @@ import org.tropos.s3.http.S3Response;
  * only after its length, SHA-256 (when signed), chunk signatures (aws-chunked) and Content-MD5 (when sent) check
  * out, and after its conditions ({@code If-Match}, {@code If-None-Match}) hold at commit; otherwise the previous
  * object stays. It is encrypted at rest as asked or as its bucket's default says ({@link ServerSideEncryption}).
- * Headers asking for what we do not do (SSE-KMS, object lock, appends) are NotImplemented: the object is never
- * stored without what was asked for.
+ * Headers asking for what we do not do are refused first ({@link WriteRequestChecks}).
  */
 final class ObjectWrites {
   /** S3's largest object written by one PUT. */
   static final long MAX_PUT_BYTES = 5L << 30;
-  static final int MAX_KEY_BYTES = 1024;
   private static final int BUFFER = 1 << 20;
-  private static final List<String> UNSUPPORTED_HEADER_PREFIXES = List.of("x-amz-object-lock-",
-      "x-amz-write-offset-bytes");
-  private static final Set<String> OTHER_STORAGE_CLASSES = Set.of("REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA",
-      "INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE", "OUTPOSTS", "GLACIER_IR", "SNOW", "EXPRESS_ONEZONE");
 
   private final TroposClient om;
   private final BucketOps buckets;
@@ -67,10 +58,10 @@ final class ObjectWrites {
   }
 
   void put(S3Request request, Caller caller, S3Response out) throws S3Error, IOException {
-    checkKey(request.key());
+    WriteRequestChecks.checkKey(request.key());
     // Who may write is decided before what the request asks is: a caller refused is told so, whatever it asks.
     TargetBucket bucket = buckets.writeTarget(request, caller, buckets.requireWrite(request, caller, false));
-    checkHeaders(request);
+    WriteRequestChecks.checkHeaders(request);
     if (request.key().endsWith("/") && bucket.get(false).getLayout() == BucketLayout.FILE_SYSTEM_OPTIMIZED) {
       putDirectory(request, bucket.get(false), out);
       return;
@@ -135,40 +126,6 @@ final class ObjectWrites {
   private static S3Error parentIsObject(String key) {
     return S3ErrorCode.PARENT_IS_OBJECT.error("A part of the path " + S3Error.quote(key) + " is a file in this"
         + " FILE_SYSTEM_OPTIMIZED bucket: it cannot also be a directory.");
-  }
-
-  /** S3's limit on key names. */
-  static void checkKey(String key) throws S3Error {
-    if (key.getBytes(StandardCharsets.UTF_8).length > MAX_KEY_BYTES) {
-      throw S3ErrorCode.KEY_TOO_LONG.error("Your key is too long: at most " + MAX_KEY_BYTES + " bytes");
-    }
-  }
-
-  /** Refuses what a write asks for that we do not do, before anything is stored. */
-  static void checkHeaders(S3Request request) throws S3Error {
-    checkAsked(request.headers().names(), request.header("x-amz-storage-class"));
-    ServerSideEncryption.asked(request);
-  }
-
-  /**
-   * Refuses a write whose headers (or form fields) {@code names} and storage class ask for what we do not do:
-   * the object is never stored without what was asked for.
-   */
-  static void checkAsked(Iterable<String> names, String storageClass) throws S3Error {
-    for (String name : names) {
-      String lower = name.toLowerCase(Locale.ROOT);
-      for (String prefix : UNSUPPORTED_HEADER_PREFIXES) {
-        if (lower.startsWith(prefix)) {
-          throw S3ErrorCode.NOT_IMPLEMENTED.error(lower + " is not implemented: the object would not be stored as"
-              + " asked");
-        }
-      }
-    }
-    if (storageClass != null && !storageClass.strip().equals("STANDARD")) {
-      throw OTHER_STORAGE_CLASSES.contains(storageClass.strip())
-          ? S3ErrorCode.NOT_IMPLEMENTED.error("Storage class " + S3Error.quote(storageClass) + " is not implemented:"
-              + " only STANDARD") : S3ErrorCode.INVALID_STORAGE_CLASS.error();
-    }
   }
 
   /**

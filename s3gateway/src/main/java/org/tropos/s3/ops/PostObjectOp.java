@@ -91,7 +91,7 @@ final class PostObjectOp {
     if (policy != null) {
       policy.check(fields, clock.wallTime());
     }
-    ObjectWrites.checkKey(key);
+    WriteRequestChecks.checkKey(key);
     checkAsked(fields);
     BucketInfo bucket = buckets.require(request, caller, Access.Permission.WRITE);
     String tagging = fields.get("tagging");
@@ -147,7 +147,7 @@ final class PostObjectOp {
 
   /** Refuses, before anything is stored, a form asking for what we would not do. */
   private static void checkAsked(Map<String, String> fields) throws S3Error {
-    ObjectWrites.checkAsked(fields.keySet(), fields.get("x-amz-storage-class"));
+    WriteRequestChecks.checkAsked(fields.keySet(), fields.get("x-amz-storage-class"));
     for (String name : fields.keySet()) {
       if (name.startsWith("x-amz-grant-")) {
         throw S3ErrorCode.NOT_IMPLEMENTED.error(name + " is not implemented: set a canned ACL with the acl field");
