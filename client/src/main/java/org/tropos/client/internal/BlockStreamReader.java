@@ -1,6 +1,7 @@
 package org.tropos.client.internal;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,7 @@ import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.rpc.LocalBlockSource;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.Clock;
 import org.tropos.common.util.SystemClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -37,10 +39,17 @@ import org.tropos.proto.scm.ContainerInfo;
 public final class BlockStreamReader {
   private static final Logger LOG = LoggerFactory.getLogger(BlockStreamReader.class);
   public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+  /**
+   * How long a block no replica has is asked for again: a restarted datanode replays its pipelines' logs within
+   * seconds of its pipeline's leader being elected.
+   */
+  private static final Duration RECORD_REPLAY_WAIT = Duration.ofSeconds(60);
+  private static final Duration ASK_AGAIN = Duration.ofMillis(500);
 
   private final ScmBlockClient scm;
   private final String clientHost;
   private final BlockReadPool connections;
+  private final Clock clock = SystemClock.INSTANCE;
 
   /** A reader for a few reads, reaching datanodes as {@code scm} reaches SCM: each connection closed after its read. */
   public BlockStreamReader(ScmBlockClient scm, String clientHost) {
@@ -69,14 +78,43 @@ public final class BlockStreamReader {
    * Reads {@code length} bytes of a block from {@code offset}, trying {@code replicas} in order (nearest first)
    * and resuming on the next one at the exact offset reached. When all of them fail, the replicas SCM knows now
    * that were not listed are tried too: the list may be older than the latest re-replication (the OM keeps
-   * locations for a while).
+   * locations for a while). When no replica has the block at all, they are asked again for a while: a datanode
+   * that lost power has a committed block's record again only once its pipeline's log is replayed, which it serves
+   * reads before.
    */
   public void read(BlockLocation location, List<DatanodeDetails> replicas, long offset, long length,
       ByteSink sink) throws IOException {
     long[] delivered = {0};
-    IOException last = tryEach(replicas, location, offset, length, delivered, sink);
+    long deadline = clock.monotonicNanos() + RECORD_REPLAY_WAIT.toNanos();
+    while (true) {
+      boolean[] missing = {true};
+      IOException last = readOnce(location, replicas, offset, length, delivered, sink, missing);
+      if (last == null) {
+        return;
+      }
+      if (!missing[0] || clock.monotonicNanos() > deadline) {
+        throw new IOException("no replica of block " + location + " could be read; last error: "
+            + last.getMessage(), last);
+      }
+      LOG.info("No replica of block {} has it yet; asking them again in {} ms", location, ASK_AGAIN.toMillis());
+      try {
+        clock.pause(ASK_AGAIN);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for block " + location);
+      }
+    }
+  }
+
+  /**
+   * One pass over the listed replicas, then over those SCM adds: null once one served the range, else why not
+   * ({@code missing} left true when every replica answered that it has no such block).
+   */
+  private IOException readOnce(BlockLocation location, List<DatanodeDetails> replicas, long offset, long length,
+      long[] delivered, ByteSink sink, boolean[] missing) {
+    IOException last = tryEach(replicas, location, offset, length, delivered, sink, missing);
     if (last == null) {
-      return;
+      return null;
     }
     List<DatanodeDetails> others = new ArrayList<>();
     try {
@@ -86,19 +124,18 @@ public final class BlockStreamReader {
     }
     others.removeIf(current -> replicas.stream().anyMatch(listed -> listed.getUuid().equals(current.getUuid())));
     if (!others.isEmpty()) {
-      IOException again = tryEach(others, location, offset, length, delivered, sink);
+      IOException again = tryEach(others, location, offset, length, delivered, sink, missing);
       if (again == null) {
-        return;
+        return null;
       }
       last = again;
     }
-    throw new IOException("no replica of block " + location + " could be read; last error: " + last.getMessage(),
-        last);
+    return last;
   }
 
   /** Tries {@code replicas} in order until one serves the rest of the range; null if one did, else the last error. */
   private IOException tryEach(List<DatanodeDetails> replicas, BlockLocation location, long offset, long length,
-      long[] delivered, ByteSink sink) {
+      long[] delivered, ByteSink sink, boolean[] missing) {
     IOException last = null;
     for (DatanodeDetails replica : replicas) {
       try {
@@ -106,17 +143,23 @@ public final class BlockStreamReader {
         return null;
       } catch (DatanodeException e) {
         last = new IOException(e.getMessage(), e);
+        missing[0] &= e.result() == DatanodeResult.NO_SUCH_BLOCK;
         if (e.result() == DatanodeResult.CHECKSUM_MISMATCH) {
           report(location, replica, e.getMessage());
         }
       } catch (IOException e) {
         last = e;
+        missing[0] = false;
       }
       LOG.warn("Block {} from {} failed after {} bytes ({}); trying the next replica", location,
           replica.getHostName(), delivered[0], last.getMessage());
     }
     // Made only when there was no replica to try: made on every read, its stack trace cost 1 % of a small GET's CPU.
-    return last != null ? last : new IOException("no replicas");
+    if (last == null) {
+      missing[0] = false;
+      return new IOException("no replicas");
+    }
+    return last;
   }
 
   /**

@@ -8,10 +8,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.fault.FaultPoints;
+import org.tropos.common.io.AtomicFiles;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.proto.datanode.DatanodeResult;
 import org.tropos.proto.hdds.BlockId;
@@ -20,7 +23,8 @@ import org.tropos.proto.hdds.ChecksumData;
 /**
  * The bytes of block files: chunks checked against the client's checksums and written (past the page cache where
  * {@link DirectIo} says), read back, forced to disk. Writes of one block file take turns: a tail written past the
- * page cache must see the file as it is.
+ * page cache must see the file as it is. A block file's name is made durable with its bytes: its first chunk marks
+ * the directory, which the block's next sync then syncs too (once for every file created in it since).
  *
  * <p>Thread-safe.
  */
@@ -31,6 +35,8 @@ final class ChunkFiles {
   private final DirectIo directIo;
   private final BlockWriteLocks writeLocks = new BlockWriteLocks();
   private final VolumeMeters meters;
+  /** Chunk directories in which a block file may have been created since they were last synced. */
+  private final Set<Path> unsyncedNames = ConcurrentHashMap.newKeySet();
 
   ChunkFiles(String nodeName, DirectIo directIo, VolumeMeters meters) {
     this.nodeName = nodeName;
@@ -56,6 +62,9 @@ final class ChunkFiles {
           + (offset + (long) bad * checksums.getBytesPerChecksum()));
     }
     Path path = container.blockFile(block.getLocalId());
+    if (offset == 0) {
+      unsyncedNames.add(container.chunksDir());
+    }
     meters.written(path, source.remaining());
     synchronized (writeLocks.of(block)) {
       write(block, path, offset, source, direct);
@@ -106,6 +115,10 @@ final class ChunkFiles {
     try (FileChannel channel = FileChannel.open(container.blockFile(block.getLocalId()), StandardOpenOption.WRITE)) {
       FaultPoints.hit(FaultPoints.CHUNK_FSYNC);
       channel.force(true);
+      // Unmarked before it is synced: a file created meanwhile marks it again.
+      if (unsyncedNames.remove(container.chunksDir())) {
+        AtomicFiles.syncDirectory(container.chunksDir());
+      }
     } catch (NoSuchFileException e) {
       LOG.debug("{}: block {} was deleted before its bytes were forced", nodeName, ContainerStore.name(block));
     } catch (IOException e) {

@@ -72,6 +72,10 @@ final class Container {
     Files.createDirectories(dir.resolve("chunks"));
     Container container = new Container(dir, db, descriptor);
     container.save(descriptor);
+    // The new directories' names, as save made the descriptor's durable: the container's in its parent, chunks and
+    // metadata in it. (The parent, containerDirN, is made once per volume and left to the file system's journal.)
+    AtomicFiles.syncDirectory(dir);
+    AtomicFiles.syncDirectory(dir.getParent());
     return container;
   }
 

@@ -115,19 +115,22 @@ public final class DirectIo {
 
   /**
    * Direct I/O failed on {@code file}: switches it off if the file system refuses {@code O_DIRECT} (tmpfs does, on
-   * opening). Any other failure (a full disk, a bad sector) is the disk's, and leaves direct I/O on: the caller
-   * does the same I/O through the page cache, which meets it too.
+   * opening; FUSE file systems may open the file and refuse its reads). Any other failure (a full disk, a bad
+   * sector) is the disk's, and leaves direct I/O on: the caller does the same I/O through the page cache, which
+   * meets it too.
    */
   public void failed(Path file, IOException cause) {
-    if (!refused && !opensDirect(file)) {
+    if (!refused && !readsDirect(file)) {
       refused = true;
       LOG.warn("Direct I/O failed on {} ({}); block files are written and read through the page cache from now on",
           file, cause.toString());
     }
   }
 
-  private static boolean opensDirect(Path file) {
+  /** Whether the first page of {@code file} can be read directly (an empty file: whether it opens that way). */
+  private boolean readsDirect(Path file) {
     try (FileChannel channel = open(file, StandardOpenOption.READ)) {
+      channel.read(buffer(ALIGNMENT), 0);
       return true;
     } catch (IOException e) {
       return false;

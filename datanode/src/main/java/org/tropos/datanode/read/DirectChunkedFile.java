@@ -61,6 +61,17 @@ final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
     this.resume = resume;
     synchronized (this) {
       readNext(allocator, Runnable::run);
+      CompletableFuture<ByteBuf> first = ahead.peekFirst();
+      if (first.isCompletedExceptionally()) {
+        // A file system may open a file for direct I/O and refuse the reads (FUSE file systems do): the caller
+        // then reads through the page cache instead.
+        file.close();
+        try {
+          first.join();
+        } catch (CompletionException e) {
+          throw failure(e);
+        }
+      }
       readAhead(allocator);
     }
   }
@@ -82,12 +93,17 @@ final class DirectChunkedFile implements ChunkedInput<ByteBuf> {
     try {
       piece = next.join();
     } catch (CompletionException e) {
-      throw e.getCause() instanceof UncheckedIOException io ? io.getCause()
-          : new IOException("read of " + file + " failed: " + e.getCause(), e.getCause());
+      throw failure(e);
     }
     position += piece.readableBytes();
     readAhead(allocator);
     return piece;
+  }
+
+  /** Why a piece's read failed. */
+  private IOException failure(CompletionException e) {
+    return e.getCause() instanceof UncheckedIOException io ? io.getCause()
+        : new IOException("read of " + file + " failed: " + e.getCause(), e.getCause());
   }
 
   /** The next piece, once read; null at the end. For a reader on a thread of its own, never an event loop. */

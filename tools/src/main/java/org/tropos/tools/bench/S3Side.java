@@ -26,7 +26,7 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * CPU time is the server's cost per operation) and, for an HTTPS endpoint whose certificate a private CA signed,
  * that CA's certificate.
  */
-record S3Side(String name, String endpoint, String accessKey, String secret, OptionalLong pid,
+public record S3Side(String name, String endpoint, String accessKey, String secret, OptionalLong pid,
     Optional<Path> caFile) {
   S3Side(String name, String endpoint, String accessKey, String secret, OptionalLong pid) {
     this(name, endpoint, accessKey, secret, pid, Optional.empty());
@@ -61,7 +61,7 @@ record S3Side(String name, String endpoint, String accessKey, String secret, Opt
    * An AWS SDK client with path-style addressing, enough connections for 64 concurrent requests, trusting the
    * side's CA if it has one.
    */
-  S3Client client() throws IOException {
+  public S3Client client() throws IOException {
     ApacheHttpClient.Builder http = ApacheHttpClient.builder().maxConnections(64);
     if (caFile.isPresent()) {
       TrustManager[] trust = trusting(caFile.get());

@@ -8,6 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ import org.tropos.common.util.NamedThreadFactory;
  * of the default replication can be written; its output goes to a log file. Closing it stops it as Ctrl-C does;
  * its starter closes it also when the JVM is stopped ({@link BenchDir#stopOnExit}), or it would run on, orphaned.
  */
-final class TroposLocalProcess implements AutoCloseable {
+public final class TroposLocalProcess implements AutoCloseable {
   private static final Duration START_TIMEOUT = Duration.ofMinutes(3);
   private static final Duration STOP_TIMEOUT = Duration.ofMinutes(1);
   private static final Pattern ENDPOINT = Pattern.compile("^\\s*S3 gateway\\s+(\\S+)");
@@ -45,7 +46,14 @@ final class TroposLocalProcess implements AutoCloseable {
    * Starts it with its data in {@code dataDir}, {@code datanodes} datanodes, a heap of {@code heap} (as
    * TROPOS_HEAPSIZE) and {@code settings} over the configuration directory's.
    */
-  TroposLocalProcess(Path dataDir, int datanodes, String heap, Map<String, String> settings) throws IOException {
+  public TroposLocalProcess(Path dataDir, int datanodes, String heap, Map<String, String> settings)
+      throws IOException {
+    this(dataDir, dataDir.resolveSibling(dataDir.getFileName() + ".log"), datanodes, heap, settings);
+  }
+
+  /** As above, with its output appended to {@code log}. */
+  public TroposLocalProcess(Path dataDir, Path log, int datanodes, String heap, Map<String, String> settings)
+      throws IOException {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx" + heap, "-Djava.util.concurrent.ForkJoinPool.common.parallelism=4"));
     // The launcher's extra JVM options (bin/tropos), for the cluster as for any tropos command.
@@ -66,7 +74,7 @@ final class TroposLocalProcess implements AutoCloseable {
         "--data-dir", dataDir.toString(), "--datanodes", Integer.toString(datanodes)));
     settings.forEach((key, value) -> command.addAll(List.of("-D", key + "=" + value)));
     Files.createDirectories(dataDir);
-    log = dataDir.resolveSibling(dataDir.getFileName() + ".log");
+    this.log = log;
     process = new ProcessBuilder(command).redirectErrorStream(true).start();
     new NamedThreadFactory("tropos-local-output", true).newThread(this::copyOutput).start();
   }
@@ -87,7 +95,7 @@ final class TroposLocalProcess implements AutoCloseable {
   }
 
   /** Waits until the cluster takes writes; its S3 service over HTTP, or why it did not start. */
-  S3Side awaitReady() throws IOException, InterruptedException {
+  public S3Side awaitReady() throws IOException, InterruptedException {
     try {
       return ready.get(START_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (ExecutionException | TimeoutException e) {
@@ -102,7 +110,8 @@ final class TroposLocalProcess implements AutoCloseable {
     String endpoint = null;
     Matcher secure = null;
     try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-        StandardCharsets.UTF_8)); PrintWriter out = new PrintWriter(Files.newBufferedWriter(log), true)) {
+        StandardCharsets.UTF_8)); PrintWriter out = new PrintWriter(Files.newBufferedWriter(log,
+        StandardOpenOption.CREATE, StandardOpenOption.APPEND), true)) {
       for (String line = in.readLine(); line != null; line = in.readLine()) {
         out.println(line);
         Matcher at = ENDPOINT.matcher(line);
@@ -134,6 +143,11 @@ final class TroposLocalProcess implements AutoCloseable {
     } catch (IOException e) {
       return "(unreadable: " + e.getMessage() + ")";
     }
+  }
+
+  /** Kills the cluster at once (SIGKILL, as a power cut stops it: nothing more is written) and waits for it. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly().waitFor();
   }
 
   /** Stops the cluster as Ctrl-C does and waits for it to end; past a minute, kills it. */
