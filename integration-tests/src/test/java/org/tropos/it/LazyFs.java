@@ -113,12 +113,18 @@ final class LazyFs implements AutoCloseable {
 
   /** Unmounts and stops LazyFS (what it holds unsynced is lost, as at a power cut). */
   @Override
-  public void close() throws Exception {
-    new ProcessBuilder("fusermount3", "-u", "-z", mountPoint.toString()).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
-    process.destroy();
-    if (!process.waitFor(MOUNT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
+  public void close() throws IOException {
+    try {
+      new ProcessBuilder("fusermount3", "-u", "-z", mountPoint.toString()).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start().waitFor();
+      process.destroy();
+      if (!process.waitFor(MOUNT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      process.destroyForcibly();
+      throw new IOException("interrupted unmounting " + mountPoint, e);
     }
   }
 }

@@ -165,6 +165,11 @@ final class VolumeDb implements AutoCloseable {
     return ByteBuffer.allocate(16).putLong(containerId).putLong(localId).array();
   }
 
+  /** Closes as a power cut leaves it: block rows not flushed yet (written without the WAL) are lost. */
+  void closeAsCrashed() throws IOException {
+    db.closeLosingUnflushed();
+  }
+
   @Override
   public void close() {
     db.close();

@@ -345,8 +345,7 @@ final class ContainerStateMachine extends BaseStateMachine {
         PutBlock put = command.hasPutBlock() ? command.getPutBlock() : command.getWriteChunk().getCommit();
         force(index);
         hitPutBlockApply();
-        store.putBlock(BlockData.newBuilder().setBlockId(put.getBlockId()).setLength(put.getLength())
-            .setChecksums(put.getChecksums()).setBcsid(index).build());
+        store.putBlock(blockData(put, index));
         response.setBcsid(index);
       } else if (command.hasCloseContainer()) {
         store.setState(command.getCloseContainer().getContainerId(), ContainerState.CONTAINER_CLOSED);
@@ -358,6 +357,12 @@ final class ContainerStateMachine extends BaseStateMachine {
       response.setResult(e.result()).setMessage(e.getMessage());
     }
     return response.build();
+  }
+
+  /** The row a PutBlock applied as log entry {@code index} makes. */
+  static BlockData blockData(PutBlock put, long index) {
+    return BlockData.newBuilder().setBlockId(put.getBlockId()).setLength(put.getLength())
+        .setChecksums(put.getChecksums()).setBcsid(index).build();
   }
 
   /** The named fault point of a PutBlock's apply: a fault there is this replica's own, as a failed disk is. */
@@ -419,7 +424,7 @@ final class ContainerStateMachine extends BaseStateMachine {
     return last.getIndex();
   }
 
-  private static ContainerCommand parse(ByteString bytes) throws IOException {
+  static ContainerCommand parse(ByteString bytes) throws IOException {
     return ContainerCommand.parseFrom(bytes.toByteArray());
   }
 }

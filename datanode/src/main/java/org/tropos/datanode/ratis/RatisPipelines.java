@@ -250,12 +250,18 @@ public final class RatisPipelines implements AutoCloseable {
     }
   }
 
-  /** Leaves the pipeline's group and deletes its RaftLog; nothing happens if not in it. */
+  /**
+   * Leaves the pipeline's group and deletes its RaftLog, having first recorded the blocks committed by entries it
+   * has not applied (they may be nowhere else); nothing happens if not in it.
+   */
   public void leave(PipelineId pipeline) throws IOException {
     RaftGroupId groupId = groupIdOf(pipeline);
     if (!groupIds().contains(groupId)) {
       return;
     }
+    RaftServer.Division division = server.getDivision(groupId);
+    UnappliedBlocks.keep(division.getRaftLog(), division.getInfo().getLastAppliedIndex(), store,
+        nodeName + " pipeline " + groupId.getUuid());
     check(server.groupManagement(GroupManagementRequest.newRemove(clientId, me, callIds.incrementAndGet(), groupId,
         true, false)), "leave pipeline " + groupId.getUuid());
     LOG.info("{}: left pipeline {}", nodeName, groupId.getUuid());
@@ -355,7 +361,7 @@ public final class RatisPipelines implements AutoCloseable {
     return DatanodeAddresses.of(member, PortName.RATIS).toString();
   }
 
-  private static RaftGroupId groupIdOf(PipelineId pipeline) {
+  static RaftGroupId groupIdOf(PipelineId pipeline) {
     return RaftGroupId.valueOf(Uuids.fromProto(pipeline.getId()));
   }
 

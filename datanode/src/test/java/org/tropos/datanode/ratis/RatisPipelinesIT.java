@@ -1,22 +1,39 @@
 package org.tropos.datanode.ratis;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.apache.ratis.client.RaftClient;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.protocol.Message;
+import org.apache.ratis.protocol.RaftClientReply;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.checksum.Checksums;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
 import org.tropos.datanode.volume.VolumeSet;
+import org.tropos.proto.datanode.ContainerCommand;
+import org.tropos.proto.datanode.ContainerCommandResponse;
+import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.PutBlock;
+import org.tropos.proto.datanode.WriteChunk;
+import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineReport;
@@ -54,17 +71,26 @@ class RatisPipelinesIT {
   }
 
   private void startAll() throws Exception {
+    startAll(Map.of());
+  }
+
+  private void startAll(Map<String, String> ratisSettings) throws Exception {
     servers.clear();
     for (int i = 0; i < 3; i++) {
-      RatisPipelines server = new RatisPipelines("dn" + i, ids.get(i), "127.0.0.1",
-          ports.size() > i ? ports.get(i) : 0, List.of(dir.resolve("dn" + i + "/r1"), dir.resolve("dn" + i + "/r2")),
-          store(i), SNAPSHOT_EVERY_ENTRIES, Map.of());
-      server.start();
-      servers.add(server);
+      servers.add(startServer(i, store(i), ratisSettings));
       if (ports.size() <= i) {
-        ports.add(server.port());
+        ports.add(servers.get(i).port());
       }
     }
+  }
+
+  private RatisPipelines startServer(int i, ContainerStore store, Map<String, String> ratisSettings)
+      throws Exception {
+    RatisPipelines server = new RatisPipelines("dn" + i, ids.get(i), "127.0.0.1",
+        ports.size() > i ? ports.get(i) : 0, List.of(dir.resolve("dn" + i + "/r1"), dir.resolve("dn" + i + "/r2")),
+        store, SNAPSHOT_EVERY_ENTRIES, ratisSettings);
+    server.start();
+    return server;
   }
 
   private List<DatanodeDetails> members() {
@@ -156,6 +182,60 @@ class RatisPipelinesIT {
     for (int i = 0; i < 3; i++) {
       assertEquals(null, report(i, second), "left pipelines are gone");
       assertEquals(2, servers.get(i).reports().size());
+    }
+  }
+
+  /**
+   * Lead 1 of issue 44. Block rows are written without RocksDB's WAL: until a snapshot flushes them, a member's Raft
+   * log is their only record. Two members acknowledge a block while the third is down, then lose power; one comes
+   * back and is told to leave the pipeline (as SCM tells a member of a pipeline it closed) before any leader told it
+   * what was committed. It must keep the block's row rather than delete the log that holds it: otherwise no replica
+   * has the acknowledged block.
+   */
+  @Test
+  void aMemberLeavingBeforeItReplaysKeepsTheBlocksItsLogHolds() throws Exception {
+    // A snapshot when a server stops would flush the rows: a power cut takes none.
+    Map<String, String> powerCut = Map.of("raft.server.snapshot.trigger-when-stop.enabled", "false");
+    startAll(powerCut);
+    PipelineId pipeline = pipeline();
+    create(pipeline, 0);
+    awaitLeader(pipeline, 0);
+    servers.get(2).close();
+    BlockId block = BlockId.newBuilder().setContainerId(1).setLocalId(1).build();
+    byte[] data = new byte[4096];
+    new Random(44).nextBytes(data);
+    ContainerCommandResponse written = writeBlock(pipeline, block, data);
+    assertEquals(DatanodeResult.OK, written.getResult(), written.getMessage());
+    for (int i = 0; i < 2; i++) {
+      servers.get(i).close();
+      stores.get(i).closeAsCrashed();
+    }
+    ContainerStore restarted = store(0);
+    RatisPipelines member = startServer(0, restarted, powerCut);
+    servers.set(0, member);
+    member.leave(pipeline);
+    assertEquals(data.length, restarted.getBlock(block).getLength(), "the acknowledged block's row");
+    assertArrayEquals(data, restarted.readChunk(block, 0, data.length).array());
+  }
+
+  /** Writes {@code data} as a whole block (one chunk that commits it) through the pipeline's leader. */
+  private ContainerCommandResponse writeBlock(PipelineId pipeline, BlockId block, byte[] data) throws Exception {
+    ContainerCommand command = ContainerCommand.newBuilder().setWriteChunk(WriteChunk.newBuilder().setBlockId(block)
+        .setLength(data.length).setChecksums(Checksums.compute(ByteBuffer.wrap(data), 1024))
+        .setCommit(PutBlock.newBuilder().setBlockId(block).setLength(data.length)
+            .setChecksums(Checksums.compute(ByteBuffer.wrap(data), 1024)))).build();
+    byte[] bytes = command.toByteArray();
+    ByteBuffer message = ByteBuffer.allocate(4 + bytes.length + data.length).putInt(bytes.length).put(bytes)
+        .put(data).flip();
+    List<RaftPeer> peers = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      peers.add(RaftPeer.newBuilder().setId(ids.get(i).toString()).setAddress("127.0.0.1:" + ports.get(i)).build());
+    }
+    try (RaftClient client = RaftClient.newBuilder().setProperties(new RaftProperties())
+        .setRaftGroup(RaftGroup.valueOf(RatisPipelines.groupIdOf(pipeline), peers)).build()) {
+      RaftClientReply reply = client.io().send(Message.valueOf(ByteString.copyFrom(message)));
+      assertTrue(reply.isSuccess(), reply.toString());
+      return ContainerCommandResponse.parseFrom(reply.getMessage().getContent().toByteArray());
     }
   }
 }
