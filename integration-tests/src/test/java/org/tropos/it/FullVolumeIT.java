@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,6 +36,8 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 class FullVolumeIT {
   private static final int VOLUME_MB = 48;
   private static final int OBJECT_BYTES = 4 << 20;
+  /** What a datanode holds back on each volume for the deletions that free a full one (MetadataReserve). */
+  private static final long METADATA_RESERVE_BYTES = 8 << 20;
   /** The most objects that could fit: a PUT past it must have failed. */
   private static final int MOST_OBJECTS = VOLUME_MB * (1 << 20) / OBJECT_BYTES;
   /** How long the refused PUT may take: the writer's retries, with no Raft timeout waited out. */
@@ -52,7 +55,7 @@ class FullVolumeIT {
   /** The leader refuses writes while the space kept back still holds what the followers accepted. */
   @Test
   void withSpaceKeptBackAPutThatNoLongerFitsIsRefused(@TempDir Path dir) throws Exception {
-    fillAndCheck(dir, "16MB");
+    fillAndCheck(dir, "16MB", (s3, acknowledged) -> { });
   }
 
   /**
@@ -61,10 +64,44 @@ class FullVolumeIT {
    */
   @Test
   void filledToTheLastByteAPutThatNoLongerFitsIsRefused(@TempDir Path dir) throws Exception {
-    fillAndCheck(dir, "0");
+    fillAndCheck(dir, "0", (s3, acknowledged) -> { });
   }
 
-  private void fillAndCheck(Path dir, String keptBack) throws Exception {
+  /**
+   * Lead 2 of issue 44: deleting objects from volumes filled to the last byte frees their space, with no restart.
+   * A block's deletion writes its database first, which a full disk could refuse.
+   */
+  @Test
+  void deletedObjectsFreeAFullVolume(@TempDir Path dir) throws Exception {
+    fillAndCheck(dir, "0", (s3, acknowledged) -> {
+      Map<Path, Long> usedWhenFull = new LinkedHashMap<>();
+      for (Path mount : mounts) {
+        usedWhenFull.put(mount, used(mount));
+      }
+      for (String key : acknowledged.keySet()) {
+        s3.deleteObject(b -> b.bucket("full").key(key));
+      }
+      // Each datanode holds a replica of every object; it makes its metadata reserve again once the volume has
+      // room, and its database grows by the deletions' records.
+      long freed = (long) acknowledged.size() * OBJECT_BYTES - METADATA_RESERVE_BYTES - (1 << 20);
+      for (Path mount : mounts) {
+        Await.until(freed + " bytes freed on " + mount + " (" + usedWhenFull.get(mount) + " used when full)",
+            MiniCluster.WAIT, () -> used(mount), used -> used <= usedWhenFull.get(mount) - freed);
+      }
+    });
+  }
+
+  /** What a full cluster is checked for once the PUT that no longer fits was refused. */
+  private interface WhenFull {
+    void check(S3Client s3, Map<String, byte[]> acknowledged) throws Exception;
+  }
+
+  private static long used(Path mount) throws IOException {
+    FileStore store = Files.getFileStore(mount);
+    return store.getTotalSpace() - store.getUsableSpace();
+  }
+
+  private void fillAndCheck(Path dir, String keptBack, WhenFull whenFull) throws Exception {
     Path clusterDir = dir.resolve("cluster");
     for (int i = 1; i <= 3; i++) {
       Path data = Files.createDirectories(clusterDir.resolve("dn" + i).resolve("data1"));
@@ -74,7 +111,9 @@ class FullVolumeIT {
     }
     Map<String, String> settings = Map.of("hdds.datanode.volume.min.free.space", keptBack,
         // Bounds a write stuck on a pipeline; the refusal must come well before it.
-        "hdds.ratis.client.request.write.timeout", "60s", "hdds.ratis.client.request.watch.timeout", "60s");
+        "hdds.ratis.client.request.write.timeout", "60s", "hdds.ratis.client.request.watch.timeout", "60s",
+        // Deleted objects' blocks reach SCM and the datanodes within a second.
+        "ozone.directory.deleting.service.interval", "500ms", "hdds.scm.block.deleting.service.interval", "500ms");
     try (S3Cluster cluster = new S3Cluster(clusterDir, settings);
         S3Client s3 = cluster.client("dora");
         ScmAdminClient scm = new ScmAdminClient(cluster.mini().scmClientAddress())) {
@@ -111,6 +150,7 @@ class FullVolumeIT {
       S3Exception again = assertThrows(S3Exception.class,
           () -> s3.putObject(b -> b.bucket("full").key("one-more"), RequestBody.fromString("small")));
       assertEquals(507, again.statusCode(), again.toString());
+      whenFull.check(s3, acknowledged);
     }
   }
 

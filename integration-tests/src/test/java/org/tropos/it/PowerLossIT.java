@@ -45,14 +45,6 @@ class PowerLossIT {
   /** Sizes from a few bytes to several chunks, so that both the OM's rows and block files are cut part-way. */
   private static final int[] SIZES = {100, 64 << 10, 1 << 20, 5 << 20};
   private static final String BUCKET = "power";
-  /**
-   * Chunks go through the page cache. Written with O_DIRECT (a datanode's default for chunks of 64 KB or more)
-   * onto LazyFS, acknowledged 5 MB objects came back with whole megabytes zeroed on all three replicas although
-   * their block files had been synced, LazyFS reporting nothing unsynced of them; the same writes through the page
-   * cache lost nothing. Where O_DIRECT writes through FUSE into LazyFS's cache go astray is not settled (a program
-   * writing and syncing files with O_DIRECT on the same mount lost nothing), so that case is left out here.
-   */
-  private static final Map<String, String> PAGE_CACHE_CHUNKS = Map.of("hdds.datanode.direct.io.threshold", "0");
   /** Every write is synced through FUSE to a LazyFS process on two cores: a few objects a second. */
   private static final Duration WRITES_TIMEOUT = Duration.ofMinutes(3);
 
@@ -95,9 +87,12 @@ class PowerLossIT {
     }
   }
 
-  /** {@code tropos local} on {@code data}, in the launcher's default heap, its output appended to cluster.log. */
+  /**
+   * {@code tropos local} on {@code data} as a newcomer gets it (chunks of 64 KB or more written with O_DIRECT), in
+   * the launcher's default heap, its output appended to cluster.log.
+   */
   private TroposLocalProcess start(Path data) throws IOException {
-    return new TroposLocalProcess(data, dir.resolve("cluster.log"), 3, "512m", PAGE_CACHE_CHUNKS);
+    return new TroposLocalProcess(data, dir.resolve("cluster.log"), 3, "512m", Map.of());
   }
 
   /**

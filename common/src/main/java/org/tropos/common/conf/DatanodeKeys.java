@@ -66,7 +66,8 @@ public final class DatanodeKeys {
       "hdds.datanode.volume.min.free.space", ConfigType.SIZE, "5GB",
       "Free space kept back on each data volume: a pipeline's leader refuses new writes to a volume with no more"
           + " than this available, and SCM closes the pipelines of a datanode with no volume above it, so the"
-          + " writes already accepted still fit on every replica.");
+          + " writes already accepted still fit on every replica. Each volume also keeps its last 8 MB for its block"
+          + " database.");
   public static final ConfigKey<DataSize> DIRECT_IO_THRESHOLD = ConfigKey.of(
       "hdds.datanode.direct.io.threshold", ConfigType.SIZE, "64KB",
       "Chunks of at least this size are written to block files with O_DIRECT, past the page cache (a tail that is"

@@ -3,7 +3,11 @@ package org.tropos.datanode.container;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 import org.tropos.common.io.AtomicFiles;
+import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
 import org.tropos.proto.hdds.ContainerState;
 
@@ -77,6 +81,25 @@ final class Container {
     AtomicFiles.syncDirectory(dir);
     AtomicFiles.syncDirectory(dir.getParent());
     return container;
+  }
+
+  /** The replicas under a volume's {@code current} directory, their committed blocks counted from {@code db}. */
+  static List<Container> loadAll(Path current, VolumeDb db) throws IOException {
+    if (!Files.isDirectory(current)) {
+      return List.of();
+    }
+    List<Container> loaded = new ArrayList<>();
+    try (Stream<Path> files = Files.find(current, 4, (p, a) -> p.toString().endsWith(".container"))) {
+      for (Path file : files.toList()) {
+        ContainerDescriptor d = readDescriptor(file);
+        Container container = new Container(file.getParent().getParent(), db, d);
+        for (BlockData block : db.blocks(d.getContainerId())) {
+          container.counted(1, block.getLength());
+        }
+        loaded.add(container);
+      }
+    }
+    return loaded;
   }
 
   static ContainerDescriptor readDescriptor(Path file) throws IOException {

@@ -2,15 +2,14 @@ package org.tropos.datanode.container;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.io.FileTrees;
@@ -87,27 +86,13 @@ public final class ContainerStore implements AutoCloseable {
         Path root = clusterRoot(volume);
         VolumeDb db = VolumeDb.open(root.resolve("container.db"));
         dbs.put(volume.path(), db);
-        load(root.resolve("current"), db);
+        for (Container container : Container.loadAll(root.resolve("current"), db)) {
+          containers.put(container.descriptor().getContainerId(), container);
+        }
         ContainerCopies.removeUnfinished(root, db, containers.keySet());
       }
     }
     LOG.info("{}: {} containers on {} volumes", nodeName, containers.size(), dbs.size());
-  }
-
-  private void load(Path current, VolumeDb db) throws IOException {
-    if (!Files.isDirectory(current)) {
-      return;
-    }
-    try (Stream<Path> files = Files.find(current, 4, (p, a) -> p.toString().endsWith(".container"))) {
-      for (Path file : files.toList()) {
-        ContainerDescriptor d = Container.readDescriptor(file);
-        Container container = new Container(file.getParent().getParent(), db, d);
-        for (BlockData block : db.blocks(d.getContainerId())) {
-          container.counted(1, block.getLength());
-        }
-        containers.put(d.getContainerId(), container);
-      }
-    }
   }
 
   /** Creates an OPEN container replica for {@code pipeline}; creating one that exists is a no-op. */
@@ -257,6 +242,11 @@ public final class ContainerStore implements AutoCloseable {
     return reports;
   }
 
+  /** The pipeline the container was created for, if this datanode holds a replica of it. */
+  public Optional<PipelineId> pipelineOf(long containerId) {
+    return Optional.ofNullable(containers.get(containerId)).map(c -> c.descriptor().getPipelineId());
+  }
+
   /** Closes an open replica locally as QUASI_CLOSED (its pipeline is gone); others are left as they are. */
   public void quasiClose(long containerId) throws DatanodeException {
     lifecycle.quasiClose(container(containerId));
@@ -349,6 +339,7 @@ public final class ContainerStore implements AutoCloseable {
         container.db().deleteContainer(containerId);
       }
       FileTrees.delete(container.dir());
+      chunks.forget(container);
     } catch (IOException e) {
       throw ioError("delete container " + containerId, e);
     }

@@ -17,7 +17,8 @@ import org.tropos.proto.hdds.BlockId;
  * container's blocks are contiguous; value = {@link BlockData}. Column family {@code deletedBlocks}: the same keys,
  * empty values: blocks deleted while their container was OPEN (see {@link ContainerStore#deleteBlocks}). A volume
  * of an older version gains the second family, empty. Deletions and copied containers are written synced; a
- * committed block's record is not even logged (see {@link #put}).
+ * committed block's record is not even logged (see {@link #put}). Beside it, {@code container.db.reserve} holds
+ * space back for it on a full volume ({@link MetadataReserve}).
  */
 final class VolumeDb implements AutoCloseable {
   private static final String BLOCKS = "blocks";
@@ -29,10 +30,12 @@ final class VolumeDb implements AutoCloseable {
   private static final int MOST_FILES_AT_OPEN = 256;
 
   private final ManagedRocksDb db;
+  private final MetadataReserve reserve;
   private final ClosedContainerRuns closedRuns = new ClosedContainerRuns(CLOSES_PER_RUN);
 
-  private VolumeDb(ManagedRocksDb db) {
+  private VolumeDb(ManagedRocksDb db, MetadataReserve reserve) {
     this.db = db;
+    this.reserve = reserve;
   }
 
   static VolumeDb open(Path dir) throws IOException {
@@ -45,7 +48,9 @@ final class VolumeDb implements AutoCloseable {
       db.close();
       throw e;
     }
-    return new VolumeDb(db);
+    MetadataReserve reserve = new MetadataReserve(dir.resolveSibling(dir.getFileName() + ".reserve"));
+    reserve.beforeWrite();
+    return new VolumeDb(db, reserve);
   }
 
   /**
@@ -59,6 +64,7 @@ final class VolumeDb implements AutoCloseable {
 
   /** Makes every record so far durable (memtables written to disk). */
   void flush() throws IOException {
+    reserve.beforeWrite();
     db.flush();
   }
 
@@ -70,6 +76,7 @@ final class VolumeDb implements AutoCloseable {
    * ({@link ClosedContainerRuns}).
    */
   void flushLeavingOpen(long containerId) throws IOException {
+    reserve.beforeWrite();
     db.flush();
     for (ClosedContainerRuns.Range range : closedRuns.leftOpen(containerId)) {
       for (String family : List.of(BLOCKS, DELETED_BLOCKS)) {
@@ -98,6 +105,7 @@ final class VolumeDb implements AutoCloseable {
 
   /** Removes blocks' metadata in one synced batch; with {@code remember}, records them as deleted in it too. */
   void delete(long containerId, List<Long> localIds, boolean remember) throws IOException {
+    reserve.beforeWrite();
     db.writeBatch(batch -> {
       for (long localId : localIds) {
         batch.delete(BLOCKS, key(containerId, localId));
@@ -137,6 +145,7 @@ final class VolumeDb implements AutoCloseable {
 
   /** Records the blocks of a copied container in one synced batch. */
   void putAll(List<BlockData> blocks) throws IOException {
+    reserve.beforeWrite();
     db.writeBatch(batch -> {
       for (BlockData block : blocks) {
         batch.put(BLOCKS, key(block.getBlockId()), block.toByteArray());
@@ -146,6 +155,7 @@ final class VolumeDb implements AutoCloseable {
 
   /** Forgets everything of a container: its blocks and the record of its deleted ones. */
   void deleteContainer(long containerId) throws IOException {
+    reserve.beforeWrite();
     db.writeBatch(batch -> {
       batch.deleteRange(BLOCKS, key(containerId, 0), key(containerId + 1, 0));
       batch.deleteRange(DELETED_BLOCKS, key(containerId, 0), key(containerId + 1, 0));
@@ -154,6 +164,7 @@ final class VolumeDb implements AutoCloseable {
 
   /** Forgets the deleted blocks of a container (it takes no more writes). */
   void forgetDeleted(long containerId) throws IOException {
+    reserve.beforeWrite();
     db.writeBatch(batch -> batch.deleteRange(DELETED_BLOCKS, key(containerId, 0), key(containerId + 1, 0)));
   }
 

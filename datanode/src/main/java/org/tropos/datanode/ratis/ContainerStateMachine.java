@@ -336,13 +336,13 @@ final class ContainerStateMachine extends BaseStateMachine {
 
   private ContainerCommandResponse apply(ContainerCommand command, long index) {
     ContainerCommandResponse.Builder response = ContainerCommandResponse.newBuilder().setResult(DatanodeResult.OK);
+    PutBlock put = committedBlock(command);
     try {
       if (command.hasWriteChunk() && !store.acceptsWrites(command.getWriteChunk().getBlockId().getContainerId())) {
         // Closed before this chunk: the same answer on every replica, whether or not its bytes were written.
         response.setResult(DatanodeResult.CONTAINER_NOT_OPEN).setMessage("container "
             + command.getWriteChunk().getBlockId().getContainerId() + " is not OPEN");
-      } else if (command.hasPutBlock() || command.getWriteChunk().hasCommit()) {
-        PutBlock put = command.hasPutBlock() ? command.getPutBlock() : command.getWriteChunk().getCommit();
+      } else if (put != null) {
         force(index);
         hitPutBlockApply();
         store.putBlock(blockData(put, index));
@@ -357,6 +357,14 @@ final class ContainerStateMachine extends BaseStateMachine {
       response.setResult(e.result()).setMessage(e.getMessage());
     }
     return response.build();
+  }
+
+  /** The block a command commits (a PutBlock, or a chunk that commits its block), or null. */
+  static PutBlock committedBlock(ContainerCommand command) {
+    if (command.hasPutBlock()) {
+      return command.getPutBlock();
+    }
+    return command.hasWriteChunk() && command.getWriteChunk().hasCommit() ? command.getWriteChunk().getCommit() : null;
   }
 
   /** The row a PutBlock applied as log entry {@code index} makes. */

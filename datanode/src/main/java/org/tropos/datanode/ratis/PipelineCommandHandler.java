@@ -113,7 +113,7 @@ public final class PipelineCommandHandler implements AutoCloseable {
     if (close.getForce()) {
       store.forceClose(close.getContainerId());
     } else if (close.getQuasi()) {
-      store.quasiClose(close.getContainerId());
+      pipelines.quasiClose(close.getContainerId());
     } else if (store.state(close.getContainerId()) != ContainerState.CONTAINER_CLOSED) {
       pipelines.closeContainer(close.getPipelineId(), close.getContainerId());
     }

@@ -13,6 +13,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -47,6 +48,7 @@ import org.tropos.common.conf.RatisPassThrough;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.ratis.PromptCommitGrpc;
 import org.tropos.common.ratis.RaftTls;
+import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.rpc.InProcessServers;
 import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
@@ -259,12 +261,29 @@ public final class RatisPipelines implements AutoCloseable {
     if (!groupIds().contains(groupId)) {
       return;
     }
-    RaftServer.Division division = server.getDivision(groupId);
-    UnappliedBlocks.keep(division.getRaftLog(), division.getInfo().getLastAppliedIndex(), store,
-        nodeName + " pipeline " + groupId.getUuid());
+    keepUnappliedBlocks(groupId);
     check(server.groupManagement(GroupManagementRequest.newRemove(clientId, me, callIds.incrementAndGet(), groupId,
         true, false)), "leave pipeline " + groupId.getUuid());
     LOG.info("{}: left pipeline {}", nodeName, groupId.getUuid());
+  }
+
+  /**
+   * Closes this node's replica of a container as QUASI_CLOSED, without its pipeline (SCM says it is gone), having
+   * first recorded the blocks committed by entries of the pipeline's log it has not applied: once the replica has
+   * left OPEN their replay is refused, and after a power cut their rows are nowhere but in that log.
+   */
+  public void quasiClose(long containerId) throws IOException, DatanodeException {
+    Optional<PipelineId> pipeline = store.pipelineOf(containerId);
+    if (pipeline.isPresent() && groupIds().contains(groupIdOf(pipeline.get()))) {
+      keepUnappliedBlocks(groupIdOf(pipeline.get()));
+    }
+    store.quasiClose(containerId);
+  }
+
+  private void keepUnappliedBlocks(RaftGroupId groupId) throws IOException {
+    RaftServer.Division division = server.getDivision(groupId);
+    UnappliedBlocks.keep(division.getRaftLog(), division.getInfo().getLastAppliedIndex(), store,
+        nodeName + " pipeline " + groupId.getUuid());
   }
 
   /**

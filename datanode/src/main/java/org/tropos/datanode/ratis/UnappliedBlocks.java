@@ -8,7 +8,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.datanode.container.ContainerStore;
-import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.datanode.PutBlock;
 
 /**
@@ -28,11 +27,16 @@ final class UnappliedBlocks {
   /** Records in {@code store} the blocks of {@code log}'s entries after {@code applied}, and flushes the rows. */
   static void keep(RaftLog log, long applied, ContainerStore store, String group) throws IOException {
     TermIndex last = log.getLastEntryTermIndex();
+    boolean recorded = false;
     for (long index = applied + 1; last != null && index <= last.getIndex(); index++) {
-      PutBlock put = committedBlock(log.get(index));
+      LogEntryProto entry = log.get(index);
+      PutBlock put = entry == null || !entry.hasStateMachineLogEntry() ? null
+          : ContainerStateMachine.committedBlock(ContainerStateMachine.parse(entry.getStateMachineLogEntry()
+              .getLogData()));
       if (put == null) {
         continue;
       }
+      recorded = true;
       try {
         store.sync(put.getBlockId());
         store.putBlock(ContainerStateMachine.blockData(put, index));
@@ -41,22 +45,13 @@ final class UnappliedBlocks {
             put.getBlockId().getLocalId(), index, e.getMessage());
       }
     }
+    if (!recorded) {
+      return;
+    }
     try {
       store.flushBlockRecords();
     } catch (DatanodeException e) {
       throw new IOException(group + ": cannot flush the block records kept from its log: " + e.getMessage(), e);
     }
-  }
-
-  /** The block an entry commits (a PutBlock, or a chunk that commits its block), or null. */
-  private static PutBlock committedBlock(LogEntryProto entry) throws IOException {
-    if (entry == null || !entry.hasStateMachineLogEntry()) {
-      return null;
-    }
-    ContainerCommand command = ContainerStateMachine.parse(entry.getStateMachineLogEntry().getLogData());
-    if (command.hasPutBlock()) {
-      return command.getPutBlock();
-    }
-    return command.getWriteChunk().hasCommit() ? command.getWriteChunk().getCommit() : null;
   }
 }

@@ -14,6 +14,12 @@ import org.tropos.proto.hdds.VolumeReport;
  * <p>Thread-safety: state is written by the disk checker and read by the heartbeat; methods are synchronized.
  */
 public final class StorageDirectory {
+  /**
+   * A data volume's last bytes, kept for its block database whatever else is kept back: chunks never take them, and
+   * against anything else filling the file system the database holds them in a file of its own (the container
+   * package's MetadataReserve).
+   */
+  public static final long METADATA_ROOM = 8 << 20;
   private final Path path;
   /** Free space kept back for writes already accepted (data volumes); 0 for RaftLog directories. */
   private final long reservedBytes;

@@ -40,15 +40,19 @@ public final class VolumeSet {
   private final List<StorageDirectory> dataVolumes;
   private final List<StorageDirectory> raftLogDirs;
 
-  /** With no space reserved on the data volumes. */
+  /** With no space reserved on the data volumes beyond their block databases' room. */
   public VolumeSet(String nodeName, List<Path> dataDirs, List<Path> raftLogDirPaths) {
     this(nodeName, dataDirs, raftLogDirPaths, 0);
   }
 
-  /** @param reservedBytes free space kept back on each data volume (hdds.datanode.volume.min.free.space) */
+  /**
+   * @param reservedBytes free space kept back on each data volume (hdds.datanode.volume.min.free.space), to which
+   *     the room of its block database is added
+   */
   public VolumeSet(String nodeName, List<Path> dataDirs, List<Path> raftLogDirPaths, long reservedBytes) {
     this.nodeName = nodeName;
-    this.dataVolumes = dataDirs.stream().map(d -> new StorageDirectory(d, reservedBytes)).toList();
+    this.dataVolumes = dataDirs.stream().map(d -> new StorageDirectory(d,
+        reservedBytes + StorageDirectory.METADATA_ROOM)).toList();
     this.raftLogDirs = raftLogDirPaths.stream().map(d -> new StorageDirectory(d, 0)).toList();
   }
 

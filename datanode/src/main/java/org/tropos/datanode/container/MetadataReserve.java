@@ -1,0 +1,68 @@
+package org.tropos.datanode.container;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.datanode.volume.StorageDirectory;
+
+/**
+ * Space held back on a data volume for its block database. RocksDB refuses every write after one that found no
+ * room (a flush, say) until it is reopened, and a block's deletion writes the database before its file goes: on a
+ * volume filled to the last byte nothing could be deleted, nothing was freed, until the datanode restarted. So
+ * chunks leave the volume's last {@link #BYTES} to the database ({@link ChunkFiles}), and against anything else
+ * filling the file system this file of as many bytes is given back before the database writes to a nearly full
+ * volume, and made again once the volume has plenty.
+ *
+ * <p>Thread-safe.
+ */
+final class MetadataReserve {
+  /** Room for the database's log records and the table files a flush writes. */
+  static final long BYTES = StorageDirectory.METADATA_ROOM;
+  private static final Logger LOG = LoggerFactory.getLogger(MetadataReserve.class);
+  private static final int WRITE_BYTES = 1 << 20;
+
+  private final Path file;
+
+  MetadataReserve(Path file) {
+    this.file = file;
+  }
+
+  /**
+   * Before the database writes to disk: gives the reserve back if the volume has less than half of it free
+   * (chunks stop at all of it: something else has been filling the file system), or makes it again if the volume
+   * has room for it three times over.
+   */
+  synchronized void beforeWrite() {
+    try {
+      long free = file.getParent().toFile().getUsableSpace();
+      if (free < BYTES / 2 && Files.deleteIfExists(file)) {
+        LOG.warn("{} has {} bytes free: its metadata reserve is given back to its block database", file.getParent(),
+            free);
+      } else if (free > 3 * BYTES && !Files.exists(file)) {
+        make();
+      }
+    } catch (IOException e) {
+      LOG.warn("Metadata reserve {} not checked: {}", file, e.toString());
+    }
+  }
+
+  /** Writes the reserve's bytes (zeros, so the file system allocates them), synced; on failure leaves none. */
+  private void make() throws IOException {
+    try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer zeros = ByteBuffer.allocate(WRITE_BYTES);
+      for (long at = 0; at < BYTES; at += WRITE_BYTES) {
+        channel.write(zeros.clear(), at);
+      }
+      channel.force(true);
+    } catch (IOException e) {
+      Files.deleteIfExists(file);
+      throw e;
+    }
+  }
+}
