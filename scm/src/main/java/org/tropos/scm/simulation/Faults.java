@@ -13,15 +13,16 @@ import org.tropos.scm.node.NodeStatus;
 
 /**
  * The faults of a run, drawn from the seed: a datanode stopped for a while (long enough to be declared DEAD at
- * times), cut off from SCM, losing a heartbeat's answer, or carrying out a command late or twice; SCM restarted;
- * an open replica failing under a write or a closed one found damaged by the scrubber; a datanode's disks lost, or
- * the datanode gone for good; a datanode decommissioned, put in maintenance or recommissioned. Faults that destroy
- * a replica strike only while every other node runs, so no block can be lost for want of surviving copies: what
- * the invariants then find is SCM's doing.
+ * times), cut off from SCM or from the other datanodes, losing a heartbeat's answer, or carrying out a command late
+ * or twice; SCM restarted; an open replica failing under a write or a closed one found damaged by the scrubber; a
+ * datanode's disks lost, or the datanode gone for good; a datanode decommissioned, put in maintenance or
+ * recommissioned. Faults that destroy a replica strike only while every other node runs, so no block can be lost
+ * for want of surviving copies: what the invariants then find is SCM's doing.
  */
 final class Faults {
   private static final double STOP = 0.004;
   private static final double CUT_OFF = 0.004;
+  private static final double ISOLATE = 0.003;
   private static final double LOSE_ANSWER = 0.01;
   /** Per command received: carried out late, or twice. */
   private static final double DELAY_COMMAND = 0.01;
@@ -64,6 +65,10 @@ final class Faults {
     if (chance(CUT_OFF) && node.up) {
       node.cutOffUntilMillis = clock.millis() + 5_000 + (long) (random.nextDouble() * 100_000);
       log.accept(node + " is cut off from SCM until " + node.cutOffUntilMillis / 1000 + " s");
+    }
+    if (chance(ISOLATE) && node.up) {
+      node.isolatedUntilMillis = clock.millis() + 5_000 + (long) (random.nextDouble() * 60_000);
+      log.accept(node + " is cut off from the other datanodes until " + node.isolatedUntilMillis / 1000 + " s");
     }
     if (chance(LOSE_ANSWER)) {
       node.loseNextAnswer = true;
@@ -180,6 +185,7 @@ final class Faults {
         node.restartAtMillis = Math.min(node.restartAtMillis, clock.millis());
       }
       node.cutOffUntilMillis = 0;
+      node.isolatedUntilMillis = 0;
     }
     restartDue();
     List<String> out = scm.nodes().nodes().stream().filter(n -> n.operationalState()

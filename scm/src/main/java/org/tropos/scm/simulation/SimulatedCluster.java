@@ -33,9 +33,10 @@ final class SimulatedCluster {
     this.flaw = flaw;
   }
 
-  boolean isUp(UUID node) {
+  /** Whether the node takes part in its Raft groups: it runs and no partition keeps it from the others. */
+  boolean reachesPeers(UUID node) {
     SimulatedDatanode n = nodes.get(node);
-    return n != null && n.up;
+    return n != null && n.reachesPeers(clock.millis());
   }
 
   /** Carries out one command SCM sent {@code node}. */
@@ -47,7 +48,7 @@ final class SimulatedCluster {
       case TRANSFER_LEADERSHIP -> {
         SimulatedGroup g = groups.get(Uuids.fromProto(command.getTransferLeadership().getPipelineId().getId()));
         if (g != null && node.id.equals(g.leader())) {
-          g.transferTo(Uuids.fromProto(command.getTransferLeadership().getNewLeader()), this::isUp);
+          g.transferTo(Uuids.fromProto(command.getTransferLeadership().getNewLeader()), this::reachesPeers);
         }
       }
       case CLOSE_CONTAINER -> closeContainer(node, command.getCloseContainer());
@@ -117,13 +118,13 @@ final class SimulatedCluster {
 
   /** Commits an entry through {@code g} and applies it on every member up and hosting the group. */
   Commit commit(SimulatedGroup g, long containerId, boolean close) {
-    SimulatedGroup.Entry entry = g.append(containerId, close, this::isUp);
+    SimulatedGroup.Entry entry = g.append(containerId, close, this::reachesPeers);
     if (entry == null) {
       return Commit.NONE;
     }
     boolean written = false;
     for (UUID m : g.members) {
-      if (g.live(m, this::isUp) && g.applied(m) == entry.index() - 1) {
+      if (g.live(m, this::reachesPeers) && g.applied(m) == entry.index() - 1) {
         boolean took = apply(nodes.get(m), g, entry);
         g.markApplied(m, entry.index());
         written |= took && m.equals(g.leader());
@@ -135,12 +136,12 @@ final class SimulatedCluster {
   /** Lets members that are back catch up with their groups' logs, and groups elect leaders. */
   void catchUp() {
     for (SimulatedGroup g : groups.values()) {
-      g.elect(this::isUp);
+      g.elect(this::reachesPeers);
       if (g.leader() == null) {
         continue;
       }
       for (UUID m : g.members) {
-        if (g.live(m, this::isUp)) {
+        if (g.live(m, this::reachesPeers)) {
           for (SimulatedGroup.Entry e : g.after(g.applied(m))) {
             apply(nodes.get(m), g, e);
             g.markApplied(m, e.index());
@@ -173,7 +174,10 @@ final class SimulatedCluster {
     return true;
   }
 
-  /** Lands the copies that are due on up nodes: from the first source up that holds a closed, sound replica. */
+  /**
+   * Lands the copies that are due on up nodes: from the first source up that holds a closed, sound replica, both
+   * reaching the other datanodes.
+   */
   void landCopies() {
     for (SimulatedDatanode node : nodes.values()) {
       Iterator<SimulatedDatanode.Copy> due = node.copies.iterator();
@@ -183,12 +187,14 @@ final class SimulatedCluster {
           continue;
         }
         due.remove();
-        if (clock.wallTime().toEpochMilli() > copy.deadlineEpochMs() || node.replicas.containsKey(copy.containerId())) {
+        // A node cut off from the others fails its copies (SCM sends them again once they time out).
+        if (clock.wallTime().toEpochMilli() > copy.deadlineEpochMs() || node.replicas.containsKey(copy.containerId())
+            || !reachesPeers(node.id)) {
           continue;
         }
         for (UUID source : copy.sources()) {
-          SimulatedDatanode s = nodes.get(source);
-          SimulatedDatanode.Replica r = s == null || !s.up ? null : s.replicas.get(copy.containerId());
+          SimulatedDatanode.Replica r = reachesPeers(source) ? nodes.get(source).replicas.get(copy.containerId())
+              : null;
           if (r != null && !r.isOpen() && r.state != ContainerState.CONTAINER_UNHEALTHY) {
             node.replicas.put(copy.containerId(), r.closedCopy());
             break;

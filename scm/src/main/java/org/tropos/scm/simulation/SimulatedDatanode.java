@@ -73,6 +73,8 @@ final class SimulatedDatanode {
   boolean mustRegister = true;
   /** Until when SCM does not hear it (a partition between the two). */
   long cutOffUntilMillis;
+  /** Until when it cannot reach the other datanodes (a partition among them; SCM still hears it). */
+  long isolatedUntilMillis;
   /** The next heartbeat's answer is lost on the way back: its commands are never carried out. */
   boolean loseNextAnswer;
   /** Gone for good (its disks lost, never started again): SCM must heal without it. */
@@ -89,6 +91,11 @@ final class SimulatedDatanode {
 
   boolean hearsScm(long nowMillis) {
     return up && nowMillis >= cutOffUntilMillis;
+  }
+
+  /** Whether it runs and reaches the other datanodes: takes part in its Raft groups, copies and is copied from. */
+  boolean reachesPeers(long nowMillis) {
+    return up && nowMillis >= isolatedUntilMillis;
   }
 
   /** Stops: what it held in memory (copies under way, held commands, its registration) is gone; its disks are kept. */
