@@ -47,7 +47,7 @@ class BenchDirTest {
     try {
       Instant deadline = Instant.now().plus(Duration.ofMinutes(2));
       while (!writing(tmp) && bench.isAlive() && Instant.now().isBefore(deadline)) {
-        TimeUnit.MILLISECONDS.sleep(200);
+        TimeUnit.MILLISECONDS.sleep(200); // a real process, starting in its own time: polled
       }
       assertTrue(bench.isAlive() && writing(tmp), "the benchmark did not start writing: "
           + Files.readString(dir.resolve("bench.log")));

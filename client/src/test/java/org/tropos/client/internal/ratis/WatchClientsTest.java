@@ -74,7 +74,7 @@ class WatchClientsTest {
     // Replaced clients are closed on another thread, once their last watch was answered.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!(isClosed(made.get(0)) && isClosed(made.get(1))) && System.nanoTime() < deadline) {
-      TimeUnit.MILLISECONDS.sleep(20);
+      TimeUnit.MILLISECONDS.sleep(20); // closed on the watch client pool's thread: polled
     }
     assertEquals(List.of(true, true, false), List.of(isClosed(made.get(0)), isClosed(made.get(1)),
         isClosed(made.get(2))));

@@ -1,9 +1,5 @@
-package org.tropos.tools.cli;
+package org.tropos.tools.cli.sh;
 
-import org.tropos.tools.cli.sh.BucketCommands;
-import org.tropos.tools.cli.sh.KeyCommands;
-import org.tropos.tools.cli.sh.PrefixCommands;
-import org.tropos.tools.cli.sh.VolumeCommands;
 import picocli.CommandLine.Command;
 
 /** {@code tropos sh}: volumes, buckets, keys and prefix ACLs, like {@code ozone sh}. */
