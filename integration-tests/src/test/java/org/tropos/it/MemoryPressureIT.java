@@ -11,6 +11,10 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,10 +78,12 @@ class MemoryPressureIT {
         assertBusy(cluster.mini().scmBlockAddress().port(), ScmResult.SCM_BUSY.getNumber(), channel ->
             ScmBlockServiceGrpc.newBlockingStub(channel).allocateBlock(AllocateBlockRequest.getDefaultInstance()));
         // The Java client told to wait waits, and writes once the OM takes writes again.
+        int omHttpPort = cluster.mini().cluster().om().httpPort();
+        double refusedBefore = busyRefusals(omHttpPort);
         waitingWriter = CompletableFuture.runAsync(() -> write(tropos, "vol", "bucket", "waited"));
-        // A real client retrying against a real server after each Retry-After (1 s): no event shows it waiting,
-        // so two seconds of its retries without an answer are the evidence.
-        Thread.sleep(2000);
+        // Refused, the writer comes back after the Retry-After (1 s) and is refused again.
+        Await.until("the OM to refuse the waiting writer twice", Duration.ofSeconds(30),
+            () -> busyRefusals(omHttpPort), count -> count >= refusedBefore + 2);
         assertFalse(waitingWriter.isDone(), "the writer waits while the OM is busy");
       } finally {
         ballast.clear();
@@ -131,5 +137,14 @@ class MemoryPressureIT {
     } finally {
       channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     }
+  }
+
+  /** The calls the OM refused as busy so far, from its metrics page. */
+  private static double busyRefusals(int omHttpPort) throws Exception {
+    HttpResponse<String> prom = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+        "http://127.0.0.1:" + omHttpPort + "/prom")).build(), HttpResponse.BodyHandlers.ofString());
+    assertEquals(200, prom.statusCode(), prom.body());
+    return prom.body().lines().filter(l -> l.startsWith("rpc_busy_refusals_total{"))
+        .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
   }
 }

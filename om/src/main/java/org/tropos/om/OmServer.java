@@ -189,7 +189,8 @@ public final class OmServer implements AutoCloseable {
         config.access().settings(), kms(host));
     server = new GrpcServer("om-rpc", config.bind(), config.handlerThreads(),
         List.of(om, om.identityService()),
-        daemonMetrics.registry()).admitting(new ShedUnderPressure(HeapPressure.jvm(), OmResult.OM_BUSY, Set.of(
+        daemonMetrics.registry()).admitting(new ShedUnderPressure(daemonMetrics.registry(), HeapPressure.jvm(),
+        OmResult.OM_BUSY, Set.of(
             OmServiceGrpc.getOpenKeyMethod().getFullMethodName(),
             OmServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
             OmServiceGrpc.getLeaseBlocksMethod().getFullMethodName(),

@@ -155,7 +155,7 @@ final class ScmServices implements AutoCloseable {
       startClientServer(ca, secretKeys);
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
           List.of(new ScmBlockRpc(containerManager, deletedBlocks)), registry)
-          .admitting(new ShedUnderPressure(HeapPressure.jvm(), ScmResult.SCM_BUSY, Set.of(
+          .admitting(new ShedUnderPressure(registry, HeapPressure.jvm(), ScmResult.SCM_BUSY, Set.of(
               ScmBlockServiceGrpc.getAllocateBlockMethod().getFullMethodName(),
               ScmBlockServiceGrpc.getAllocateBlocksMethod().getFullMethodName())))
           .secured(transport, ScmAdmissions.blockPort(identity.clusterId()))
