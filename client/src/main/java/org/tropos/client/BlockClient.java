@@ -3,8 +3,6 @@ package org.tropos.client;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.util.List;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.BlockStreamWriter;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.io.ByteSink;

@@ -3,26 +3,15 @@ package org.tropos.client;
 import com.google.protobuf.ByteString;
 import java.io.IOException;
 import java.net.InetAddress;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.tropos.client.internal.BlockKeyInputStream;
-import org.tropos.client.internal.BlockKeyOutputStream;
-import org.tropos.client.internal.BlockLease;
-import org.tropos.client.internal.BlockStreamReader;
-import org.tropos.client.internal.KeyEncryption;
 import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.ClientKeys;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.net.HostPort;
-import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmAddresses;
-import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.Callers;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
@@ -30,9 +19,6 @@ import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.SystemClock;
 import org.tropos.proto.datanode.ReadBlockResponse;
-import org.tropos.proto.hdds.BlockToken;
-import org.tropos.proto.hdds.DatanodeDetails;
-import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AclChange;
 import org.tropos.proto.om.AclObject;
 import org.tropos.proto.om.BucketInfo;
@@ -49,9 +35,7 @@ import org.tropos.proto.om.GetDelegationTokenResponse;
 import org.tropos.proto.om.GetOmRoleResponse;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
-import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
-import org.tropos.proto.om.ListBucketsResponse;
 import org.tropos.proto.om.ListKeyVersionsRequest;
 import org.tropos.proto.om.ListKeyVersionsResponse;
 import org.tropos.proto.om.ListKeysResponse;
@@ -60,12 +44,10 @@ import org.tropos.proto.om.ListMultipartUploadsResponse;
 import org.tropos.proto.om.ListPartsRequest;
 import org.tropos.proto.om.ListPartsResponse;
 import org.tropos.proto.om.ListStatusResponse;
-import org.tropos.proto.om.ListVolumesResponse;
 import org.tropos.proto.om.LookupKeyRequest;
 import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.NativeAcl;
 import org.tropos.proto.om.OpenKeyRequest;
-import org.tropos.proto.om.OpenKeyResponse;
 import org.tropos.proto.om.PartInfo;
 import org.tropos.proto.om.S3Secret;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
@@ -73,8 +55,6 @@ import org.tropos.proto.om.SetFileAttributesRequest;
 import org.tropos.proto.om.SetKeyAclRequest;
 import org.tropos.proto.om.SetKeyTagsRequest;
 import org.tropos.proto.om.VolumeInfo;
-import org.tropos.proto.scm.AllocateBlockResponse;
-import org.tropos.proto.scm.ContainerInfo;
 
 /**
  * The Java client of a Tropos cluster, in the style of Ozone's {@code ObjectStore}: volumes, buckets, and keys
@@ -85,21 +65,15 @@ import org.tropos.proto.scm.ContainerInfo;
  * <p>Thread-safe: share one per process; each stream belongs to one thread.
  */
 public final class TroposClient implements AutoCloseable {
-  /** Idle read connections kept per datanode: as many as a gateway's concurrent GETs keep busy on one node. */
-  private static final int READ_CONNECTIONS_PER_NODE = 32;
-  private static final Duration IDLE_READ_CONNECTION = Duration.ofMinutes(1);
-
   private final Configuration conf;
+  private final OmEndpoints oms;
   private final OmClient om;
   private final ScmBlockClient scm;
   private final PipelineClients pipelines;
-  /** Blocks leased ahead for small keys ({@link #createSmallKey}). */
-  private final BlockLease lease;
-  /** Reads reuse connections to datanodes: a new one per block read cost small GETs most of their CPU. */
-  private final BlockReadPool reads;
+  private final KeyWrites writes;
+  private final KeyReads reads;
   private final String clientHost;
   private final String user;
-  private final List<HostPort> omAddresses;
   private final TransportSecurity transport;
 
   private TroposClient(Configuration conf, String user, TransportSecurity transport) throws IOException {
@@ -107,14 +81,12 @@ public final class TroposClient implements AutoCloseable {
     this.user = user;
     this.transport = transport;
     this.pipelines = new PipelineClients(conf, transport);
-    this.reads = new BlockReadPool(BlockStreamReader.READ_TIMEOUT, transport, READ_CONNECTIONS_PER_NODE,
-        IDLE_READ_CONNECTION, SystemClock.INSTANCE);
-    this.omAddresses = OmService.from(conf).map(service -> service.nodes().stream().map(OmService.Node::rpc)
-        .toList()).orElseGet(() -> List.of(ScmAddresses.omService(conf)));
-    this.om = new OmClient(omAddresses, user, conf.get(ClientKeys.FOLLOWER_READ_ENABLED), transport);
-    this.lease = new BlockLease(SystemClock.INSTANCE, om::leaseBlocks);
+    this.oms = new OmEndpoints(conf, user, transport);
+    this.om = oms.connect(conf.get(ClientKeys.FOLLOWER_READ_ENABLED));
+    this.writes = new KeyWrites(conf, om, pipelines, SystemClock.INSTANCE);
     this.scm = new ScmBlockClient(ScmAddresses.blockServices(conf), transport);
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
+    this.reads = new KeyReads(scm, clientHost, transport, SystemClock.INSTANCE);
   }
 
   /**
@@ -149,15 +121,7 @@ public final class TroposClient implements AutoCloseable {
 
   /** Every volume whose name starts with {@code prefix}, all pages. */
   public List<VolumeInfo> listVolumes(String prefix) throws OmException {
-    List<VolumeInfo> all = new ArrayList<>();
-    ListVolumesResponse page;
-    String after = "";
-    do {
-      page = om.listVolumes(prefix, after, 0);
-      all.addAll(page.getVolumesList());
-      after = all.isEmpty() ? "" : all.get(all.size() - 1).getName();
-    } while (page.getTruncated());
-    return all;
+    return WholeListings.volumes(om, prefix);
   }
 
   public void deleteVolume(String name) throws OmException {
@@ -173,15 +137,7 @@ public final class TroposClient implements AutoCloseable {
   }
 
   public List<BucketInfo> listBuckets(String volume, String prefix) throws OmException {
-    List<BucketInfo> all = new ArrayList<>();
-    ListBucketsResponse page;
-    String after = "";
-    do {
-      page = om.listBuckets(volume, prefix, after, 0);
-      all.addAll(page.getBucketsList());
-      after = all.isEmpty() ? "" : all.get(all.size() - 1).getName();
-    } while (page.getTruncated());
-    return all;
+    return WholeListings.buckets(om, volume, prefix);
   }
 
   public void deleteBucket(String volume, String name) throws OmException {
@@ -202,18 +158,7 @@ public final class TroposClient implements AutoCloseable {
 
   /** The same, in blocks of at most {@code maxBlockSize} bytes (and the configured block size). */
   public KeyOutputStream createKey(OpenKeyRequest request, long maxBlockSize) throws OmException {
-    KeyEncryption.Prepared prepared = KeyEncryption.prepare(request, false);
-    OpenKeyResponse open = om.openKey(prepared.request());
-    BlockWriteSettings settings = BlockWriteSettings.from(conf,
-        open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor())
-        .withMaxBlockSize(maxBlockSize);
-    KeyOutputStream stored = new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(),
-        request.getBucket(), open);
-    if (prepared.key() != null) {
-      return KeyEncryption.encrypting(stored, prepared.kind(), prepared.key());
-    }
-    return open.getDataKey().isEmpty() ? stored : KeyEncryption.encrypting(stored, open.getEncryption(),
-        open.getDataKey().toByteArray());
+    return writes.open(request, maxBlockSize);
   }
 
   /**
@@ -224,30 +169,7 @@ public final class TroposClient implements AutoCloseable {
    * here. Either way, close the stream to commit it.
    */
   public KeyOutputStream createSmallKey(OpenKeyRequest request) throws OmException {
-    if (!request.getUploadId().isEmpty() || request.getEncryption().getKind() == EncryptionKind.SSE_KMS) {
-      // A part of an encrypted upload is written under the upload's data key, an SSE-KMS key under one the KMS
-      // makes: only their opening answers them.
-      return createKey(request);
-    }
-    // Written before the OM sees the key, so encrypted under a data key of the writer's making (or SSE-C's).
-    KeyEncryption.Prepared prepared = KeyEncryption.prepare(request, true);
-    KeyOutputStream stored = createPlainSmallKey(prepared.request());
-    return prepared.key() == null ? stored : KeyEncryption.encrypting(stored, prepared.kind(), prepared.key());
-  }
-
-  private KeyOutputStream createPlainSmallKey(OpenKeyRequest request) throws OmException {
-    AllocateBlockResponse block = null; // an empty key of a named factor needs none
-    ReplicationFactor factor = request.getFactor();
-    if (request.getSize() != 0 || factor == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED) {
-      Optional<AllocateBlockResponse> leased = lease.take(factor, request.getSize());
-      if (leased.isEmpty()) {
-        return createKey(request);
-      }
-      block = leased.get();
-      factor = block.getPipeline().getFactor();
-    }
-    return BlockKeyOutputStream.openedWithCommit(om, pipelines, BlockWriteSettings.from(conf, factor), request,
-        block, lease);
+    return writes.openSmall(request);
   }
 
   /** The block size keys are written in (ozone.scm.block.size). */
@@ -264,23 +186,12 @@ public final class TroposClient implements AutoCloseable {
    * answers; no data moves. They cover the block's part of the key widened to whole pieces.
    */
   public ReadBlockResponse blockChecksums(LookupKeyResponse lookup, KeyBlock block) throws IOException {
-    List<DatanodeDetails> replicas = lookup.getContainersList().stream()
-        .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst()
-        .map(ContainerInfo::getReplicasList).orElse(List.of());
-    int index = lookup.getKey().getBlocksList().indexOf(block);
-    BlockToken token = index >= 0 && index < lookup.getBlockTokensCount() ? lookup.getBlockTokens(index)
-        : BlockToken.getDefaultInstance();
-    return new BlockStreamReader(scm, clientHost).checksums(new BlockLocation(block.getBlockId(),
-        block.getOffset() + block.getLength(), token), replicas, block.getOffset(), block.getLength());
+    return reads.checksums(lookup, block);
   }
 
   /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */
   public KeyInputStream readKey(LookupKeyResponse lookup) {
-    if (!lookup.getKey().hasEncryption()) {
-      return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
-    }
-    return KeyEncryption.decrypting(lookup, lookup.getDataKey().toByteArray(), new BlockStreamReader(scm,
-        clientHost, reads));
+    return reads.read(lookup);
   }
 
   /** What the OM keeps to tell a customer's key (SSE-C) by, for a request that must name it without the key. */
@@ -295,10 +206,10 @@ public final class TroposClient implements AutoCloseable {
 
   /**
    * Reads a key encrypted with a customer's key (SSE-C) that {@code lookup} found, with that key: check it first
-   * ({@link KeyEncryption#isCustomerKeyOf}), since another key fails only once the first bytes are read.
+   * ({@link #isCustomerKeyOf}), since another key fails only once the first bytes are read.
    */
   public KeyInputStream readKey(LookupKeyResponse lookup, byte[] customerKey) {
-    return KeyEncryption.decrypting(lookup, customerKey, new BlockStreamReader(scm, clientHost, reads));
+    return reads.read(lookup, customerKey);
   }
 
   /** The key with where its blocks' replicas are, nearest to this host first. */
@@ -363,8 +274,10 @@ public final class TroposClient implements AutoCloseable {
     return om.copyKey(request);
   }
 
-  /** Starts a multipart upload; write each part with {@link #createKey(OpenKeyRequest)} naming the upload. */
-  /** Starts a multipart upload; an SSE-C customer's key it names stays here (the OM gets a check of it). */
+  /**
+   * Starts a multipart upload; write each part with {@link #createKey(OpenKeyRequest)} naming the upload. An SSE-C
+   * customer's key it names stays here (the OM gets a check of it).
+   */
   public String initiateMultipartUpload(InitiateMultipartUploadRequest request) throws OmException {
     return om.initiateMultipartUpload(KeyEncryption.prepare(request));
   }
@@ -377,12 +290,12 @@ public final class TroposClient implements AutoCloseable {
     om.abortMultipartUpload(volume, bucket, key, uploadId);
   }
 
-  /** Replaces a key's tags (kept in its metadata as "tag:name"). */
   /** Sets times, owner, group or permission of a file or directory (FSO); unset fields stay as they are. */
   public KeyInfo setFileAttributes(SetFileAttributesRequest request) throws OmException {
     return om.setFileAttributes(request);
   }
 
+  /** Replaces a key's tags (kept in its metadata as "tag:name"). */
   public KeyInfo setKeyTags(SetKeyTagsRequest request) throws OmException {
     return om.setKeyTags(request);
   }
@@ -405,7 +318,6 @@ public final class TroposClient implements AutoCloseable {
   public BucketInfo setBucketProperties(SetBucketPropertiesRequest request) throws OmException {
     return om.setBucketProperties(request);
   }
-
 
   /** Makes a part of a byte range of another key by referencing its blocks (no data moves). */
   public PartInfo copyPart(CopyPartRequest request) throws OmException {
@@ -472,7 +384,7 @@ public final class TroposClient implements AutoCloseable {
 
   /** S3 identity policies, users and groups (their changes: the OM's administrators only). */
   public S3Identities s3Identities() {
-    return om.identities();
+    return new S3IdentityClient(om);
   }
 
   public S3Secret setS3Secret(String accessId, String secret) throws OmException {
@@ -493,20 +405,12 @@ public final class TroposClient implements AutoCloseable {
    * cannot be reached is left out and put in {@code unreachable}.
    */
   public Map<HostPort, GetOmRoleResponse> omRoles(Map<HostPort, OmException> unreachable) {
-    Map<HostPort, GetOmRoleResponse> roles = new LinkedHashMap<>();
-    for (HostPort address : omAddresses) {
-      try (OmClient one = new OmClient(List.of(address), user, false, transport)) {
-        roles.put(address, one.getOmRole());
-      } catch (OmException e) {
-        unreachable.put(address, e);
-      }
-    }
-    return roles;
+    return oms.roles(unreachable);
   }
 
   /** The OMs this client calls: the service's, in order, or the one OM. */
   public List<HostPort> omAddresses() {
-    return omAddresses;
+    return oms.addresses();
   }
 
   /** Hands the OMs' leadership to OM {@code nodeId} (an administrator's call); returns once it leads. */
@@ -516,11 +420,7 @@ public final class TroposClient implements AutoCloseable {
 
   @Override
   public void close() {
-    try {
-      reads.close();
-    } catch (IOException e) {
-      // closing idle sockets: nothing was pending on them
-    }
+    reads.close();
     pipelines.close();
     scm.close();
     om.close();

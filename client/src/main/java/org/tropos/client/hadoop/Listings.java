@@ -6,8 +6,11 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.LocatedFileStatus;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.PathFilter;
 import org.apache.hadoop.fs.RemoteIterator;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.OmException;
@@ -16,6 +19,9 @@ import org.tropos.proto.om.ListStatusResponse;
 
 /** Directory listings as Hadoop's remote iterators. */
 final class Listings {
+  /** Entries asked of the OM per page when listing. */
+  static final int PAGE = 1000;
+
   private Listings() {
   }
 
@@ -23,6 +29,12 @@ final class Listings {
   @FunctionalInterface
   interface StatusOf {
     FileStatus of(Path path, KeyInfo key);
+  }
+
+  /** Where a listed file's blocks are (the file system's getFileBlockLocations). */
+  @FunctionalInterface
+  interface Locator {
+    BlockLocation[] of(FileStatus file) throws IOException;
   }
 
   static RemoteIterator<FileStatus> single(FileStatus status) {
@@ -40,6 +52,38 @@ final class Listings {
       @Override
       public FileStatus next() {
         return it.next();
+      }
+    };
+  }
+
+  /**
+   * The entries of {@code statuses} (a listing of {@code path}) that {@code filter} accepts, files with their block
+   * locations, each located only as the caller reaches it.
+   */
+  static RemoteIterator<LocatedFileStatus> located(RemoteIterator<FileStatus> statuses, PathFilter filter,
+      Locator locator, Path path) {
+    return new RemoteIterator<>() {
+      private LocatedFileStatus next;
+
+      @Override
+      public boolean hasNext() throws IOException {
+        while (next == null && statuses.hasNext()) {
+          FileStatus status = statuses.next();
+          if (filter.accept(status.getPath())) {
+            next = new TroposFileStatus.Located(status, status.isFile() ? locator.of(status) : null);
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public LocatedFileStatus next() throws IOException {
+        if (!hasNext()) {
+          throw new NoSuchElementException("no more entries in " + path);
+        }
+        LocatedFileStatus result = next;
+        next = null;
+        return result;
       }
     };
   }
@@ -72,7 +116,7 @@ final class Listings {
     private void fetch() throws IOException {
       try {
         ListStatusResponse response = client.listStatus(directory.volume(), directory.bucket(), directory.key(),
-            after, TroposFileSystem.LIST_PAGE);
+            after, PAGE);
         page.addAll(response.getEntriesList());
         more = response.getTruncated() && response.getEntriesCount() > 0;
         if (!page.isEmpty()) {

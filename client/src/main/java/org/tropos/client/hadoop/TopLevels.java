@@ -146,7 +146,7 @@ final class TopLevels {
     String after = "";
     while (true) {
       ListStatusResponse page = client.listStatus(bucket.volume(), bucket.bucket(), "", after,
-          TroposFileSystem.LIST_PAGE);
+          Listings.PAGE);
       all.addAll(page.getEntriesList());
       if (!page.getTruncated() || page.getEntriesCount() == 0) {
         return all;

@@ -4,22 +4,17 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileChecksum;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocatedFileStatus;
-import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.PathFilter;
 import org.apache.hadoop.fs.RemoteIterator;
@@ -32,14 +27,13 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 import org.apache.hadoop.security.token.Token;
 import org.apache.hadoop.util.Progressable;
+import org.tropos.client.KeyOutputStream;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.LookupKeyResponse;
 import org.tropos.proto.om.OmResult;
-import org.tropos.proto.om.OpenKeyRequest;
-import org.tropos.proto.om.SetFileAttributesRequest;
 
 /**
  * Hadoop's FileSystem over Tropos, rooted: {@code tropos://<om-host[:port]>/<volume>/<bucket>/<path>}
@@ -52,8 +46,6 @@ import org.tropos.proto.om.SetFileAttributesRequest;
  */
 public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public static final String SCHEME = "tropos";
-  /** Entries asked of the OM per page when listing. */
-  static final int LIST_PAGE = 1000;
   private static final short DEFAULT_REPLICATION = 3;
 
   /** Operations by kind (Hadoop's names), for IOStatistics. */
@@ -69,6 +61,10 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   private TroposClient client;
   private String user;
   private TopLevels levels;
+  private PathLookup paths;
+  private PathCreation creation;
+  private Renames renames;
+  private AttributeChanges attributes;
 
   @Override
   public String getScheme() {
@@ -82,35 +78,14 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
     this.uri = URI.create(SCHEME + "://" + (name.getAuthority() == null ? "" : name.getAuthority()));
     this.user = org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getShortUserName();
     this.workingDirectory = new Path("/user", user).makeQualified(uri, null);
-    Configuration tropos = troposConfiguration(name, conf);
+    Configuration tropos = FsConfiguration.of(name, conf);
     this.client = TroposClient.create(tropos, user, HadoopCredentials.transport(tropos, getCanonicalServiceName(),
         true));
     this.levels = new TopLevels(client, user);
-  }
-
-  /**
-   * Tropos's own keys (ozone.*, hdds.*, tropos.*: the CA and certificate of a secure cluster) from the Hadoop
-   * configuration; the URI's authority names the OM ({@code host:port}) or, like Ozone's {@code ofs://}, an OM HA
-   * service of {@code ozone.om.service.ids}, whose OMs the client then follows.
-   */
-  static Configuration troposConfiguration(URI name, org.apache.hadoop.conf.Configuration conf) {
-    Map<String, String> keys = new HashMap<>();
-    for (Map.Entry<String, String> e : conf) {
-      if (e.getKey().startsWith("ozone.") || e.getKey().startsWith("hdds.") || e.getKey().startsWith("tropos.")) {
-        keys.put(e.getKey(), e.getValue());
-      }
-    }
-    String authority = name.getAuthority();
-    if (authority != null && !authority.isEmpty()) {
-      String services = keys.getOrDefault("ozone.om.service.ids", "");
-      if (Arrays.stream(services.split(",")).map(String::strip).anyMatch(authority::equals)) {
-        keys.put("ozone.om.service.ids", authority);
-      } else {
-        keys.put("ozone.om.address", authority);
-        keys.remove("ozone.om.service.ids");
-      }
-    }
-    return Configuration.defaults().with(keys);
+    this.paths = new PathLookup(this);
+    this.creation = new PathCreation(client, levels, user, paths, this::getConf);
+    this.renames = new Renames(client, paths);
+    this.attributes = new AttributeChanges(client, paths);
   }
 
   /** What this file system's delegation tokens are kept under: the OM or OM service of its URI. */
@@ -164,7 +139,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   }
 
   private TroposPath resolve(Path path) {
-    return TroposPath.of(makeQualified(path));
+    return paths.resolve(path);
   }
 
   @Override
@@ -194,7 +169,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public FSDataOutputStream create(Path path, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_CREATE);
-    return createFile(path, new CreateHints(permission, blockSize), overwrite, true);
+    return output(creation.file(path, new PathCreation.CreateHints(permission, blockSize), overwrite, true));
   }
 
   /** The parent directory must exist. */
@@ -202,69 +177,12 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public FSDataOutputStream createNonRecursive(Path path, FsPermission permission, EnumSet<CreateFlag> flags,
       int bufferSize, short replication, long blockSize, Progressable progress) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_CREATE_NON_RECURSIVE);
-    FileStatus parent = statusOrNull(path.getParent());
-    if (parent == null) {
-      throw new FileNotFoundException(resolve(path.getParent()) + " does not exist");
-    }
-    if (parent.isFile()) {
-      throw new ParentNotDirectoryException(resolve(path.getParent()) + " is a file");
-    }
-    return createFile(path, new CreateHints(permission, blockSize), flags.contains(CreateFlag.OVERWRITE),
-        false);
+    return output(creation.fileInExisting(path, new PathCreation.CreateHints(permission, blockSize),
+        flags.contains(CreateFlag.OVERWRITE)));
   }
 
-  /**
-   * What a create asks for beyond the path: the permission is stored (less the umask), a smaller block size is
-   * followed. Replication is not: Hadoop's tools ask for one replica freely (the contract tests do), and a file
-   * gets its bucket's replication, as SCM opens pipelines of that factor only.
-   */
-  private record CreateHints(FsPermission permission, long blockSize) {
-  }
-
-  private FSDataOutputStream createFile(Path path, CreateHints hints, boolean overwrite, boolean createParents)
-      throws IOException {
-    TroposPath p = resolve(path);
-    if (!p.isKey()) {
-      throw new FileAlreadyExistsException(p + " is a volume or bucket: a file needs a path inside a bucket");
-    }
-    FileStatus existing = statusOrNull(path);
-    if (existing != null && existing.isDirectory()) {
-      throw new FileAlreadyExistsException(p + " is a directory");
-    }
-    if (existing != null && !overwrite) {
-      throw new FileAlreadyExistsException(p + " exists");
-    }
-    if (createParents) {
-      prepareParents(p, path.getParent());
-    }
-    try {
-      OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().setVolume(p.volume()).setBucket(p.bucket())
-          .setKey(p.key()).setCreateParents(createParents).setNoOverwrite(!overwrite).setOwner(user);
-      if (hints.permission() != null) {
-        open.setPermission(hints.permission().applyUMask(FsPermission.getUMask(getConf())).toShort());
-      }
-      return new FSDataOutputStream(new TroposOutputStream(client.createKey(open.build(),
-          hints.blockSize() > 0 ? hints.blockSize() : Long.MAX_VALUE)), statistics);
-    } catch (OmException e) {
-      throw FsErrors.of(e, p);
-    }
-  }
-
-  /**
-   * A file cannot be created under a file: found before the write, not at its commit. Creates the volume and
-   * bucket unless a directory inside the bucket was found on the way (then they exist).
-   */
-  private void prepareParents(TroposPath p, Path parent) throws IOException {
-    for (Path q = parent; q != null && resolve(q).isKey(); q = q.getParent()) {
-      FileStatus status = statusOrNull(q);
-      if (status != null) {
-        if (status.isFile()) {
-          throw new ParentNotDirectoryException(resolve(q) + " is a file");
-        }
-        return;
-      }
-    }
-    levels.ensureBucket(p);
+  private FSDataOutputStream output(KeyOutputStream key) throws IOException {
+    return new FSDataOutputStream(new TroposOutputStream(key), statistics);
   }
 
   @Override
@@ -282,47 +200,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   @Override
   public boolean rename(Path src, Path dst) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_RENAME);
-    TroposPath from = resolve(src);
-    TroposPath to = resolve(dst);
-    if (!from.isKey()) {
-      return false;
-    }
-    if (to.equals(from)) {
-      FileStatus source = statusOrNull(src);
-      return source != null && source.isFile();
-    }
-    if (to.isKey() && to.sameBucket(from) && renameInOm(from, to)) {
-      return true;
-    }
-    // The destination exists (or is a volume or bucket): a directory takes the source in, under its own name.
-    FileStatus existing = statusOrNull(dst);
-    if (existing == null || !existing.isDirectory()) {
-      requireSameBucket(from, to);
-      return false;
-    }
-    TroposPath inside = resolve(new Path(makeQualified(dst), src.getName()));
-    requireSameBucket(from, inside);
-    return !inside.equals(from) && renameInOm(from, inside);
-  }
-
-  private static void requireSameBucket(TroposPath from, TroposPath to) throws IOException {
-    if (!to.isKey() || !to.sameBucket(from)) {
-      throw new IOException("cannot rename " + from + " to " + to + ": a rename stays inside one bucket");
-    }
-  }
-
-  /** False for what HDFS answers false to: a missing source or parent, an existing target, a move into itself. */
-  private boolean renameInOm(TroposPath from, TroposPath to) throws IOException {
-    try {
-      client.renameKey(from.volume(), from.bucket(), from.key(), to.key());
-      return true;
-    } catch (OmException e) {
-      if (FsErrors.notFound(e) || e.result() == OmResult.FILE_ALREADY_EXISTS
-          || e.result() == OmResult.INVALID_PATH) {
-        return false;
-      }
-      throw FsErrors.of(e, from);
-    }
+    return renames.rename(src, dst);
   }
 
   @Override
@@ -372,26 +250,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   @Override
   public boolean mkdirs(Path path, FsPermission permission) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_MKDIRS);
-    TroposPath p = resolve(path);
-    if (p.isRoot()) {
-      return true;
-    }
-    FileStatus existing = statusOrNull(path);
-    if (existing != null) {
-      if (existing.isFile()) {
-        throw new FileAlreadyExistsException(p + " is a file");
-      }
-      return true;
-    }
-    prepareParents(p, path.getParent());
-    if (p.isKey()) {
-      try {
-        client.createDirectory(p.volume(), p.bucket(), p.key());
-      } catch (OmException e) {
-        throw FsErrors.of(e, p);
-      }
-    }
-    return true;
+    return creation.directory(path);
   }
 
   @Override
@@ -412,14 +271,6 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
     }
   }
 
-  private FileStatus statusOrNull(Path path) throws IOException {
-    try {
-      return getFileStatus(path);
-    } catch (FileNotFoundException e) {
-      return null;
-    }
-  }
-
   FileStatus fileStatus(Path path, KeyInfo key) {
     if (key.getDirectory()) {
       return directory(path, key);
@@ -431,54 +282,21 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   @Override
   public void setTimes(Path path, long mtime, long atime) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_SET_TIMES);
-    SetFileAttributesRequest.Builder r = attributes(path);
-    if (mtime >= 0) {
-      r.setModificationTimeMs(mtime);
-    }
-    if (atime >= 0) {
-      r.setAccessTimeMs(atime);
-    }
-    setAttributes(path, r);
+    attributes.times(path, mtime, atime);
   }
 
   /** Stored with the file or directory; Tropos does not enforce it yet. */
   @Override
   public void setPermission(Path path, FsPermission permission) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_SET_PERMISSION);
-    setAttributes(path, attributes(path).setPermission(permission.toShort()));
+    attributes.permission(path, permission);
   }
 
   /** null leaves the owner or the group as it is. */
   @Override
   public void setOwner(Path path, String owner, String group) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_SET_OWNER);
-    SetFileAttributesRequest.Builder r = attributes(path);
-    if (owner != null) {
-      r.setOwner(owner);
-    }
-    if (group != null) {
-      r.setGroup(group);
-    }
-    setAttributes(path, r);
-  }
-
-  private SetFileAttributesRequest.Builder attributes(Path path) throws IOException {
-    TroposPath p = resolve(path);
-    if (!p.isKey()) {
-      throw new IOException(p + ": volumes and buckets keep their own attributes (tropos sh)");
-    }
-    return SetFileAttributesRequest.newBuilder().setVolume(p.volume()).setBucket(p.bucket()).setPath(p.key());
-  }
-
-  private void setAttributes(Path path, SetFileAttributesRequest.Builder request) throws IOException {
-    try {
-      client.setFileAttributes(request.build());
-    } catch (OmException e) {
-      if (FsErrors.notFound(e)) {
-        throw new FileNotFoundException(resolve(path) + ": no such file or directory");
-      }
-      throw FsErrors.of(e, resolve(path));
-    }
+    attributes.owner(path, owner, group);
   }
 
   /**
@@ -516,32 +334,8 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   @Override
   protected RemoteIterator<LocatedFileStatus> listLocatedStatus(Path path, PathFilter filter) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_LIST_LOCATED_STATUS);
-    RemoteIterator<FileStatus> statuses = listStatusIterator(path);
-    return new RemoteIterator<>() {
-      private LocatedFileStatus next;
-
-      @Override
-      public boolean hasNext() throws IOException {
-        while (next == null && statuses.hasNext()) {
-          FileStatus status = statuses.next();
-          if (filter.accept(status.getPath())) {
-            next = new TroposFileStatus.Located(status, status.isFile()
-                ? getFileBlockLocations(status, 0, status.getLen()) : null);
-          }
-        }
-        return next != null;
-      }
-
-      @Override
-      public LocatedFileStatus next() throws IOException {
-        if (!hasNext()) {
-          throw new java.util.NoSuchElementException("no more entries in " + path);
-        }
-        LocatedFileStatus result = next;
-        next = null;
-        return result;
-      }
-    };
+    return Listings.located(listStatusIterator(path), filter, status -> getFileBlockLocations(status, 0,
+        status.getLen()), path);
   }
 
   /** What tropos:// can and cannot do, answered truthfully. */

@@ -47,8 +47,7 @@ public final class TroposTokenRenewer extends TokenRenewer {
   private static TroposClient clientFor(Token<?> token, org.apache.hadoop.conf.Configuration conf)
       throws IOException {
     String service = token.getService().toString();
-    Configuration tropos = TroposFileSystem.troposConfiguration(URI.create(TroposFileSystem.SCHEME + "://" + service),
-        conf);
+    Configuration tropos = FsConfiguration.of(URI.create(TroposFileSystem.SCHEME + "://" + service), conf);
     return TroposClient.create(tropos, UserGroupInformation.getCurrentUser().getShortUserName(),
         HadoopCredentials.transport(tropos, service, false));
   }

@@ -91,7 +91,7 @@ public final class BlockLease {
   }
 
   /** Drops the leased blocks on what a writer failed with: its excluded pipelines, containers and datanodes. */
-  void drop(ExcludeList failed) {
+  public void drop(ExcludeList failed) {
     Predicate<AllocateBlockResponse> excluded = Excluded.by(failed);
     for (Deque<Leased> leased : blocks.values()) {
       synchronized (leased) {

@@ -1,8 +1,11 @@
 package org.tropos.client.internal;
 
+import io.grpc.ManagedChannel;
+import io.grpc.stub.AbstractStub;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.TransportSecurity;
@@ -290,9 +293,19 @@ public final class OmClient implements AutoCloseable {
     return om.read(() -> stub().listMultipartUploads(request));
   }
 
-  /** The OM's S3 identity service, through the same OMs. */
-  public S3IdentityClient identities() {
-    return new S3IdentityClient(om);
+  /**
+   * Runs a call of another of the OM's services through the same OMs and failover: {@code rpc} gets a stub of the
+   * OM each attempt tries. For callers that implement the public API over such a service (the S3 identities).
+   */
+  public <S extends AbstractStub<S>, T> T call(Function<ManagedChannel, S> newStub, Function<S, T> rpc)
+      throws OmException {
+    return om.call(() -> rpc.apply(om.stub(newStub)));
+  }
+
+  /** The same for a call that only reads: with follower reads any OM may answer it. */
+  public <S extends AbstractStub<S>, T> T read(Function<ManagedChannel, S> newStub, Function<S, T> rpc)
+      throws OmException {
+    return om.read(() -> rpc.apply(om.stub(newStub)));
   }
 
   public S3Secret getS3Secret(String accessId, boolean createIfMissing) throws OmException {

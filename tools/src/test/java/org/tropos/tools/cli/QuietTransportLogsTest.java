@@ -16,7 +16,7 @@ class QuietTransportLogsTest {
     Logger grpc = Logger.getLogger("io.grpc");
     Level grpcBefore = grpc.getLevel();
     org.apache.logging.log4j.Logger ratis = LogManager.getLogger("org.apache.ratis.server.RaftServer");
-    org.apache.logging.log4j.Logger ours = LogManager.getLogger("org.tropos.client.internal.BlockStreamWriter");
+    org.apache.logging.log4j.Logger ours = LogManager.getLogger("org.tropos.client.BlockStreamWriter");
     assertTrue(ratis.isWarnEnabled(), "log4j2-test.xml logs WARN");
 
     QuietTransportLogs first = QuietTransportLogs.start();

@@ -1,8 +1,7 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
 import java.io.IOException;
 import java.util.Map;
-import org.tropos.client.KeyOutputStream;
 import org.tropos.common.security.EncryptingOutputStream;
 import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.KeyInfo;
@@ -16,7 +15,7 @@ import org.tropos.proto.om.OpenKeyRequest;
  *
  * <p>Not thread-safe: one writer.
  */
-public final class EncryptedKeyOutputStream extends KeyOutputStream {
+final class EncryptedKeyOutputStream extends KeyOutputStream {
   private final KeyOutputStream stored;
   private final EncryptingOutputStream encrypting;
   private final EncryptionKind kind;

@@ -1,12 +1,11 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
-import org.tropos.client.BlockLocation;
-import org.tropos.client.BlockWriteSettings;
-import org.tropos.client.KeyOutputStream;
+import org.tropos.client.internal.BlockLease;
+import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.BlockToken;
@@ -27,7 +26,7 @@ import org.tropos.proto.scm.ExcludeList;
  *
  * <p>Not thread-safe: one writer.
  */
-public final class BlockKeyOutputStream extends KeyOutputStream {
+final class BlockKeyOutputStream extends KeyOutputStream {
   private final OmClient om;
   private final String volume;
   private final String bucket;

@@ -1,4 +1,4 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -9,10 +9,9 @@ import java.util.List;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tropos.common.net.DatanodeAddresses;
-import org.tropos.client.BlockLocation;
-import org.tropos.common.net.HostPort;
 import org.tropos.common.io.ByteSink;
+import org.tropos.common.net.DatanodeAddresses;
+import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.DatanodeException;
@@ -36,7 +35,7 @@ import org.tropos.proto.scm.ContainerInfo;
  *
  * <p>Not thread-safe: one reader per stream.
  */
-public final class BlockStreamReader {
+final class BlockStreamReader {
   private static final Logger LOG = LoggerFactory.getLogger(BlockStreamReader.class);
   public static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
   /**

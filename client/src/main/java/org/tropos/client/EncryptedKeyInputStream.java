@@ -1,10 +1,9 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.List;
-import org.tropos.client.KeyInputStream;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.io.HandOffSink;
 import org.tropos.common.security.DecryptingInputStream;
@@ -20,7 +19,7 @@ import org.tropos.proto.om.KeyInfo;
  *
  * <p>Not thread-safe: one reader.
  */
-public final class EncryptedKeyInputStream extends KeyInputStream {
+final class EncryptedKeyInputStream extends KeyInputStream {
   /** Ranges of at least this many stored bytes are decrypted on a thread of their own as they are read. */
   private static final long HAND_OFF_BYTES = 4 << 20;
   /** What a datanode read hands on at once. */

@@ -1,6 +1,5 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
-import org.tropos.common.rpc.ScmBlockClient;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -14,13 +13,11 @@ import org.apache.ratis.proto.RaftProtos.ReplicationLevel;
 import org.apache.ratis.protocol.exceptions.GroupMismatchException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tropos.client.BlockLocation;
-import org.tropos.client.BlockWriteSettings;
-import org.tropos.client.BlockWriter;
 import org.tropos.client.internal.ratis.PipelineClient;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.checksum.Checksums;
 import org.tropos.common.rpc.DatanodeException;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.util.ByteBudget;
 import org.tropos.common.util.Causes;
 import org.tropos.common.util.Uuids;
@@ -40,7 +37,7 @@ import org.tropos.proto.scm.ExcludeList;
  *
  * <p>Not thread-safe: one writer per stream.
  */
-public final class BlockStreamWriter implements BlockWriter {
+final class BlockStreamWriter implements BlockWriter {
   private static final Logger LOG = LoggerFactory.getLogger(BlockStreamWriter.class);
   /**
    * The first chunk buffer, made at the first write: a small object does not get a whole chunk's worth (the buffer

@@ -1,12 +1,10 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.tropos.client.BlockLocation;
-import org.tropos.client.KeyInputStream;
 import org.tropos.common.io.ByteSink;
 import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -21,7 +19,7 @@ import org.tropos.proto.scm.ContainerInfo;
  *
  * <p>Not thread-safe: one reader.
  */
-public final class BlockKeyInputStream extends KeyInputStream {
+final class BlockKeyInputStream extends KeyInputStream {
   private static final int WINDOW = 4 << 20;
 
   private final KeyInfo key;

@@ -1,4 +1,4 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
 import com.google.protobuf.ByteString;
 import java.io.IOException;
@@ -9,11 +9,9 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.List;
-import org.tropos.client.KeyInputStream;
-import org.tropos.client.KeyOutputStream;
-import org.tropos.common.security.SegmentedGcm;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.tropos.common.security.SegmentedGcm;
 import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.EncryptionRequest;
 import org.tropos.proto.om.InitiateMultipartUploadRequest;
@@ -30,7 +28,7 @@ import org.tropos.proto.om.PartInfo;
  * never leaves this client: the OM gets a check of it instead ({@link #customerKeyCheck}). So no datanode and no
  * disk ever holds a key's plaintext.
  */
-public final class KeyEncryption {
+final class KeyEncryption {
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final byte[] CHECKED_TEXT = "tropos sse-c key check, format 1".getBytes(StandardCharsets.US_ASCII);
 

@@ -1,7 +1,7 @@
-package org.tropos.client.internal;
+package org.tropos.client;
 
-import org.tropos.common.rpc.ScmBlockClient;
 import java.io.IOException;
+import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.AllocateBlockResponse;
@@ -9,7 +9,7 @@ import org.tropos.proto.scm.ExcludeList;
 
 /** Where a writer gets its next block: from the OM for a key, or straight from SCM for raw blocks. */
 @FunctionalInterface
-public interface BlockAllocator {
+interface BlockAllocator {
   AllocateBlockResponse allocate(long size, ReplicationFactor factor, ExcludeList exclude) throws IOException;
 
   /** Blocks straight from SCM (the admin block commands, benchmarks of the data path). */

@@ -1,0 +1,74 @@
+package org.tropos.client;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import org.tropos.common.rpc.BlockReadPool;
+import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.util.Clock;
+import org.tropos.proto.datanode.ReadBlockResponse;
+import org.tropos.proto.hdds.BlockToken;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.om.KeyBlock;
+import org.tropos.proto.om.LookupKeyResponse;
+import org.tropos.proto.scm.ContainerInfo;
+
+/**
+ * Opens the streams {@link TroposClient} reads looked-up keys through, decrypting when they are encrypted, and
+ * fetches their blocks' stored checksums. Reads reuse connections to the datanodes: a new one per block read cost
+ * small GETs most of their CPU.
+ */
+final class KeyReads implements AutoCloseable {
+  /** Idle read connections kept per datanode: as many as a gateway's concurrent GETs keep busy on one node. */
+  private static final int READ_CONNECTIONS_PER_NODE = 32;
+  private static final Duration IDLE_READ_CONNECTION = Duration.ofMinutes(1);
+
+  /** Told of corrupt replicas, and asked for the others when all of a lookup's fail. */
+  private final ScmBlockClient scm;
+  private final String clientHost;
+  private final BlockReadPool reads;
+
+  KeyReads(ScmBlockClient scm, String clientHost, TransportSecurity transport, Clock clock) {
+    this.scm = scm;
+    this.clientHost = clientHost;
+    this.reads = new BlockReadPool(BlockStreamReader.READ_TIMEOUT, transport, READ_CONNECTIONS_PER_NODE,
+        IDLE_READ_CONNECTION, clock);
+  }
+
+  /** Exactly the version {@code lookup} found, decrypted with the data key the OM handed out if it is encrypted. */
+  KeyInputStream read(LookupKeyResponse lookup) {
+    if (!lookup.getKey().hasEncryption()) {
+      return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
+    }
+    return KeyEncryption.decrypting(lookup, lookup.getDataKey().toByteArray(), new BlockStreamReader(scm,
+        clientHost, reads));
+  }
+
+  /** A key encrypted with a customer's key (SSE-C), decrypted with {@code customerKey}. */
+  KeyInputStream read(LookupKeyResponse lookup, byte[] customerKey) {
+    return KeyEncryption.decrypting(lookup, customerKey, new BlockStreamReader(scm, clientHost, reads));
+  }
+
+  /** The stored checksums covering {@code block} of the looked-up key, from the nearest replica that answers. */
+  ReadBlockResponse checksums(LookupKeyResponse lookup, KeyBlock block) throws IOException {
+    List<DatanodeDetails> replicas = lookup.getContainersList().stream()
+        .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst()
+        .map(ContainerInfo::getReplicasList).orElse(List.of());
+    int index = lookup.getKey().getBlocksList().indexOf(block);
+    BlockToken token = index >= 0 && index < lookup.getBlockTokensCount() ? lookup.getBlockTokens(index)
+        : BlockToken.getDefaultInstance();
+    return new BlockStreamReader(scm, clientHost).checksums(new BlockLocation(block.getBlockId(),
+        block.getOffset() + block.getLength(), token), replicas, block.getOffset(), block.getLength());
+  }
+
+  /** Closes the idle connections; the SCM client is the caller's. */
+  @Override
+  public void close() {
+    try {
+      reads.close();
+    } catch (IOException e) {
+      // closing idle sockets: nothing was pending on them
+    }
+  }
+}
