@@ -22,6 +22,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.ScmAdminClient;
+import org.tropos.datanode.volume.StorageDirectory;
 import org.tropos.proto.hdds.PipelineState;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -36,8 +37,6 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 class FullVolumeIT {
   private static final int VOLUME_MB = 48;
   private static final int OBJECT_BYTES = 4 << 20;
-  /** What a datanode holds back on each volume for the deletions that free a full one (MetadataReserve). */
-  private static final long METADATA_RESERVE_BYTES = 8 << 20;
   /** The most objects that could fit: a PUT past it must have failed. */
   private static final int MOST_OBJECTS = VOLUME_MB * (1 << 20) / OBJECT_BYTES;
   /** How long the refused PUT may take: the writer's retries, with no Raft timeout waited out. */
@@ -55,40 +54,69 @@ class FullVolumeIT {
   /** The leader refuses writes while the space kept back still holds what the followers accepted. */
   @Test
   void withSpaceKeptBackAPutThatNoLongerFitsIsRefused(@TempDir Path dir) throws Exception {
-    fillAndCheck(dir, "16MB", (s3, acknowledged) -> { });
+    fillAndCheck(dir, "16MB", Integer.MAX_VALUE, (s3, acknowledged) -> { });
   }
 
   /**
-   * With nothing kept back the followers run out of space mid-entry (the case that hung): their reports of no
-   * room close the pipelines, which fails the stuck write, and the writer finds no room anywhere.
+   * With nothing kept back the followers run out of room mid-entry (the case that hung: the chunks now stop at the
+   * block database's room, which the followers meet too): their reports of no room close the pipelines, which fails
+   * the stuck write, and the writer finds no room anywhere.
    */
   @Test
-  void filledToTheLastByteAPutThatNoLongerFitsIsRefused(@TempDir Path dir) throws Exception {
-    fillAndCheck(dir, "0", (s3, acknowledged) -> { });
+  void withNothingKeptBackAPutThatNoLongerFitsIsRefused(@TempDir Path dir) throws Exception {
+    fillAndCheck(dir, "0", Integer.MAX_VALUE, (s3, acknowledged) -> { });
   }
 
   /**
-   * Lead 2 of issue 44: deleting objects from volumes filled to the last byte frees their space, with no restart.
-   * A block's deletion writes its database first, which a full disk could refuse.
+   * Lead 2 of issue 44: deleting objects from volumes filled to the database's room frees their space, with no
+   * restart. A block's deletion writes its database first, which a full disk could refuse.
    */
   @Test
   void deletedObjectsFreeAFullVolume(@TempDir Path dir) throws Exception {
-    fillAndCheck(dir, "0", (s3, acknowledged) -> {
-      Map<Path, Long> usedWhenFull = new LinkedHashMap<>();
-      for (Path mount : mounts) {
-        usedWhenFull.put(mount, used(mount));
+    fillAndCheck(dir, "0", Integer.MAX_VALUE, (s3, acknowledged) -> deleteAllAndAwaitFreed(s3, acknowledged));
+  }
+
+  /**
+   * Something other than chunks fills each volume to its last byte after three objects: the block database gets
+   * its reserve back before it writes (closing the containers flushes it), so deleting the objects still frees
+   * their space.
+   */
+  @Test
+  void deletedObjectsFreeAVolumeSomethingElseFilled(@TempDir Path dir) throws Exception {
+    fillAndCheck(dir, "0", 3, (s3, acknowledged) -> deleteAllAndAwaitFreed(s3, acknowledged));
+  }
+
+  private void deleteAllAndAwaitFreed(S3Client s3, Map<String, byte[]> acknowledged) throws Exception {
+    // Each datanode holds a replica of every object; it makes its metadata reserve again once the volume has room,
+    // and its database grows by the deletions' records (the megabyte allowed).
+    assertTrue(acknowledged.size() >= 3, "only " + acknowledged.size() + " objects fitted: deleting them would "
+        + "not free more than the reserve made again");
+    Map<Path, Long> usedWhenFull = new LinkedHashMap<>();
+    for (Path mount : mounts) {
+      usedWhenFull.put(mount, used(mount));
+    }
+    for (String key : acknowledged.keySet()) {
+      s3.deleteObject(b -> b.bucket("full").key(key));
+    }
+    long freed = (long) acknowledged.size() * OBJECT_BYTES - StorageDirectory.METADATA_ROOM - (1 << 20);
+    for (Path mount : mounts) {
+      Await.until(freed + " bytes freed on " + mount + " (" + usedWhenFull.get(mount) + " used when full)",
+          MiniCluster.WAIT, () -> used(mount), used -> used <= usedWhenFull.get(mount) - freed);
+    }
+  }
+
+  /** Writes {@code file} until the file system has no byte left. */
+  private static void fillUp(Path file) throws IOException {
+    byte[] piece = new byte[64 << 10];
+    try (OutputStream out = Files.newOutputStream(file)) {
+      while (true) {
+        out.write(piece);
       }
-      for (String key : acknowledged.keySet()) {
-        s3.deleteObject(b -> b.bucket("full").key(key));
+    } catch (IOException e) {
+      if (Files.getFileStore(file.getParent()).getUsableSpace() > 0) {
+        throw e;
       }
-      // Each datanode holds a replica of every object; it makes its metadata reserve again once the volume has
-      // room, and its database grows by the deletions' records.
-      long freed = (long) acknowledged.size() * OBJECT_BYTES - METADATA_RESERVE_BYTES - (1 << 20);
-      for (Path mount : mounts) {
-        Await.until(freed + " bytes freed on " + mount + " (" + usedWhenFull.get(mount) + " used when full)",
-            MiniCluster.WAIT, () -> used(mount), used -> used <= usedWhenFull.get(mount) - freed);
-      }
-    });
+    }
   }
 
   /** What a full cluster is checked for once the PUT that no longer fits was refused. */
@@ -101,7 +129,12 @@ class FullVolumeIT {
     return store.getTotalSpace() - store.getUsableSpace();
   }
 
-  private void fillAndCheck(Path dir, String keptBack, WhenFull whenFull) throws Exception {
+  /**
+   * Writes objects until one is refused, checks what a full cluster must do, then {@code whenFull}.
+   *
+   * @param othersFillAfter after how many objects something else fills every volume to its last byte
+   */
+  private void fillAndCheck(Path dir, String keptBack, int othersFillAfter, WhenFull whenFull) throws Exception {
     Path clusterDir = dir.resolve("cluster");
     for (int i = 1; i <= 3; i++) {
       Path data = Files.createDirectories(clusterDir.resolve("dn" + i).resolve("data1"));
@@ -125,6 +158,11 @@ class FullVolumeIT {
       while (refused == null) {
         assertTrue(acknowledged.size() <= MOST_OBJECTS, acknowledged.size() + " objects of " + OBJECT_BYTES
             + " bytes acknowledged on volumes of " + VOLUME_MB + " MB");
+        if (acknowledged.size() == othersFillAfter) {
+          for (Path mount : mounts) {
+            fillUp(mount.resolve("not-tropos"));
+          }
+        }
         byte[] data = new byte[OBJECT_BYTES];
         random.nextBytes(data);
         String key = "object-" + acknowledged.size();

@@ -66,8 +66,9 @@ public final class DatanodeKeys {
       "hdds.datanode.volume.min.free.space", ConfigType.SIZE, "5GB",
       "Free space kept back on each data volume: a pipeline's leader refuses new writes to a volume with no more"
           + " than this available, and SCM closes the pipelines of a datanode with no volume above it, so the"
-          + " writes already accepted still fit on every replica. Each volume also keeps its last 8 MB for its block"
-          + " database.");
+          + " writes already accepted still fit on every replica. Each volume also keeps 16 MB for its block"
+          + " database: chunks stop with 8 MB free, and a file of 8 MB more is given back to it when something"
+          + " else fills the volume.");
   public static final ConfigKey<DataSize> DIRECT_IO_THRESHOLD = ConfigKey.of(
       "hdds.datanode.direct.io.threshold", ConfigType.SIZE, "64KB",
       "Chunks of at least this size are written to block files with O_DIRECT, past the page cache (a tail that is"

@@ -24,8 +24,8 @@ import org.tropos.proto.hdds.ChecksumData;
  * The bytes of block files: chunks checked against the client's checksums and written (past the page cache where
  * {@link DirectIo} says), read back, forced to disk. Writes of one block file take turns: a tail written past the
  * page cache must see the file as it is. A block file's name is made durable with its bytes: its first chunk marks
- * the directory, which the block's next sync then syncs too (once for every file created in it since). Chunks never
- * take a volume's last {@link MetadataReserve#BYTES}: they are its block database's.
+ * the directory, which the block's next sync then syncs too (once for every file created in it since). Chunks are
+ * refused once a volume has no more than {@link MetadataReserve#BYTES} free: that room is its block database's.
  *
  * <p>Thread-safe.
  */
@@ -62,11 +62,11 @@ final class ChunkFiles {
           + " at " + offset + " does not match its checksum at byte "
           + (offset + (long) bad * checksums.getBytesPerChecksum()));
     }
-    Path path = container.blockFile(block.getLocalId());
-    if (path.toFile().getParentFile().getUsableSpace() < MetadataReserve.BYTES) {
+    if (!container.db().hasRoomForChunks()) {
       throw new DatanodeException(DatanodeResult.DISK_FULL, nodeName + " cannot write block "
           + ContainerStore.name(block) + ": its volume's last " + MetadataReserve.BYTES + " bytes are its metadata's");
     }
+    Path path = container.blockFile(block.getLocalId());
     if (offset == 0) {
       unsyncedNames.add(container.chunksDir());
     }

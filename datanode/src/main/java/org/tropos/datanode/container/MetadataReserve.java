@@ -27,9 +27,24 @@ final class MetadataReserve {
   private static final int WRITE_BYTES = 1 << 20;
 
   private final Path file;
+  /** Whether the file is there, known so that the check before each write is one statvfs; guarded by this. */
+  private boolean held;
 
   MetadataReserve(Path file) {
     this.file = file;
+    this.held = Files.exists(file);
+  }
+
+  /**
+   * Whether the volume has more than {@link #BYTES} free, as its report to SCM counts room (StorageDirectory): a
+   * chunk is refused exactly when the report says the volume is full, so SCM closes the pipeline whose entry a
+   * follower refused; refusing from {@code BYTES} plus the chunk left the report saying "room", the pipeline open
+   * and the leader resending the entry for ever (FullVolumeIT). A chunk may so take up to its own size of the
+   * database's room; the reserve file is kept on top for that. Asked of the volume's own directory, which outlives
+   * any container's (a deleted container's directory reports no space at all).
+   */
+  boolean hasRoomForChunks() {
+    return file.getParent().toFile().getUsableSpace() > BYTES;
   }
 
   /**
@@ -40,11 +55,14 @@ final class MetadataReserve {
   synchronized void beforeWrite() {
     try {
       long free = file.getParent().toFile().getUsableSpace();
-      if (free < BYTES / 2 && Files.deleteIfExists(file)) {
+      if (held && free < BYTES / 2) {
+        Files.deleteIfExists(file);
+        held = false;
         LOG.warn("{} has {} bytes free: its metadata reserve is given back to its block database", file.getParent(),
             free);
-      } else if (free > 3 * BYTES && !Files.exists(file)) {
+      } else if (!held && free > 3 * BYTES) {
         make();
+        held = true;
       }
     } catch (IOException e) {
       LOG.warn("Metadata reserve {} not checked: {}", file, e.toString());

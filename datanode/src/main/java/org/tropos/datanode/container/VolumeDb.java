@@ -59,7 +59,14 @@ final class VolumeDb implements AutoCloseable {
    * its group's last snapshot, and a snapshot, or a container leaving OPEN, flushes first.
    */
   void put(BlockData block) throws IOException {
+    // RocksDB flushes a full memtable in the background: the reserve must be back before a put can start one.
+    reserve.beforeWrite();
     db.writeBatchUnlogged(batch -> batch.put(BLOCKS, key(block.getBlockId()), block.toByteArray()));
+  }
+
+  /** Whether chunks may still be written to the volume: it has more free than the database's room. */
+  boolean hasRoomForChunks() {
+    return reserve.hasRoomForChunks();
   }
 
   /** Makes every record so far durable (memtables written to disk). */

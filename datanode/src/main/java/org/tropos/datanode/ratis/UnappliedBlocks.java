@@ -15,8 +15,10 @@ import org.tropos.proto.datanode.PutBlock;
  * (whose directory goes with it). After a power cut their rows exist only in the log: rows are written without
  * RocksDB's WAL until a snapshot flushes them, and a restarted member applies nothing past its snapshot until a
  * leader tells it what was committed, which none may do once SCM has closed the pipeline. Left to the group's
- * removal, the rows of acknowledged blocks could be lost on every replica (issue 44, lead 1). A block whose entry
- * was never committed only leaves a row no key refers to.
+ * removal, the rows of acknowledged blocks could be lost on every replica (issue 44, lead 1). Every entry past the
+ * applied index is kept, not only those up to the commit index the member knows: a restarted member learns what
+ * was committed only from a leader, so its own commit index may be behind entries that were acknowledged. A block
+ * whose entry was never committed only leaves a row no key refers to.
  */
 final class UnappliedBlocks {
   private static final Logger LOG = LoggerFactory.getLogger(UnappliedBlocks.class);
