@@ -218,8 +218,8 @@ final class ScmServices implements AutoCloseable {
   private void startBlockDeletion(CommandQueue commands) throws IOException {
     deletedBlocks = new DeletedBlockLog(db);
     deletedBlocks.load();
-    blockDeleting = new BlockDeletingService(deletedBlocks, containerManager::replicaHolders, nodeManager, commands,
-        clock, config.blockDeletion());
+    blockDeleting = new BlockDeletingService(deletedBlocks, containerManager::replicaHolders,
+        containerManager::deletionsDone, nodeManager, commands, clock, config.blockDeletion());
     deletionScheduler = Threads.scheduler("scm-block-deleting");
     Threads.everyPeriod(deletionScheduler, "Block deletion", config.blockDeletion().interval(),
         config.blockDeletion().interval(), blockDeleting::run);

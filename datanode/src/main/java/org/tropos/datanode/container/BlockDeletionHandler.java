@@ -17,10 +17,12 @@ import org.tropos.proto.scm.DeleteBlocksTransaction;
 
 /**
  * Carries out SCM's {@link DeleteBlocksCommand}s on a thread of its own, so the heartbeat never waits on the disk,
- * and keeps the acknowledgements until the next heartbeat takes them. A transaction that fails (a volume error) is
- * not acknowledged, and SCM sends it again. Limits: at most {@value #QUEUE_LIMIT} commands wait, and past that a
- * command is dropped; at most {@value #ACK_LIMIT} acknowledgements wait, and past that new ones are dropped. Either
- * way SCM re-sends what it has not heard back about, and a deletion carried out twice finds nothing the second time.
+ * and keeps the acknowledgements until the next heartbeat takes them. A transaction that fails (a volume error), or
+ * names a container this datanode does not hold, is not acknowledged, and SCM sends it again while the node holds,
+ * or may come to hold, a replica (its replicas, and its pipeline's members while the container is written). Limits:
+ * at most {@value #QUEUE_LIMIT} commands wait, and past that a command is dropped; at most {@value #ACK_LIMIT}
+ * acknowledgements wait, and past that new ones are dropped. Either way SCM re-sends what it has not heard back
+ * about, and a deletion carried out twice finds nothing the second time.
  *
  * <p>Thread-safety: the deletion thread adds acknowledgements and the heartbeat thread takes them, under this
  * object's monitor.
@@ -67,9 +69,13 @@ public final class BlockDeletionHandler implements AutoCloseable {
     for (Map.Entry<Long, List<DeleteBlocksTransaction>> container : byContainer.entrySet()) {
       List<Long> localIds = container.getValue().stream().flatMap(tx -> tx.getLocalIdsList().stream()).toList();
       try {
-        store.deleteBlocks(container.getKey(), localIds);
-        container.getValue().forEach(this::acknowledge);
-        blocks += localIds.size();
+        // A container not held here is not acknowledged: this node may be a member of its pipeline that has not
+        // applied its first write yet, and applying it later would bring back blocks SCM then forgot.
+        if (store.deleteBlocks(container.getKey(), localIds,
+            container.getValue().stream().mapToLong(DeleteBlocksTransaction::getTxId).max().orElseThrow())) {
+          container.getValue().forEach(this::acknowledge);
+          blocks += localIds.size();
+        }
       } catch (DatanodeException e) {
         LOG.warn("{}: cannot delete the blocks of {} deletion transactions in container {} (SCM sends them again): {}",
             nodeName, container.getValue().size(), container.getKey(), e.getMessage());

@@ -69,8 +69,11 @@ final class BlockRecords {
     container.counted(before == null ? 1 : 0, block.getLength() - (before == null ? 0 : before.getLength()));
   }
 
-  /** Deletes blocks of {@code container}: their records first (synced), then their files (see the store). */
-  void delete(Container container, long containerId, List<Long> localIds) throws DatanodeException {
+  /**
+   * Deletes blocks of {@code container}: their records first (synced), then their files (see the store); then
+   * records {@code txId} as the replica's highest deletion carried out.
+   */
+  void delete(Container container, long containerId, List<Long> localIds, long txId) throws DatanodeException {
     try {
       synchronized (container.blockLock()) {
         for (long localId : localIds) {
@@ -86,6 +89,7 @@ final class BlockRecords {
         Files.deleteIfExists(container.blockFile(localId));
       }
       AtomicFiles.syncDirectory(container.chunksDir());
+      container.recordDeletion(txId);
     } catch (IOException e) {
       throw ContainerStore.ioError(nodeName, "delete blocks of container " + containerId, e);
     }

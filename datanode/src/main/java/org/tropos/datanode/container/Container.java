@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 import org.tropos.common.io.AtomicFiles;
 import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
+import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
 
 /**
@@ -124,6 +125,21 @@ final class Container {
   /** Records that every block was just verified; against the current descriptor, so no state change is lost. */
   synchronized void recordDataScan(long epochMs) throws IOException {
     save(descriptor.toBuilder().setDataScanEpochMs(epochMs).build());
+  }
+
+  /** What the replica is, for SCM. */
+  ContainerReport report() {
+    ContainerDescriptor d = descriptor();
+    return ContainerReport.newBuilder().setContainerId(d.getContainerId()).setState(d.getState()).setBcsid(bcsid())
+        .setPipelineId(d.getPipelineId()).setBlockCount(blockCount()).setUsedBytes(usedBytes())
+        .setDataScanEpochMs(d.getDataScanEpochMs()).setDeleteTxId(d.getDeleteTxId()).build();
+  }
+
+  /** Records that the deletion transaction {@code txId} was carried out, unless a later one already was. */
+  synchronized void recordDeletion(long txId) throws IOException {
+    if (txId > descriptor.getDeleteTxId()) {
+      save(descriptor.toBuilder().setDeleteTxId(txId).build());
+    }
   }
 
   boolean isOpen() {

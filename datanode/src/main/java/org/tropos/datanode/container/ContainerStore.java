@@ -185,20 +185,22 @@ public final class ContainerStore implements AutoCloseable {
 
   /**
    * Deletes blocks of a container replica: their metadata first (synced), so no reader finds a block without its
-   * file, then their files. Idempotent: a block that is not here counts as deleted, and so does every block of a
-   * container this datanode does not hold. While the container is OPEN the blocks are also remembered as deleted,
+   * file, then their files. Idempotent: a block that is not here counts as deleted; a container this datanode does
+   * not hold is left to the caller (false). While the container is OPEN the blocks are also remembered as deleted,
    * so a PutBlock of one applied later (by a replica lagging behind its pipeline, or when Ratis replays its log
    * after a restart) does not bring it back; that record goes when the container leaves OPEN, after which no
-   * PutBlock applies to it.
+   * PutBlock applies to it. The replica then records {@code txId} as the highest deletion it carried out (it
+   * reports it, so SCM can tell a replica that was away while deletions finished).
    *
+   * @param txId the highest id of SCM's deletion transactions these blocks come from
    * @return false if this datanode holds no replica of the container
    */
-  public boolean deleteBlocks(long containerId, List<Long> localIds) throws DatanodeException {
+  public boolean deleteBlocks(long containerId, List<Long> localIds, long txId) throws DatanodeException {
     Container container = containers.get(containerId);
     if (container == null) {
       return false;
     }
-    blocks.delete(container, containerId, localIds);
+    blocks.delete(container, containerId, localIds, txId);
     return true;
   }
 
@@ -232,19 +234,17 @@ public final class ContainerStore implements AutoCloseable {
 
   /** A report of every container replica, for SCM. */
   public List<ContainerReport> reports() {
-    List<ContainerReport> reports = new ArrayList<>();
-    containers.values().forEach(c -> {
-      ContainerDescriptor d = c.descriptor();
-      reports.add(ContainerReport.newBuilder().setContainerId(d.getContainerId()).setState(d.getState())
-          .setBcsid(c.bcsid()).setPipelineId(d.getPipelineId()).setBlockCount(c.blockCount())
-          .setUsedBytes(c.usedBytes()).setDataScanEpochMs(d.getDataScanEpochMs()).build());
-    });
-    return reports;
+    return containers.values().stream().map(Container::report).toList();
   }
 
   /** The pipeline the container was created for, if this datanode holds a replica of it. */
   public Optional<PipelineId> pipelineOf(long containerId) {
     return Optional.ofNullable(containers.get(containerId)).map(c -> c.descriptor().getPipelineId());
+  }
+
+  /** Applies a CloseContainer entry of the container's pipeline (a QUASI_CLOSED replica is left to SCM). */
+  public void closeThroughPipeline(long containerId) throws DatanodeException {
+    lifecycle.closeThroughPipeline(container(containerId));
   }
 
   /** Closes an open replica locally as QUASI_CLOSED (its pipeline is gone); others are left as they are. */

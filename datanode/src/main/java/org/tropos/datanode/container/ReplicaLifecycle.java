@@ -55,6 +55,21 @@ final class ReplicaLifecycle {
     return updated;
   }
 
+  /**
+   * Closes an OPEN or CLOSING replica through its pipeline. One already QUASI_CLOSED is left so: it quasi-closed
+   * without the entries before this one (a member cut off from its peers when SCM declared the pipeline gone,
+   * catching up after), which it no longer applies, so closing it here would make CLOSED a replica short of
+   * acknowledged blocks; SCM closes it if it is whole.
+   */
+  void closeThroughPipeline(Container container) throws DatanodeException {
+    if (container.descriptor().getState() == ContainerState.CONTAINER_QUASI_CLOSED) {
+      LOG.warn("{}: container {} quasi-closed before its pipeline closed it: left QUASI_CLOSED for SCM", nodeName,
+          container.descriptor().getContainerId());
+      return;
+    }
+    move(container, ContainerState.CONTAINER_CLOSED, "");
+  }
+
   /** Closes an open replica locally as QUASI_CLOSED (its pipeline is gone); others are left as they are. */
   void quasiClose(Container container) throws DatanodeException {
     ContainerState state = container.descriptor().getState();

@@ -47,7 +47,6 @@ import org.tropos.proto.datanode.WriteChunk;
 import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.hdds.AccessMode;
 import org.tropos.proto.hdds.BlockId;
-import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.PipelineId;
 
 /**
@@ -348,7 +347,7 @@ final class ContainerStateMachine extends BaseStateMachine {
         store.putBlock(blockData(put, index));
         response.setBcsid(index);
       } else if (command.hasCloseContainer()) {
-        store.setState(command.getCloseContainer().getContainerId(), ContainerState.CONTAINER_CLOSED);
+        store.closeThroughPipeline(command.getCloseContainer().getContainerId());
       }
     } catch (DatanodeException e) {
       if (isLocalFault(e.result())) {

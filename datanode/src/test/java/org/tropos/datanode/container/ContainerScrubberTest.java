@@ -109,7 +109,7 @@ class ContainerScrubberTest {
 
   @Test
   void blocksDeletedByScmAreNoFaultAndAReplicaIsNotCheckedAgainWithinTheMinimumGap() throws Exception {
-    store.deleteBlocks(1, List.of(1L));
+    store.deleteBlocks(1, List.of(1L), 1);
     scrubber.checkData();
     assertEquals(ContainerState.CONTAINER_CLOSED, descriptor(1).getState());
     long first = descriptor(1).getDataScanEpochMs();

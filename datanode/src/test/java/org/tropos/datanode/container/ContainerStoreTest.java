@@ -286,17 +286,25 @@ class ContainerStoreTest {
     write(block(6, 2), random(1_000, 7), 16_384);
     Path file = store.planRead(block(6, 1), 0, 1).file();
     assertTrue(Files.exists(file));
-    assertTrue(store.deleteBlocks(6, List.of(1L, 3L)), "block 3 never existed: fine");
+    assertTrue(store.deleteBlocks(6, List.of(1L, 3L), 11), "block 3 never existed: fine");
     assertEquals(DatanodeResult.NO_SUCH_BLOCK,
         assertThrows(DatanodeException.class, () -> store.getBlock(block(6, 1))).result());
     assertFalse(Files.exists(file));
-    assertTrue(store.deleteBlocks(6, List.of(1L)), "again: nothing left to delete");
-    assertFalse(store.deleteBlocks(77, List.of(1L)), "a container not held here counts as done");
+    assertTrue(store.deleteBlocks(6, List.of(1L), 11), "again: nothing left to delete");
+    assertFalse(store.deleteBlocks(77, List.of(1L), 12), "a container not held here: the caller decides");
     assertEquals(1_000, store.getBlock(block(6, 2)).getLength(), "the other block is untouched");
+    store.deleteBlocks(6, List.of(), 9);
+    assertEquals(11, deleteTxIdReported(6), "the highest deletion carried out, an earlier one arriving late kept out");
     store.close();
     store = reopen();
     assertEquals(DatanodeResult.NO_SUCH_BLOCK,
         assertThrows(DatanodeException.class, () -> store.getBlock(block(6, 1))).result());
+    assertEquals(11, deleteTxIdReported(6), "kept across a restart");
+  }
+
+  private long deleteTxIdReported(long containerId) {
+    return store.reports().stream().filter(r -> r.getContainerId() == containerId).findFirst()
+        .orElseThrow().getDeleteTxId();
   }
 
   @Test
@@ -305,7 +313,7 @@ class ContainerStoreTest {
     byte[] data = random(20_000, 8);
     write(block(7, 1), data, 16_384);
     Path file = store.planRead(block(7, 1), 0, 1).file();
-    store.deleteBlocks(7, List.of(1L));
+    store.deleteBlocks(7, List.of(1L), 1);
     store.close();
     store = reopen();
     DatanodeException replayed = assertThrows(DatanodeException.class, () -> write(block(7, 1), data, 16_384));
@@ -317,14 +325,14 @@ class ContainerStoreTest {
     write(block(7, 2), data, 16_384);
     store.setState(7, ContainerState.CONTAINER_CLOSED);
     assertFalse(store.wasDeleted(block(7, 1)), "forgotten once CLOSED: no PutBlock applies any more");
-    store.deleteBlocks(7, List.of(2L));
+    store.deleteBlocks(7, List.of(2L), 2);
     assertFalse(store.wasDeleted(block(7, 2)), "nothing to remember for a CLOSED container");
     assertEquals(DatanodeResult.NO_SUCH_BLOCK,
         assertThrows(DatanodeException.class, () -> store.getBlock(block(7, 2))).result(), "closed: deletable too");
   }
 
   @Test
-  void theDeletionHandlerAcknowledgesEveryTransactionItCarriedOutPerContainer() throws Exception {
+  void theDeletionHandlerAcknowledgesEveryTransactionItCarriedOutPerContainerAndNoneOfAContainerNotHeld() throws Exception {
     store.create(8, PIPELINE);
     write(block(8, 1), random(100, 9), 16_384);
     try (BlockDeletionHandler handler = new BlockDeletionHandler("dn-test", store)) {
@@ -333,8 +341,8 @@ class ContainerStoreTest {
           .addTransactions(DeleteBlocksTransaction.newBuilder().setTxId(6).setContainerId(9).addLocalIds(1))
           .addTransactions(DeleteBlocksTransaction.newBuilder().setTxId(7).setContainerId(8).addLocalIds(2))
           .build());
-      assertEquals(List.of(DeleteBlocksAck.newBuilder().setContainerId(8).addTxIds(5).addTxIds(7).build(),
-          DeleteBlocksAck.newBuilder().setContainerId(9).addTxIds(6).build()), handler.takeAcks());
+      assertEquals(List.of(DeleteBlocksAck.newBuilder().setContainerId(8).addTxIds(5).addTxIds(7).build()),
+          handler.takeAcks(), "container 9 is not held here: it may be later, so its deletion is not acknowledged");
       assertEquals(List.of(), handler.takeAcks(), "taken once");
     }
     assertEquals(DatanodeResult.NO_SUCH_BLOCK,

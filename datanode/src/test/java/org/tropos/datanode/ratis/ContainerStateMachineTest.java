@@ -182,6 +182,24 @@ class ContainerStateMachineTest {
     assertEquals("a scrub found block 3 corrupt", store.containers().get(0).getUnhealthyReason());
   }
 
+  /**
+   * A member cut off from its peers quasi-closed its replica (SCM declared the pipeline gone) short of a block, then
+   * caught up with the log: the block's PutBlock is refused, and the CloseContainer after it must not make CLOSED a
+   * replica without that block (found by the control-plane simulation); SCM closes it only if it is whole.
+   */
+  @Test
+  void aCloseEntryLeavesAQuasiClosedReplicaToScm() throws Exception {
+    store.quasiClose(1);
+    byte[] data = new byte[100];
+    ChecksumData sums = Checksums.compute(ByteBuffer.wrap(data), 16 * 1024);
+    assertEquals(DatanodeResult.CONTAINER_NOT_OPEN, apply(7, putBlock(block(3), data.length, sums)).getResult());
+    ContainerCommand close = ContainerCommand.newBuilder().setCloseContainer(CloseContainer.newBuilder()
+        .setContainerId(1)).build();
+    assertEquals(DatanodeResult.OK, apply(8, close).getResult());
+    assertEquals(8, machine.getLastAppliedTermIndex().getIndex());
+    assertEquals(ContainerState.CONTAINER_QUASI_CLOSED, store.containers().get(0).getState());
+  }
+
   private static LogEntryProto chunkEntry(long index, BlockId id, byte[] data) {
     ContainerCommand command = ContainerCommand.newBuilder().setWriteChunk(WriteChunk.newBuilder().setBlockId(id)
         .setOffset(0).setLength(data.length).setChecksums(Checksums.compute(ByteBuffer.wrap(data), 16 * 1024)))

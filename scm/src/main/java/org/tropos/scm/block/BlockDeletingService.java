@@ -27,7 +27,8 @@ import org.tropos.scm.node.NodeManager;
  * Sends the transactions of the {@link DeletedBlockLog} to the datanodes holding their containers, and removes a
  * transaction from the log once every holder has acknowledged it. Each {@link #run()}:
  * <ol>
- * <li>removes the transactions every current holder of their container has acknowledged;</li>
+ * <li>removes the transactions every current holder of their container has acknowledged, telling the container
+ * manager first ({@link DeletionsDone});</li>
  * <li>reads the log on from where the last run stopped (starting over at its end) and sends each transaction to
  * each holder that has not acknowledged it and was not sent it within {@code resendAfter}: one
  * {@link DeleteBlocksCommand} per datanode and run, with at most {@code perIntervalMax} blocks in all.</li>
@@ -46,7 +47,8 @@ public final class BlockDeletingService {
   private static final Logger LOG = LoggerFactory.getLogger(BlockDeletingService.class);
 
   private final DeletedBlockLog log;
-  private final LongFunction<Optional<List<UUID>>> replicaHolders;
+  private final LongFunction<Optional<Map<UUID, Long>>> replicaHolders;
+  private final DeletionsDone deletionsDone;
   private final NodeManager nodes;
   private final CommandQueue commands;
   private final Clock clock;
@@ -57,13 +59,22 @@ public final class BlockDeletingService {
   /** The transaction id the next run reads the log from. */
   private long cursor;
 
+  /** Told of each transaction every holder of its container carried out, before it leaves the log. */
+  @FunctionalInterface
+  public interface DeletionsDone {
+    void done(long containerId, long txId);
+  }
+
   /**
-   * @param replicaHolders the datanodes holding a container's replicas; empty for a container SCM does not know
+   * @param replicaHolders the datanodes holding a container's replicas, each with its replica's incarnation (0 if
+   *     none reported yet); empty for a container SCM does not know
    */
-  public BlockDeletingService(DeletedBlockLog log, LongFunction<Optional<List<UUID>>> replicaHolders,
-      NodeManager nodes, CommandQueue commands, Clock clock, BlockDeletionConfig config) {
+  public BlockDeletingService(DeletedBlockLog log, LongFunction<Optional<Map<UUID, Long>>> replicaHolders,
+      DeletionsDone deletionsDone, NodeManager nodes, CommandQueue commands, Clock clock,
+      BlockDeletionConfig config) {
     this.log = log;
     this.replicaHolders = replicaHolders;
+    this.deletionsDone = deletionsDone;
     this.nodes = nodes;
     this.commands = commands;
     this.clock = clock;
@@ -89,13 +100,19 @@ public final class BlockDeletingService {
     }
   }
 
-  /** Records that {@code datanode} carried out these transactions. */
+  /**
+   * Records that {@code datanode} carried out these transactions, on the replica it holds now: should that replica
+   * go and another come (a copy, or its pipeline's log replayed onto an emptied disk), the new one must carry them
+   * out again.
+   */
   public synchronized void acknowledged(UUID datanode, List<DeleteBlocksAck> acks) {
     for (DeleteBlocksAck ack : acks) {
+      long incarnation = replicaHolders.apply(ack.getContainerId()).map(h -> h.getOrDefault(datanode, 0L))
+          .orElse(0L);
       for (long txId : ack.getTxIdsList()) {
         DeletionProgress p = progress.get(txId);
         if (p != null && p.containerId() == ack.getContainerId()) {
-          p.acknowledge(datanode);
+          p.acknowledge(datanode, incarnation);
         }
       }
     }
@@ -107,15 +124,24 @@ public final class BlockDeletingService {
   }
 
   private void removeFinished(Round round) throws IOException {
+    // A STALE node (or one not heard since SCM started) may hold replicas SCM does not count yet: nothing finishes
+    // without it until it reports them or is DEAD (when its replicas are remembered as departed).
+    if (round.states.containsValue(NodeState.STALE)) {
+      return;
+    }
     List<Long> done = new ArrayList<>();
     for (Iterator<Map.Entry<Long, DeletionProgress>> it = progress.entrySet().iterator(); it.hasNext();) {
       Map.Entry<Long, DeletionProgress> e = it.next();
       DeletionProgress p = e.getValue();
-      Optional<List<UUID>> holders = round.holders(p.containerId());
+      Optional<Map<UUID, Long>> holders = round.holders(p.containerId());
       if (holders.isEmpty() || p.acknowledgedByAll(holders.get())) {
+        if (holders.isPresent()) {
+          deletionsDone.done(p.containerId(), e.getKey());
+        }
         done.add(e.getKey());
         it.remove();
-      } else if (holders.get().stream().anyMatch(h -> !p.acknowledgedBy(h) && round.state(h) == NodeState.DEAD)) {
+      } else if (holders.get().entrySet().stream().anyMatch(h -> !p.acknowledgedBy(h.getKey(), h.getValue())
+          && round.state(h.getKey()) == NodeState.DEAD)) {
         it.remove();
       }
     }
@@ -144,25 +170,25 @@ public final class BlockDeletingService {
   /** Adds the transaction to the command of each holder it is due for; returns the blocks sent (0 if none). */
   private int send(DeletedBlocksRecord row, Round round, Map<UUID, DeleteBlocksCommand.Builder> out,
       List<Long> unknown) {
-    Optional<List<UUID>> found = round.holders(row.getContainerId());
+    Optional<Map<UUID, Long>> found = round.holders(row.getContainerId());
     if (found.isEmpty()) {
       LOG.warn("Deleted-blocks transaction {} (key {}) names container {}, which SCM does not know: nothing to delete",
           row.getTxId(), row.getKeyId(), row.getContainerId());
       unknown.add(row.getTxId());
       return 0;
     }
-    List<UUID> holders = found.get();
+    Map<UUID, Long> holders = found.get();
     DeletionProgress p = progress.get(row.getTxId());
     if (p == null) {
       if (progress.size() >= config.perIntervalMax()
-          || !holders.stream().allMatch(h -> round.state(h) == NodeState.HEALTHY)) {
+          || !holders.keySet().stream().allMatch(h -> round.state(h) == NodeState.HEALTHY)) {
         return 0;
       }
       p = new DeletionProgress(row.getContainerId());
       progress.put(row.getTxId(), p);
     }
     DeletionProgress tracked = p;
-    List<UUID> targets = holders.stream().filter(h -> !tracked.acknowledgedBy(h)
+    List<UUID> targets = holders.keySet().stream().filter(h -> !tracked.acknowledgedBy(h, holders.get(h))
         && round.state(h) == NodeState.HEALTHY && tracked.due(h, round.now, resendAfterMs)).toList();
     if (targets.isEmpty() || p.gaveUp() || !countResend(row, p, targets)) {
       return 0;
@@ -191,7 +217,7 @@ public final class BlockDeletingService {
   private final class Round {
     final long now;
     private final Map<UUID, NodeState> states = new HashMap<>();
-    private final Map<Long, Optional<List<UUID>>> holders = new HashMap<>();
+    private final Map<Long, Optional<Map<UUID, Long>>> holders = new HashMap<>();
 
     Round(long now) {
       this.now = now;
@@ -202,7 +228,7 @@ public final class BlockDeletingService {
       return states.getOrDefault(datanode, NodeState.NODE_STATE_UNSPECIFIED);
     }
 
-    Optional<List<UUID>> holders(long containerId) {
+    Optional<Map<UUID, Long>> holders(long containerId) {
       return holders.computeIfAbsent(containerId, replicaHolders::apply);
     }
   }

@@ -1,19 +1,18 @@
 package org.tropos.scm.block;
 
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
 
 /**
- * What SCM knows of one deleted-blocks transaction it has sent: which holders acknowledged it, when each was last
- * sent it, and how often it was re-sent. Kept in memory only. Guarded by the {@link BlockDeletingService}'s monitor.
+ * What SCM knows of one deleted-blocks transaction it has sent: which holders acknowledged it (and for which
+ * incarnation of their replica), when each was last sent it, and how often it was re-sent. Kept in memory only.
+ * Guarded by the {@link BlockDeletingService}'s monitor.
  */
 final class DeletionProgress {
   private final long containerId;
-  private final Set<UUID> acknowledged = new HashSet<>();
+  /** Who acknowledged it, with the incarnation of the replica that carried it out. */
+  private final Map<UUID, Long> acknowledged = new HashMap<>();
   private final Map<UUID, Long> sentAtMillis = new HashMap<>();
   private int resends;
   private boolean gaveUp;
@@ -26,16 +25,19 @@ final class DeletionProgress {
     return containerId;
   }
 
-  void acknowledge(UUID datanode) {
-    acknowledged.add(datanode);
+  void acknowledge(UUID datanode, long incarnation) {
+    acknowledged.put(datanode, incarnation);
   }
 
-  boolean acknowledgedBy(UUID datanode) {
-    return acknowledged.contains(datanode);
+  /** Whether the datanode's replica of incarnation {@code incarnation} carried it out. */
+  boolean acknowledgedBy(UUID datanode, long incarnation) {
+    Long by = acknowledged.get(datanode);
+    return by != null && by == incarnation;
   }
 
-  boolean acknowledgedByAll(Collection<UUID> holders) {
-    return acknowledged.containsAll(holders);
+  /** Whether every holder's current replica (holder to incarnation) carried it out. */
+  boolean acknowledgedByAll(Map<UUID, Long> holders) {
+    return holders.entrySet().stream().allMatch(h -> acknowledgedBy(h.getKey(), h.getValue()));
   }
 
   boolean wasSentTo(UUID datanode) {

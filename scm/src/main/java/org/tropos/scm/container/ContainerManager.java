@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.LongPredicate;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.DataSize;
@@ -21,9 +23,9 @@ import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
-import org.tropos.proto.hdds.Uuid;
 import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ContainerInfo;
 import org.tropos.proto.scm.ExcludeList;
@@ -63,11 +65,15 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   private Set<Long> closingAtLastRound = Set.of();
   private final CommandQueue commands;
   private final ReplicaMap replicas = new ReplicaMap();
+  private final ReplicaMarks marks;
+  /** The pipelines each datanode hosted at its last heartbeat since SCM started (in memory). */
+  private final Map<UUID, Set<UUID>> hostedPipelines = new HashMap<>();
 
   public ContainerManager(ScmDb db, PipelineManager pipelines, NodeManager nodes, CommandQueue commands,
       RackResolver racks, DataSize containerSize, DataSize blockSize) {
     this.commands = commands;
     this.table = new ContainerTable(db);
+    this.marks = new ReplicaMarks(table);
     this.pipelines = pipelines;
     this.nodes = nodes;
     this.racks = racks;
@@ -127,12 +133,18 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   }
 
   /**
-   * The datanodes that hold, or may hold, a replica of a container (see {@link #holdersOf}). Empty if SCM does not
-   * know the container.
+   * The datanodes that hold, or may hold, a replica of a container (see {@link #holdersOf}), each with the
+   * incarnation of the replica it reported (0 if none yet; a replica that went and came back is a new one). Empty
+   * if SCM does not know the container.
    */
-  public synchronized Optional<List<UUID>> replicaHolders(long containerId) {
+  public synchronized Optional<Map<UUID, Long>> replicaHolders(long containerId) {
     ContainerRecord c = table.get(containerId);
-    return c == null ? Optional.empty() : Optional.of(holdersOf(c));
+    if (c == null) {
+      return Optional.empty();
+    }
+    Map<UUID, Long> holders = new LinkedHashMap<>();
+    holdersOf(c).forEach(h -> holders.put(h, replicas.incarnation(containerId, h)));
+    return Optional.of(holders);
   }
 
   /**
@@ -148,17 +160,29 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     return List.copyOf(holders);
   }
 
+  /** Records which pipelines the datanode hosts: a member no longer in one applies none of its writes. */
+  @Override
+  public synchronized void pipelinesReported(UUID datanode, List<PipelineReport> reports) {
+    hostedPipelines.put(datanode, reports.stream().map(r -> Uuids.fromProto(r.getPipelineId().getId()))
+        .collect(Collectors.toSet()));
+  }
+
   /**
-   * Records a datanode's full report: a CLOSING container closed on every member is CLOSED; a replica it no
-   * longer reports is gone, and if a reader had reported it corrupt, that mark goes with it.
+   * Records a datanode's full report: a CLOSING container closed on every member is CLOSED; a replica first heard
+   * of that missed deletions SCM forgot is marked behind on them; a replica it no longer reports is gone, and the
+   * marks of a corrupt or behind replica go with it.
    */
   @Override
   public synchronized void containersReported(UUID datanode, List<ContainerReport> reports) {
+    Set<Long> known = Set.copyOf(replicas.reportedBy(datanode));
     Set<Long> gone = replicas.replace(datanode, reports, table.ids());
     for (ContainerReport report : reports) {
       ContainerRecord c = table.get(report.getContainerId());
       if (c != null && (!c.getReplicaReported() || report.getBcsid() > c.getHighestBcsid())) {
         c = withReport(c, report.getBcsid());
+      }
+      if (c != null && !known.contains(c.getContainerId())) {
+        c = marks.firstHeard(c, datanode, report);
       }
       if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
         table.saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
@@ -169,12 +193,8 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       }
     }
     for (long id : gone) {
-      ContainerRecord c = table.get(id);
       LOG.info("Datanode {} no longer holds a replica of container {}", datanode, id);
-      List<Uuid> bad = new ArrayList<>(c.getBadReplicasList());
-      if (bad.remove(Uuids.toProto(datanode))) {
-        table.saveQuietly(c.toBuilder().clearBadReplicas().addAllBadReplicas(bad).build());
-      }
+      marks.gone(table.get(id), datanode);
     }
   }
 
@@ -185,7 +205,14 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   @Override
   public synchronized void stateChanged(UUID datanode, NodeState from, NodeState to) {
     if (to == NodeState.DEAD && !nodes.node(datanode).map(NodeStatus::inMaintenance).orElse(false)) {
-      replicas.replace(datanode, List.of(), table.ids());
+      depart(datanode);
+    }
+  }
+
+  /** Stops counting a DEAD node's replicas, remembering them should deletions finish while they are away. */
+  private void depart(UUID datanode) {
+    for (long id : replicas.replace(datanode, List.of(), table.ids())) {
+      marks.departed(table.get(id), datanode);
     }
   }
 
@@ -212,7 +239,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public synchronized void operationalStateChanged(UUID datanode, NodeOperationalState from,
       NodeOperationalState to) {
     if (nodes.node(datanode).map(n -> n.state() == NodeState.DEAD && !n.inMaintenance()).orElse(false)) {
-      replicas.replace(datanode, List.of(), table.ids());
+      depart(datanode);
     }
   }
 
@@ -230,12 +257,27 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     for (ContainerRecord c : table.all()) {
       List<Replica> reported = new ArrayList<>();
       replicas.of(c.getContainerId()).forEach((node, r) -> reported.add(new Replica(node, r.getState(),
-          r.getBcsid(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node)))));
-      views.add(new ContainerView(c.getContainerId(), c.getState(), c.getMembersCount(),
-          c.getMembersList().stream().map(Uuids::fromProto).toList(), reported, c.getReplicaReported(),
-          c.getHighestBcsid()));
+          r.getBcsid(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node)),
+          c.getBehindOnDeletionsList().contains(Uuids.toProto(node)))));
+      List<UUID> members = c.getMembersList().stream().map(Uuids::fromProto).toList();
+      UUID pipeline = Uuids.fromProto(c.getPipelineId().getId());
+      Set<UUID> outOfPipeline = members.stream().filter(m -> hostedPipelines.containsKey(m)
+          && !hostedPipelines.get(m).contains(pipeline)).collect(Collectors.toSet());
+      views.add(new ContainerView(c.getContainerId(), c.getState(), c.getMembersCount(), members, reported,
+          c.getReplicaReported(), c.getHighestBcsid(), outOfPipeline));
     }
     return views;
+  }
+
+  /**
+   * Records that every replica SCM knows of the container carried out its deletion transaction {@code txId}, which
+   * SCM now forgets; a replica that reports less was away meanwhile (see {@link Replica#behindOnDeletions}).
+   */
+  public synchronized void deletionsDone(long containerId, long txId) {
+    ContainerRecord c = table.get(containerId);
+    if (c != null) {
+      marks.deletionDone(c, txId);
+    }
   }
 
   /** The last report of each replica of a container, by datanode (for admin views). */

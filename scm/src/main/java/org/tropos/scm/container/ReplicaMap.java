@@ -11,13 +11,17 @@ import org.tropos.proto.hdds.ContainerReport;
 /**
  * The replicas each datanode last reported. A heartbeat lists every replica its datanode holds, so a replica
  * missing from one is gone (deleted, or lost with its disk) and leaves the map. Rebuilt from heartbeats after an
- * SCM restart.
+ * SCM restart. Each replica gets an incarnation number when it appears: one that went and came back (made again
+ * by a copy, or by its pipeline's log replayed onto an emptied disk) is a new replica, which has done nothing the
+ * old one did.
  *
  * <p>Not thread-safe: the container manager guards it.
  */
 final class ReplicaMap {
   private final Map<Long, Map<UUID, ContainerReport>> byContainer = new HashMap<>();
   private final Map<UUID, Set<Long>> byNode = new HashMap<>();
+  private final Map<Long, Map<UUID, Long>> incarnations = new HashMap<>();
+  private long lastIncarnation;
 
   /**
    * Replaces what {@code node} holds by its report (only containers {@code known} to SCM are kept).
@@ -31,6 +35,8 @@ final class ReplicaMap {
       if (known.contains(report.getContainerId())) {
         now.add(report.getContainerId());
         byContainer.computeIfAbsent(report.getContainerId(), k -> new HashMap<>()).put(node, report);
+        incarnations.computeIfAbsent(report.getContainerId(), k -> new HashMap<>())
+            .computeIfAbsent(node, n -> ++lastIncarnation);
       }
     }
     Set<Long> gone = new HashSet<>(before);
@@ -41,14 +47,29 @@ final class ReplicaMap {
       if (replicas.isEmpty()) {
         byContainer.remove(id);
       }
+      Map<UUID, Long> numbers = incarnations.get(id);
+      numbers.remove(node);
+      if (numbers.isEmpty()) {
+        incarnations.remove(id);
+      }
     }
     byNode.put(node, now);
     return gone;
   }
 
+  /** The containers whose replicas {@code node} last reported. */
+  Set<Long> reportedBy(UUID node) {
+    return byNode.getOrDefault(node, Set.of());
+  }
+
   /** Whether {@code node} has reported since SCM started (a DEAD node's empty report counts). */
   boolean hasReport(UUID node) {
     return byNode.containsKey(node);
+  }
+
+  /** The incarnation of the replica {@code node} holds of the container; 0 if it reported none. */
+  long incarnation(long containerId, UUID node) {
+    return incarnations.getOrDefault(containerId, Map.of()).getOrDefault(node, 0L);
   }
 
   /** The last report of each replica of the container, by datanode. */

@@ -22,16 +22,17 @@ import org.tropos.scm.container.Replica;
  * Decides, from a snapshot of containers, replicas and nodes, what replication does next (ARCHITECTURE.md, "SCM";
  * docs/design.md, "Self-healing replication"). Pure and deterministic: the same snapshot gives the same plan.
  *
- * <p>A replica is <em>healthy</em> when it is CLOSED, not reported corrupt, holds the container's highest
- * committed write (the highest bcsid any replica ever reported: one on a node that is away or damaged since still
- * holds it), and its node is present (not DEAD, unless in maintenance). It <em>counts</em> unless its node is
- * leaving the cluster. For a CLOSED container the planner copies until enough replicas count, the containers with
- * the fewest first; then makes a container that sits on one rack span two; then deletes extras (from the most
- * crowded rack) and unhealthy replicas, but only once enough healthy ones exist and no copy is under way. A
- * QUASI_CLOSED container (its pipeline was lost) is closed by a replica holding its highest committed write once no
- * replica is still open and no member is STALE; never by a shorter one. Nothing is sent to a STALE node and a STALE
- * node's replicas still count: a node briefly cut off is not a reason to copy. A node in maintenance keeps its
- * replicas counted, as long as {@code maintenanceMinimum} of them are on in-service nodes.
+ * <p>A replica is <em>healthy</em> when it is CLOSED, not reported corrupt, holds the container's highest committed
+ * write (the highest bcsid any replica ever reported: one on a node that is away or damaged since still holds it),
+ * is not behind on deletions while another replica is up to date, and its node is present (not DEAD, unless in
+ * maintenance). It <em>counts</em> unless its node is leaving the cluster. For a CLOSED container the planner
+ * copies until enough replicas count, the containers with the fewest first; then makes a container that sits on one
+ * rack span two; then deletes extras (from the most crowded rack) and unhealthy replicas, but only once enough
+ * healthy ones exist and no copy is under way. A QUASI_CLOSED container (its pipeline was lost) is closed by a
+ * replica holding its highest committed write once no replica is still open and no member is STALE; never by a
+ * shorter one. Nothing is sent to a STALE node and a STALE node's replicas still count: a node briefly cut off is
+ * not a reason to copy. A node in maintenance keeps its replicas counted, as long as {@code maintenanceMinimum} of
+ * them are on in-service nodes.
  */
 public final class ReplicationPlanner {
   private final int perNodeLimit;
@@ -123,13 +124,17 @@ public final class ReplicationPlanner {
   /**
    * Whether no replica of a container no replica was ever reported of can hold an acknowledged block: a block is
    * acknowledged once a majority of the members applied it, so it would be on one of any {@code n - majority + 1}
-   * members. Enough members must be HEALTHY (and have reported nothing), and none STALE (it may still report). A
+   * members. Enough members must be HEALTHY and out of the pipeline's group (and have reported nothing), and none
+   * STALE (it may still report). A
    * DEAD member need not come back: one lost for good would otherwise keep the container counted MISSING for
    * ever.
    */
   private static boolean neverWrittenForSure(ContainerView c, Map<UUID, ReplicaNode> nodes) {
     List<ReplicaNode> members = c.members().stream().map(nodes::get).toList();
-    long healthy = members.stream().filter(n -> n != null && n.commandable()).count();
+    // Only a member that has left the pipeline's group reports for good: one still in it may apply an
+    // acknowledged write it has not reported yet (SCM once forgot such a container right after its first write).
+    long healthy = members.stream().filter(n -> n != null && n.commandable()
+        && c.membersOutOfPipeline().contains(n.id())).count();
     boolean stale = members.stream().anyMatch(n -> n != null && n.present() && !n.commandable());
     int majority = c.members().size() / 2 + 1;
     return !stale && healthy >= c.members().size() - majority + 1;
@@ -139,11 +144,16 @@ public final class ReplicationPlanner {
       ReplicationRound round) {
     List<Replica> live = live(c, nodes);
     long highest = c.highestBcsid();
+    // A replica behind on deletions holds every block, and maybe deleted ones for good: it is replaced once an
+    // up-to-date replica can be copied, and serves as it is until then.
+    boolean upToDateCopyExists = live.stream().anyMatch(r -> r.state() == ContainerState.CONTAINER_CLOSED
+        && r.bcsid() >= highest && !r.reportedBad() && !r.behindOnDeletions());
     List<Replica> healthy = new ArrayList<>();
     List<Replica> unhealthy = new ArrayList<>();
     for (Replica r : live) {
       boolean reachable = nodes.get(r.node()).commandable();
-      boolean complete = isSettled(r.state()) && r.bcsid() >= highest && !r.reportedBad();
+      boolean complete = isSettled(r.state()) && r.bcsid() >= highest && !r.reportedBad()
+          && !(r.behindOnDeletions() && upToDateCopyExists);
       if (complete && r.state() == ContainerState.CONTAINER_CLOSED) {
         healthy.add(r);
       } else if (complete) {

@@ -12,9 +12,14 @@ import org.tropos.common.rpc.ScmException;
 import org.tropos.common.simulation.SeedRuns;
 import org.tropos.common.simulation.SimulatedClock;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.scm.DeleteBlocksAck;
 import org.tropos.proto.scm.ExcludeList;
+import org.tropos.proto.scm.HeartbeatRequest;
+import org.tropos.proto.scm.KeyBlocks;
+import org.tropos.proto.scm.RegisterRequest;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
@@ -22,11 +27,11 @@ import org.tropos.scm.pipeline.PipelineLimits;
 
 /**
  * One seeded run of SCM's control plane (issue 44): the real SCM managers drive simulated datanodes through
- * registrations, heartbeats and commands on one thread and a simulated clock, while a client writes blocks and
- * faults strike (crashes, partitions from SCM, lost answers, late and repeated commands, SCM restarts, damaged
- * replicas, lost disks and nodes, decommission and maintenance). The {@link Invariants} are checked after every
- * simulated second; when the faults stop, every node is brought back and the cluster must heal within a quiet
- * time. Everything random comes from the seed, so a failing seed replays exactly.
+ * registrations, heartbeats and commands on one thread and a simulated clock, while a client writes and deletes
+ * blocks and faults strike (crashes, partitions from SCM, lost answers, late and repeated commands, SCM restarts
+ * and HA leader changes, damaged replicas, lost disks and nodes, decommission and maintenance). The {@link
+ * Invariants} are checked after every simulated second; when the faults stop, every node is brought back and the
+ * cluster must heal within a quiet time. Everything random comes from the seed, so a failing seed replays exactly.
  */
 public final class ControlPlaneSimulation {
   private static final long STEP_MILLIS = 1000;
@@ -74,9 +79,11 @@ public final class ControlPlaneSimulation {
       rackOfHost.put(node.details.getHostName(), node.rack);
     }
     PipelineLimits limits = new PipelineLimits(1 + random.nextInt(3), 2, 0);
-    this.shape = nodes + " datanodes on " + racks + " racks, " + limits.perNode() + " pipelines each";
+    int scms = random.nextBoolean() ? 1 : 3;
+    this.shape = nodes + " datanodes on " + racks + " racks, " + limits.perNode() + " pipelines each, "
+        + (scms == 1 ? "one SCM" : scms + " SCMs");
     this.scm = new SimulatedScm(db, clock, new SimulatedScheduler(clock), (host, ip) -> rackOfHost.get(host),
-        limits, () -> new UUID(random.nextLong(), random.nextLong()));
+        limits, () -> new UUID(random.nextLong(), random.nextLong()), scms);
     this.invariants = new Invariants(cluster, scm, limits, racks);
     this.faults = new Faults(random, clock, cluster, scm, this::log);
   }
@@ -138,23 +145,36 @@ public final class ControlPlaneSimulation {
     for (int writes = random.nextInt(3); writes > 0; writes--) {
       write();
     }
+    // Deletions stop with the faults: each one made must then be carried out everywhere within the quiet time.
+    if (t <= faultMillis && random.nextInt(3) == 0) {
+      deleteOne();
+    }
     scm.runRounds(t);
   }
 
   private void heartbeat(SimulatedDatanode node) {
+    List<DeleteBlocksAck> acks = node.takeDeletionAcks();
     if (!node.hearsScm(clock.millis())) {
       return;
     }
+    RegisterRequest registration = RegisterRequest.newBuilder().setDatanode(node.details)
+        .setNodeReport(node.nodeReport()).build();
     try {
       if (node.mustRegister) {
         scm.nodes().register(node.details, node.nodeReport(), "");
+        scm.heardRegistration(registration);
         node.mustRegister = false;
       }
     } catch (ScmException e) {
       throw new IllegalStateException(node + " could not register: " + e.getMessage(), e);
     }
-    List<ScmCommand> commands = scm.nodes().heartbeat(node.id, node.nodeReport(),
-        node.pipelineReports(cluster.groups), node.containerReports());
+    HeartbeatRequest beat = HeartbeatRequest.newBuilder().setDatanodeUuid(Uuids.toProto(node.id))
+        .setNodeReport(node.nodeReport()).addAllPipelineReports(node.pipelineReports(cluster.groups))
+        .addAllContainerReports(node.containerReports()).addAllDeleteBlocksAcks(acks).build();
+    scm.heardHeartbeat(beat, registration);
+    scm.deletions().acknowledged(node.id, acks);
+    List<ScmCommand> commands = scm.nodes().heartbeat(node.id, beat.getNodeReport(), beat.getPipelineReportsList(),
+        beat.getContainerReportsList());
     if (node.loseNextAnswer) {
       node.loseNextAnswer = false;
       return;
@@ -219,6 +239,21 @@ public final class ControlPlaneSimulation {
     }
   }
 
+  /** A client deleting one block it wrote (a key deleted or overwritten): the OM hands it to SCM's log. */
+  private void deleteOne() {
+    BlockId block = invariants.anyLiveBlock(random);
+    if (block == null) {
+      return;
+    }
+    try {
+      scm.deletedBlocks().append(List.of(KeyBlocks.newBuilder().setKeyId("key-" + block.getContainerId() + "-"
+          + block.getLocalId()).addBlocks(block).build()));
+    } catch (ScmException e) {
+      return;
+    }
+    invariants.deleted(block);
+  }
+
   void log(String event) {
     if (trace.size() == TRACE) {
       trace.removeFirst();
@@ -239,6 +274,8 @@ public final class ControlPlaneSimulation {
       case REPLICATE_CONTAINER -> "copy container " + command.getReplicateContainer().getContainerId() + " from "
           + command.getReplicateContainer().getSourcesList().stream().map(d -> d.getHostName()).toList();
       case DELETE_CONTAINER -> "delete container " + command.getDeleteContainer().getContainerId();
+      case DELETE_BLOCKS -> "delete blocks " + command.getDeleteBlocks().getTransactionsList().stream()
+          .map(tx -> tx.getContainerId() + "/" + tx.getLocalIdsList()).toList();
       default -> command.getCommandCase().toString();
     };
   }

@@ -14,10 +14,11 @@ import org.tropos.scm.node.NodeStatus;
 /**
  * The faults of a run, drawn from the seed: a datanode stopped for a while (long enough to be declared DEAD at
  * times), cut off from SCM or from the other datanodes, losing a heartbeat's answer, or carrying out a command late
- * or twice; SCM restarted; an open replica failing under a write or a closed one found damaged by the scrubber; a
- * datanode's disks lost, or the datanode gone for good; a datanode decommissioned, put in maintenance or
- * recommissioned. Faults that destroy a replica strike only while every other node runs, so no block can be lost
- * for want of surviving copies: what the invariants then find is SCM's doing.
+ * or twice; SCM restarted, or another SCM of an HA service taking the leadership; an open replica failing under a
+ * write or a closed one found damaged by the scrubber; a datanode's disks lost, or the datanode gone for good; a
+ * datanode decommissioned, put in maintenance or recommissioned. Faults that destroy a replica strike only while
+ * every other node runs, so no block can be lost for want of surviving copies: what the invariants then find is
+ * SCM's doing.
  */
 final class Faults {
   private static final double STOP = 0.004;
@@ -29,6 +30,7 @@ final class Faults {
   private static final double DUPLICATE_COMMAND = 0.01;
   private static final long LONGEST_DELAY_MILLIS = 20_000;
   private static final double SCM_RESTART = 0.002;
+  private static final double SCM_LEADER_CHANGE = 0.003;
   private static final double FAIL_OPEN_REPLICA = 0.002;
   private static final double DAMAGE_CLOSED_REPLICA = 0.002;
   private static final double LOSE_DISKS = 0.0005;
@@ -74,7 +76,10 @@ final class Faults {
       node.loseNextAnswer = true;
     }
     if (chance(SCM_RESTART)) {
-      restartScm();
+      restartScm(random.nextInt(scm.scmCount()));
+    }
+    if (scm.isHa() && chance(SCM_LEADER_CHANGE)) {
+      changeScmLeader();
     }
     boolean mayDestroy = nodes.stream().allMatch(n -> n.up || n == node) && !replicaLost;
     if (chance(FAIL_OPEN_REPLICA) && mayDestroy && node.up) {
@@ -109,13 +114,24 @@ final class Faults {
     return random.nextDouble() < p;
   }
 
-  private void restartScm() {
+  private void restartScm(int which) {
+    boolean leader = which == scm.leader();
     try {
-      scm.restart();
+      scm.restart(which);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-    log.accept("SCM restarts");
+    log.accept(!scm.isHa() ? "SCM restarts" : "scm-" + which + " restarts" + (leader ? "; scm-" + scm.leader()
+        + " leads" : ""));
+  }
+
+  private void changeScmLeader() {
+    try {
+      scm.changeLeader((scm.leader() + 1 + random.nextInt(scm.scmCount() - 1)) % scm.scmCount());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    log.accept("scm-" + scm.leader() + " takes the leadership");
   }
 
   /** Damages one replica of {@code node}: an open one (its disk failed under a write) or a closed one. */

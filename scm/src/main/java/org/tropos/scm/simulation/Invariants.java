@@ -1,13 +1,16 @@
 package org.tropos.scm.simulation;
 
+import java.util.BitSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
@@ -39,6 +42,10 @@ final class Invariants {
   private final int racks;
   /** Per container, the index of the last block a client was told is written. */
   private final Map<Long, Long> highestAcknowledged = new TreeMap<>();
+  /** Per container, the blocks a client was told are written and has not deleted (by their entries' indexes). */
+  private final Map<Long, BitSet> live = new TreeMap<>();
+  /** Per container, the blocks a client deleted. */
+  private final Map<Long, BitSet> deleted = new TreeMap<>();
 
   Invariants(SimulatedCluster cluster, SimulatedScm scm, PipelineLimits limits, int racks) {
     this.cluster = cluster;
@@ -49,11 +56,38 @@ final class Invariants {
 
   void acknowledged(long container, long index) {
     highestAcknowledged.merge(container, index, Math::max);
+    live.computeIfAbsent(container, c -> new BitSet()).set((int) index);
+  }
+
+  /** A block the client wrote and has not deleted, drawn with {@code random}; null if there is none. */
+  BlockId anyLiveBlock(Random random) {
+    List<Long> written = live.entrySet().stream().filter(e -> !e.getValue().isEmpty()).map(Map.Entry::getKey)
+        .toList();
+    if (written.isEmpty()) {
+      return null;
+    }
+    long container = written.get(random.nextInt(written.size()));
+    BitSet blocks = live.get(container);
+    int index = blocks.nextSetBit(0);
+    for (int skip = random.nextInt(blocks.cardinality()); skip > 0; skip--) {
+      index = blocks.nextSetBit(index + 1);
+    }
+    return BlockId.newBuilder().setContainerId(container).setLocalId(index).build();
+  }
+
+  void deleted(BlockId block) {
+    live.get(block.getContainerId()).clear((int) block.getLocalId());
+    deleted.computeIfAbsent(block.getContainerId(), c -> new BitSet()).set((int) block.getLocalId());
   }
 
   /** Safety: checked after every step. */
   void checkSafety() {
     checkPipelines();
+    live.forEach((container, blocks) -> {
+      if (!blocks.isEmpty() && scm.containers().container(container) == null) {
+        throw new Violation("SCM forgot container " + container + ", which holds acknowledged blocks " + blocks);
+      }
+    });
     highestAcknowledged.forEach((container, index) -> {
       boolean kept = false;
       for (SimulatedDatanode node : cluster.nodes.values()) {
@@ -70,12 +104,25 @@ final class Invariants {
               + r.bcsid + ", below the acknowledged block at " + index);
         }
         kept |= !r.damaged && r.bcsid >= index;
+        if (!r.damaged) {
+          checkHoldsLiveBlocks(container, node, r);
+        }
       }
       if (!kept) {
         throw new Violation("no sound replica of container " + container + " holds the block acknowledged at "
             + index);
       }
     });
+  }
+
+  /** A sound replica holds every block a client wrote up to its bcsid, unless the client deleted it. */
+  private void checkHoldsLiveBlocks(long container, SimulatedDatanode node, SimulatedDatanode.Replica r) {
+    BitSet missing = live.get(container).get(0, (int) r.bcsid + 1);
+    missing.andNot(r.blocks);
+    if (!missing.isEmpty()) {
+      throw new Violation("the replica of container " + container + " on " + node + " (bcsid " + r.bcsid
+          + ") lacks blocks " + missing + ", written and never deleted");
+    }
   }
 
   /** Each node within its pipeline limit. */
@@ -114,9 +161,9 @@ final class Invariants {
 
   /**
    * Liveness, once every node is back and the faults stopped: every node HEALTHY and in service (one gone for good
-   * DEAD); every pipeline on two racks; no container left QUASI_CLOSED; every written container either OPEN on a
-   * live pipeline or CLOSED with enough sound replicas holding its last acknowledged block, on two racks. Returns
-   * what is not healed yet, or null.
+   * DEAD); every pipeline on two racks; every deletion carried out and forgotten; no container left QUASI_CLOSED;
+   * every written container either OPEN on a live pipeline or CLOSED with enough sound replicas holding its last
+   * acknowledged block, on two racks. Returns what is not healed yet, or null.
    */
   String unhealed() {
     for (NodeStatus n : scm.nodes().nodes()) {
@@ -131,6 +178,10 @@ final class Invariants {
     String oneRack = oneRackPipeline();
     if (oneRack != null) {
       return oneRack;
+    }
+    String undeleted = undeleted();
+    if (undeleted != null) {
+      return undeleted;
     }
     Set<UUID> livePipelines = new HashSet<>();
     scm.pipelines().list(PipelineState.PIPELINE_STATE_UNSPECIFIED)
@@ -149,6 +200,30 @@ final class Invariants {
       }
     }
     return null;
+  }
+
+  /**
+   * Every deletion gone from SCM's log, and carried out on every replica of a node that runs, unless no replica
+   * of the container is clean of it: when every copy was away while a deletion finished (or was copied from one
+   * that was), nothing is left to tell which blocks it deleted, and they stay. A replica that missed deletions is
+   * replaced once a clean one exists.
+   */
+  private String undeleted() {
+    for (Map.Entry<Long, BitSet> d : deleted.entrySet()) {
+      List<SimulatedDatanode> holding = cluster.nodes.values().stream().filter(n -> n.up
+          && n.replicas.containsKey(d.getKey())).toList();
+      boolean anyClean = holding.stream().anyMatch(n -> !n.replicas.get(d.getKey()).blocks.intersects(d.getValue()));
+      for (SimulatedDatanode n : holding) {
+        BitSet kept = (BitSet) n.replicas.get(d.getKey()).blocks.clone();
+        kept.and(d.getValue());
+        if (anyClean && !kept.isEmpty()) {
+          return "the replica of container " + d.getKey() + " on " + n + " still holds deleted blocks " + kept
+              + " while another replica is clean of them";
+        }
+      }
+    }
+    long waiting = scm.deletedBlocks().size();
+    return waiting == 0 ? null : waiting + " deleted-block transactions are still in SCM's log";
   }
 
   private String unreplicated(long id, long acknowledged, int required) {

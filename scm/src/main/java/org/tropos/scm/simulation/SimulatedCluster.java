@@ -1,16 +1,20 @@
 package org.tropos.scm.simulation;
 
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.tropos.common.simulation.SimulatedClock;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.CreatePipelineCommand;
+import org.tropos.proto.scm.DeleteBlocksCommand;
+import org.tropos.proto.scm.DeleteBlocksTransaction;
 import org.tropos.proto.scm.ScmCommand;
 
 /**
@@ -33,10 +37,15 @@ final class SimulatedCluster {
     this.flaw = flaw;
   }
 
-  /** Whether the node takes part in its Raft groups: it runs and no partition keeps it from the others. */
+  /** Whether the node runs and no partition keeps it from the other datanodes. */
   boolean reachesPeers(UUID node) {
     SimulatedDatanode n = nodes.get(node);
     return n != null && n.reachesPeers(clock.millis());
+  }
+
+  /** Whether a member can take part in {@code g}: it runs and, unless alone in it, reaches the other members. */
+  private Predicate<UUID> takesPart(SimulatedGroup g) {
+    return g.members.size() == 1 ? m -> nodes.get(m) != null && nodes.get(m).up : this::reachesPeers;
   }
 
   /** Carries out one command SCM sent {@code node}. */
@@ -48,7 +57,7 @@ final class SimulatedCluster {
       case TRANSFER_LEADERSHIP -> {
         SimulatedGroup g = groups.get(Uuids.fromProto(command.getTransferLeadership().getPipelineId().getId()));
         if (g != null && node.id.equals(g.leader())) {
-          g.transferTo(Uuids.fromProto(command.getTransferLeadership().getNewLeader()), this::reachesPeers);
+          g.transferTo(Uuids.fromProto(command.getTransferLeadership().getNewLeader()), takesPart(g));
         }
       }
       case CLOSE_CONTAINER -> closeContainer(node, command.getCloseContainer());
@@ -65,9 +74,30 @@ final class SimulatedCluster {
           node.replicas.remove(command.getDeleteContainer().getContainerId());
         }
       }
-      default -> {
-        // Block deletions are not simulated: SCM's deleted-block log is not part of the control plane run here.
+      case DELETE_BLOCKS -> deleteBlocks(node, command.getDeleteBlocks());
+      default -> throw new IllegalStateException(node + " got a command it does not know: " + command);
+    }
+  }
+
+  /**
+   * Deletes each transaction's blocks from the node's replica of its container (an open replica remembers them,
+   * so that a replayed entry does not bring them back) and acknowledges it; a block already gone counts as deleted.
+   * A transaction of a container the node does not hold is left unacknowledged.
+   */
+  private static void deleteBlocks(SimulatedDatanode node, DeleteBlocksCommand command) {
+    for (DeleteBlocksTransaction tx : command.getTransactionsList()) {
+      SimulatedDatanode.Replica r = node.replicas.get(tx.getContainerId());
+      if (r == null) {
+        continue;
       }
+      for (long localId : tx.getLocalIdsList()) {
+        r.blocks.clear((int) localId);
+        if (r.isOpen()) {
+          r.deletedWhileOpen.set((int) localId);
+        }
+      }
+      r.deleteTxId = Math.max(r.deleteTxId, tx.getTxId());
+      node.deletionAcks.computeIfAbsent(tx.getContainerId(), c -> new ArrayList<>()).add(tx.getTxId());
     }
   }
 
@@ -118,13 +148,13 @@ final class SimulatedCluster {
 
   /** Commits an entry through {@code g} and applies it on every member up and hosting the group. */
   Commit commit(SimulatedGroup g, long containerId, boolean close) {
-    SimulatedGroup.Entry entry = g.append(containerId, close, this::reachesPeers);
+    SimulatedGroup.Entry entry = g.append(containerId, close, takesPart(g));
     if (entry == null) {
       return Commit.NONE;
     }
     boolean written = false;
     for (UUID m : g.members) {
-      if (g.live(m, this::reachesPeers) && g.applied(m) == entry.index() - 1) {
+      if (g.live(m, takesPart(g)) && g.applied(m) == entry.index() - 1) {
         boolean took = apply(nodes.get(m), g, entry);
         g.markApplied(m, entry.index());
         written |= took && m.equals(g.leader());
@@ -136,12 +166,12 @@ final class SimulatedCluster {
   /** Lets members that are back catch up with their groups' logs, and groups elect leaders. */
   void catchUp() {
     for (SimulatedGroup g : groups.values()) {
-      g.elect(this::reachesPeers);
+      g.elect(takesPart(g));
       if (g.leader() == null) {
         continue;
       }
       for (UUID m : g.members) {
-        if (g.live(m, this::reachesPeers)) {
+        if (g.live(m, takesPart(g))) {
           for (SimulatedGroup.Entry e : g.after(g.applied(m))) {
             apply(nodes.get(m), g, e);
             g.markApplied(m, e.index());
@@ -155,8 +185,9 @@ final class SimulatedCluster {
   private boolean apply(SimulatedDatanode node, SimulatedGroup g, SimulatedGroup.Entry entry) {
     SimulatedDatanode.Replica r = node.replicas.get(entry.containerId());
     if (entry.close()) {
-      boolean closable = r != null && r.state != ContainerState.CONTAINER_CLOSED
-          && (r.state != ContainerState.CONTAINER_UNHEALTHY || flaw == PlantedFlaw.CLOSES_DAMAGED);
+      // A QUASI_CLOSED replica is SCM's to close (ContainerStore.closeThroughPipeline): it may lack entries.
+      boolean closable = r != null && (r.isOpen()
+          || (r.state == ContainerState.CONTAINER_UNHEALTHY && flaw == PlantedFlaw.CLOSES_DAMAGED));
       if (closable) {
         r.state = ContainerState.CONTAINER_CLOSED;
       }
@@ -170,7 +201,9 @@ final class SimulatedCluster {
       return false;
     }
     r.bcsid = entry.index();
-    r.blocks++;
+    if (!r.deletedWhileOpen.get((int) entry.index())) {
+      r.blocks.set((int) entry.index());
+    }
     return true;
   }
 

@@ -1,6 +1,7 @@
 package org.tropos.scm.simulation;
 
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,6 +19,7 @@ import org.tropos.proto.hdds.RaftLogDirReport;
 import org.tropos.proto.hdds.RaftRole;
 import org.tropos.proto.hdds.StorageState;
 import org.tropos.proto.hdds.VolumeReport;
+import org.tropos.proto.scm.DeleteBlocksAck;
 import org.tropos.proto.scm.ScmCommand;
 
 /**
@@ -28,11 +30,18 @@ import org.tropos.proto.scm.ScmCommand;
 final class SimulatedDatanode {
   static final long CAPACITY = 1L << 40;
 
-  /** A container replica: its state, the index of the last block written to it, and how much it holds. */
+  /**
+   * A container replica: its state, the index of the last block written to it and the blocks it holds (each
+   * named by the index of the entry that wrote it).
+   */
   static final class Replica {
     ContainerState state = ContainerState.CONTAINER_OPEN;
     long bcsid;
-    long blocks;
+    final BitSet blocks = new BitSet();
+    /** Blocks deleted while the replica was open: a later replay of their entries must not bring them back. */
+    final BitSet deletedWhileOpen = new BitSet();
+    /** The highest deletion transaction carried out on it (a copy takes its source's). */
+    long deleteTxId;
     final UUID pipeline;
     /** Whether a check ever found it damaged: it must never count as sound again. */
     boolean damaged;
@@ -45,8 +54,13 @@ final class SimulatedDatanode {
       Replica copy = new Replica(pipeline);
       copy.state = ContainerState.CONTAINER_CLOSED;
       copy.bcsid = bcsid;
-      copy.blocks = blocks;
+      copy.blocks.or(blocks);
+      copy.deleteTxId = deleteTxId;
       return copy;
+    }
+
+    long blockCount() {
+      return blocks.cardinality();
     }
 
     boolean isOpen() {
@@ -75,6 +89,8 @@ final class SimulatedDatanode {
   long cutOffUntilMillis;
   /** Until when it cannot reach the other datanodes (a partition among them; SCM still hears it). */
   long isolatedUntilMillis;
+  /** Deletion transactions carried out since the last heartbeat, by container: the next heartbeat takes them. */
+  final Map<Long, List<Long>> deletionAcks = new TreeMap<>();
   /** The next heartbeat's answer is lost on the way back: its commands are never carried out. */
   boolean loseNextAnswer;
   /** Gone for good (its disks lost, never started again): SCM must heal without it. */
@@ -103,12 +119,13 @@ final class SimulatedDatanode {
     up = false;
     copies.clear();
     delayed.clear();
+    deletionAcks.clear();
     mustRegister = true;
     restartAtMillis = restartAt;
   }
 
   NodeReport nodeReport() {
-    long used = replicas.values().stream().mapToLong(r -> r.blocks * SimulatedScm.BLOCK_SIZE.bytes()).sum();
+    long used = replicas.values().stream().mapToLong(r -> r.blockCount() * SimulatedScm.BLOCK_SIZE.bytes()).sum();
     return NodeReport.newBuilder()
         .addVolumes(VolumeReport.newBuilder().setStorageLocation("/data").setState(StorageState.NORMAL)
             .setCapacityBytes(CAPACITY).setUsedBytes(used).setAvailableBytes(CAPACITY - used))
@@ -121,8 +138,18 @@ final class SimulatedDatanode {
     List<ContainerReport> reports = new ArrayList<>();
     replicas.forEach((id, r) -> reports.add(ContainerReport.newBuilder().setContainerId(id).setState(r.state)
         .setBcsid(r.bcsid).setPipelineId(PipelineId.newBuilder().setId(Uuids.toProto(r.pipeline)))
-        .setBlockCount(r.blocks).setUsedBytes(r.blocks * SimulatedScm.BLOCK_SIZE.bytes()).build()));
+        .setDeleteTxId(r.deleteTxId).setBlockCount(r.blockCount())
+        .setUsedBytes(r.blockCount() * SimulatedScm.BLOCK_SIZE.bytes()).build()));
     return reports;
+  }
+
+  /** Takes the acknowledgements for the next heartbeat: lost with it if it does not reach SCM. */
+  List<DeleteBlocksAck> takeDeletionAcks() {
+    List<DeleteBlocksAck> acks = new ArrayList<>();
+    deletionAcks.forEach((container, txIds) -> acks.add(DeleteBlocksAck.newBuilder().setContainerId(container)
+        .addAllTxIds(txIds).build()));
+    deletionAcks.clear();
+    return acks;
   }
 
   List<PipelineReport> pipelineReports(Map<UUID, SimulatedGroup> all) {

@@ -7,10 +7,16 @@ import java.util.function.Supplier;
 import org.tropos.common.conf.DataSize;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.simulation.SimulatedClock;
+import org.tropos.proto.scm.HeartbeatRequest;
+import org.tropos.proto.scm.RegisterRequest;
+import org.tropos.scm.block.BlockDeletingService;
+import org.tropos.scm.block.BlockDeletionConfig;
+import org.tropos.scm.block.DeletedBlockLog;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.db.ScmDb;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.DatanodeAdmin;
+import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.pipeline.PipelineLimits;
 import org.tropos.scm.pipeline.PipelineManager;
@@ -19,11 +25,18 @@ import org.tropos.scm.replication.ReplicationConfig;
 import org.tropos.scm.replication.ReplicationManager;
 
 /**
- * The SCM under test: its real node, pipeline, container and replication managers on a real database, wired as
- * a serving SCM wires them, with the simulation's clock and scheduler. The periodic rounds an SCM runs on its
- * schedulers are run by the simulation ({@link #runRounds}). A restart builds the managers afresh and loads them
- * from the database, as a restarted SCM does (every write reached the database before it returned, so reopening
- * it would find the same rows); commands waiting for heartbeats and scheduled work are lost with the old ones.
+ * The SCM under test: its real node, pipeline, container, replication and block-deletion managers on a real
+ * database, wired as a serving SCM wires them, with the simulation's clock and scheduler. The periodic rounds an
+ * SCM runs on its schedulers are run by the simulation ({@link #runRounds}). A restart builds the managers afresh
+ * and loads them from the database, as a restarted SCM does (every write reached the database before it returned,
+ * so reopening it would find the same rows); commands waiting for heartbeats and scheduled work are lost with the
+ * old ones.
+ *
+ * <p>An HA service of several SCMs shares the one database: a write returns once the SCMs' Raft group committed
+ * it, and a new leader serves only once it applied everything committed, so every SCM that comes to lead finds
+ * the rows the last one wrote. What differs between them is what each heard from the datanodes (every SCM hears
+ * every datanode, {@link HeardDatanodes}): a new leader starts its managers afresh from the database and hands them
+ * what it heard, as {@code ScmServices} does; a restarted SCM has heard nothing since it started.
  */
 final class SimulatedScm {
   static final Duration HEARTBEAT = Duration.ofSeconds(3);
@@ -34,6 +47,9 @@ final class SimulatedScm {
   private static final Duration PIPELINE_ROUND = Duration.ofSeconds(10);
   private static final Duration CLOSE_ROUND = Duration.ofSeconds(5);
   private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(30);
+  /** Deletions: a round every 5 s, at most 50 blocks per round, sent again after 30 s, up to 4096 times. */
+  private static final BlockDeletionConfig DELETION = new BlockDeletionConfig(Duration.ofSeconds(5), 50, 4096,
+      Duration.ofSeconds(30));
   static final ReplicationConfig REPLICATION = new ReplicationConfig(Duration.ofSeconds(3), Duration.ofSeconds(60),
       Duration.ofSeconds(10), 2, 0.5, 2);
 
@@ -50,15 +66,25 @@ final class SimulatedScm {
   private ReplicationManager replication;
   private PipelineRenewer renewer;
   private DatanodeAdmin admin;
+  private DeletedBlockLog deletedBlocks;
+  private BlockDeletingService deletions;
+  /** What each SCM of an HA service heard; empty for a single SCM, which needs no record. */
+  private final HeardDatanodes[] heard;
+  private int leader;
 
+  /** @param scms how many SCMs serve: 1 for a single SCM, more for an HA service */
   SimulatedScm(ScmDb db, SimulatedClock clock, SimulatedScheduler scheduler, RackResolver racks,
-      PipelineLimits limits, Supplier<UUID> ids) {
+      PipelineLimits limits, Supplier<UUID> ids, int scms) {
     this.db = db;
     this.clock = clock;
     this.scheduler = scheduler;
     this.racks = racks;
     this.limits = limits;
     this.ids = ids;
+    this.heard = new HeardDatanodes[scms == 1 ? 0 : scms];
+    for (int i = 0; i < heard.length; i++) {
+      heard[i] = new HeardDatanodes(clock);
+    }
   }
 
   void start() throws IOException {
@@ -75,12 +101,64 @@ final class SimulatedScm {
     renewer = new PipelineRenewer(pipelines, containers, clock, DRAIN_TIMEOUT);
     replication = new ReplicationManager(containers, nodes, commands, clock, REPLICATION);
     admin = new DatanodeAdmin(nodes, clock);
+    deletedBlocks = new DeletedBlockLog(db);
+    deletedBlocks.load();
+    deletions = new BlockDeletingService(deletedBlocks, containers::replicaHolders, containers::deletionsDone, nodes,
+        commands, clock, DELETION);
+    if (heard.length > 0) {
+      heard[leader].handTo(nodes, STALE);
+    }
   }
 
-  /** An SCM restart: what it kept in memory is gone, what it stored is loaded again. */
-  void restart() throws IOException {
+  boolean isHa() {
+    return heard.length > 0;
+  }
+
+  /**
+   * Restarts SCM {@code which} (of an HA service; the single SCM otherwise): what it kept in memory is gone, what
+   * it stored is loaded again. A restarted HA leader loses the leadership to the next SCM.
+   */
+  void restart(int which) throws IOException {
+    if (!isHa()) {
+      scheduler.clear();
+      start();
+      return;
+    }
+    heard[which] = new HeardDatanodes(clock);
+    if (which == leader) {
+      changeLeader((leader + 1) % heard.length);
+    }
+  }
+
+  /** Another SCM of the HA service takes the leadership: the old leader's managers and their work are gone. */
+  void changeLeader(int next) throws IOException {
+    leader = next;
     scheduler.clear();
     start();
+  }
+
+  int leader() {
+    return leader;
+  }
+
+  int scmCount() {
+    return Math.max(1, heard.length);
+  }
+
+  /** A datanode's registration, heard by every SCM of an HA service that it reaches. */
+  void heardRegistration(RegisterRequest registration) {
+    for (HeardDatanodes scm : heard) {
+      scm.registered(registration);
+    }
+  }
+
+  /** A datanode's heartbeat, heard by every SCM; one that has not heard it register is registered with again. */
+  void heardHeartbeat(HeartbeatRequest heartbeat, RegisterRequest registration) {
+    for (HeardDatanodes scm : heard) {
+      if (!scm.heartbeat(heartbeat)) {
+        scm.registered(registration);
+      }
+    }
   }
 
   /** The rounds an SCM's schedulers run, those due at {@code millis} (the simulation's time, from 0). */
@@ -100,6 +178,17 @@ final class SimulatedScm {
     if (millis % REPLICATION.interval().toMillis() == 0) {
       replication.run();
     }
+    if (millis % DELETION.interval().toMillis() == 0) {
+      deletions.run();
+    }
+  }
+
+  DeletedBlockLog deletedBlocks() {
+    return deletedBlocks;
+  }
+
+  BlockDeletingService deletions() {
+    return deletions;
   }
 
   NodeManager nodes() {

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,9 +42,11 @@ class BlockDeletingServiceTest {
   Path dir;
   private final ManualClock clock = new ManualClock();
   private final CommandQueue commands = new CommandQueue();
-  /** Container id -> the datanodes holding it, as the container manager would say. */
-  private final Map<Long, List<UUID>> holders = new HashMap<>();
+  /** Container id -> the datanodes holding it and their replicas' incarnations, as the container manager would say. */
+  private final Map<Long, Map<UUID, Long>> holders = new HashMap<>();
   private final List<UUID> dns = List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID());
+  /** What the container manager was told was done, as container/transaction. */
+  private final List<String> done = new ArrayList<>();
   private ScmDb db;
   private DeletedBlockLog log;
   private NodeManager nodes;
@@ -57,15 +60,22 @@ class BlockDeletingServiceTest {
       nodes.register(DatanodeDetails.newBuilder().setUuid(Uuids.toProto(dn)).setHostName("dn-" + dn).build(),
           NodeReport.getDefaultInstance(), "");
     }
-    holders.put(1L, dns);
-    holders.put(2L, dns);
+    holders.put(1L, firstIncarnations());
+    holders.put(2L, firstIncarnations());
     service = newService(new BlockDeletionConfig(INTERVAL, 1000, 3, RESEND));
   }
 
   private BlockDeletingService newService(BlockDeletionConfig config) throws IOException {
     log = new DeletedBlockLog(db);
     log.load();
-    return new BlockDeletingService(log, id -> Optional.ofNullable(holders.get(id)), nodes, commands, clock, config);
+    return new BlockDeletingService(log, id -> Optional.ofNullable(holders.get(id)),
+        (container, txId) -> done.add(container + "/" + txId), nodes, commands, clock, config);
+  }
+
+  private Map<UUID, Long> firstIncarnations() {
+    Map<UUID, Long> first = new LinkedHashMap<>();
+    dns.forEach(dn -> first.put(dn, 1L));
+    return first;
   }
 
   @AfterEach
@@ -108,15 +118,43 @@ class BlockDeletingServiceTest {
     ack(dns.get(2), 2, 1L);
     service.run();
     assertEquals(2, log.size(), "no transaction has all three acknowledgements (one ack named the wrong container)");
+    assertEquals(List.of(), done);
     ack(dns.get(2), 1, 1L);
     service.run();
     assertEquals(1, log.size(), "transaction 1 is done");
+    assertEquals(List.of("1/1"), done, "the container manager is told before the transaction is forgotten");
     ack(dns.get(1), 2, 2L);
     ack(dns.get(2), 2, 2L);
     service.run();
     assertEquals(0, log.size());
     assertEquals(0, service.inFlight());
     dns.forEach(dn -> assertEquals(List.of(), txIdsSentTo(dn), "nothing re-sent: all within the resend time"));
+  }
+
+  /**
+   * A datanode's acknowledgement holds for the replica that carried the deletion out: one that went and came back
+   * (here dns[0]'s, made again by its pipeline's log replayed onto an emptied disk) holds the blocks again.
+   */
+  @Test
+  void anAcknowledgementCountsOnlyForTheReplicaThatMadeIt() throws Exception {
+    log.append(List.of(key("k1", 1, 10)));
+    service.run();
+    dns.forEach(this::txIdsSentTo);
+    ack(dns.get(0), 1, 1L);
+    holders.get(1L).put(dns.get(0), 2L);
+    ack(dns.get(1), 1, 1L);
+    ack(dns.get(2), 1, 1L);
+    service.run();
+    assertEquals(1, log.size(), "the replica dns[0] holds now has not carried it out");
+    assertEquals(List.of(), done);
+    clock.advance(RESEND);
+    service.run();
+    assertEquals(List.of(1L), txIdsSentTo(dns.get(0)), "sent again to the new replica only");
+    assertEquals(List.of(), txIdsSentTo(dns.get(1)));
+    ack(dns.get(0), 1, 1L);
+    service.run();
+    assertEquals(0, log.size());
+    assertEquals(List.of("1/1"), done);
   }
 
   @Test

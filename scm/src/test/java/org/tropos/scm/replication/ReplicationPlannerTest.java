@@ -314,6 +314,18 @@ class ReplicationPlannerTest {
     assertEquals(List.of(), plan(never).actions(), "b and d, a majority, may hold one and cannot say");
   }
 
+  /** A member still in the pipeline's group may yet apply a write it has not reported: its silence proves nothing. */
+  @Test
+  void aContainerIsNotForgottenWhileMembersMayStillApplyItsWrites() {
+    List<UUID> members = List.of(id("a"), id("b"), id("d"));
+    ContainerView stillIn = new ContainerView(1, ContainerState.CONTAINER_QUASI_CLOSED, 3, members, List.of(),
+        false, 0, Set.of(id("a")));
+    assertEquals(List.of(), plan(stillIn).actions(), "b and d have not left the group yet");
+    ContainerView left = new ContainerView(1, ContainerState.CONTAINER_QUASI_CLOSED, 3, members, List.of(), false,
+        0, Set.of(id("a"), id("d")));
+    assertEquals(List.of(new ForgetEmpty(1)), plan(left).actions(), "a and d left without it: no majority wrote");
+  }
+
   @Test
   void aQuasiClosedContainerWaitsForAStaleMemberAndReclosesAnOpenReplica() {
     node("d", NodeState.STALE, NodeOperationalState.IN_SERVICE);
