@@ -270,7 +270,10 @@ public final class RatisPipelines implements AutoCloseable {
   /**
    * Closes this node's replica of a container as QUASI_CLOSED, without its pipeline (SCM says it is gone), having
    * first recorded the blocks committed by entries of the pipeline's log it has not applied: once the replica has
-   * left OPEN their replay is refused, and after a power cut their rows are nowhere but in that log.
+   * left OPEN their replay is refused, and after a power cut their rows are nowhere but in that log. Entries the
+   * member receives after that (its group not left yet) are refused by the replica, a CloseContainer among them
+   * included, so it stays QUASI_CLOSED with the writes it has; SCM closes the container by a replica holding its
+   * highest committed write, so no lock with the apply thread is needed for nothing to be lost.
    */
   public void quasiClose(long containerId) throws IOException, DatanodeException {
     Optional<PipelineId> pipeline = store.pipelineOf(containerId);

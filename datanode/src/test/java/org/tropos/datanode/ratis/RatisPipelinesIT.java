@@ -41,6 +41,8 @@ import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.hdds.Port;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.hdds.RaftRole;
+import org.tropos.proto.scm.CloseContainerCommand;
+import org.tropos.proto.scm.ScmCommand;
 
 /** Three real Ratis servers on loopback, each with two RaftLog directories, hosting several pipelines. */
 @Timeout(120)
@@ -208,7 +210,11 @@ class RatisPipelinesIT {
   @Test
   void aMemberQuasiClosingBeforeItReplaysKeepsTheBlocksItsLogHolds() throws Exception {
     PowerCutMember cut = restartAfterPowerCut(45);
-    cut.member().quasiClose(cut.block().getContainerId());
+    // As SCM sends it, through the datanode's command handler (its close waits for the command to be carried out).
+    try (PipelineCommandHandler handler = new PipelineCommandHandler("dn0", cut.member(), cut.store())) {
+      handler.submit(ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
+          .setContainerId(cut.block().getContainerId()).setPipelineId(cut.pipeline()).setQuasi(true)).build());
+    }
     assertEquals(ContainerState.CONTAINER_QUASI_CLOSED, cut.store().state(cut.block().getContainerId()));
     assertEquals(cut.data().length, cut.store().getBlock(cut.block()).getLength(), "the acknowledged block's row");
     assertArrayEquals(cut.data(), cut.store().readChunk(cut.block(), 0, cut.data().length).array());
