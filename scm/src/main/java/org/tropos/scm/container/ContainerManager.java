@@ -211,9 +211,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   /** Stops counting a DEAD node's replicas, remembering them should deletions finish while they are away. */
   private void depart(UUID datanode) {
+    List<ContainerRecord> marked = new ArrayList<>();
     for (long id : replicas.replace(datanode, List.of(), table.ids())) {
-      marks.departed(table.get(id), datanode);
+      Optional.ofNullable(marks.departed(table.get(id), datanode)).ifPresent(marked::add);
     }
+    table.saveAllQuietly(marked);
   }
 
   /**

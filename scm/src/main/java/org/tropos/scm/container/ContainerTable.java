@@ -96,14 +96,31 @@ final class ContainerTable {
 
   /** Stores a container, with its next block id no lower than what is reserved. */
   void save(ContainerRecord record) throws ScmException {
-    long reserved = reservedUpTo(record.getContainerId());
     try {
-      db.putContainer(record.getNextLocalId() >= reserved ? record
-          : record.toBuilder().setNextLocalId(reserved).build());
+      db.putContainer(withReservation(record));
     } catch (IOException e) {
       throw dbFailure(e);
     }
     put(record);
+  }
+
+  /** Stores several containers as one change, as {@link #saveQuietly} does one; on failure none changes. */
+  void saveAllQuietly(List<ContainerRecord> records) {
+    if (records.isEmpty()) {
+      return;
+    }
+    try {
+      db.putContainers(records.stream().map(this::withReservation).toList());
+    } catch (IOException e) {
+      LOG.error("{} containers stay as they were: {}", records.size(), e.getMessage());
+      return;
+    }
+    records.forEach(this::put);
+  }
+
+  private ContainerRecord withReservation(ContainerRecord record) {
+    long reserved = reservedUpTo(record.getContainerId());
+    return record.getNextLocalId() >= reserved ? record : record.toBuilder().setNextLocalId(reserved).build();
   }
 
   /** As {@link #save}; a failure is logged and the container stays as it was. */

@@ -59,11 +59,13 @@ final class ReplicaMarks {
     }
   }
 
-  /** The datanode went DEAD: its replica is no longer counted, and may come back. */
-  void departed(ContainerRecord c, UUID node) {
-    if (!c.getDepartedList().contains(Uuids.toProto(node))) {
-      saved(c.toBuilder().addDeparted(Uuids.toProto(node)).build());
-    }
+  /**
+   * The datanode went DEAD: its replica is no longer counted, and may come back. Returns the record to store, or
+   * null if it is marked already: a node holds thousands of replicas, so the caller stores them all as one change.
+   */
+  ContainerRecord departed(ContainerRecord c, UUID node) {
+    return c.getDepartedList().contains(Uuids.toProto(node)) ? null
+        : c.toBuilder().addDeparted(Uuids.toProto(node)).build();
   }
 
   /**

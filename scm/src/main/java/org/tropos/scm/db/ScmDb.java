@@ -270,6 +270,15 @@ public final class ScmDb implements CheckpointedState, AutoCloseable {
     write(set().put(CONTAINERS, longKey(container.getContainerId()), container.toByteArray()));
   }
 
+  /** Stores several containers as one change (one synced batch; one Raft entry under SCM HA). */
+  public void putContainers(List<ContainerRecord> containers) throws IOException {
+    WriteSet set = set();
+    for (ContainerRecord c : containers) {
+      set.put(CONTAINERS, longKey(c.getContainerId()), c.toByteArray());
+    }
+    write(set);
+  }
+
   public void deleteContainer(long containerId) throws IOException {
     write(set().delete(CONTAINERS, longKey(containerId)));
   }

@@ -54,6 +54,27 @@ class ContainerTableTest {
     assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
   }
 
+  /** A DEAD node's departure marks thousands of containers: stored as one change, kept across a reload. */
+  @Test
+  void manyContainersAreStoredAsOneChange() throws Exception {
+    UUID node = new UUID(7, 7);
+    try (ScmDb db = ScmDb.open(dir)) {
+      ContainerTable table = new ContainerTable(db);
+      table.load();
+      ContainerRecord a = table.create(pipeline(PIPELINE_A));
+      ContainerRecord b = table.create(pipeline(PIPELINE_B));
+      table.saveAllQuietly(List.of(a.toBuilder().addDeparted(Uuids.toProto(node)).build(),
+          b.toBuilder().addDeparted(Uuids.toProto(node)).build()));
+      assertEquals(List.of(Uuids.toProto(node)), table.get(a.getContainerId()).getDepartedList());
+    }
+    try (ScmDb db = ScmDb.open(dir)) {
+      ContainerTable reloaded = new ContainerTable(db);
+      reloaded.load();
+      assertEquals(List.of(Uuids.toProto(node)), reloaded.get(1).getDepartedList());
+      assertEquals(List.of(Uuids.toProto(node)), reloaded.get(2).getDepartedList());
+    }
+  }
+
   private static PipelineRecord pipeline(UUID id) {
     return PipelineRecord.newBuilder().setId(PipelineId.newBuilder().setId(Uuids.toProto(id))).build();
   }
