@@ -27,7 +27,7 @@ import org.tropos.proto.om.db.JournalEntry;
  */
 public final class OmStateMachine extends CheckpointStateMachine {
   private static final Logger LOG = LoggerFactory.getLogger(OmStateMachine.class);
-  static final String APPLIED = "applied";
+  public static final String APPLIED = "applied";
   static final String REFUSED = "refused: ";
 
   private final OmDb db;
@@ -42,7 +42,7 @@ public final class OmStateMachine extends CheckpointStateMachine {
     LogEntryProto entry = trx.getLogEntry();
     String outcome;
     try {
-      outcome = apply(JournalEntry.parseFrom(entry.getStateMachineLogEntry().getLogData().toByteArray()),
+      outcome = apply(db, JournalEntry.parseFrom(entry.getStateMachineLogEntry().getLogData().toByteArray()),
           entry.getIndex());
     } catch (InvalidProtocolBufferException e) {
       outcome = REFUSED + "not a write set: " + e.getMessage();
@@ -54,7 +54,11 @@ public final class OmStateMachine extends CheckpointStateMachine {
     return CompletableFuture.completedFuture(Message.valueOf(outcome));
   }
 
-  private String apply(JournalEntry entry, long logIndex) throws IOException {
+  /**
+   * Applies the write set at Raft log index {@code logIndex} to {@code db}, as every member does (the OM
+   * simulation's log too): {@value #APPLIED}, or why it was refused; an I/O error leaves the database as it was.
+   */
+  public static String apply(OmDb db, JournalEntry entry, long logIndex) throws IOException {
     if (logIndex <= db.lastLogIndex()) {
       return APPLIED;
     }

@@ -26,7 +26,7 @@ public final class RatisBatchLog implements BatchLog {
    * and 256 threads creating files (docs/benchmarks.md): 1 or 2 in flight did best at 8 and 64, 2 or 4 at 256;
    * 8, the earlier setting, 10-40 % fewer creates at 8 and 64.
    */
-  private static final int IN_FLIGHT = 2;
+  public static final int IN_FLIGHT = 2;
 
   private final RaftMember.Submitter submitter;
 

@@ -14,6 +14,11 @@ final class Request {
     OBSERVED,
     /** Its batch failed to write: its changes may or may not have been made durable. */
     UNKNOWN,
+    /**
+     * Its changes were made durable, but it was answered an error: the batch of a deposed OM HA leader that a
+     * majority had taken, for work of the OM's own (not sent again by a client).
+     */
+    APPLIED,
     /** Answered without a comparable outcome (the OM stopped under it, or conflicts made it give up). */
     DROPPED
   }
@@ -21,6 +26,8 @@ final class Request {
   final long seq;
   final int client;
   final NamespaceOp op;
+  /** The call id its client sends on every attempt (OM HA's retry cache). */
+  final String callId;
   /** Steps run when the request's last turn began: its last read phase saw their commits. */
   long stepsSeen;
   /** Steps run when the read phase of the transaction it last submitted ran. */
@@ -38,10 +45,11 @@ final class Request {
   private long refusedStep = -1;
   private long refusedPlace;
 
-  Request(long seq, int client, NamespaceOp op) {
+  Request(long seq, int client, NamespaceOp op, String callId) {
     this.seq = seq;
     this.client = client;
     this.op = op;
+    this.callId = callId;
   }
 
   /**
@@ -55,6 +63,10 @@ final class Request {
     placedFate = how;
     step = atStep;
     place = atPlace;
+    if (answer != null) {
+      // Answered before the step's outcome was known (a deposed leader's batch, applied by the next leader).
+      decide();
+    }
   }
 
   /** Validation refused its transaction with an error (not a conflict) as the {@code place}-th of a step. */
@@ -68,16 +80,20 @@ final class Request {
     answer = withAnswer;
     epoch = inEpoch;
     tieBreak = seq;
+    decide();
+  }
+
+  private void decide() {
     if (placedFate == Fate.COMMITTED) {
-      fate = Fate.COMMITTED;
+      fate = answer.equals("OM_NOT_READY") ? Fate.APPLIED : Fate.COMMITTED;
       if (op.placedWhereItRead()) {
         step = stepsSeenBySubmitted;
         place = Long.MAX_VALUE;
       }
     } else if (placedFate == Fate.UNKNOWN) {
       fate = Fate.UNKNOWN;
-    } else if (withAnswer.equals("TOO_MANY_CONFLICTS") || withAnswer.equals("OM_NOT_READY")
-        || withAnswer.equals("INTERNAL_ERROR")) {
+    } else if (answer.equals("TOO_MANY_CONFLICTS") || answer.equals("OM_NOT_READY")
+        || answer.equals("INTERNAL_ERROR")) {
       fate = Fate.DROPPED;
     } else if (refusedStep >= 0) {
       fate = Fate.OBSERVED;

@@ -1,7 +1,10 @@
 package org.tropos.om.simulation;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.tropos.om.simulation.NamespaceSimulation.PlantedFlaw.FORGETS_CALLS;
+import static org.tropos.om.simulation.NamespaceSimulation.PlantedFlaw.NONE;
 
 import java.nio.file.Path;
 import java.util.stream.Collectors;
@@ -26,7 +29,7 @@ class NamespaceSimulationTest {
   @Test
   void everySeedMatchesASerialHistoryAndLeavesAConsistentBucket() throws Exception {
     SeedRuns.Report<NamespaceSimulation.Outcome> report = NamespaceSimulation.runSeeds(FIRST_SEED, SEEDS, THREADS,
-        SystemClock.INSTANCE);
+        NONE, SystemClock.INSTANCE);
     System.out.printf("%d seeds in %.1f s (%.1f seeds/s), %d transactions committed%n", report.seeds(),
         report.took().toMillis() / 1e3, report.seedsPerSecond(), report.work());
     assertEquals(0, report.failed(), () -> report.failed() + " seeds failed, the first of them:\n"
@@ -36,10 +39,31 @@ class NamespaceSimulationTest {
     assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
   }
 
+  /**
+   * OM HA's retry cache planted away: a call a deposed leader's batch applied runs again when its client sends
+   * it again, and answers or changes what no serial history does.
+   */
+  @Test
+  void aRetriedCallRunningAgainIsFoundAndItsSeedReplaysIt() throws Exception {
+    SeedRuns.Report<NamespaceSimulation.Outcome> report = NamespaceSimulation.runSeeds(1, 40, THREADS,
+        FORGETS_CALLS, SystemClock.INSTANCE);
+    assertTrue(report.failed() > 0, "the planted flaw went unnoticed in " + report.seeds() + " seeds");
+    NamespaceSimulation.Outcome found = report.firstFailures().get(0);
+    System.out.println("found: " + found.failure().lines().findFirst().orElseThrow());
+    assertTrue(found.leaderChanges() + found.restarts() > 0, found::failure);
+    assertEquals(found, NamespaceSimulation.run(found.seed(), dir, FORGETS_CALLS));
+  }
+
+  /** Seed 12 runs a single OM, seed 11 an HA group whose leader changes. */
   @Test
   void aSeedReplaysAlike() throws Exception {
-    NamespaceSimulation.Outcome first = NamespaceSimulation.run(11, dir);
-    assertTrue(first.committed() > 0);
-    assertEquals(first, NamespaceSimulation.run(11, dir));
+    NamespaceSimulation.Outcome single = NamespaceSimulation.run(12, dir, NONE);
+    assertFalse(single.replicated());
+    assertTrue(single.committed() > 0);
+    assertEquals(single, NamespaceSimulation.run(12, dir, NONE));
+    NamespaceSimulation.Outcome replicated = NamespaceSimulation.run(11, dir, NONE);
+    assertTrue(replicated.replicated());
+    assertTrue(replicated.leaderChanges() > 0);
+    assertEquals(replicated, NamespaceSimulation.run(11, dir, NONE));
   }
 }

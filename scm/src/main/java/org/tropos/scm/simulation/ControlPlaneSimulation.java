@@ -1,8 +1,6 @@
 package org.tropos.scm.simulation;
 
 import java.io.IOException;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +9,7 @@ import java.util.UUID;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.simulation.SeedRuns;
 import org.tropos.common.simulation.SimulatedClock;
+import org.tropos.common.simulation.Trace;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.PipelineId;
@@ -46,7 +45,7 @@ public final class ControlPlaneSimulation {
   private final SimulatedScm scm;
   private final Invariants invariants;
   private final Faults faults;
-  private final Deque<String> trace = new ArrayDeque<>();
+  private final Trace trace = new Trace(TRACE, clock);
   private final long faultMillis;
   private final long quietMillis;
   private long acknowledged;
@@ -127,7 +126,7 @@ public final class ControlPlaneSimulation {
       // A violated invariant, or SCM's code failing under the run: either way the seed is what replays it.
       String what = e instanceof Invariants.Violation ? e.getMessage() : e.toString();
       return new Outcome(seed, "seed " + seed + " (" + shape + ") at " + clock.millis() / 1000 + " s: " + what
-          + "\nlast events:\n  " + String.join("\n  ", trace), acknowledged, clock.millis());
+          + "\nlast events:\n" + trace.lines("  "), acknowledged, clock.millis());
     }
   }
 
@@ -255,10 +254,7 @@ public final class ControlPlaneSimulation {
   }
 
   void log(String event) {
-    if (trace.size() == TRACE) {
-      trace.removeFirst();
-    }
-    trace.addLast(clock.millis() / 1000 + " s: " + event);
+    trace.add(event);
   }
 
   /** A command in a line: its kind and what it names, pipelines by the start of their ids, nodes by host. */

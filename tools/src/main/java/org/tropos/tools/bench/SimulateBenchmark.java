@@ -75,7 +75,8 @@ public final class SimulateBenchmark implements Callable<Integer> {
     SeedRuns.Report<? extends SeedRuns.Outcome> report = plane == Plane.SCM
         ? SimulationSeeds.run(firstSeed, seeds, threads, ControlPlaneSimulation.Schedule.DEFAULT, flaw,
             SystemClock.INSTANCE)
-        : NamespaceSimulation.runSeeds(firstSeed, seeds, threads, SystemClock.INSTANCE);
+        : NamespaceSimulation.runSeeds(firstSeed, seeds, threads, NamespaceSimulation.PlantedFlaw.NONE,
+            SystemClock.INSTANCE);
     String work = plane == Plane.SCM ? "acknowledgedBlocks" : "committedTransactions";
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
