@@ -122,7 +122,9 @@ final class BlockStreamWriter implements BlockWriter {
     ByteBuffer data = chunk.flip();
     chunk = ByteBuffer.allocate(0);
     if (block != null && sent + data.remaining() > settings.blockSize()) {
-      commitWithRetries();
+      if (committed < sent) {
+        commitWithRetries();
+      }
       written.add(new BlockLocation(block.getBlockId(), committed, block.getToken()));
       block = null;
     }
@@ -256,7 +258,8 @@ final class BlockStreamWriter implements BlockWriter {
     }
     if (pipelineGone) {
       // Only then: the client is shared by every writer of the process, and after anything else (a leader
-      // stepping down, a timeout) Ratis finds the group's leader again by itself.
+      // stepping down, a timeout, a refusal) it finds the group's leader again, or replaces its Ratis client, by
+      // itself (RaftClientGenerations).
       pipelines.invalidate(client);
     }
     List<ByteBuffer> resend = List.copyOf(uncommitted);

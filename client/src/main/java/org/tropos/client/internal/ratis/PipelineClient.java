@@ -29,6 +29,7 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.protocol.exceptions.StateMachineException;
+import org.apache.ratis.retry.RetryPolicy;
 import org.apache.ratis.thirdparty.com.google.protobuf.ByteString;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
 import org.apache.ratis.util.TimeDuration;
@@ -58,7 +59,8 @@ import org.tropos.proto.hdds.PortName;
  * {@link #watch} waits until an entry is committed on every replica (or a majority). Every Raft reply carries the
  * leader's view of each member's commit index; {@link #watch} answers from the latest one seen when it already
  * covers the entry (always so on a single-member pipeline, whose write reply comes after the commit), saving a
- * round trip. Watches go through clients of their own ({@link WatchClients}).
+ * round trip. Writes and watches go through Ratis clients of their own, replaced as {@link RaftClientGenerations}
+ * says.
  *
  * <p>Thread-safety: the Ratis client is thread-safe; calls may be issued concurrently.
  */
@@ -68,13 +70,13 @@ public final class PipelineClient implements AutoCloseable {
   }
 
   private static final int MAX_OUTSTANDING_REQUESTS = 16;
-  /** Watches sent through one Ratis client before it is replaced (see {@link WatchClients}). */
+  /** Watches sent through one Ratis client before it is replaced (see {@link RaftClientGenerations}). */
   private static final int WATCHES_PER_CLIENT = 4096;
 
   private final UUID pipeline;
-  private final RaftClient client;
+  private final RaftClientGenerations writeClients;
   private final InProcessLeader inProcessLeader;
-  private final WatchClients watchClients;
+  private final RaftClientGenerations watchClients;
   private final List<ByteString> memberIds;
   /** Each member's commit index as last reported in a reply (keyed by Raft peer id). */
   private final Map<ByteString, Long> commitIndexes = new ConcurrentHashMap<>();
@@ -109,21 +111,22 @@ public final class PipelineClient implements AutoCloseable {
     RaftProperties properties = new RaftProperties();
     // At most this many requests in flight per pipeline from this process; the next writer waits.
     RaftClientConfigKeys.Async.setOutstandingRequestsMax(properties, MAX_OUTSTANDING_REQUESTS);
-    RequestTypeDependentRetryPolicy retries = RequestTypeDependentRetryPolicy.newBuilder()
+    RetryPolicy retries = new RefusalsNotRetried(RequestTypeDependentRetryPolicy.newBuilder()
         .setTimeout(TypeCase.WRITE, TimeDuration.valueOf(writeTimeout.toMillis(), TimeUnit.MILLISECONDS))
         .setTimeout(TypeCase.WATCH, TimeDuration.valueOf(watchTimeout.toMillis(), TimeUnit.MILLISECONDS))
-        .build();
+        .build());
     RaftGroup group = RaftGroup.valueOf(RaftGroupId.valueOf(pipeline), peers);
     Parameters tls = RaftTls.client(transport, ServiceRole.DATANODE);
-    this.client = newClient(properties, tls, retries, group, leaderHint);
+    this.writeClients = new RaftClientGenerations(() -> newClient(properties, tls, retries, group, leaderHint),
+        Long.MAX_VALUE, true);
     this.inProcessLeader = new InProcessLeader(group.getGroupId(),
         members.stream().map(member -> DatanodeAddresses.of(member, PortName.RATIS)).toList(), writeTimeout);
-    this.watchClients = new WatchClients(() -> newClient(properties, tls, retries, group, leaderHint),
-        WATCHES_PER_CLIENT);
+    this.watchClients = new RaftClientGenerations(() -> newClient(properties, tls, retries, group, leaderHint),
+        WATCHES_PER_CLIENT, false);
   }
 
-  private static RaftClient newClient(RaftProperties properties, Parameters tls,
-      RequestTypeDependentRetryPolicy retries, RaftGroup group, UUID leaderHint) {
+  private static RaftClient newClient(RaftProperties properties, Parameters tls, RetryPolicy retries,
+      RaftGroup group, UUID leaderHint) {
     RaftClient.Builder builder = RaftClient.newBuilder().setProperties(properties).setRetryPolicy(retries)
         .setRaftGroup(group).setClientRpc(new GrpcFactory(tls).newRaftClientRpc(ClientId.randomId(), properties));
     if (leaderHint != null) {
@@ -181,7 +184,7 @@ public final class PipelineClient implements AutoCloseable {
     if (membersCommitted(logIndex) >= needed) {
       return CompletableFuture.completedFuture(null);
     }
-    return watchClients.watch(logIndex, level).thenAccept(reply -> {
+    return watchClients.send(c -> c.async().watch(logIndex, level)).thenAccept(reply -> {
       if (!reply.isSuccess()) {
         throw new CompletionException(failure("watch of entry " + logIndex, reply));
       }
@@ -216,10 +219,14 @@ public final class PipelineClient implements AutoCloseable {
     Message message = Message.valueOf(ByteString.copyFrom(ByteBuffer.allocate(4 + header.length)
         .putInt(header.length).put(header).flip()).concat(data));
     CompletableFuture<RaftClientReply> local = wholeBlock ? inProcessLeader.write(message) : null;
-    CompletableFuture<RaftClientReply> replied = local == null ? client.async().send(message)
-        : local.handle((reply, failure) -> retried(reply, failure) ? client.async().send(message) : local)
+    CompletableFuture<RaftClientReply> replied = local == null ? writeClients.send(c -> c.async().send(message))
+        : local.handle((reply, failure) -> retried(reply, failure) ? writeClients.send(c -> c.async().send(message))
+            : local)
             .thenCompose(reply -> reply);
-    return replied.thenApply(reply -> {
+    return replied.handle((reply, failure) -> {
+      if (failure != null) {
+        throw new CompletionException(RefusalsNotRetried.asRefusal(failure));
+      }
       if (!reply.isSuccess()) {
         throw new CompletionException(failure(command.getCommandCase().toString(), reply));
       }
@@ -266,6 +273,6 @@ public final class PipelineClient implements AutoCloseable {
   @Override
   public void close() throws IOException {
     watchClients.close();
-    client.close();
+    writeClients.close();
   }
 }

@@ -26,11 +26,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Watch clients are replaced after their quota of watches and closed once their watches are answered. Real Ratis
- * clients of a group whose one member's port is closed: each watch fails at once (no retries), which answers it.
+ * Clients are replaced after their quota of requests, or at their first failed request, and closed once their
+ * requests are answered. Real Ratis clients of a group whose one member's port is closed: each watch fails at once
+ * (no retries), which answers it.
  */
 @Timeout(60)
-class WatchClientsTest {
+class RaftClientGenerationsTest {
   private final List<RaftClient> made = new ArrayList<>();
 
   private RaftClient newClient(int port) {
@@ -63,11 +64,11 @@ class WatchClientsTest {
   @Test
   void aClientIsReplacedAfterItsQuotaAndClosedOnceItsWatchesAreAnswered() throws Exception {
     int port = closedPort();
-    WatchClients watches = new WatchClients(() -> newClient(port), 2);
+    RaftClientGenerations watches = new RaftClientGenerations(() -> newClient(port), 2, false);
     for (long index = 1; index <= 5; index++) {
       long watched = index;
       ExecutionException failed = assertThrows(ExecutionException.class,
-          () -> watches.watch(watched, ReplicationLevel.ALL_COMMITTED).get(10, TimeUnit.SECONDS));
+          () -> watches.send(c -> c.async().watch(watched, ReplicationLevel.ALL_COMMITTED)).get(10, TimeUnit.SECONDS));
       assertInstanceOf(java.io.IOException.class, failed.getCause(), failed.toString());
     }
     assertEquals(3, made.size(), "two watches per client: five watches take three clients");
@@ -80,6 +81,36 @@ class WatchClientsTest {
         isClosed(made.get(2))));
     watches.close();
     assertEquals(true, isClosed(made.get(2)));
-    assertThrows(IllegalStateException.class, () -> watches.watch(6, ReplicationLevel.ALL_COMMITTED));
+    assertThrows(IllegalStateException.class,
+        () -> watches.send(c -> c.async().watch(6, ReplicationLevel.ALL_COMMITTED)));
+  }
+
+  @Test
+  void aClientReplacedOnFailureIsReplacedAtItsFirstFailedRequestAndClosed() throws Exception {
+    int port = closedPort();
+    RaftClientGenerations writes = new RaftClientGenerations(() -> newClient(port), Long.MAX_VALUE, true);
+    for (long index = 1; index <= 3; index++) {
+      long watched = index;
+      assertThrows(ExecutionException.class,
+          () -> writes.send(c -> c.async().watch(watched, ReplicationLevel.ALL_COMMITTED)).get(10, TimeUnit.SECONDS));
+    }
+    assertEquals(3, made.size(), "each failure replaced the client");
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!made.stream().allMatch(WatchClosedCheck::closed) && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(20); // closed on another thread once answered: polled
+    }
+    assertEquals(List.of(true, true, true), made.stream().map(WatchClosedCheck::closed).toList());
+    writes.close();
+  }
+
+  /** {@link #isClosed} for a stream. */
+  private static final class WatchClosedCheck {
+    static boolean closed(RaftClient client) {
+      try {
+        return isClosed(client);
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    }
   }
 }
