@@ -10,7 +10,11 @@ import java.util.ArrayDeque;
 public final class Trace {
   private final int kept;
   private final SimulatedClock clock;
-  private final ArrayDeque<String> events = new ArrayDeque<>();
+  /** Stamped as they come, written out only for a failure: most runs never print theirs. */
+  private final ArrayDeque<Stamped> events = new ArrayDeque<>();
+
+  private record Stamped(long millis, String event) {
+  }
 
   /** Keeps the last {@code kept} events. */
   public Trace(int kept, SimulatedClock clock) {
@@ -25,12 +29,16 @@ public final class Trace {
     if (events.size() == kept) {
       events.removeFirst();
     }
-    long millis = clock.millis();
-    events.addLast(millis / 1000 + "." + String.format("%03d", millis % 1000) + " s: " + event);
+    events.addLast(new Stamped(clock.millis(), event));
   }
 
   /** The events kept, oldest first, one per line, each after {@code indent}. */
   public String lines(String indent) {
-    return indent + String.join("\n" + indent, events);
+    StringBuilder out = new StringBuilder();
+    for (Stamped e : events) {
+      out.append(out.isEmpty() ? "" : "\n").append(indent).append(e.millis() / 1000).append('.')
+          .append(Long.toString(1000 + e.millis() % 1000).substring(1)).append(" s: ").append(e.event());
+    }
+    return out.toString();
   }
 }
