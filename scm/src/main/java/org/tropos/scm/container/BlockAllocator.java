@@ -94,12 +94,22 @@ final class BlockAllocator {
       }
       container = openContainer(pipeline);
     }
+    return new ContainerManager.Allocation(take(table, container, size, containerBytes, Math.min(blockBytes,
+        containerBytes)), pipeline, null);
+  }
+
+  /**
+   * The next block id of {@code container}, which takes {@code bytes} more; a container that could not take
+   * {@code largest} more bytes is full and turns CLOSING.
+   */
+  static BlockId take(ContainerTable table, ContainerRecord container, long bytes, long containerBytes,
+      long largest) throws ScmException {
     long localId = container.getNextLocalId();
     ContainerRecord.Builder updated = container.toBuilder().setNextLocalId(localId + 1)
-        .setAllocatedBytes(container.getAllocatedBytes() + size);
+        .setAllocatedBytes(container.getAllocatedBytes() + bytes);
     // Full once it could not take another whole block: with blocks of varying sizes it would otherwise never
     // reach its size exactly and stay OPEN for ever beside the new containers opened for what did not fit.
-    boolean full = containerBytes - updated.getAllocatedBytes() < Math.min(blockBytes, containerBytes);
+    boolean full = containerBytes - updated.getAllocatedBytes() < largest;
     if (full) {
       ContainerStates.TABLE.check(Long.toString(container.getContainerId()), container.getState(),
           ContainerState.CONTAINER_CLOSING);
@@ -116,8 +126,7 @@ final class BlockAllocator {
     } else {
       table.keepInMemory(updated.build());
     }
-    return new ContainerManager.Allocation(BlockId.newBuilder().setContainerId(container.getContainerId())
-        .setLocalId(localId).build(), pipeline);
+    return BlockId.newBuilder().setContainerId(containerId).setLocalId(localId).build();
   }
 
   /**

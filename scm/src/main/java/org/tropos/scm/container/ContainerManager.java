@@ -3,18 +3,17 @@ package org.tropos.scm.container;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.function.LongPredicate;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.conf.DataSize;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.net.RackResolver;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
@@ -24,12 +23,9 @@ import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeOperationalState;
 import org.tropos.proto.hdds.NodeState;
 import org.tropos.proto.hdds.PipelineReport;
-import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
-import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ContainerInfo;
 import org.tropos.proto.scm.ExcludeList;
-import org.tropos.proto.scm.ScmCommand;
 import org.tropos.proto.scm.ScmResult;
 import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.scm.db.ScmDb;
@@ -48,7 +44,8 @@ import org.tropos.scm.pipeline.PipelineView;
  * replica reports CLOSED, which makes it CLOSED). A container whose pipeline is lost becomes QUASI_CLOSED and each
  * member closes its own replica. Replicas are known from the datanodes' container reports ({@link ReplicaMap}).
  * Containers are persisted with their block id counter, so ids are never reused across restarts
- * ({@link ContainerTable}).
+ * ({@link ContainerTable}). Erasure-coded containers have no pipeline: {@link EcBlockAllocator} and
+ * {@link EcContainers}.
  *
  * <p>Thread-safety: all state is guarded by the manager's monitor. Lock order: this, then the pipeline manager's,
  * then the node manager's.
@@ -58,11 +55,12 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
 
   private final ContainerTable table;
   private final BlockAllocator allocator;
+  private final EcBlockAllocator ecAllocator;
+  private final EcContainers ec;
+  private final ContainerCloser closer;
   private final PipelineManager pipelines;
   private final NodeManager nodes;
   private final RackResolver racks;
-  /** Containers that were CLOSING at the last {@link #closeFullContainers()} round. */
-  private Set<Long> closingAtLastRound = Set.of();
   private final CommandQueue commands;
   private final ReplicaMap replicas = new ReplicaMap();
   private final ReplicaMarks marks;
@@ -78,6 +76,9 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     this.nodes = nodes;
     this.racks = racks;
     this.allocator = new BlockAllocator(table, pipelines, nodes, containerSize.bytes(), blockSize.bytes());
+    this.ecAllocator = new EcBlockAllocator(table, nodes, containerSize.bytes(), blockSize.bytes());
+    this.ec = new EcContainers(table, replicas, nodes);
+    this.closer = new ContainerCloser(table, pipelines, commands);
   }
 
   public synchronized void load() throws IOException {
@@ -98,8 +99,17 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     return allocator.allocateBlocks(count, size, factor, exclude);
   }
 
-  /** A block and the pipeline it is to be written through. */
-  public record Allocation(BlockId block, PipelineView pipeline) {
+  /** A new erasure-coded block group of {@code size} bytes of data ({@link EcBlockAllocator}). */
+  public synchronized Allocation allocateEcBlock(long size, EcReplication config, ExcludeList exclude)
+      throws ScmException {
+    return ecAllocator.allocate(size, config, exclude);
+  }
+
+  /**
+   * A block and the pipeline it is to be written through; for an erasure-coded block group ({@code ec} set) its
+   * datanodes in replica-index order, as a pipeline with no Raft group.
+   */
+  public record Allocation(BlockId block, PipelineView pipeline, EcReplication ec) {
   }
 
   /** Whether blocks of replication {@code factor} are refused for want of room on the datanodes (NO_SPACE). */
@@ -120,6 +130,10 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       ContainerRecord c = table.get(id);
       if (c == null) {
         throw new ScmException(ScmResult.CONTAINER_NOT_FOUND, "no container " + id);
+      }
+      if (c.hasEc()) {
+        result.add(ec.info(c));
+        continue;
       }
       List<NodeStatus> holders = new ArrayList<>();
       for (UUID holder : holdersOf(c)) {
@@ -185,11 +199,15 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
         c = marks.firstHeard(c, datanode, report);
       }
       if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
-        table.saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
+        table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_CLOSED));
         LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
       }
       if (c != null && isWritten(c) && report.getState() == ContainerState.CONTAINER_UNHEALTHY) {
-        closeFailedPipeline(c, datanode);
+        if (c.hasEc()) {
+          ec.close(c, "datanode " + datanode + " reports its replica UNHEALTHY");
+        } else {
+          closeFailedPipeline(c, datanode);
+        }
       }
     }
     for (long id : gone) {
@@ -207,7 +225,12 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     if (to == NodeState.DEAD && !nodes.node(datanode).map(NodeStatus::inMaintenance).orElse(false)) {
       depart(datanode);
     }
+    if (to == NodeState.DEAD) {
+      ec.memberDead(datanode);
+    }
   }
+
+
 
   /** Stops counting a DEAD node's replicas, remembering them should deletions finish while they are away. */
   private void depart(UUID datanode) {
@@ -245,7 +268,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     }
   }
 
+  /** Whether every member reported its replica CLOSED (see {@link EcContainers#closed} for an EC container). */
   private boolean allReplicasClosed(ContainerRecord c) {
+    if (c.hasEc()) {
+      return ec.closed(c);
+    }
     Map<UUID, ContainerReport> reported = replicas.of(c.getContainerId());
     return c.getMembersList().stream().allMatch(m -> {
       ContainerReport r = reported.get(Uuids.fromProto(m));
@@ -257,6 +284,10 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public synchronized List<ContainerView> replicationViews() {
     List<ContainerView> views = new ArrayList<>(table.all().size());
     for (ContainerRecord c : table.all()) {
+      if (c.hasEc()) {
+        // Not replicated: a lost index is rebuilt from the others by reconstruction, never copied from a peer.
+        continue;
+      }
       List<Replica> reported = new ArrayList<>();
       replicas.of(c.getContainerId()).forEach((node, r) -> reported.add(new Replica(node, r.getState(),
           r.getBcsid(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node)),
@@ -312,44 +343,20 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public synchronized void markClosed(long containerId) {
     ContainerRecord c = table.get(containerId);
     if (c != null && c.getState() == ContainerState.CONTAINER_QUASI_CLOSED) {
-      table.saveQuietly(moved(c, ContainerState.CONTAINER_CLOSED));
+      table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_CLOSED));
       LOG.info("Container {} is CLOSED: a replica closed with its highest committed write", containerId);
     }
   }
 
-  /**
-   * The periodic round: asks the leader of each container that was CLOSING already at the previous round to close
-   * it. A container turns CLOSING when its last block is allocated, and that block is still being written; closing
-   * it at once would fail that write (the client then resends it elsewhere). One round's grace lets it finish.
-   */
+
+  /** The periodic round of {@link ContainerCloser#closeFullContainers}. */
   public synchronized void closeFullContainers() {
-    Set<Long> closing = new HashSet<>();
-    table.all().stream().filter(c -> c.getState() == ContainerState.CONTAINER_CLOSING)
-        .forEach(c -> closing.add(c.getContainerId()));
-    Set<Long> due = new HashSet<>(closing);
-    due.retainAll(closingAtLastRound);
-    closingAtLastRound = closing;
-    sendCloseCommands(due::contains);
+    closer.closeFullContainers();
   }
 
-  /** Asks each CLOSING container's pipeline leader to close it through the Raft group; repeated until done. */
+  /** Asks for every CLOSING container to be closed ({@link ContainerCloser}); repeated until done. */
   public synchronized void closeContainers() {
-    sendCloseCommands(id -> true);
-  }
-
-  private void sendCloseCommands(LongPredicate which) {
-    Map<UUID, UUID> leaders = new HashMap<>();
-    pipelines.list(PipelineState.PIPELINE_STATE_UNSPECIFIED).forEach(p -> {
-      if (p.leader() != null) {
-        leaders.put(Uuids.fromProto(p.record().getId().getId()), p.leader());
-      }
-    });
-    for (ContainerRecord c : table.all()) {
-      UUID leader = leaders.get(Uuids.fromProto(c.getPipelineId().getId()));
-      if (c.getState() == ContainerState.CONTAINER_CLOSING && leader != null && which.test(c.getContainerId())) {
-        commands.add(leader, closeCommand(c, false));
-      }
-    }
+    closer.closeContainers();
   }
 
   @Override
@@ -364,7 +371,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     for (ContainerRecord c : List.copyOf(table.all())) {
       if (c.getState() == ContainerState.CONTAINER_OPEN
           && Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline)) {
-        table.saveQuietly(moved(c, ContainerState.CONTAINER_CLOSING));
+        table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_CLOSING));
         LOG.info("Container {} is CLOSING: its pipeline {} is being replaced", c.getContainerId(), pipeline);
       }
     }
@@ -377,8 +384,8 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       boolean onIt = Uuids.fromProto(c.getPipelineId().getId()).equals(pipeline);
       if (onIt && (c.getState() == ContainerState.CONTAINER_OPEN
           || c.getState() == ContainerState.CONTAINER_CLOSING)) {
-        table.saveQuietly(moved(c, ContainerState.CONTAINER_QUASI_CLOSED));
-        members.forEach(m -> commands.add(m, closeCommand(c, true)));
+        table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_QUASI_CLOSED));
+        members.forEach(m -> commands.add(m, ContainerCloser.closeCommand(c, true)));
         LOG.info("Container {} is QUASI_CLOSED: its pipeline {} is gone", c.getContainerId(), pipeline);
       }
     }
@@ -401,16 +408,6 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     return updated;
   }
 
-  /** {@code c} in {@code state}, the move checked against {@link ContainerStates#TABLE}. */
-  private static ContainerRecord moved(ContainerRecord c, ContainerState state) {
-    ContainerStates.TABLE.check(Long.toString(c.getContainerId()), c.getState(), state);
-    return c.toBuilder().setState(state).build();
-  }
-
-  private static ScmCommand closeCommand(ContainerRecord c, boolean quasi) {
-    return ScmCommand.newBuilder().setCloseContainer(CloseContainerCommand.newBuilder()
-        .setContainerId(c.getContainerId()).setPipelineId(c.getPipelineId()).setQuasi(quasi)).build();
-  }
 
   /** Whether the datanode has reported its replicas since SCM started (before that, what it holds is unknown). */
   public synchronized boolean hasReported(UUID datanode) {

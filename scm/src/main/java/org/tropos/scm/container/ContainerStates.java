@@ -7,12 +7,13 @@ import static org.tropos.proto.hdds.ContainerState.CONTAINER_QUASI_CLOSED;
 
 import org.tropos.common.util.TransitionTable;
 import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.scm.db.ContainerRecord;
 
 /**
  * The moves of a container as SCM tracks it (its replicas have their own, on the datanodes).
  *
  * <pre>
- * OPEN ──(full, or its pipeline replaced)──▶ CLOSING ──(closed on every replica)──▶ CLOSED
+ * OPEN ──(full, its pipeline replaced, an EC member lost)──▶ CLOSING ──(closed on every replica)──▶ CLOSED
  *   └─────────────(its pipeline gone)─────────┴──▶ QUASI_CLOSED ──(a replica closed with the most writes)──▶ CLOSED
  * </pre>
  *
@@ -26,5 +27,11 @@ final class ContainerStates {
       .build();
 
   private ContainerStates() {
+  }
+
+  /** {@code c} in {@code state}, the move checked against {@link #TABLE}. */
+  static ContainerRecord moved(ContainerRecord c, ContainerState state) {
+    TABLE.check(Long.toString(c.getContainerId()), c.getState(), state);
+    return c.toBuilder().setState(state).build();
   }
 }

@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.EcReplicationConfig;
 import org.tropos.proto.scm.ScmResult;
 import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.proto.scm.db.PipelineRecord;
@@ -20,8 +21,9 @@ import org.tropos.scm.db.ScmDb;
 
 /**
  * SCM's containers: their records in memory and in the database, the block ids reserved for each, the next
- * container id, and an index of each pipeline's OPEN containers (allocation looks there instead of at every
- * container). Some changes are kept in memory only until the next stored one ({@link #keepInMemory}).
+ * container id, and an index of the OPEN containers of each pipeline and of each erasure-coding config (allocation
+ * looks there instead of at every container). Some changes are kept in memory only until the next stored one
+ * ({@link #keepInMemory}).
  *
  * <p>Not thread-safe: the container manager guards it.
  */
@@ -33,7 +35,8 @@ final class ContainerTable {
   private final Map<Long, ContainerRecord> containers = new HashMap<>();
   /** Per container, the block id up to which ids are reserved in the database. */
   private final Map<Long, Long> reservedLocalIds = new HashMap<>();
-  private final Map<UUID, Set<Long>> openByPipeline = new HashMap<>();
+  /** OPEN containers by pipeline (a UUID) or, for erasure-coded ones, by config (an EcReplicationConfig). */
+  private final Map<Object, Set<Long>> openByWriter = new HashMap<>();
   private long nextContainerId = 1;
 
   ContainerTable(ScmDb db) {
@@ -66,7 +69,12 @@ final class ContainerTable {
 
   /** The OPEN containers of a pipeline, oldest first. */
   List<ContainerRecord> openOn(UUID pipeline) {
-    return openByPipeline.getOrDefault(pipeline, Set.of()).stream().map(containers::get).toList();
+    return openByWriter.getOrDefault(pipeline, Set.of()).stream().map(containers::get).toList();
+  }
+
+  /** The OPEN erasure-coded containers of a config, oldest first. */
+  List<ContainerRecord> openEc(EcReplicationConfig config) {
+    return openByWriter.getOrDefault(config, Set.of()).stream().map(containers::get).toList();
   }
 
   /** The block id up to which ids of {@code containerId} are reserved in the database (0: none). */
@@ -81,15 +89,25 @@ final class ContainerTable {
 
   /** A new OPEN container on {@code pipeline}, stored. */
   ContainerRecord create(PipelineRecord pipeline) throws ScmException {
+    return create(ContainerRecord.newBuilder().setPipelineId(pipeline.getId())
+        .addAllMembers(pipeline.getMembersList()));
+  }
+
+  /** A new OPEN erasure-coded container of {@code config} on {@code members} (in replica-index order), stored. */
+  ContainerRecord createEc(EcReplicationConfig config, List<UUID> members) throws ScmException {
+    return create(ContainerRecord.newBuilder().setEc(config).addAllMembers(members.stream().map(Uuids::toProto)
+        .toList()));
+  }
+
+  private ContainerRecord create(ContainerRecord.Builder container) throws ScmException {
     long id = nextContainerId++;
     try {
       db.putMeta(NEXT_CONTAINER_ID, Long.toString(nextContainerId));
     } catch (IOException e) {
       throw dbFailure(e);
     }
-    ContainerRecord created = ContainerRecord.newBuilder().setContainerId(id)
-        .setState(ContainerState.CONTAINER_OPEN).setPipelineId(pipeline.getId())
-        .addAllMembers(pipeline.getMembersList()).setNextLocalId(1).build();
+    ContainerRecord created = container.setContainerId(id).setState(ContainerState.CONTAINER_OPEN)
+        .setNextLocalId(1).build();
     save(created);
     return created;
   }
@@ -156,19 +174,15 @@ final class ContainerTable {
   }
 
   private void index(ContainerRecord record, boolean open) {
-    UUID pipeline = pipelineOf(record);
+    Object writer = record.hasEc() ? record.getEc() : Uuids.fromProto(record.getPipelineId().getId());
     if (open) {
-      openByPipeline.computeIfAbsent(pipeline, p -> new LinkedHashSet<>()).add(record.getContainerId());
+      openByWriter.computeIfAbsent(writer, p -> new LinkedHashSet<>()).add(record.getContainerId());
       return;
     }
-    Set<Long> ids = openByPipeline.get(pipeline);
+    Set<Long> ids = openByWriter.get(writer);
     if (ids != null && ids.remove(record.getContainerId()) && ids.isEmpty()) {
-      openByPipeline.remove(pipeline);
+      openByWriter.remove(writer);
     }
-  }
-
-  private static UUID pipelineOf(ContainerRecord c) {
-    return Uuids.fromProto(c.getPipelineId().getId());
   }
 
   private static ScmException dbFailure(IOException e) {

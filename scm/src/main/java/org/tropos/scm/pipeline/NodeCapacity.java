@@ -22,6 +22,11 @@ public final class NodeCapacity {
         && hasDataRoom(node);
   }
 
+  /** HEALTHY and in service, with room on a data volume: it may take a replica of a new erasure-coded container. */
+  public static boolean canHoldData(NodeStatus node) {
+    return node.state() == NodeState.HEALTHY && node.inService() && hasDataRoom(node);
+  }
+
   /**
    * Whether enough HEALTHY, in-service datanodes that have reported their volumes exist for a pipeline of
    * {@code members}, but too few of them have room on a data volume: then the cluster is full, not short of nodes

@@ -1,6 +1,7 @@
 package org.tropos.scm.rpc;
 
 import io.grpc.stub.StreamObserver;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.BlockId;
@@ -15,6 +16,7 @@ import org.tropos.proto.scm.GetContainersRequest;
 import org.tropos.proto.scm.GetContainersResponse;
 import org.tropos.proto.scm.KeyBlocks;
 import org.tropos.proto.scm.KeyBlocksResult;
+import org.tropos.proto.scm.PipelineInfo;
 import org.tropos.proto.scm.ReportBadReplicaRequest;
 import org.tropos.proto.scm.ReportBadReplicaResponse;
 import org.tropos.proto.scm.ScmBlockServiceGrpc;
@@ -35,8 +37,21 @@ public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBa
 
   @Override
   public void allocateBlock(AllocateBlockRequest request, StreamObserver<AllocateBlockResponse> observer) {
-    ScmCalls.respond("AllocateBlock", observer,
-        () -> toResponse(containers.allocateBlock(request.getSize(), factorOf(request), request.getExclude())));
+    ScmCalls.respond("AllocateBlock", observer, () -> toResponse(allocate(request)));
+  }
+
+  private ContainerManager.Allocation allocate(AllocateBlockRequest request) throws ScmException {
+    return request.hasEc()
+        ? containers.allocateEcBlock(request.getSize(), ecOf(request), request.getExclude())
+        : containers.allocateBlock(request.getSize(), factorOf(request), request.getExclude());
+  }
+
+  private static EcReplication ecOf(AllocateBlockRequest request) throws ScmException {
+    try {
+      return EcReplication.fromProto(request.getEc());
+    } catch (IllegalArgumentException e) {
+      throw ScmCalls.invalid(e.getMessage());
+    }
   }
 
   private static ReplicationFactor factorOf(AllocateBlockRequest request) {
@@ -45,8 +60,11 @@ public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBa
   }
 
   private static AllocateBlockResponse toResponse(ContainerManager.Allocation a) {
-    return AllocateBlockResponse.newBuilder().setBlockId(a.block()).setPipeline(ScmAdminRpc.toInfo(a.pipeline()))
-        .build();
+    PipelineInfo pipeline = ScmAdminRpc.toInfo(a.pipeline());
+    if (a.ec() != null) {
+      pipeline = pipeline.toBuilder().setEc(a.ec().toProto()).build();
+    }
+    return AllocateBlockResponse.newBuilder().setBlockId(a.block()).setPipeline(pipeline).build();
   }
 
   @Override
@@ -58,6 +76,10 @@ public final class ScmBlockRpc extends ScmBlockServiceGrpc.ScmBlockServiceImplBa
       }
       AllocateBlockRequest each = request.getEach();
       AllocateBlocksResponse.Builder response = AllocateBlocksResponse.newBuilder();
+      if (each.hasEc()) {
+        // One group: a writer takes a group at a time, and each group's container may be opened for it.
+        return response.addBlocks(toResponse(allocate(each))).build();
+      }
       for (ContainerManager.Allocation a : containers.allocateBlocks(request.getCount(), each.getSize(),
           factorOf(each), each.getExclude())) {
         response.addBlocks(toResponse(a));

@@ -1,0 +1,89 @@
+package org.tropos.scm.container;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.ContainerReport;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.NodeState;
+import org.tropos.proto.scm.ContainerInfo;
+import org.tropos.proto.scm.db.ContainerRecord;
+import org.tropos.scm.node.NodeManager;
+
+/**
+ * What SCM does differently for erasure-coded containers (ARCHITECTURE.md, "Erasure coding"): each member holds
+ * one replica index, written by clients straight to it, so there is no pipeline to close when a member is lost,
+ * and a container may close without an index that reconstruction rebuilds later.
+ *
+ * <p>Not thread-safe: the container manager guards it.
+ */
+final class EcContainers {
+  private static final Logger LOG = LoggerFactory.getLogger(EcContainers.class);
+
+  private final ContainerTable table;
+  private final ReplicaMap replicas;
+  private final NodeManager nodes;
+
+  EcContainers(ContainerTable table, ReplicaMap replicas, NodeManager nodes) {
+    this.table = table;
+    this.replicas = replicas;
+    this.nodes = nodes;
+  }
+
+  /**
+   * Where the container's indexes are, by index: each reported replica with the index it reported and, while the
+   * container is written or before any report, each member with the index it was given.
+   */
+  ContainerInfo info(ContainerRecord c) {
+    Map<UUID, Integer> indexes = new LinkedHashMap<>();
+    replicas.of(c.getContainerId()).forEach((node, report) -> indexes.put(node, report.getReplicaIndex()));
+    boolean written = c.getState() == ContainerState.CONTAINER_OPEN
+        || c.getState() == ContainerState.CONTAINER_CLOSING;
+    if (written || indexes.isEmpty()) {
+      for (int i = 0; i < c.getMembersCount(); i++) {
+        indexes.putIfAbsent(Uuids.fromProto(c.getMembers(i)), i + 1);
+      }
+    }
+    ContainerInfo.Builder info = ContainerInfo.newBuilder().setContainerId(c.getContainerId()).setState(c.getState())
+        .setEc(c.getEc());
+    indexes.entrySet().stream().sorted(Map.Entry.comparingByValue()).forEach(e -> nodes.node(e.getKey())
+        .ifPresent(node -> info.addReplicas(node.details()).addReplicaIndexes(e.getValue())));
+    return info.build();
+  }
+
+  /**
+   * Whether a CLOSING container is closed: every member not DEAD reported its replica CLOSED, and at least
+   * {@code data} did (an index lost with its node is rebuilt from the others).
+   */
+  boolean closed(ContainerRecord c) {
+    Map<UUID, ContainerReport> reported = replicas.of(c.getContainerId());
+    List<UUID> alive = c.getMembersList().stream().map(Uuids::fromProto)
+        .filter(m -> nodes.node(m).map(n -> n.state() != NodeState.DEAD).orElse(false)).toList();
+    return alive.size() >= c.getEc().getData() && alive.stream().allMatch(m -> reported.get(m) != null
+        && reported.get(m).getState() == ContainerState.CONTAINER_CLOSED);
+  }
+
+  /** A DEAD member's OPEN containers take no more groups. */
+  void memberDead(UUID datanode) {
+    for (ContainerRecord c : List.copyOf(table.all())) {
+      if (c.hasEc() && c.getMembersList().contains(Uuids.toProto(datanode))) {
+        close(c, "its member " + datanode + " is DEAD");
+      }
+    }
+  }
+
+  /**
+   * A container that lost a member while written takes no more groups: CLOSING, closed on the members left (the
+   * writer of a group whose member failed closes the group and goes on in another).
+   */
+  void close(ContainerRecord c, String why) {
+    if (c.getState() == ContainerState.CONTAINER_OPEN) {
+      table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_CLOSING));
+      LOG.info("Erasure-coded container {} is CLOSING: {}", c.getContainerId(), why);
+    }
+  }
+}

@@ -1,0 +1,178 @@
+package org.tropos.scm.container;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.common.conf.DataSize;
+import org.tropos.common.db.ManagedRocksDb;
+import org.tropos.common.ec.EcReplication;
+import org.tropos.common.net.RackResolver;
+import org.tropos.common.rpc.ScmException;
+import org.tropos.common.util.ManualClock;
+import org.tropos.common.util.Uuids;
+import org.tropos.proto.hdds.ContainerReport;
+import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.hdds.NodeReport;
+import org.tropos.proto.hdds.StorageState;
+import org.tropos.proto.hdds.VolumeReport;
+import org.tropos.proto.scm.ContainerInfo;
+import org.tropos.proto.scm.ExcludeList;
+import org.tropos.proto.scm.ScmCommand;
+import org.tropos.scm.db.ScmDb;
+import org.tropos.scm.node.CommandQueue;
+import org.tropos.scm.node.NodeManager;
+import org.tropos.scm.pipeline.PipelineLimits;
+import org.tropos.scm.pipeline.PipelineManager;
+
+/** Erasure-coded containers through the real container, node and pipeline managers over a real database. */
+class EcContainersTest {
+  private static final long MB = 1L << 20;
+  private static final long GB = 1L << 30;
+  private static final Duration STALE = Duration.ofSeconds(90);
+  private static final EcReplication RS_3_2 = EcReplication.parse("rs-3-2-1024k");
+  /** dn0..dn2 on /rack0, dn3..dn5 on /rack1. */
+  private static final RackResolver RACKS = (host, ip) -> "/rack" + (Integer.parseInt(host.substring(2)) / 3);
+  private static final NodeReport ROOMY = NodeReport.newBuilder().addVolumes(VolumeReport.newBuilder()
+      .setState(StorageState.NORMAL).setCapacityBytes(100 * GB).setAvailableBytes(50 * GB)).build();
+
+  @TempDir
+  Path dir;
+  private final ManualClock clock = new ManualClock();
+  private final ScheduledThreadPoolExecutor background = new ScheduledThreadPoolExecutor(1);
+  private final CommandQueue commands = new CommandQueue();
+  private final List<UUID> datanodes = new ArrayList<>();
+  private ScmDb db;
+  private NodeManager nodes;
+  private ContainerManager containers;
+
+  @BeforeEach
+  void open() throws IOException, ScmException {
+    db = ScmDb.open(dir);
+    nodes = new NodeManager(db, RACKS, clock, STALE, STALE.multipliedBy(2), "CID-test", commands);
+    PipelineManager pipelines = new PipelineManager(db, nodes, commands, new PipelineLimits(1, 2, 0), false, clock,
+        Duration.ofMillis(100), background);
+    // Containers of 6 MB and blocks of 4 MB: an rs-3-2 group holds up to 12 MB, 4 MB per replica; a container
+    // holding two 6 MB groups (2 MB per replica each) could not take another whole group.
+    containers = new ContainerManager(db, pipelines, nodes, commands, RACKS, DataSize.ofBytes(6 * MB),
+        DataSize.ofBytes(4 * MB));
+    containers.load();
+    nodes.listen(containers);
+    for (int i = 0; i < 6; i++) {
+      UUID id = new UUID(0, i + 1);
+      nodes.register(DatanodeDetails.newBuilder().setUuid(Uuids.toProto(id)).setHostName("dn" + i)
+          .setIpAddress("127.0.0.1").build(), ROOMY, "");
+      datanodes.add(id);
+    }
+  }
+
+  @AfterEach
+  void close() throws InterruptedException {
+    background.shutdownNow();
+    background.awaitTermination(10, TimeUnit.SECONDS);
+    db.close();
+    assertTrue(ManagedRocksDb.openDatabases().isEmpty(), "RocksDB left open");
+  }
+
+  @Test
+  void aGroupGoesToFiveNodesOverBothRacksAndReadersLearnEachIndex() throws ScmException {
+    ContainerManager.Allocation group = containers.allocateEcBlock(6 * MB, RS_3_2, ExcludeList.getDefaultInstance());
+    assertEquals(RS_3_2, group.ec());
+    List<UUID> members = group.pipeline().members().stream().map(m -> m.id()).toList();
+    assertEquals(5, members.stream().distinct().count());
+    Map<String, Long> perRack = members.stream().collect(Collectors.groupingBy(
+        m -> nodes.node(m).orElseThrow().details().getNetworkLocation(), Collectors.counting()));
+    assertTrue(perRack.values().stream().allMatch(n -> n <= 3), "3 + 2 over two racks: " + perRack);
+
+    ContainerInfo info = containers.containers(List.of(group.block().getContainerId()), "").get(0);
+    assertEquals(RS_3_2.toProto(), info.getEc());
+    assertEquals(List.of(1, 2, 3, 4, 5), info.getReplicaIndexesList());
+    assertEquals(members, info.getReplicasList().stream().map(d -> Uuids.fromProto(d.getUuid())).toList());
+    assertEquals(2 * MB, containers.container(group.block().getContainerId()).getAllocatedBytes(),
+        "each replica takes a third of the group, parity as much as the first data unit");
+  }
+
+  @Test
+  void aFullContainerIsClosedOnEveryMemberAndIsClosedWhenAllReportIt() throws ScmException {
+    ContainerManager.Allocation first = containers.allocateEcBlock(6 * MB, RS_3_2, ExcludeList.getDefaultInstance());
+    long id = first.block().getContainerId();
+    assertEquals(ContainerState.CONTAINER_OPEN, containers.container(id).getState());
+    ContainerManager.Allocation second = containers.allocateEcBlock(6 * MB, RS_3_2,
+        ExcludeList.getDefaultInstance());
+    assertEquals(id, second.block().getContainerId(), "the open container takes the next group");
+    assertNotEquals(first.block().getLocalId(), second.block().getLocalId());
+    assertEquals(ContainerState.CONTAINER_CLOSING, containers.container(id).getState(), "4 MB of 6 MB per replica:"
+        + " another whole group would not fit");
+
+    containers.closeContainers();
+    List<UUID> members = members(id);
+    for (UUID member : members) {
+      assertTrue(closeCommands(member).contains(id), member + " is told to close its replica");
+    }
+    for (int i = 0; i < members.size(); i++) {
+      report(members.get(i), id, i + 1, i < 4 ? ContainerState.CONTAINER_CLOSED : ContainerState.CONTAINER_CLOSING);
+      assertEquals(ContainerState.CONTAINER_CLOSING, containers.container(id).getState());
+    }
+    report(members.get(4), id, 5, ContainerState.CONTAINER_CLOSED);
+    assertEquals(ContainerState.CONTAINER_CLOSED, containers.container(id).getState());
+  }
+
+  @Test
+  void aDeadMemberStopsItsContainersWhichCloseOnTheOthers() throws ScmException {
+    long id = containers.allocateEcBlock(MB, RS_3_2, ExcludeList.getDefaultInstance()).block().getContainerId();
+    List<UUID> members = members(id);
+    UUID dead = members.get(2);
+    clock.advance(STALE.multipliedBy(2));
+    datanodes.stream().filter(d -> !d.equals(dead)).forEach(d -> nodes.heartbeat(d, ROOMY, List.of(), List.of()));
+    nodes.checkNodes();
+    assertEquals(ContainerState.CONTAINER_CLOSING, containers.container(id).getState());
+
+    for (int i = 0; i < members.size(); i++) {
+      if (!members.get(i).equals(dead)) {
+        report(members.get(i), id, i + 1, ContainerState.CONTAINER_CLOSED);
+      }
+    }
+    assertEquals(ContainerState.CONTAINER_CLOSED, containers.container(id).getState(),
+        "closed without the lost index, which reconstruction rebuilds");
+  }
+
+  @Test
+  void anExcludedMemberSendsTheNextGroupElsewhere() throws ScmException {
+    long id = containers.allocateEcBlock(MB, RS_3_2, ExcludeList.getDefaultInstance()).block().getContainerId();
+    UUID failed = members(id).get(0);
+    ContainerManager.Allocation next = containers.allocateEcBlock(MB, RS_3_2,
+        ExcludeList.newBuilder().addDatanodes(Uuids.toProto(failed)).build());
+    assertNotEquals(id, next.block().getContainerId());
+    assertFalse(members(next.block().getContainerId()).contains(failed));
+  }
+
+  private List<UUID> members(long containerId) {
+    return containers.container(containerId).getMembersList().stream().map(Uuids::fromProto).toList();
+  }
+
+  private List<Long> closeCommands(UUID datanode) {
+    return commands.drain(datanode).stream().filter(ScmCommand::hasCloseContainer)
+        .map(c -> c.getCloseContainer().getContainerId()).toList();
+  }
+
+  private void report(UUID datanode, long containerId, int index, ContainerState state) {
+    nodes.heartbeat(datanode, ROOMY, List.of(), List.of(ContainerReport.newBuilder().setContainerId(containerId)
+        .setState(state).setReplicaIndex(index).build()));
+  }
+}
