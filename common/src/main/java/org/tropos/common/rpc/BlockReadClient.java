@@ -14,13 +14,15 @@ import org.tropos.common.security.ServiceRole;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
+import org.tropos.proto.datanode.EcWrite;
 import org.tropos.proto.datanode.ReadBlockRequest;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.BlockToken;
 
 /**
- * One connection to a datanode's read server. Each read sends a ReadBlock request and checks every byte that
+ * One connection to a datanode's block port (its read server, which also takes writes to erasure-coded replicas).
+ * Each read sends a ReadBlock request and checks every byte that
  * comes back against its checksum before handing it on; a mismatch fails the read (and the connection, whose
  * stream is then mid-block) with CHECKSUM_MISMATCH so the caller can go to another replica.
  *
@@ -139,6 +141,21 @@ public final class BlockReadClient implements AutoCloseable {
       throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
     }
     return header.getListing();
+  }
+
+  /**
+   * Writes to an erasure-coded replica (which has no Raft group): {@code data} holds a chunk's bytes (none for a
+   * PutBlock alone); returns once the datanode has written, and for a commit synced, them. {@code token}: a WRITE
+   * token for the block in a secure cluster.
+   */
+  public void writeEc(EcWrite write, BlockToken token, ByteBuffer data) throws IOException, DatanodeException {
+    byte[] request = ReadBlockRequest.newBuilder().setEcWrite(write).setToken(token).build().toByteArray();
+    connection.writeFully(ByteBuffer.allocate(4 + request.length).putInt(request.length).put(request).flip());
+    connection.writeFully(data.duplicate());
+    ReadBlockResponse header = readHeader();
+    if (header.getResult() != DatanodeResult.OK) {
+      throw new DatanodeException(header.getResult(), address + ": " + header.getMessage());
+    }
   }
 
   private ReadBlockResponse readHeader() throws IOException {

@@ -132,7 +132,8 @@ final class Container {
     ContainerDescriptor d = descriptor();
     return ContainerReport.newBuilder().setContainerId(d.getContainerId()).setState(d.getState()).setBcsid(bcsid())
         .setPipelineId(d.getPipelineId()).setBlockCount(blockCount()).setUsedBytes(usedBytes())
-        .setDataScanEpochMs(d.getDataScanEpochMs()).setDeleteTxId(d.getDeleteTxId()).build();
+        .setDataScanEpochMs(d.getDataScanEpochMs()).setDeleteTxId(d.getDeleteTxId())
+        .setReplicaIndex(d.getReplicaIndex()).build();
   }
 
   /** Records that the deletion transaction {@code txId} was carried out, unless a later one already was. */

@@ -67,7 +67,7 @@ public final class ContainerImporter {
    * that serves it whole; nothing to do if it holds one already.
    */
   public void copy(long containerId, List<HostPort> sources) throws DatanodeException {
-    if (store.holds(containerId)) {
+    if (store.descriptor(containerId).isPresent()) {
       return;
     }
     DatanodeException failure = new DatanodeException(DatanodeResult.INVALID_REQUEST, "no source to copy"

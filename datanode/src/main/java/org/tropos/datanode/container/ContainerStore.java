@@ -96,15 +96,24 @@ public final class ContainerStore implements AutoCloseable {
   }
 
   /** Creates an OPEN container replica for {@code pipeline}; creating one that exists is a no-op. */
-  public synchronized ContainerDescriptor create(long containerId, PipelineId pipeline) throws DatanodeException {
+  public ContainerDescriptor create(long containerId, PipelineId pipeline) throws DatanodeException {
+    return create(ContainerDescriptor.newBuilder().setContainerId(containerId).setPipelineId(pipeline));
+  }
+
+  /**
+   * Creates an OPEN container replica as {@code template} describes it (its id, and its pipeline or erasure-coded
+   * index); one that exists is returned as it is.
+   */
+  public synchronized ContainerDescriptor create(ContainerDescriptor.Builder template) throws DatanodeException {
+    long containerId = template.getContainerId();
     Container existing = containers.get(containerId);
     if (existing != null) {
       return existing.descriptor();
     }
     StorageDirectory volume = volumeChoice.emptiest();
     Path dir = containerDir(clusterRoot(volume), containerId);
-    ContainerDescriptor d = ContainerDescriptor.newBuilder().setLayoutVersion(Container.LAYOUT_VERSION)
-        .setContainerId(containerId).setState(ContainerState.CONTAINER_OPEN).setPipelineId(pipeline).build();
+    ContainerDescriptor d = template.setLayoutVersion(Container.LAYOUT_VERSION)
+        .setState(ContainerState.CONTAINER_OPEN).build();
     try {
       containers.put(containerId, Container.create(dir, dbs.get(volume.path()), d));
     } catch (IOException e) {
@@ -237,9 +246,9 @@ public final class ContainerStore implements AutoCloseable {
     return containers.values().stream().map(Container::report).toList();
   }
 
-  /** The pipeline the container was created for, if this datanode holds a replica of it. */
-  public Optional<PipelineId> pipelineOf(long containerId) {
-    return Optional.ofNullable(containers.get(containerId)).map(c -> c.descriptor().getPipelineId());
+  /** What this datanode's replica of the container is, if it holds one. */
+  public Optional<ContainerDescriptor> descriptor(long containerId) {
+    return Optional.ofNullable(containers.get(containerId)).map(Container::descriptor);
   }
 
   /** Applies a CloseContainer entry of the container's pipeline (a QUASI_CLOSED replica is left to SCM). */
@@ -266,11 +275,6 @@ public final class ContainerStore implements AutoCloseable {
    */
   public ContainerListing listing(long containerId) throws DatanodeException {
     return blocks.listing(container(containerId));
-  }
-
-  /** Whether this datanode holds a replica of the container. */
-  public boolean holds(long containerId) {
-    return containers.containsKey(containerId);
   }
 
   /** The state of this datanode's replica of the container, or UNSPECIFIED if it holds none. */

@@ -12,6 +12,7 @@ import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.util.Threads;
 import org.tropos.common.util.Uuids;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.container.EcReplicas;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ScmCommand;
@@ -31,6 +32,7 @@ public final class PipelineCommandHandler implements AutoCloseable {
   private final String nodeName;
   private final RatisPipelines pipelines;
   private final ContainerStore store;
+  private final EcReplicas ecReplicas;
   private final ExecutorService executor;
   private final Set<ScmCommand> waiting = ConcurrentHashMap.newKeySet();
   /** Commands dropped since the queue last filled; guarded by this object's monitor. */
@@ -40,6 +42,7 @@ public final class PipelineCommandHandler implements AutoCloseable {
     this.nodeName = nodeName;
     this.pipelines = pipelines;
     this.store = store;
+    this.ecReplicas = new EcReplicas(store);
     this.executor = Threads.boundedPool(nodeName + "-pipeline-commands", 1, QUEUE_LIMIT);
   }
 
@@ -107,10 +110,12 @@ public final class PipelineCommandHandler implements AutoCloseable {
 
   /**
    * Through the Raft group (only its leader can), or locally when the pipeline is gone: as QUASI_CLOSED, or
-   * (forced) from QUASI_CLOSED to CLOSED.
+   * (forced) from QUASI_CLOSED to CLOSED. An erasure-coded replica has no Raft group: closed here.
    */
   private void closeContainer(CloseContainerCommand close) throws IOException, DatanodeException {
-    if (close.getForce()) {
+    if (ecReplicas.holdsEc(close.getContainerId())) {
+      ecReplicas.close(close.getContainerId());
+    } else if (close.getForce()) {
       store.forceClose(close.getContainerId());
     } else if (close.getQuasi()) {
       pipelines.quasiClose(close.getContainerId());

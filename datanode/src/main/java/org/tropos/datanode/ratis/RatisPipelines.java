@@ -61,6 +61,7 @@ import org.tropos.proto.datanode.CloseContainer;
 import org.tropos.proto.datanode.ContainerCommand;
 import org.tropos.proto.hdds.AccessMode;
 import org.tropos.proto.hdds.DatanodeDetails;
+import org.tropos.proto.datanode.storage.ContainerDescriptor;
 import org.tropos.proto.hdds.PipelineId;
 import org.tropos.proto.hdds.PipelineReport;
 import org.tropos.proto.hdds.PortName;
@@ -276,7 +277,7 @@ public final class RatisPipelines implements AutoCloseable {
    * highest committed write, so no lock with the apply thread is needed for nothing to be lost.
    */
   public void quasiClose(long containerId) throws IOException, DatanodeException {
-    Optional<PipelineId> pipeline = store.pipelineOf(containerId);
+    Optional<PipelineId> pipeline = store.descriptor(containerId).map(ContainerDescriptor::getPipelineId);
     if (pipeline.isPresent() && groupIds().contains(groupIdOf(pipeline.get()))) {
       keepUnappliedBlocks(groupIdOf(pipeline.get()));
     }

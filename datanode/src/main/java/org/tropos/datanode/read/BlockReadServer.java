@@ -10,7 +10,6 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.stream.ChunkedWriteHandler;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -33,14 +32,14 @@ import org.tropos.datanode.security.BlockAccess;
 
 /**
  * The datanode's block read server (ARCHITECTURE.md, "Read path"): Netty on the read port, one framed request at
- * a time per connection, answered by a header with the checksums covering the range and then the bytes. In a
+ * a time per connection, answered by a header with the checksums covering the range and then the bytes. The same
+ * port takes the writes to erasure-coded replicas, which have no Raft group ({@link EcWriteRequests}). In a
  * secure cluster a read needs the block's token ({@link BlockAccess}).
  * Event-loop threads only move bytes; lookups run on a bounded planner pool (past its queue a read is answered
  * DATANODE_BUSY). A client in the same JVM reads without the socket ({@link InProcessReads}).
  */
 public final class BlockReadServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BlockReadServer.class);
-  private static final int MAX_REQUEST_BYTES = 64 * 1024;
   private static final int PLANNER_THREADS = 4;
   /** Large socket buffers: fewer wakeups and acknowledgements per GiB, the bulk of a block read's CPU. */
   public static final int SOCKET_BUFFER_BYTES = 4 << 20;
@@ -48,10 +47,13 @@ public final class BlockReadServer implements AutoCloseable {
   /** Threads reading pieces of direct reads ahead of the socket (a full queue reads on the event loop). */
   private static final int READER_THREADS = 4;
   private static final int READER_QUEUE = 64;
+  /** Threads writing erasure-coded chunks (each request holds at most a cell in memory while it waits). */
+  private static final int WRITER_THREADS = 4;
+  private static final int WRITER_QUEUE = 64;
 
   private final String name;
   private final HostPort bind;
-  private final ReadPlanner planner;
+  private final BlockPortService planner;
   private final BlockTransfer transfer;
   private final DirectIo directIo;
   private final BlockAccess access;
@@ -60,13 +62,14 @@ public final class BlockReadServer implements AutoCloseable {
   private EventLoopGroup loops;
   private ExecutorService planners;
   private ExecutorService readers;
+  private ExecutorService writers;
   private Channel listener;
   private InetSocketAddress inProcess;
   /** Open client connections (a channel leaves the group when it closes). */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
   /** {@code name} prefixes the threads ({@code <name>-loop-N}, {@code <name>-planner-N}, {@code <name>-reader-N}). */
-  public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer) {
+  public BlockReadServer(String name, HostPort bind, BlockPortService planner, BlockTransfer transfer) {
     this(name, bind, planner, transfer, DirectIo.OFF, BlockAccess.OPEN, Optional.empty());
   }
 
@@ -75,7 +78,7 @@ public final class BlockReadServer implements AutoCloseable {
    * @param access which reads are allowed (block tokens in a secure cluster)
    * @param tls the port's TLS in a secure cluster ({@code ReadPortTls}); no zero-copy then: bytes are encrypted
    */
-  public BlockReadServer(String name, HostPort bind, ReadPlanner planner, BlockTransfer transfer,
+  public BlockReadServer(String name, HostPort bind, BlockPortService planner, BlockTransfer transfer,
       DirectIo directIo, BlockAccess access, Optional<SslContext> tls) {
     this.tls = tls;
     this.name = name;
@@ -93,6 +96,8 @@ public final class BlockReadServer implements AutoCloseable {
         new NamedThreadFactory(name + "-loop", true), NettyTransport.ioHandlers());
     planners = Threads.boundedPool(name + "-planner", PLANNER_THREADS, PLANNER_QUEUE);
     readers = Threads.boundedPoolWithBackpressure(name + "-reader", READER_THREADS, READER_QUEUE);
+    writers = Threads.boundedPool(name + "-writer", WRITER_THREADS, WRITER_QUEUE);
+    EcWriteRequests ecWrites = new EcWriteRequests(planner, access, writers);
     ServerBootstrap bootstrap = new ServerBootstrap().group(loops).channel(NettyTransport.serverChannel())
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childOption(ChannelOption.SO_SNDBUF, SOCKET_BUFFER_BYTES)
@@ -100,13 +105,13 @@ public final class BlockReadServer implements AutoCloseable {
           @Override
           protected void initChannel(SocketChannel ch) {
             tls.ifPresent(context -> ch.pipeline().addLast(context.newHandler(ch.alloc())));
-            ch.pipeline().addLast(new LengthFieldBasedFrameDecoder(MAX_REQUEST_BYTES, 0, 4, 0, 4));
+            ch.pipeline().addLast(new BlockPortFrameDecoder());
             ChunkedWriteHandler chunks = new ChunkedWriteHandler();
             if (transfer == BlockTransfer.COPYING || directIo.enabled() || tls.isPresent()) {
               ch.pipeline().addLast(chunks);
             }
             ch.pipeline().addLast(new ReadRequestHandler(planner, access, planners, transfer, directIo, readers,
-                chunks, tls.isPresent()));
+                chunks, tls.isPresent(), ecWrites));
             connections.add(ch);
           }
         });
@@ -158,6 +163,9 @@ public final class BlockReadServer implements AutoCloseable {
     }
     if (readers != null) {
       Threads.shutdown(readers, Duration.ofSeconds(5));
+    }
+    if (writers != null) {
+      Threads.shutdown(writers, Duration.ofSeconds(5));
     }
     lifeCycle.closeEnds();
   }

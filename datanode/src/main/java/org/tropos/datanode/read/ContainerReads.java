@@ -1,16 +1,23 @@
 package org.tropos.datanode.read;
 
+import java.nio.ByteBuffer;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.container.EcReplicas;
 import org.tropos.datanode.container.VolumeMeters;
 import org.tropos.datanode.container.ReadPlan;
 import org.tropos.proto.datanode.ContainerListing;
+import org.tropos.proto.datanode.EcWrite;
 import org.tropos.proto.hdds.BlockId;
 
-/** What the read server serves from the container store: block ranges, and closed containers' listings. */
-public final class ContainerReads implements ReadPlanner {
+/**
+ * What the block port serves from the container store: block ranges, closed containers' listings, and writes to
+ * erasure-coded replicas ({@link EcReplicas}).
+ */
+public final class ContainerReads implements BlockPortService {
   private final ContainerStore store;
   private final VolumeMeters meters;
+  private final EcReplicas ecReplicas;
 
   public ContainerReads(ContainerStore store) {
     this(store, VolumeMeters.NONE);
@@ -20,6 +27,7 @@ public final class ContainerReads implements ReadPlanner {
   public ContainerReads(ContainerStore store, VolumeMeters meters) {
     this.store = store;
     this.meters = meters;
+    this.ecReplicas = new EcReplicas(store);
   }
 
   @Override
@@ -32,5 +40,10 @@ public final class ContainerReads implements ReadPlanner {
   @Override
   public ContainerListing listContainer(long containerId) throws DatanodeException {
     return store.listing(containerId);
+  }
+
+  @Override
+  public void writeEc(EcWrite write, ByteBuffer data) throws DatanodeException {
+    ecReplicas.write(write, data);
   }
 }

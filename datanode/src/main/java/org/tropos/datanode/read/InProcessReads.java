@@ -26,13 +26,13 @@ import org.tropos.proto.hdds.BlockToken;
  * thread hand-offs.
  */
 final class InProcessReads implements LocalBlockSource {
-  private final ReadPlanner planner;
+  private final BlockPortService planner;
   private final BlockAccess access;
   private final DirectIo directIo;
   private final ByteBufAllocator allocator;
   private final Executor readers;
 
-  InProcessReads(ReadPlanner planner, BlockAccess access, DirectIo directIo, ByteBufAllocator allocator,
+  InProcessReads(BlockPortService planner, BlockAccess access, DirectIo directIo, ByteBufAllocator allocator,
       Executor readers) {
     this.planner = planner;
     this.access = access;

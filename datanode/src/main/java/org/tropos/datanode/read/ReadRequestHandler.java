@@ -1,8 +1,6 @@
 package org.tropos.datanode.read;
 
-import com.google.protobuf.InvalidProtocolBufferException;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
@@ -30,18 +28,19 @@ import org.tropos.proto.hdds.AccessMode;
 import org.tropos.proto.hdds.BlockId;
 
 /**
- * Answers one framed {@link ReadBlockRequest} at a time: the lookup (RocksDB) runs on the planner pool, never on
+ * Answers one framed {@link ReadBlockRequest} at a time (a write to an erasure-coded replica goes to
+ * {@link EcWriteRequests}): the lookup (RocksDB) runs on the planner pool, never on
  * the event loop; then the header and the bytes are written, the bytes as a file region (sendfile), a large range
  * as direct reads ({@link DirectChunkedFile}), or, for the benchmark's baseline, as heap chunks. An error is a
  * header with a result and no bytes.
  */
-final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
+final class ReadRequestHandler extends SimpleChannelInboundHandler<BlockPortFrameDecoder.Frame> {
   private static final Logger LOG = LoggerFactory.getLogger(ReadRequestHandler.class);
 
   /** What one chunk of a read over TLS reads ahead of the encryption: four TLS records. */
   private static final int ENCRYPTED_CHUNK_BYTES = 64 * 1024;
 
-  private final ReadPlanner planner;
+  private final BlockPortService planner;
   private final BlockAccess access;
   private final Executor planners;
   private final BlockTransfer transfer;
@@ -49,16 +48,19 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   private final Executor readers;
   private final ChunkedWriteHandler chunks;
   private final boolean encrypted;
+  private final EcWriteRequests writes;
 
   /**
+   * @param writes where erasure-coded writes go
    * @param readers where direct reads read ahead ({@link DirectChunkedFile})
    * @param chunks the channel's handler that sends chunked bodies, restarted when a piece read ahead is ready
    * @param encrypted whether the connection speaks TLS: its bytes must then pass through the JVM to be encrypted,
    *     read in chunks instead of sent from the page cache
    */
-  ReadRequestHandler(ReadPlanner planner, BlockAccess access, Executor planners, BlockTransfer transfer,
-      DirectIo directIo, Executor readers, ChunkedWriteHandler chunks, boolean encrypted) {
+  ReadRequestHandler(BlockPortService planner, BlockAccess access, Executor planners, BlockTransfer transfer,
+      DirectIo directIo, Executor readers, ChunkedWriteHandler chunks, boolean encrypted, EcWriteRequests writes) {
     this.encrypted = encrypted;
+    this.writes = writes;
     this.planner = planner;
     this.access = access;
     this.planners = planners;
@@ -69,15 +71,14 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
   }
 
   @Override
-  protected void channelRead0(ChannelHandlerContext ctx, ByteBuf frame) {
-    ReadBlockRequest request;
-    try {
-      request = ReadBlockRequest.parseFrom(new ByteBufInputStream(frame));
-    } catch (InvalidProtocolBufferException e) {
-      respondError(ctx, DatanodeResult.INVALID_REQUEST, "unreadable ReadBlockRequest: " + e.getMessage());
+  protected void channelRead0(ChannelHandlerContext ctx, BlockPortFrameDecoder.Frame frame) {
+    if (frame.unreadable() != null) {
+      respondError(ctx, DatanodeResult.INVALID_REQUEST, frame.unreadable());
       return;
-    } catch (IOException e) {
-      respondError(ctx, DatanodeResult.INVALID_REQUEST, e.getMessage());
+    }
+    ReadBlockRequest request = frame.request();
+    if (request.hasEcWrite()) {
+      writes.write(ctx, request, frame.data());
       return;
     }
     try {
@@ -191,11 +192,11 @@ final class ReadRequestHandler extends SimpleChannelInboundHandler<ByteBuf> {
     }
   }
 
-  private static void respondError(ChannelHandlerContext ctx, DatanodeResult result, String message) {
+  static void respondError(ChannelHandlerContext ctx, DatanodeResult result, String message) {
     ctx.writeAndFlush(frame(ReadBlockResponse.newBuilder().setResult(result).setMessage(message).build()));
   }
 
-  private static ByteBuf frame(ReadBlockResponse header) {
+  static ByteBuf frame(ReadBlockResponse header) {
     byte[] bytes = header.toByteArray();
     return Unpooled.buffer(4 + bytes.length).writeInt(bytes.length).writeBytes(bytes);
   }

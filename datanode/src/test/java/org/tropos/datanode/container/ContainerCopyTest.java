@@ -155,7 +155,7 @@ class ContainerCopyTest {
     ContainerImporter importer = new ContainerImporter("dn-target", target, Duration.ofSeconds(10),
         BlockAccess.OPEN);
     importer.copy(CONTAINER, sources());
-    assertTrue(target.holds(CONTAINER));
+    assertTrue(target.descriptor(CONTAINER).isPresent());
     for (int i = 1; i <= 3; i++) {
       assertArrayEquals(written.get(i - 1), read(target, block(i)), "block " + i);
     }
@@ -186,7 +186,7 @@ class ContainerCopyTest {
         BlockAccess.OPEN);
     DatanodeException refused = assertThrows(DatanodeException.class, () -> importer.copy(CONTAINER, sources()));
     assertEquals(DatanodeResult.CHECKSUM_MISMATCH, refused.result());
-    assertFalse(target.holds(CONTAINER));
+    assertFalse(target.descriptor(CONTAINER).isPresent());
     assertEquals(0, entries(staging("target")), "the partial copy was removed");
 
     Files.write(file, good);
@@ -201,7 +201,7 @@ class ContainerCopyTest {
     copy.db().putAll(List.of(source.getBlock(block(1))));
     target.close();
     target = open("target", targetVolumes);
-    assertFalse(target.holds(CONTAINER));
+    assertFalse(target.descriptor(CONTAINER).isPresent());
     assertEquals(0, entries(staging("target")));
     new ContainerImporter("dn-target", target, Duration.ofSeconds(10), BlockAccess.OPEN).copy(CONTAINER, sources());
     assertEquals(3, target.reports().get(0).getBlockCount(), "no record of the interrupted copy is counted");
@@ -211,7 +211,7 @@ class ContainerCopyTest {
   void aReplicaIsDeletedWholeButAnOpenOneIsKept() throws Exception {
     Path dir = source.planRead(block(1), 0, 1).file().getParent().getParent();
     assertTrue(source.deleteContainer(CONTAINER));
-    assertFalse(source.holds(CONTAINER));
+    assertFalse(source.descriptor(CONTAINER).isPresent());
     assertFalse(Files.exists(dir));
     assertEquals(DatanodeResult.NO_SUCH_CONTAINER, assertThrows(DatanodeException.class,
         () -> source.getBlock(block(1))).result());
@@ -232,15 +232,15 @@ class ContainerCopyTest {
       assertTrue(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
           .addSources(sourceNode).setDeadlineEpochMs(System.currentTimeMillis() + 60_000).build()));
       Threads.awaitCondition("the copy", Duration.ofSeconds(10), Duration.ofMillis(20),
-          () -> target.holds(CONTAINER));
+          () -> target.descriptor(CONTAINER).isPresent());
       assertArrayEquals(written.get(0), read(target, block(1)));
 
       assertFalse(handler.delete(DeleteContainerCommand.newBuilder().setContainerId(CONTAINER)
           .setDeadlineEpochMs(System.currentTimeMillis() - 1).build()));
-      assertTrue(target.holds(CONTAINER));
+      assertTrue(target.descriptor(CONTAINER).isPresent());
       assertTrue(handler.delete(DeleteContainerCommand.newBuilder().setContainerId(CONTAINER).build()));
       Threads.awaitCondition("the deletion", Duration.ofSeconds(10), Duration.ofMillis(20),
-          () -> !target.holds(CONTAINER));
+          () -> !target.descriptor(CONTAINER).isPresent());
     }
   }
 
@@ -271,7 +271,7 @@ class ContainerCopyTest {
             () -> new ContainerImporter("dn-target", target, Duration.ofSeconds(10), refused, targetTls).copy(
                 CONTAINER, from));
         assertEquals(DatanodeResult.BLOCK_TOKEN_VERIFICATION_FAILED, e.result());
-        assertFalse(target.holds(CONTAINER));
+        assertFalse(target.descriptor(CONTAINER).isPresent());
       }
       new ContainerImporter("dn-target", target, Duration.ofSeconds(10), cluster, targetTls).copy(CONTAINER, from);
       for (int i = 1; i <= 3; i++) {
