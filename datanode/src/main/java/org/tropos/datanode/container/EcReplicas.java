@@ -2,6 +2,7 @@ package org.tropos.datanode.container;
 
 import java.nio.ByteBuffer;
 import java.util.Optional;
+import org.tropos.common.checksum.Checksums;
 import org.tropos.common.ec.EcReplication;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -11,14 +12,16 @@ import org.tropos.proto.datanode.WriteChunk;
 import org.tropos.proto.datanode.storage.BlockData;
 import org.tropos.proto.datanode.storage.ContainerDescriptor;
 import org.tropos.proto.hdds.BlockId;
+import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ContainerState;
 
 /**
  * Writes and closes the replicas of erasure-coded containers (ARCHITECTURE.md, "Erasure coding"): no Raft group,
  * so the client writes each replica index straight to its datanode, and SCM closes each member's replica itself.
  * The first write to a container creates the replica of the index it names; a write naming another index or config
- * is refused, so one replica never mixes indexes. A chunk is checked against its checksums and written; a commit
- * forces the block file and records the block with its group's length.
+ * is refused, so one replica never mixes indexes. A chunk is checked against its checksums and written; one that
+ * commits (a writer commits every stripe) extends the committed block to its end, its checksums after the
+ * committed ones: the commit forces the block file and records the block with its group's length so far.
  *
  * <p>Thread-safe: the store is.
  */
@@ -44,9 +47,11 @@ public final class EcReplicas {
             + " bytes came with " + data.remaining());
       }
       store.checkRoom(block.getContainerId());
+      ChecksumData committed = committedBefore(chunk);
       store.writeChunk(block, chunk.getOffset(), data, chunk.getChecksums());
       if (chunk.hasCommit()) {
-        commit(chunk.getCommit());
+        commit(chunk.getCommit().toBuilder().setLength(chunk.getOffset() + chunk.getLength())
+            .setChecksums(Checksums.concat(committed, chunk.getChecksums())).build());
       }
     } else {
       commit(write.getPutBlock());
@@ -67,6 +72,41 @@ public final class EcReplicas {
   /** Whether this node's replica of the container is erasure-coded. */
   public boolean holdsEc(long containerId) {
     return store.descriptor(containerId).map(ContainerDescriptor::hasEc).orElse(false);
+  }
+
+  /**
+   * The checksums of the block's committed bytes, which a chunk that commits must follow: it starts where they end,
+   * its checksums cut the same way.
+   */
+  private ChecksumData committedBefore(WriteChunk chunk) throws DatanodeException {
+    if (!chunk.hasCommit()) {
+      return ChecksumData.getDefaultInstance();
+    }
+    BlockData before = committedRecord(chunk.getBlockId());
+    long length = before == null ? 0 : before.getLength();
+    if (chunk.getOffset() != length) {
+      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + ContainerStore.name(chunk.getBlockId())
+          + " has " + length + " bytes committed; a chunk that commits must start there, not at "
+          + chunk.getOffset());
+    }
+    if (before != null && length > 0
+        && before.getChecksums().getBytesPerChecksum() != chunk.getChecksums().getBytesPerChecksum()) {
+      throw new DatanodeException(DatanodeResult.INVALID_REQUEST, "block " + ContainerStore.name(chunk.getBlockId())
+          + " has checksums of " + before.getChecksums().getBytesPerChecksum() + "-byte pieces, this chunk of "
+          + chunk.getChecksums().getBytesPerChecksum());
+    }
+    return before == null ? ChecksumData.getDefaultInstance() : before.getChecksums();
+  }
+
+  private BlockData committedRecord(BlockId block) throws DatanodeException {
+    try {
+      return store.getBlock(block);
+    } catch (DatanodeException e) {
+      if (e.result() == DatanodeResult.NO_SUCH_BLOCK) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   private void commit(PutBlock put) throws DatanodeException {

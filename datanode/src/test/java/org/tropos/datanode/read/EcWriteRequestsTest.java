@@ -98,6 +98,32 @@ class EcWriteRequestsTest {
     assertEquals(1, report.getBlockCount());
   }
 
+  /** A writer commits each stripe: every commit extends the block, its checksums after those committed. */
+  @Test
+  void eachCommittingChunkExtendsTheBlockFromWhereTheCommittedBytesEnd() throws Exception {
+    byte[] second = new byte[1000];
+    new Random(4).nextBytes(second);
+    try (BlockReadServer server = start(BlockAccess.OPEN); BlockReadClient client = connect(server)) {
+      client.writeEc(chunk(1, BLOCK, 0, cell, true), NO_TOKEN, ByteBuffer.wrap(cell));
+      DatanodeException e = assertThrows(DatanodeException.class, () -> client.writeEc(chunk(1, BLOCK,
+          2L * cell.length, second, true), NO_TOKEN, ByteBuffer.wrap(second)));
+      assertEquals(DatanodeResult.INVALID_REQUEST, e.result());
+      assertTrue(e.getMessage().contains("must start there"), e.getMessage());
+      client.writeEc(chunk(1, BLOCK, cell.length, second, true), NO_TOKEN, ByteBuffer.wrap(second));
+      ByteArrayOutputStream read = new ByteArrayOutputStream();
+      client.read(BLOCK, 0, cell.length + second.length, NO_TOKEN, b -> {
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        read.writeBytes(bytes);
+      });
+      ByteArrayOutputStream expected = new ByteArrayOutputStream();
+      expected.writeBytes(cell);
+      expected.writeBytes(second);
+      assertArrayEquals(expected.toByteArray(), read.toByteArray());
+    }
+    assertEquals(cell.length + second.length, store.getBlock(BLOCK).getLength());
+  }
+
   /** A group smaller than a stripe leaves later data indexes empty: they get their replica and an empty block. */
   @Test
   void anEmptyIndexIsCommittedByAPutBlockAlone() throws Exception {
@@ -201,14 +227,14 @@ class EcWriteRequestsTest {
     return new BlockReadClient(new HostPort("127.0.0.1", server.port()), Duration.ofSeconds(10));
   }
 
-  /** A chunk of {@code bytes} at {@code offset} of index {@code index}'s block, committing it when {@code last}. */
+  /** A chunk of {@code bytes} at {@code offset} of index {@code index}'s block, committing through it if {@code last}. */
   private static EcWrite chunk(int index, BlockId block, long offset, byte[] bytes, boolean last) {
     ChecksumData sums = Checksums.compute(ByteBuffer.wrap(bytes), BPC);
     WriteChunk.Builder chunk = WriteChunk.newBuilder().setBlockId(block).setOffset(offset).setLength(bytes.length)
         .setChecksums(sums);
     if (last) {
-      chunk.setCommit(PutBlock.newBuilder().setBlockId(block).setLength(offset + bytes.length).setChecksums(sums)
-          .setGroupLength(3L * bytes.length));
+      // Length and checksums come from the datanode; the group holds three times this index's bytes.
+      chunk.setCommit(PutBlock.newBuilder().setBlockId(block).setGroupLength(3 * (offset + bytes.length)));
     }
     return EcWrite.newBuilder().setEc(RS_3_2.toProto()).setReplicaIndex(index).setChunk(chunk).build();
   }
