@@ -227,7 +227,7 @@ class EcWriteRequestsTest {
     return new BlockReadClient(new HostPort("127.0.0.1", server.port()), Duration.ofSeconds(10));
   }
 
-  /** A chunk of {@code bytes} at {@code offset} of index {@code index}'s block, committing through it if {@code last}. */
+  /** A chunk of {@code bytes} at {@code offset} of {@code index}'s block, committing through it if {@code last}. */
   private static EcWrite chunk(int index, BlockId block, long offset, byte[] bytes, boolean last) {
     ChecksumData sums = Checksums.compute(ByteBuffer.wrap(bytes), BPC);
     WriteChunk.Builder chunk = WriteChunk.newBuilder().setBlockId(block).setOffset(offset).setLength(bytes.length)
