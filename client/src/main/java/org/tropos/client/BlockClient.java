@@ -2,14 +2,19 @@ package org.tropos.client;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.rpc.ScmBlockClient;
+import org.tropos.common.rpc.ScmException;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.DatanodeDetails;
 
 /**
@@ -26,6 +31,10 @@ public final class BlockClient implements AutoCloseable {
   private final boolean ownsScm;
   private final PipelineClients pipelines;
   private final String clientHost;
+  /** Writes of erasure-coded indexes at once: a few writers' stripes of up to 16 indexes each; past that, in turn. */
+  private static final int EC_WRITE_THREADS = 32;
+  private static final int EC_WRITE_QUEUE = 256;
+  private ExecutorService ecWrites;
 
   private BlockClient(ScmBlockClient scm, boolean ownsScm, PipelineClients pipelines, String clientHost) {
     this.scm = scm;
@@ -58,6 +67,28 @@ public final class BlockClient implements AutoCloseable {
     return new BlockStreamWriter(scm, pipelines, settings);
   }
 
+  /**
+   * A writer of one stream of bytes as erasure-coded block groups of {@code config}, with the block size, checksum
+   * pieces and retries of {@code settings}; close it when done.
+   */
+  public BlockWriter newEcWriter(EcReplication config, BlockWriteSettings settings) {
+    return new EcBlockGroupWriter((size, exclude) -> {
+      try {
+        return scm.allocateEcBlock(size, config, exclude);
+      } catch (ScmException e) {
+        throw new IOException("cannot allocate an " + config + " block group: " + e.getMessage(), e);
+      }
+    }, config, settings, BlockStreamReader.READ_TIMEOUT, scm.security(), ecWrites());
+  }
+
+  /** The pool the indexes of erasure-coded stripes are written on, in parallel; made at the first such writer. */
+  private synchronized ExecutorService ecWrites() {
+    if (ecWrites == null) {
+      ecWrites = Threads.boundedPoolWithBackpressure("tropos-ec-writes", EC_WRITE_THREADS, EC_WRITE_QUEUE);
+    }
+    return ecWrites;
+  }
+
   /** Reads every block in order into {@code sink}, each from the nearest replica SCM knows that serves it. */
   public void read(List<BlockLocation> blocks, ByteSink sink) throws IOException {
     new BlockStreamReader(scm, clientHost).read(blocks, sink);
@@ -75,6 +106,11 @@ public final class BlockClient implements AutoCloseable {
   /** Closes the pipeline clients (and the SCM client if {@link #connect} opened it). */
   @Override
   public void close() {
+    synchronized (this) {
+      if (ecWrites != null) {
+        Threads.shutdown(ecWrites, Duration.ofSeconds(5));
+      }
+    }
     pipelines.close();
     if (ownsScm) {
       scm.close();

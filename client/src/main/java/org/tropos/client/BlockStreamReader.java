@@ -70,7 +70,39 @@ final class BlockStreamReader {
   }
 
   private void read(BlockLocation location, ByteSink sink) throws IOException {
-    read(location, replicasOf(location), 0, location.length(), sink);
+    ContainerInfo container = containerOf(location);
+    if (container.hasEc()) {
+      readGroup(location, container, 0, location.length(), sink);
+    } else {
+      read(location, container.getReplicasList(), 0, location.length(), sink);
+    }
+  }
+
+  /**
+   * Reads {@code length} bytes from {@code offset} of an erasure-coded block group in {@code container}: from its
+   * data indexes, cells of any index that fails rebuilt from the others ({@link EcBlockGroupReader}).
+   */
+  public void readGroup(BlockLocation group, ContainerInfo container, long offset, long length, ByteSink sink)
+      throws IOException {
+    try (EcBlockGroupReader reader = new EcBlockGroupReader(this, group, container)) {
+      reader.read(offset, length, sink);
+    }
+  }
+
+  /**
+   * Reads a range of {@code location} from {@code replica} only, every byte verified: an erasure-coded index, which
+   * no other datanode holds the same of. A corrupt replica is reported to SCM.
+   */
+  void readIndex(DatanodeDetails replica, BlockLocation location, long offset, long length, ByteSink sink)
+      throws IOException {
+    try {
+      readFrom(replica, location, offset, length, new long[] {0}, sink);
+    } catch (DatanodeException e) {
+      if (e.result() == DatanodeResult.CHECKSUM_MISMATCH) {
+        report(location, replica, e.getMessage());
+      }
+      throw new IOException(e.getMessage(), e);
+    }
   }
 
   /**
@@ -229,9 +261,12 @@ final class BlockStreamReader {
   }
 
   private List<DatanodeDetails> replicasOf(BlockLocation location) throws IOException {
+    return containerOf(location).getReplicasList();
+  }
+
+  private ContainerInfo containerOf(BlockLocation location) throws IOException {
     try {
-      List<ContainerInfo> info = scm.containers(List.of(location.block().getContainerId()), clientHost);
-      return info.get(0).getReplicasList();
+      return scm.containers(List.of(location.block().getContainerId()), clientHost).get(0);
     } catch (ScmException e) {
       throw new IOException("cannot find the replicas of block " + location + ": " + e.getMessage(), e);
     }

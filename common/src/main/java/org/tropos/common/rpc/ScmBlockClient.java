@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Uuids;
@@ -50,6 +51,13 @@ public final class ScmBlockClient implements AutoCloseable {
       throws ScmException {
     return scm.call(() -> stub().allocateBlock(AllocateBlockRequest.newBuilder().setSize(size).setFactor(factor)
         .setExclude(exclude).build()));
+  }
+
+  /** A new erasure-coded block group of {@code size} bytes of data, its datanodes in replica-index order. */
+  public AllocateBlockResponse allocateEcBlock(long size, EcReplication config, ExcludeList exclude)
+      throws ScmException {
+    return scm.call(() -> stub().allocateBlock(AllocateBlockRequest.newBuilder().setSize(size)
+        .setEc(config.toProto()).setExclude(exclude).build()));
   }
 
   /** Up to {@code count} blocks of {@code size} bytes each (fewer when SCM could not allocate them all). */
