@@ -2,9 +2,7 @@ package org.tropos.client;
 
 import java.io.IOException;
 import java.net.InetAddress;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
 import org.tropos.client.internal.ratis.PipelineClients;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.ec.EcReplication;
@@ -14,7 +12,6 @@ import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.TransportSecurity;
-import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.DatanodeDetails;
 
 /**
@@ -31,16 +28,14 @@ public final class BlockClient implements AutoCloseable {
   private final boolean ownsScm;
   private final PipelineClients pipelines;
   private final String clientHost;
-  /** Writes of erasure-coded indexes at once: a few writers' stripes of up to 16 indexes each; past that, in turn. */
-  private static final int EC_WRITE_THREADS = 32;
-  private static final int EC_WRITE_QUEUE = 256;
-  private ExecutorService ecWrites;
+  private final EcWrites ecWrites;
 
   private BlockClient(ScmBlockClient scm, boolean ownsScm, PipelineClients pipelines, String clientHost) {
     this.scm = scm;
     this.ownsScm = ownsScm;
     this.pipelines = pipelines;
     this.clientHost = clientHost;
+    this.ecWrites = new EcWrites(scm.security());
   }
 
   /**
@@ -72,21 +67,13 @@ public final class BlockClient implements AutoCloseable {
    * pieces and retries of {@code settings}; close it when done.
    */
   public BlockWriter newEcWriter(EcReplication config, BlockWriteSettings settings) {
-    return new EcBlockGroupWriter((size, exclude) -> {
+    return ecWrites.newWriter((size, exclude) -> {
       try {
         return scm.allocateEcBlock(size, config, exclude);
       } catch (ScmException e) {
         throw new IOException("cannot allocate an " + config + " block group: " + e.getMessage(), e);
       }
-    }, config, settings, BlockStreamReader.READ_TIMEOUT, scm.security(), ecWrites());
-  }
-
-  /** The pool the indexes of erasure-coded stripes are written on, in parallel; made at the first such writer. */
-  private synchronized ExecutorService ecWrites() {
-    if (ecWrites == null) {
-      ecWrites = Threads.boundedPoolWithBackpressure("tropos-ec-writes", EC_WRITE_THREADS, EC_WRITE_QUEUE);
-    }
-    return ecWrites;
+    }, config, settings);
   }
 
   /** Reads every block in order into {@code sink}, each from the nearest replica SCM knows that serves it. */
@@ -106,11 +93,7 @@ public final class BlockClient implements AutoCloseable {
   /** Closes the pipeline clients (and the SCM client if {@link #connect} opened it). */
   @Override
   public void close() {
-    synchronized (this) {
-      if (ecWrites != null) {
-        Threads.shutdown(ecWrites, Duration.ofSeconds(5));
-      }
-    }
+    ecWrites.close();
     pipelines.close();
     if (ownsScm) {
       scm.close();

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.tropos.common.io.ByteSink;
 import org.tropos.proto.hdds.BlockToken;
-import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.LookupKeyResponse;
@@ -25,7 +24,7 @@ final class BlockKeyInputStream extends KeyInputStream {
   private final KeyInfo key;
   /** The READ token of each of the key's blocks, in their order (a secure cluster's; else empty). */
   private final List<BlockToken> tokens;
-  private final Map<Long, List<DatanodeDetails>> replicas = new HashMap<>();
+  private final Map<Long, ContainerInfo> containers = new HashMap<>();
   private final BlockStreamReader reader;
   private static final ByteBuffer NO_WINDOW = ByteBuffer.allocate(0);
 
@@ -41,7 +40,7 @@ final class BlockKeyInputStream extends KeyInputStream {
     this.tokens = lookup.getBlockTokensList();
     this.reader = reader;
     for (ContainerInfo c : lookup.getContainersList()) {
-      replicas.put(c.getContainerId(), c.getReplicasList());
+      containers.put(c.getContainerId(), c);
     }
   }
 
@@ -168,13 +167,17 @@ final class BlockKeyInputStream extends KeyInputStream {
 
   private void readBlock(BlockSpan span, long length, ByteSink sink) throws IOException {
     KeyBlock block = span.block();
-    List<DatanodeDetails> nodes = replicas.get(block.getBlockId().getContainerId());
-    if (nodes == null || nodes.isEmpty()) {
+    ContainerInfo container = containers.get(block.getBlockId().getContainerId());
+    if (container == null || container.getReplicasCount() == 0) {
       throw new IOException("no replica known for container " + block.getBlockId().getContainerId() + " of "
           + key.getName());
     }
     BlockToken token = span.index() < tokens.size() ? tokens.get(span.index()) : BlockToken.getDefaultInstance();
-    reader.read(new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength(), token), nodes,
-        block.getOffset() + span.offset(), length, sink);
+    BlockLocation location = new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength(), token);
+    if (container.hasEc()) {
+      reader.readGroup(location, container, block.getOffset() + span.offset(), length, sink);
+    } else {
+      reader.read(location, container.getReplicasList(), block.getOffset() + span.offset(), length, sink);
+    }
   }
 }

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.tropos.client.internal.BlockLease;
 import org.tropos.client.internal.OmClient;
 import org.tropos.client.internal.ratis.PipelineClients;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.rpc.OmException;
 import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.ReplicationFactor;
@@ -30,7 +32,7 @@ final class BlockKeyOutputStream extends KeyOutputStream {
   private final OmClient om;
   private final String volume;
   private final String bucket;
-  private final BlockStreamWriter writer;
+  private final BlockWriter writer;
   /** The key as it is opened with its commit; null once opened (or opened from the start). */
   private OpenKeyRequest unopened;
   private OpenKeyResponse open;
@@ -49,18 +51,27 @@ final class BlockKeyOutputStream extends KeyOutputStream {
 
   public BlockKeyOutputStream(OmClient om, PipelineClients pipelines, BlockWriteSettings settings, String volume,
       String bucket, OpenKeyResponse open) {
-    this(om, pipelines, settings, volume, bucket, open.hasFirstBlock() ? open.getFirstBlock() : null, null);
+    this(om, volume, bucket, open.hasFirstBlock() ? open.getFirstBlock() : null, null,
+        allocator -> new BlockStreamWriter(allocator, pipelines, settings));
     this.open = open;
   }
 
-  private BlockKeyOutputStream(OmClient om, PipelineClients pipelines, BlockWriteSettings settings,
-      String volume, String bucket, AllocateBlockResponse firstBlock, BlockLease lease) {
+  /** An erasure-coded key (the opening says its config): striped into block groups the OM allocates. */
+  public BlockKeyOutputStream(OmClient om, EcWrites ecWrites, BlockWriteSettings settings, String volume,
+      String bucket, OpenKeyResponse open) {
+    this(om, volume, bucket, null, null, allocator -> ecWrites.newWriter((size, exclude) -> allocator.allocate(size,
+        ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED, exclude), EcReplication.fromProto(open.getEc()), settings));
+    this.open = open;
+  }
+
+  private BlockKeyOutputStream(OmClient om, String volume, String bucket, AllocateBlockResponse firstBlock,
+      BlockLease lease, Function<BlockAllocator, BlockWriter> writerOf) {
     this.om = om;
     this.volume = volume;
     this.bucket = bucket;
     this.firstBlock = firstBlock;
     this.lease = lease;
-    this.writer = new BlockStreamWriter(this::allocate, pipelines, settings);
+    this.writer = writerOf.apply(this::allocate);
   }
 
   /**
@@ -69,8 +80,8 @@ final class BlockKeyOutputStream extends KeyOutputStream {
    */
   public static BlockKeyOutputStream openedWithCommit(OmClient om, PipelineClients pipelines,
       BlockWriteSettings settings, OpenKeyRequest request, AllocateBlockResponse leased, BlockLease lease) {
-    BlockKeyOutputStream key = new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(),
-        request.getBucket(), leased, lease);
+    BlockKeyOutputStream key = new BlockKeyOutputStream(om, request.getVolume(), request.getBucket(), leased, lease,
+        allocator -> new BlockStreamWriter(allocator, pipelines, settings));
     key.unopened = request;
     return key;
   }

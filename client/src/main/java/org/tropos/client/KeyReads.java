@@ -3,6 +3,7 @@ package org.tropos.client;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.security.TransportSecurity;
@@ -52,9 +53,14 @@ final class KeyReads implements AutoCloseable {
 
   /** The stored checksums covering {@code block} of the looked-up key, from the nearest replica that answers. */
   ReadBlockResponse checksums(LookupKeyResponse lookup, KeyBlock block) throws IOException {
-    List<DatanodeDetails> replicas = lookup.getContainersList().stream()
-        .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst()
-        .map(ContainerInfo::getReplicasList).orElse(List.of());
+    Optional<ContainerInfo> container = lookup.getContainersList().stream()
+        .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst();
+    if (container.map(ContainerInfo::hasEc).orElse(false)) {
+      throw new IOException("block group " + block.getBlockId().getContainerId() + ":" + block.getBlockId()
+          .getLocalId() + " of " + lookup.getKey().getName() + " is erasure-coded: its indexes' checksums are not"
+          + " those of the key's bytes");
+    }
+    List<DatanodeDetails> replicas = container.map(ContainerInfo::getReplicasList).orElse(List.of());
     int index = lookup.getKey().getBlocksList().indexOf(block);
     BlockToken token = index >= 0 && index < lookup.getBlockTokensCount() ? lookup.getBlockTokens(index)
         : BlockToken.getDefaultInstance();

@@ -22,13 +22,15 @@ final class KeyWrites {
   private final Configuration conf;
   private final OmClient om;
   private final PipelineClients pipelines;
+  private final EcWrites ecWrites;
   /** Blocks leased ahead for small keys ({@link #openSmall}). */
   private final BlockLease lease;
 
-  KeyWrites(Configuration conf, OmClient om, PipelineClients pipelines, Clock clock) {
+  KeyWrites(Configuration conf, OmClient om, PipelineClients pipelines, EcWrites ecWrites, Clock clock) {
     this.conf = conf;
     this.om = om;
     this.pipelines = pipelines;
+    this.ecWrites = ecWrites;
     this.lease = new BlockLease(clock, om::leaseBlocks);
   }
 
@@ -39,8 +41,9 @@ final class KeyWrites {
     BlockWriteSettings settings = BlockWriteSettings.from(conf,
         open.hasFirstBlock() ? open.getFirstBlock().getPipeline().getFactor() : request.getFactor())
         .withMaxBlockSize(maxBlockSize);
-    KeyOutputStream stored = new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(),
-        request.getBucket(), open);
+    KeyOutputStream stored = open.hasEc()
+        ? new BlockKeyOutputStream(om, ecWrites, settings, request.getVolume(), request.getBucket(), open)
+        : new BlockKeyOutputStream(om, pipelines, settings, request.getVolume(), request.getBucket(), open);
     if (prepared.key() != null) {
       return KeyEncryption.encrypting(stored, prepared.kind(), prepared.key());
     }
@@ -53,9 +56,10 @@ final class KeyWrites {
    * ({@link TroposClient#createSmallKey} says when).
    */
   KeyOutputStream openSmall(OpenKeyRequest request) throws OmException {
-    if (!request.getUploadId().isEmpty() || request.getEncryption().getKind() == EncryptionKind.SSE_KMS) {
+    if (!request.getUploadId().isEmpty() || request.getEncryption().getKind() == EncryptionKind.SSE_KMS
+        || request.hasEc()) {
       // A part of an encrypted upload is written under the upload's data key, an SSE-KMS key under one the KMS
-      // makes: only their opening answers them.
+      // makes: only their opening answers them. An erasure-coded key is striped into groups, never leased blocks.
       return open(request, Long.MAX_VALUE);
     }
     // Written before the OM sees the key, so encrypted under a data key of the writer's making (or SSE-C's).

@@ -70,6 +70,7 @@ public final class TroposClient implements AutoCloseable {
   private final OmClient om;
   private final ScmBlockClient scm;
   private final PipelineClients pipelines;
+  private final EcWrites ecWrites;
   private final KeyWrites writes;
   private final KeyReads reads;
   private final String clientHost;
@@ -83,7 +84,8 @@ public final class TroposClient implements AutoCloseable {
     this.pipelines = new PipelineClients(conf, transport);
     this.oms = new OmEndpoints(conf, user, transport);
     this.om = oms.connect(conf.get(ClientKeys.FOLLOWER_READ_ENABLED));
-    this.writes = new KeyWrites(conf, om, pipelines, SystemClock.INSTANCE);
+    this.ecWrites = new EcWrites(transport);
+    this.writes = new KeyWrites(conf, om, pipelines, ecWrites, SystemClock.INSTANCE);
     this.scm = new ScmBlockClient(ScmAddresses.blockServices(conf), transport);
     this.clientHost = InetAddress.getLocalHost().getHostAddress();
     this.reads = new KeyReads(scm, clientHost, transport, SystemClock.INSTANCE);
@@ -421,6 +423,7 @@ public final class TroposClient implements AutoCloseable {
   @Override
   public void close() {
     reads.close();
+    ecWrites.close();
     pipelines.close();
     scm.close();
     om.close();

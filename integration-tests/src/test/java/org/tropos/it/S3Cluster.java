@@ -33,9 +33,14 @@ final class S3Cluster implements AutoCloseable {
 
   /** @param settings the test's own configuration over {@link #SETTINGS} */
   S3Cluster(Path dir, Map<String, String> settings) throws Exception {
+    this(dir, settings, 3);
+  }
+
+  /** @param datanodes how many datanodes: 3, or more for erasure-coded buckets */
+  S3Cluster(Path dir, Map<String, String> settings, int datanodes) throws Exception {
     Map<String, String> all = new HashMap<>(SETTINGS);
     all.putAll(settings);
-    mini = new MiniCluster(dir, 3, 1, all);
+    mini = new MiniCluster(dir, datanodes, 1, all);
     S3Gateway started = null;
     TroposClient client = null;
     try {

@@ -11,6 +11,7 @@ import org.tropos.common.conf.OmKeys;
 import org.tropos.common.conf.S3GatewayKeys;
 import org.tropos.common.conf.ScmKeys;
 import org.tropos.common.conf.SecurityKeys;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.http.StatusPorts;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.LocalHosts;
@@ -24,6 +25,7 @@ import org.tropos.om.acl.Authorizer;
 import org.tropos.om.acl.Authorizers;
 import org.tropos.om.kms.HadoopKms;
 import org.tropos.om.ratis.OmHaConfig;
+import org.tropos.om.namespace.BucketDefaults;
 import org.tropos.om.rpc.OmRpc;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
@@ -37,8 +39,7 @@ import org.tropos.proto.om.BucketLayout;
  * @param handlerThreads threads that read and execute requests in parallel
  * @param maxConflictRetries re-runs of a conflicting request before TOO_MANY_CONFLICTS
  * @param commitBatchMax most transactions per group commit
- * @param defaultLayout layout of buckets created without one
- * @param defaultFactor replication of buckets created without one
+ * @param bucketDefaults layout and replication of buckets created without them
  * @param blockSize the largest block (SCM's setting, which clients also read)
  * @param directoryPurgeInterval how often the contents of deleted directories are purged
  * @param containerLocationTtl how long a container's location from SCM answers lookups
@@ -57,7 +58,7 @@ import org.tropos.proto.om.BucketLayout;
  *     none
  */
 public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddresses, int handlerThreads,
-    int maxConflictRetries, int commitBatchMax, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
+    int maxConflictRetries, int commitBatchMax, BucketDefaults bucketDefaults,
     long blockSize, Duration directoryPurgeInterval, Duration containerLocationTtl, int containerLocationsKept,
     StatusPorts status, HostPort scmConsole, Administration.Settings administrators, Optional<OmHaConfig> ha,
     SecuritySettings security, Optional<KerberosService> kerberos, TokenLifetimes tokens, Access access,
@@ -99,8 +100,7 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
     int port = ha.map(h -> h.self().rpc().port()).orElse(conf.get(OmKeys.PORT));
     return new OmConfig(new HostPort(conf.get(OmKeys.BIND_HOST), port), dbDir,
         ScmAddresses.blockServices(conf), conf.get(OmKeys.HANDLER_COUNT), conf.get(OmKeys.MAX_CONFLICT_RETRIES),
-        conf.get(OmKeys.COMMIT_BATCH_MAX), BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT)),
-        conf.get(OmKeys.DEFAULT_REPLICATION) == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE,
+        conf.get(OmKeys.COMMIT_BATCH_MAX), bucketDefaults(conf),
         conf.get(ScmKeys.BLOCK_SIZE).bytes(), conf.get(OmKeys.DIRECTORY_PURGE_INTERVAL),
         conf.get(OmKeys.CONTAINER_LOCATION_TTL), conf.get(OmKeys.CONTAINER_LOCATION_CACHE_SIZE),
         StatusPorts.of(conf, OmKeys.HTTP_ADDRESS, HTTP_PORT, OmKeys.HTTPS_ADDRESS, HTTPS_PORT),
@@ -109,6 +109,31 @@ public record OmConfig(HostPort bind, Path dbDir, List<HostPort> scmBlockAddress
         KerberosService.from(conf, SecurityKeys.OM_KERBEROS_PRINCIPAL, SecurityKeys.OM_KERBEROS_KEYTAB),
         new TokenLifetimes(conf.get(SecurityKeys.TOKEN_RENEW_INTERVAL), conf.get(SecurityKeys.TOKEN_MAX_LIFETIME)),
         Access.from(conf), kms(conf));
+  }
+
+  /**
+   * ozone.default.bucket.layout, and ozone.server.default.replication.type with ozone.server.default.replication (for
+   * RATIS, empty: ozone.replication); a replication that does not fit its type fails startup naming the key.
+   */
+  private static BucketDefaults bucketDefaults(Configuration conf) {
+    BucketLayout layout = BucketLayout.valueOf(conf.get(OmKeys.DEFAULT_BUCKET_LAYOUT));
+    String replication = conf.get(OmKeys.SERVER_DEFAULT_REPLICATION).trim();
+    if (conf.get(OmKeys.SERVER_DEFAULT_REPLICATION_TYPE).equals("EC")) {
+      try {
+        return new BucketDefaults(layout, ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED,
+            Optional.of(EcReplication.parse(replication).toProto()));
+      } catch (IllegalArgumentException e) {
+        throw ConfigException.invalidValue(OmKeys.SERVER_DEFAULT_REPLICATION.name(), replication, "with "
+            + OmKeys.SERVER_DEFAULT_REPLICATION_TYPE.name() + " = EC, " + e.getMessage());
+      }
+    }
+    int factor = replication.isEmpty() ? conf.get(OmKeys.DEFAULT_REPLICATION) : switch (replication) {
+      case "1", "ONE" -> 1;
+      case "3", "THREE" -> 3;
+      default -> throw ConfigException.invalidValue(OmKeys.SERVER_DEFAULT_REPLICATION.name(), replication,
+          "1 or 3 with " + OmKeys.SERVER_DEFAULT_REPLICATION_TYPE.name() + " = RATIS");
+    };
+    return new BucketDefaults(layout, factor == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE);
   }
 
   private static Optional<HadoopKms> kms(Configuration conf) {

@@ -135,7 +135,7 @@ public final class OmServer implements AutoCloseable {
       committer.start();
       runner = new OccRunner(db, ids, committer, clock, config.maxConflictRetries(), metrics, config.ha().isPresent());
       S3SecretSealing sealing = sealing(transport);
-      namespace = new Namespace(runner, config.defaultLayout(), config.defaultFactor(), sealing,
+      namespace = new Namespace(runner, config.bucketDefaults(), sealing,
           sealingKey == null ? DataKeys.none() : DataKeys.wrappedWith(sealingKey::key));
       DelegationTokens tokens = secretKeys == null ? DelegationTokens.off() : DelegationTokens.signedWith(
           secretKeys, runner, config.tokens().renewInterval(), config.tokens().maxLifetime(), clock);

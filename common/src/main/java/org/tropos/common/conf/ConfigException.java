@@ -12,7 +12,7 @@ public final class ConfigException extends RuntimeException {
     super(message);
   }
 
-  static ConfigException invalidValue(String key, String value, String expected) {
+  public static ConfigException invalidValue(String key, String value, String expected) {
     return new ConfigException("Invalid value '" + value + "' for " + key + ": expected " + expected);
   }
 }

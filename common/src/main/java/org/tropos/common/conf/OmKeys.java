@@ -73,6 +73,15 @@ public final class OmKeys {
   public static final ConfigKey<Integer> DEFAULT_REPLICATION = ConfigKey.of("ozone.replication", ConfigType.INT, "3",
       "Replicas of the keys of buckets created without a replication: 1 or 3.")
       .requiring(v -> v == 1 || v == 3, "1 or 3");
+  public static final ConfigKey<String> SERVER_DEFAULT_REPLICATION_TYPE = ConfigKey.of(
+      "ozone.server.default.replication.type", ConfigType.STRING, "RATIS", "How the keys of buckets created without"
+          + " a replication are stored: RATIS (replicated, ozone.server.default.replication replicas) or EC"
+          + " (erasure-coded, ozone.server.default.replication naming the config).")
+      .requiring(v -> v.equals("RATIS") || v.equals("EC"), "RATIS or EC");
+  public static final ConfigKey<String> SERVER_DEFAULT_REPLICATION = ConfigKey.of("ozone.server.default.replication",
+      ConfigType.STRING, "", "The replication of buckets created without one: for RATIS 1 or 3 (empty:"
+          + " ozone.replication), for EC a config such as rs-6-3-1024k, rs-3-2-1024k or xor-2-1-1024k"
+          + " (codec-data-parity-cellsize).");
   public static final ConfigKey<Duration> DIRECTORY_PURGE_INTERVAL = ScmKeys.positive(ConfigKey.of(
       "ozone.directory.deleting.service.interval", ConfigType.duration(ChronoUnit.MILLIS), "60s",
       "How often the OM purges the contents of deleted directories."));

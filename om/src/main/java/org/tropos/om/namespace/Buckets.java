@@ -7,7 +7,6 @@ import org.tropos.om.acl.NativeAcls;
 import org.tropos.om.db.OmDbKeys;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
-import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketEncryption;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
@@ -32,10 +31,6 @@ final class Buckets {
    * chain broken later (its end deleted) fails with BUCKET_NOT_FOUND.
    */
   private static final int MAX_LINK_HOPS = 8;
-
-  /** What a bucket created without a layout or replication gets. */
-  record Defaults(BucketLayout layout, ReplicationFactor factor) {
-  }
 
   private Buckets() {
   }
@@ -95,7 +90,7 @@ final class Buckets {
     throw new OmException(OmResult.BUCKET_NOT_FOUND, "bucket " + volume + "/" + bucket + " not found");
   }
 
-  static BucketInfo create(Txn txn, BucketInfo request, Defaults defaults) throws OmException {
+  static BucketInfo create(Txn txn, BucketInfo request, BucketDefaults defaults) throws OmException {
     Names.checkBucket(request.getName());
     AclGrantChecks.check(request.getGrants());
     NativeAcls.checkAll(request.getAclsList());
@@ -113,14 +108,13 @@ final class Buckets {
     BucketRow source = link ? linkSource(txn, request) : null;
     BucketLayout layout = link ? source.getLayout() : request.getLayout() == BucketLayout.BUCKET_LAYOUT_UNSPECIFIED
         ? defaults.layout() : request.getLayout();
-    ReplicationFactor factor = link ? source.getFactor()
-        : request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED ? defaults.factor()
-        : request.getFactor();
-    if (layout == BucketLayout.UNRECOGNIZED || factor == ReplicationFactor.UNRECOGNIZED) {
-      throw new OmException(OmResult.INVALID_REQUEST, "unknown layout or replication factor");
+    if (layout == BucketLayout.UNRECOGNIZED) {
+      throw new OmException(OmResult.INVALID_REQUEST, "unknown layout");
     }
-    BucketRow row = BucketRow.newBuilder().setObjectId(txn.newObjectId()).setVolume(request.getVolume())
-        .setVolumeId(volume.getObjectId()).setName(request.getName()).setLayout(layout).setFactor(factor)
+    BucketRow.Builder created = BucketRow.newBuilder();
+    KeyReplication.ofBucket(created, request, source, defaults);
+    BucketRow row = created.setObjectId(txn.newObjectId()).setVolume(request.getVolume())
+        .setVolumeId(volume.getObjectId()).setName(request.getName()).setLayout(layout)
         .setOwner(request.getOwner().isEmpty() ? volume.getOwner() : request.getOwner())
         .setQuotaBytes(request.getQuotaBytes()).setQuotaNamespace(request.getQuotaNamespace())
         .setCreationTimeMs(txn.nowMillis()).setModificationTimeMs(txn.nowMillis())

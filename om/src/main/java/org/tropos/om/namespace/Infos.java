@@ -22,7 +22,11 @@ final class Infos {
   }
 
   static BucketInfo bucket(BucketRow row, UsageRow usage) {
-    BucketInfo.Builder info = BucketInfo.newBuilder().setVolume(row.getVolume()).setName(row.getName())
+    BucketInfo.Builder info = BucketInfo.newBuilder();
+    if (row.hasEc()) {
+      info.setEc(row.getEc());
+    }
+    info.setVolume(row.getVolume()).setName(row.getName())
         .setLayout(row.getLayout())
         .setFactor(row.getFactor()).setOwner(row.getOwner()).setQuotaBytes(row.getQuotaBytes())
         .setQuotaNamespace(row.getQuotaNamespace()).setCreationTimeMs(row.getCreationTimeMs())
@@ -52,6 +56,9 @@ final class Infos {
     KeyInfo.Builder info = KeyInfo.newBuilder();
     if (row.hasEncryption()) {
       info.setEncryption(row.getEncryption());
+    }
+    if (row.hasEc()) {
+      info.setEc(row.getEc());
     }
     return info.setVolume(bucket.getVolume()).setBucket(bucket.getName()).setName(path)
         .setSize(KeyEncryptions.plaintextSize(row)).addAllBlocks(row.getBlocksList()).setFactor(row.getFactor())

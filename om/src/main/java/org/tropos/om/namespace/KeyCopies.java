@@ -30,6 +30,9 @@ final class KeyCopies {
     if (source.hasEncryption()) {
       open.setEncryption(source.getEncryption()); // the same data, under the same data key
     }
+    if (source.hasEc()) {
+      open.setEc(source.getEc()); // the same block groups
+    }
     open.setOpenId(txn.newObjectId()).setBucketId(to.getObjectId())
         .setPath(flat ? request.getToKey() : Names.join(Names.split(request.getToKey())))
         .setFactor(source.getFactor()).setOwner(request.getOwner().isEmpty() ? to.getOwner() : request.getOwner())

@@ -59,10 +59,11 @@ final class Multipart {
     String uploadId = String.format("%016x", txn.newObjectId());
     MultipartUploadRow.Builder upload = MultipartUploadRow.newBuilder();
     KeyEncryptions.opened(keys, bucket, request.getEncryption(), false).ifPresent(upload::setEncryption);
+    KeyReplication.ofUpload(upload, bucket);
     txn.put(OmTable.MULTIPART_UPLOADS, MultipartKeys.upload(bucket, request.getKey(), uploadId), upload
         .setUploadId(uploadId).setKey(request.getKey()).setOwner(ObjectOwners.of(bucket, request.getOwner(),
             request.getAcl())).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
-        .setFactor(bucket.getFactor()).setAcl(request.getAcl()).setGrants(request.getGrants()).build());
+        .setAcl(request.getAcl()).setGrants(request.getGrants()).build());
     return uploadId;
   }
 
@@ -308,8 +309,8 @@ final class Multipart {
   private static OpenKeyRow.Builder joinedKey(Txn txn, BucketRow bucket, MultipartUploadRow upload,
       CompleteMultipartUploadRequest request) throws OmException {
     boolean flat = bucket.getLayout() == BucketLayout.OBJECT_STORE;
-    return OpenKeyRow.newBuilder().setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
-        .setPath(flat ? upload.getKey() : Names.join(Names.split(upload.getKey()))).setFactor(upload.getFactor())
+    return KeyReplication.ofJoinedKey(OpenKeyRow.newBuilder(), upload).setOpenId(txn.newObjectId())
+        .setBucketId(bucket.getObjectId()).setPath(flat ? upload.getKey() : Names.join(Names.split(upload.getKey())))
         .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs())
         .putAllMetadata(upload.getMetadataMap()).setCreateParents(true).setAcl(upload.getAcl())
         .setGrants(upload.getGrants())

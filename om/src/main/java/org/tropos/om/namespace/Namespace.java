@@ -54,24 +54,24 @@ import org.tropos.proto.om.db.OpenKeyRow;
  */
 public final class Namespace {
   private final OccRunner runner;
-  private final Buckets.Defaults defaults;
+  private final BucketDefaults defaults;
   private final S3SecretStore s3Secrets;
   private final DataKeys dataKeys;
   private final S3IdentityStore identities;
 
   /** S3 secrets kept in plaintext, and no encryption at rest (a cluster without security). */
   public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor) {
-    this(runner, defaultLayout, defaultFactor, S3SecretSealing.plaintext(), DataKeys.none());
+    this(runner, new BucketDefaults(defaultLayout, defaultFactor), S3SecretSealing.plaintext(), DataKeys.none());
   }
 
   /**
+   * @param defaults what buckets created without a layout or replication get
    * @param sealing how S3 secrets are kept in the database
    * @param dataKeys how the data keys of keys encrypted at rest are kept
    */
-  public Namespace(OccRunner runner, BucketLayout defaultLayout, ReplicationFactor defaultFactor,
-      S3SecretSealing sealing, DataKeys dataKeys) {
+  public Namespace(OccRunner runner, BucketDefaults defaults, S3SecretSealing sealing, DataKeys dataKeys) {
     this.runner = runner;
-    this.defaults = new Buckets.Defaults(defaultLayout, defaultFactor);
+    this.defaults = defaults;
     this.s3Secrets = new S3SecretStore(runner, sealing);
     this.dataKeys = dataKeys;
     this.identities = new S3IdentityStore(runner);

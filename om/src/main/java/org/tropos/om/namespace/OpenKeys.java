@@ -6,7 +6,6 @@ import java.util.List;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
-import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.CommitKeyRequest;
 import org.tropos.proto.om.KeyBlock;
@@ -46,15 +45,14 @@ final class OpenKeys {
         return null;
       });
     }
-    ReplicationFactor factor = request.getFactor() == ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED
-        ? bucket.getFactor() : request.getFactor();
     String path = bucket.getLayout() == BucketLayout.OBJECT_STORE ? request.getKey()
         : Names.join(Names.split(request.getKey()));
     OpenKeyRow.Builder open = OpenKeyRow.newBuilder();
+    KeyReplication.ofKey(open, request, bucket);
     (request.getUploadId().isEmpty() ? KeyEncryptions.opened(keys, bucket, request.getEncryption(), withCommit)
         : Multipart.partEncryption(txn, bucket, path, request, withCommit)).ifPresent(open::setEncryption);
     return open.setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
-        .setPath(path).setFactor(factor)
+        .setPath(path)
         .setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())
         .setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
         .setNoOverwrite(request.getNoOverwrite()).setCreateParents(request.getCreateParents())
@@ -133,6 +131,9 @@ final class OpenKeys {
     FileRow.Builder file = FileRow.newBuilder();
     if (open.hasEncryption()) {
       file.setEncryption(KeyEncryptions.committed(open, request.getSize()));
+    }
+    if (open.hasEc()) {
+      file.setEc(open.getEc());
     }
     return file.setObjectId(open.getOpenId()).setParentId(parentId).setName(name)
         .setSize(request.getSize()).addAllBlocks(request.getBlocksList()).setFactor(open.getFactor())

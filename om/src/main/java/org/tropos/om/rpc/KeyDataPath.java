@@ -3,12 +3,12 @@ package org.tropos.om.rpc;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import java.util.List;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.acl.S3Actions;
 import org.tropos.common.rpc.OmException;
 import org.tropos.om.namespace.KeyEncryptions;
 import org.tropos.om.namespace.Namespace;
 import org.tropos.om.scm.ScmBlocks;
-import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.AclRight;
 import org.tropos.proto.om.AllocateKeyBlockRequest;
 import org.tropos.proto.om.AllocateKeyBlockResponse;
@@ -62,7 +62,10 @@ final class KeyDataPath {
       response.setDataKey(ByteString.copyFrom(keyBroker.dataKey(open.getEncryption())))
           .setEncryption(open.getEncryption().getKind());
     }
-    if (r.getSize() > 0) {
+    if (open.hasEc()) {
+      // The writer stripes the key: its groups come with AllocateKeyBlock.
+      response.setEc(open.getEc());
+    } else if (r.getSize() > 0) {
       response.setFirstBlock(grants.forWriter(scm.allocate(Math.min(r.getSize(), blockSize), open.getFactor(),
           ExcludeList.getDefaultInstance())));
     }
@@ -73,9 +76,15 @@ final class KeyDataPath {
     ByteString row = seals.unseal(r.getOpenKey());
     access.keys(r.getVolume(), r.getBucket(), openKeyOf(row).getPath(), AclRight.RIGHT_CREATE,
         S3Actions.PUT_OBJECT);
-    ReplicationFactor factor = namespace.openKeyOf(r.getVolume(), r.getBucket(), row).getFactor();
+    OpenKeyRow open = namespace.openKeyOf(r.getVolume(), r.getBucket(), row);
+    if (open.hasEc()) {
+      EcReplication config = EcReplication.fromProto(open.getEc());
+      long groupSize = blockSize * config.data();
+      return AllocateKeyBlockResponse.newBuilder().setBlock(grants.forWriter(scm.allocateGroup(
+          r.getSize() > 0 ? Math.min(r.getSize(), groupSize) : groupSize, config, r.getExclude()))).build();
+    }
     long size = r.getSize() > 0 ? Math.min(r.getSize(), blockSize) : blockSize;
-    return AllocateKeyBlockResponse.newBuilder().setBlock(grants.forWriter(scm.allocate(size, factor,
+    return AllocateKeyBlockResponse.newBuilder().setBlock(grants.forWriter(scm.allocate(size, open.getFactor(),
         r.getExclude()))).build();
   }
 

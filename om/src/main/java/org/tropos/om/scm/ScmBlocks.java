@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmBlockClient;
@@ -67,6 +68,12 @@ public final class ScmBlocks implements AutoCloseable {
       return pool.take(size, factor);
     }
     return whileRetriable("allocate a block", () -> scm.allocateBlock(size, factor, exclude));
+  }
+
+  /** A new erasure-coded block group of {@code size} bytes of data, retried as {@link #allocate} is. */
+  public AllocateBlockResponse allocateGroup(long size, EcReplication config, ExcludeList exclude)
+      throws OmException {
+    return whileRetriable("allocate a block group", () -> scm.allocateEcBlock(size, config, exclude));
   }
 
   /**

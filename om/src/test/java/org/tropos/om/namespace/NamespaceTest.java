@@ -68,6 +68,9 @@ import org.tropos.proto.om.db.OpenKeyRow;
 import org.tropos.proto.om.db.PrefixRow;
 
 class NamespaceTest {
+  private static final BucketDefaults FSO_THREE = new BucketDefaults(BucketLayout.FILE_SYSTEM_OPTIMIZED,
+      ReplicationFactor.THREE);
+
   @TempDir
   Path dir;
   private OmTestStore om;
@@ -604,7 +607,7 @@ class NamespaceTest {
   void sealedS3SecretsAreNowhereInTheDatabaseFilesAndOpenOnlyWithTheirKey() throws Exception {
     SealingKey key = SealingKey.generate();
     om.namespace.s3Secrets().set("legacy", "plaintext-kept-before-sealing");
-    Namespace sealed = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+    Namespace sealed = new Namespace(om.runner, FSO_THREE,
         S3SecretSealing.sealedWith(() -> key), DataKeys.none());
     assertEquals("plaintext-kept-before-sealing", sealed.s3Secrets().get("legacy", false).getSecret());
     assertEquals("sealed-secret-of-alice-0123456789", sealed.s3Secrets().set("alice",
@@ -612,7 +615,7 @@ class NamespaceTest {
     String generated = sealed.s3Secrets().get("bob", true).getSecret();
     assertEquals(generated, sealed.s3Secrets().get("bob", false).getSecret());
 
-    Namespace otherKey = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+    Namespace otherKey = new Namespace(om.runner, FSO_THREE,
         S3SecretSealing.sealedWith(SealingKey::generate), DataKeys.none());
     assertEquals(OmResult.INTERNAL_ERROR, failure(() -> otherKey.s3Secrets().get("alice", false)));
     assertEquals(OmResult.INTERNAL_ERROR, failure(() -> om.namespace.s3Secrets().get("alice", false)));
@@ -621,16 +624,15 @@ class NamespaceTest {
     assertFalse(filesHold(dir, "sealed-secret-of-alice"), "a sealed secret is in no file");
     assertFalse(filesHold(dir, generated), "a generated secret is in no file");
     om = new OmTestStore(dir);
-    assertEquals("sealed-secret-of-alice-0123456789", new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED,
-        ReplicationFactor.THREE, S3SecretSealing.sealedWith(() -> key), DataKeys.none()).s3Secrets().get("alice", false)
-        .getSecret());
+    assertEquals("sealed-secret-of-alice-0123456789", new Namespace(om.runner, FSO_THREE,
+        S3SecretSealing.sealedWith(() -> key), DataKeys.none()).s3Secrets().get("alice", false).getSecret());
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"flat", "fso"})
   void anEncryptedKeyKeepsItsDataKeyWrappedAndShowsItsPlaintextSize(String bucket) throws Exception {
     SealingKey key = SealingKey.generate();
-    Namespace ns = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+    Namespace ns = new Namespace(om.runner, FSO_THREE,
         S3SecretSealing.sealedWith(() -> key), DataKeys.wrappedWith(() -> key));
     OpenKeyRequest.Builder asked = OpenKeyRequest.newBuilder().setVolume("vol1").setBucket(bucket).setKey("e");
     asked.getEncryptionBuilder().setKind(EncryptionKind.SSE_S3);
@@ -665,7 +667,7 @@ class NamespaceTest {
   @Test
   void aBucketsDefaultEncryptionEncryptsKeysOpenedWithoutAskingAndRefusesOnesWrittenInTheClear() throws Exception {
     SealingKey key = SealingKey.generate();
-    Namespace ns = new Namespace(om.runner, BucketLayout.FILE_SYSTEM_OPTIMIZED, ReplicationFactor.THREE,
+    Namespace ns = new Namespace(om.runner, FSO_THREE,
         S3SecretSealing.sealedWith(() -> key), DataKeys.wrappedWith(() -> key));
     ns.setBucketProperties(SetBucketPropertiesRequest.newBuilder().setVolume("vol1").setName("flat")
         .setSetEncryption(true).setEncryption(BucketEncryption.newBuilder().setKind(EncryptionKind.SSE_S3)).build());

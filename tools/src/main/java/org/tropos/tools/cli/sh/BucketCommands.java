@@ -5,13 +5,13 @@ import java.util.Locale;
 import java.util.Optional;
 import org.tropos.client.TroposClient;
 import org.tropos.common.conf.DataSize;
-import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketEncryption;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.BucketLayout;
 import org.tropos.proto.om.EncryptionKind;
 import org.tropos.proto.om.SetBucketPropertiesRequest;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -36,8 +36,8 @@ public final class BucketCommands {
     @Option(names = {"-l", "--layout"}, description = "FILE_SYSTEM_OPTIMIZED or OBJECT_STORE (default: the OM's).")
     BucketLayout layout;
 
-    @Option(names = {"-r", "--replication"}, description = "1 or 3 replicas (default: the OM's).")
-    Integer replication;
+    @Mixin
+    ReplicationOptions replication = new ReplicationOptions();
 
     @Option(names = "--quota", description = "Most bytes it may hold, e.g. 1TB (default: none).")
     String quota;
@@ -66,12 +66,7 @@ public final class BucketCommands {
       if (layout != null) {
         request.setLayout(layout);
       }
-      if (replication != null) {
-        if (replication != 1 && replication != 3) {
-          throw new IllegalArgumentException("--replication must be 1 or 3, not " + replication);
-        }
-        request.setFactor(replication == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE);
-      }
+      replication.ec().ifPresentOrElse(request::setEc, () -> request.setFactor(replication.factor()));
       out.println(Json.bucket(client.createBucket(request.build())));
     }
   }

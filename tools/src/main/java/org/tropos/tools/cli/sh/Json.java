@@ -55,7 +55,8 @@ final class Json {
 
   static String bucket(BucketInfo b) {
     Json json = new Json().field("volumeName", b.getVolume()).field("name", b.getName())
-        .field("bucketLayout", b.getLayout()).field("replication", "RATIS/" + b.getFactor())
+        .field("bucketLayout", b.getLayout()).field("replication", ReplicationOptions.describe(b.getFactor(), b.hasEc(),
+            b.getEc()))
         .field("owner", b.getOwner()).field("quotaInBytes", b.getQuotaBytes())
         .field("quotaInNamespace", b.getQuotaNamespace()).field("usedBytes", b.getUsedBytes())
         .field("usedNamespace", b.getUsedNamespace()).field("creationTime", time(b.getCreationTimeMs()))
@@ -85,7 +86,8 @@ final class Json {
     }
     return new Json().field("volumeName", k.getVolume()).field("bucketName", k.getBucket()).field("name", k.getName())
         .field("directory", k.getDirectory()).field("dataSize", k.getSize())
-        .field("replication", k.getDirectory() ? "" : "RATIS/" + k.getFactor()).field("owner", k.getOwner())
+        .field("replication", k.getDirectory() ? ""
+            : ReplicationOptions.describe(k.getFactor(), k.hasEc(), k.getEc())).field("owner", k.getOwner())
         .field("creationTime", time(k.getCreationTimeMs())).field("modificationTime", time(k.getModificationTimeMs()))
         .raw("blocks", blocks.append(']').toString()).raw("metadata", metadata.append('}').toString()).end();
   }

@@ -9,11 +9,11 @@ import java.nio.file.StandardOpenOption;
 import org.tropos.client.TroposClient;
 import org.tropos.client.KeyInputStream;
 import org.tropos.client.KeyOutputStream;
-import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.KeyInfo;
 import org.tropos.proto.om.ListKeysResponse;
 import org.tropos.proto.om.OpenKeyRequest;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -40,8 +40,8 @@ public final class KeyCommands {
     @Parameters(index = "1", paramLabel = "FILE")
     Path file;
 
-    @Option(names = {"-r", "--replication"}, description = "1 or 3 replicas (default: the bucket's).")
-    Integer replication;
+    @Mixin
+    ReplicationOptions replication = new ReplicationOptions();
 
     @Override
     void run(TroposClient client, PrintWriter out) throws Exception {
@@ -49,9 +49,7 @@ public final class KeyCommands {
       long size = Files.size(file);
       OpenKeyRequest.Builder request = OpenKeyRequest.newBuilder().setVolume(p.volume()).setBucket(p.bucket())
           .setKey(p.key()).setSize(size).setCreateParents(true);
-      if (replication != null) {
-        request.setFactor(replication == 1 ? ReplicationFactor.ONE : ReplicationFactor.THREE);
-      }
+      replication.ec().ifPresentOrElse(request::setEc, () -> request.setFactor(replication.factor()));
       Progress progress = new Progress(spec.commandLine().getErr(), size);
       try (InputStream in = Files.newInputStream(file); KeyOutputStream key = client.createKey(request.build())) {
         byte[] buffer = new byte[BUFFER];

@@ -1,0 +1,176 @@
+package org.tropos.it;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.tropos.client.KeyOutputStream;
+import org.tropos.client.TroposClient;
+import org.tropos.common.ec.EcReplication;
+import org.tropos.proto.hdds.ReplicationFactor;
+import org.tropos.proto.om.BucketInfo;
+import org.tropos.proto.om.KeyInfo;
+import org.tropos.proto.om.OpenKeyRequest;
+import org.tropos.proto.om.VolumeInfo;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+
+/**
+ * Erasure-coded keys through every door on five datanodes whose OM erasure-codes new buckets by default: the Java
+ * client, {@code tropos sh}, S3 and the Hadoop FileSystem, each read back bit-exact and recorded as erasure-coded.
+ */
+@Timeout(300)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class EcKeysIT {
+  private static final int MB = 1 << 20;
+  private static final EcReplication RS_3_2 = EcReplication.parse("rs-3-2-1024k");
+  private static final Map<String, String> SETTINGS = Map.of("ozone.server.default.replication.type", "EC",
+      "ozone.server.default.replication", "rs-3-2-1024k");
+
+  private Path dir;
+  private S3Cluster cluster;
+  private TroposClient client;
+
+  @BeforeAll
+  void start(@TempDir Path tempDir) throws Exception {
+    dir = tempDir;
+    cluster = new S3Cluster(dir.resolve("cluster"), SETTINGS, 5);
+    client = cluster.tropos();
+    client.createVolume(VolumeInfo.newBuilder().setName("vol1").setOwner("it").build());
+  }
+
+  @AfterAll
+  void stop() {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  void keysOfAnEcBucketAreStripedUnlessWrittenWithAReplicationOfTheirOwn() throws Exception {
+    BucketInfo bucket = client.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("bydefault").build());
+    assertEquals(RS_3_2.toProto(), bucket.getEc(), "the OM's default");
+    byte[] large = random(9 * MB + 17, 1);
+    assertEquals(RS_3_2.toProto(), write(OpenKeyRequest.newBuilder().setBucket("bydefault").setKey("large"), large,
+        false).getEc());
+    assertArrayEquals(large, read("bydefault", "large"));
+    byte[] small = random(1000, 2);
+    assertEquals(RS_3_2.toProto(), write(OpenKeyRequest.newBuilder().setBucket("bydefault").setKey("small"), small,
+        true).getEc(), "a small key of an EC bucket is striped too, not written to a leased block");
+    assertArrayEquals(small, read("bydefault", "small"));
+    KeyInfo replicated = write(OpenKeyRequest.newBuilder().setBucket("bydefault").setKey("three")
+        .setFactor(ReplicationFactor.THREE), small, true);
+    assertFalse(replicated.hasEc());
+    assertArrayEquals(small, read("bydefault", "three"));
+  }
+
+  @Test
+  void theShellCreatesEcBucketsAndPutsAndGetsTheirKeys() throws Exception {
+    String conf = mini().clientConfDir(dir.resolve("shell-conf")).toString();
+    String created = TroposCli.run(0, "sh", "bucket", "create", "-t", "EC", "-r", "rs-3-2-1024k", "/vol1/shell",
+        "--conf", conf);
+    assertTrue(created.contains("EC/rs-3-2-1024k"), created);
+    String refused = TroposCli.runShowingErrors(1, "sh", "bucket", "create", "-t", "EC", "-r", "rs-3-0-1024k",
+        "/vol1/bad", "--conf", conf);
+    assertTrue(refused.contains("at least one data and one parity unit"), refused);
+    byte[] data = random(3 * MB + 5, 3);
+    Path file = Files.write(dir.resolve("in.bin"), data);
+    TroposCli.run(0, "sh", "key", "put", "/vol1/shell/k", file.toString(), "--conf", conf);
+    Path back = dir.resolve("out.bin");
+    TroposCli.run(0, "sh", "key", "get", "/vol1/shell/k", back.toString(), "--conf", conf);
+    assertArrayEquals(data, Files.readAllBytes(back));
+    assertTrue(TroposCli.run(0, "sh", "key", "info", "/vol1/shell/k", "--conf", conf).contains("EC/rs-3-2-1024k"));
+  }
+
+  @Test
+  void s3PutsMultipartUploadsAndRangesOfAnEcBucket() throws Exception {
+    try (S3Client s3 = cluster.client("alice")) {
+      s3.createBucket(b -> b.bucket("coldbucket"));
+      assertEquals(RS_3_2.toProto(), client.getBucket("s3v", "coldbucket").getEc());
+      byte[] object = random(5 * MB + 1, 4);
+      s3.putObject(p -> p.bucket("coldbucket").key("obj"), RequestBody.fromBytes(object));
+      assertArrayEquals(object, s3.getObjectAsBytes(g -> g.bucket("coldbucket").key("obj")).asByteArray());
+      byte[] range = s3.getObjectAsBytes(g -> g.bucket("coldbucket").key("obj").range("bytes=1048570-3145740"))
+          .asByteArray();
+      assertArrayEquals(java.util.Arrays.copyOfRange(object, 1048570, 3145741), range);
+      assertTrue(client.lookupKey("s3v", "coldbucket", "obj").getKey().hasEc());
+
+      String upload = s3.createMultipartUpload(m -> m.bucket("coldbucket").key("mpu")).uploadId();
+      byte[] part1 = random(5 * MB, 5);
+      byte[] part2 = random(MB + 3, 6);
+      String e1 = s3.uploadPart(u -> u.bucket("coldbucket").key("mpu").uploadId(upload).partNumber(1),
+          RequestBody.fromBytes(part1)).eTag();
+      String e2 = s3.uploadPart(u -> u.bucket("coldbucket").key("mpu").uploadId(upload).partNumber(2),
+          RequestBody.fromBytes(part2)).eTag();
+      s3.completeMultipartUpload(c -> c.bucket("coldbucket").key("mpu").uploadId(upload).multipartUpload(
+          CompletedMultipartUpload.builder().parts(CompletedPart.builder().partNumber(1).eTag(e1).build(),
+              CompletedPart.builder().partNumber(2).eTag(e2).build()).build()));
+      byte[] joined = s3.getObjectAsBytes(g -> g.bucket("coldbucket").key("mpu")).asByteArray();
+      assertArrayEquals(part1, java.util.Arrays.copyOf(joined, part1.length));
+      assertArrayEquals(part2, java.util.Arrays.copyOfRange(joined, part1.length, joined.length));
+      assertTrue(client.lookupKey("s3v", "coldbucket", "mpu").getKey().hasEc());
+    }
+  }
+
+  @Test
+  void theFileSystemWritesAndReadsFilesOfAnEcBucket() throws Exception {
+    client.createBucket(BucketInfo.newBuilder().setVolume("vol1").setName("fsbucket").build());
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(false);
+    mini().clientConfig().explicitValues().forEach(conf::set);
+    conf.set("fs.tropos.impl", "org.tropos.client.hadoop.TroposFileSystem");
+    byte[] data = random(7 * MB + 11, 7);
+    try (org.apache.hadoop.fs.FileSystem fs = org.apache.hadoop.fs.FileSystem.newInstance(
+        URI.create("tropos://" + mini().omAddress() + "/"), conf)) {
+      org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/vol1/fsbucket/dir/part-0000");
+      try (OutputStream out = fs.create(file)) {
+        out.write(data);
+      }
+      try (InputStream in = fs.open(file)) {
+        assertArrayEquals(data, in.readAllBytes());
+      }
+      assertNull(fs.getFileChecksum(file), "an erasure-coded file has no composite CRC of its bytes");
+    }
+    assertTrue(client.lookupKey("vol1", "fsbucket", "dir/part-0000").getKey().hasEc());
+  }
+
+  private MiniCluster mini() {
+    return cluster.mini();
+  }
+
+  private KeyInfo write(OpenKeyRequest.Builder request, byte[] data, boolean small) throws Exception {
+    OpenKeyRequest r = request.setVolume("vol1").setSize(data.length).build();
+    KeyOutputStream out = small ? client.createSmallKey(r) : client.createKey(r);
+    out.write(data);
+    out.close();
+    return out.committedKey();
+  }
+
+  private byte[] read(String bucket, String key) throws Exception {
+    try (InputStream in = client.readKey("vol1", bucket, key)) {
+      return in.readAllBytes();
+    }
+  }
+
+  private static byte[] random(int size, long seed) {
+    byte[] bytes = new byte[size];
+    new Random(seed).nextBytes(bytes);
+    return bytes;
+  }
+}
