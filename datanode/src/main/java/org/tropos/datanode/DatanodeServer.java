@@ -30,6 +30,7 @@ import org.tropos.datanode.container.BlockDeletionHandler;
 import org.tropos.datanode.container.ContainerImporter;
 import org.tropos.datanode.container.ContainerScrubber;
 import org.tropos.datanode.container.ContainerStore;
+import org.tropos.datanode.container.EcReconstructor;
 import org.tropos.datanode.container.DirectIo;
 import org.tropos.datanode.container.ReplicationCommandHandler;
 import org.tropos.datanode.container.VolumeMeters;
@@ -158,7 +159,8 @@ public final class DatanodeServer implements AutoCloseable {
     store.open();
     deletions = new BlockDeletionHandler(name, store);
     replication = new ReplicationCommandHandler(name, store,
-        new ContainerImporter(name, store, config.replicationTimeout(), access, transport), config.replicationStreams(),
+        new ContainerImporter(name, store, config.replicationTimeout(), access, transport),
+        new EcReconstructor(name, store, config.replicationTimeout(), access, transport), config.replicationStreams(),
         SystemClock.INSTANCE);
     scrubber = new ContainerScrubber(name, store, config.scrub(), SystemClock.INSTANCE, metrics.registry());
     scrubber.start();
@@ -213,7 +215,7 @@ public final class DatanodeServer implements AutoCloseable {
 
   private void onCommand(ScmCommand command) {
     switch (command.getCommandCase()) {
-      case DELETE_BLOCKS, REPLICATE_CONTAINER, DELETE_CONTAINER -> onStorageCommand(command);
+      case DELETE_BLOCKS, REPLICATE_CONTAINER, RECONSTRUCT_EC_CONTAINER, DELETE_CONTAINER -> onStorageCommand(command);
       default -> onPipelineCommand(command);
     }
   }
@@ -229,6 +231,8 @@ public final class DatanodeServer implements AutoCloseable {
       d.submit(command.getDeleteBlocks());
     } else if (command.hasReplicateContainer()) {
       r.replicate(command.getReplicateContainer());
+    } else if (command.hasReconstructEcContainer()) {
+      r.reconstruct(command.getReconstructEcContainer());
     } else {
       r.delete(command.getDeleteContainer());
     }

@@ -127,7 +127,11 @@ final class BlockRecords {
           + nodeName + " is " + d.getState() + ": only a closed replica is copied");
     }
     try {
-      return ContainerListing.newBuilder().setState(d.getState()).setBcsid(container.bcsid())
+      ContainerListing.Builder listing = ContainerListing.newBuilder();
+      if (d.hasEc()) {
+        listing.setEc(d.getEc()).setReplicaIndex(d.getReplicaIndex());
+      }
+      return listing.setState(d.getState()).setBcsid(container.bcsid())
           .addAllBlocks(container.db().blocks(d.getContainerId())).build();
     } catch (IOException e) {
       throw ContainerStore.ioError(nodeName, "list the blocks of container " + d.getContainerId(), e);

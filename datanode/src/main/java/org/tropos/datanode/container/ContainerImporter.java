@@ -110,10 +110,13 @@ public final class ContainerImporter {
           copied.add(block);
         }
       }
-      ContainerDescriptor descriptor = ContainerDescriptor.newBuilder().setLayoutVersion(Container.LAYOUT_VERSION)
-          .setContainerId(containerId).setState(ContainerState.CONTAINER_CLOSED).setBcsid(listing.getBcsid())
-          .build();
-      return new Copied(descriptor, copied);
+      ContainerDescriptor.Builder descriptor = ContainerDescriptor.newBuilder();
+      if (listing.hasEc()) {
+        // A copy of an erasure-coded replica holds the same index.
+        descriptor.setEc(listing.getEc()).setReplicaIndex(listing.getReplicaIndex());
+      }
+      return new Copied(descriptor.setLayoutVersion(Container.LAYOUT_VERSION).setContainerId(containerId)
+          .setState(ContainerState.CONTAINER_CLOSED).setBcsid(listing.getBcsid()).build(), copied);
     }
   }
 

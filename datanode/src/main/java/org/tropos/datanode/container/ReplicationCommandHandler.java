@@ -1,13 +1,15 @@
 package org.tropos.datanode.container;
 
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.DatanodeException;
@@ -15,6 +17,7 @@ import org.tropos.common.util.Clock;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.hdds.PortName;
 import org.tropos.proto.scm.DeleteContainerCommand;
+import org.tropos.proto.scm.ReconstructEcContainerCommand;
 import org.tropos.proto.scm.ReplicateContainerCommand;
 
 /**
@@ -32,16 +35,18 @@ public final class ReplicationCommandHandler implements AutoCloseable {
   private final String nodeName;
   private final ContainerStore store;
   private final ContainerImporter importer;
+  private final EcReconstructor reconstructor;
   private final Clock clock;
   private final ExecutorService copies;
   private final ExecutorService deletions;
   private final Set<Long> copying = ConcurrentHashMap.newKeySet();
 
-  public ReplicationCommandHandler(String nodeName, ContainerStore store, ContainerImporter importer, int streams,
-      Clock clock) {
+  public ReplicationCommandHandler(String nodeName, ContainerStore store, ContainerImporter importer,
+      EcReconstructor reconstructor, int streams, Clock clock) {
     this.nodeName = nodeName;
     this.store = store;
     this.importer = importer;
+    this.reconstructor = reconstructor;
     this.clock = clock;
     this.copies = Threads.boundedPool(nodeName + "-container-copy", streams, QUEUE_LIMIT);
     this.deletions = Threads.boundedPool(nodeName + "-container-delete", 1, QUEUE_LIMIT);
@@ -53,20 +58,46 @@ public final class ReplicationCommandHandler implements AutoCloseable {
    * @return false if it was dropped (past its deadline, the container is being copied already, the queue is full)
    */
   public boolean replicate(ReplicateContainerCommand command) {
-    long id = command.getContainerId();
-    if (expired(command.getDeadlineEpochMs(), "copy", id) || !copying.add(id)) {
+    return enqueue(command.getContainerId(), command.getDeadlineEpochMs(), "copy", () -> importer.copy(
+        command.getContainerId(), command.getSourcesList().stream().map(s -> DatanodeAddresses.of(s, PortName.READ))
+            .toList()));
+  }
+
+  /**
+   * Queues the rebuild of a lost index of an erasure-coded container here, on the copies' threads (it reads as much
+   * as a copy, and more); returns at once.
+   *
+   * @return false if it was dropped (as {@link #replicate})
+   */
+  public boolean reconstruct(ReconstructEcContainerCommand command) {
+    return enqueue(command.getContainerId(), command.getDeadlineEpochMs(), "rebuild", () -> {
+      Map<Integer, HostPort> sources = new LinkedHashMap<>();
+      for (int i = 0; i < command.getSourcesCount() && i < command.getSourceIndexesCount(); i++) {
+        sources.put(command.getSourceIndexes(i), DatanodeAddresses.of(command.getSources(i), PortName.READ));
+      }
+      reconstructor.reconstruct(command.getContainerId(), EcReplication.fromProto(command.getEc()),
+          command.getIndex(), sources);
+    });
+  }
+
+  /** Work that brings a container here, one at a time per container, on the copies' threads. */
+  @FunctionalInterface
+  private interface Arrival {
+    void run() throws DatanodeException;
+  }
+
+  private boolean enqueue(long id, long deadlineEpochMs, String what, Arrival work) {
+    if (expired(deadlineEpochMs, what, id) || !copying.add(id)) {
       return false;
     }
     try {
       copies.execute(() -> {
         try {
-          if (!expired(command.getDeadlineEpochMs(), "copy", id)) {
-            List<HostPort> sources = command.getSourcesList().stream()
-                .map(s -> DatanodeAddresses.of(s, PortName.READ)).toList();
-            importer.copy(id, sources);
+          if (!expired(deadlineEpochMs, what, id)) {
+            work.run();
           }
         } catch (DatanodeException | RuntimeException e) {
-          LOG.warn("{}: could not copy container {} (SCM asks again): {}", nodeName, id, e.getMessage());
+          LOG.warn("{}: could not {} container {} (SCM asks again): {}", nodeName, what, id, e.getMessage());
         } finally {
           copying.remove(id);
         }
@@ -74,8 +105,8 @@ public final class ReplicationCommandHandler implements AutoCloseable {
       return true;
     } catch (RejectedExecutionException e) {
       copying.remove(id);
-      LOG.warn("{}: {} container copies are queued; dropped the copy of {} (SCM asks again)", nodeName,
-          QUEUE_LIMIT, id);
+      LOG.warn("{}: {} container copies are queued; dropped the {} of {} (SCM asks again)", nodeName,
+          QUEUE_LIMIT, what, id);
       return false;
     }
   }

@@ -226,7 +226,9 @@ class ContainerCopyTest {
     DatanodeDetails sourceNode = DatanodeDetails.newBuilder().setHostName("localhost").setIpAddress("127.0.0.1")
         .addPorts(Port.newBuilder().setName(PortName.READ).setValue(sourceServer.port())).build();
     try (ReplicationCommandHandler handler = new ReplicationCommandHandler("dn-target", target,
-        new ContainerImporter("dn-target", target, Duration.ofSeconds(10), BlockAccess.OPEN), 2, SystemClock.INSTANCE)) {
+        new ContainerImporter("dn-target", target, Duration.ofSeconds(10), BlockAccess.OPEN),
+        new EcReconstructor("dn-target", target, Duration.ofSeconds(10), BlockAccess.OPEN, TransportSecurity.plaintext()),
+        2, SystemClock.INSTANCE)) {
       assertFalse(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
           .addSources(sourceNode).setDeadlineEpochMs(System.currentTimeMillis() - 1).build()));
       assertTrue(handler.replicate(ReplicateContainerCommand.newBuilder().setContainerId(CONTAINER)
