@@ -41,7 +41,9 @@ class ErasureCodingIT {
   private static final BlockWriteSettings SETTINGS = new BlockWriteSettings(4L * MB, MB, 16 * 1024, 4, 5,
       ReplicationFactor.THREE, Duration.ofSeconds(3));
   private static final Map<String, String> CLUSTER = Map.of("ozone.scm.block.size", "4MB",
-      "ozone.scm.container.size", "64MB", "ozone.scm.datanode.pipeline.limit", "1");
+      "ozone.scm.container.size", "64MB", "ozone.scm.datanode.pipeline.limit", "1",
+      "hdds.scm.replication.thread.interval", "300ms", "hdds.scm.replication.event.timeout", "30s",
+      "hdds.scm.replication.event.timeout.datanode.offset", "2s");
   private static final EcReplication RS_3_2 = EcReplication.parse("rs-3-2-1024k");
   private static final EcReplication RS_6_3 = EcReplication.parse("rs-6-3-1024k");
   private static final EcReplication XOR_2_1 = EcReplication.parse("xor-2-1-1024k");
@@ -119,6 +121,45 @@ class ErasureCodingIT {
           () -> readDigest(scm, written.blocks));
       assertTrue(e.getMessage().contains("cannot be read, only"), e.getMessage());
     }
+  }
+
+  /**
+   * A member stops: its containers close on the others, the replication manager rebuilds its indexes on other
+   * datanodes from the remaining ones, and with parity more datanodes then stopped every key still reads.
+   */
+  @Test
+  void aStoppedMembersIndexesAreRebuiltElsewhereWithoutAnyoneActing() throws Exception {
+    try (MiniCluster mini = new MiniCluster(dir, DATANODES, 1, CLUSTER);
+        ScmBlockClient scm = new ScmBlockClient(mini.scmBlockAddress())) {
+      mini.awaitAllHealthy();
+      Written written = write(scm, RS_3_2, 30L * MB + 99, () -> { });
+      ContainerRecord open = openEcContainer(mini, RS_3_2);
+      UUID lost = Uuids.fromProto(open.getMembers(1));
+      mini.cluster().stopDatanode(datanodeIndex(mini, lost));
+      Await.until("every index of container " + open.getContainerId() + " on a running datanode",
+          Duration.ofSeconds(60), () -> indexHolders(mini, open.getContainerId()),
+          holders -> holders.size() == RS_3_2.units() && !holders.containsValue(lost));
+      assertEquals(ContainerState.CONTAINER_CLOSED, mini.cluster().scm().containerManager()
+          .container(open.getContainerId()).getState());
+      Map<Integer, UUID> holders = indexHolders(mini, open.getContainerId());
+      // Two more members of the container stop, one of them the rebuilt index's: still no more than parity gone.
+      mini.cluster().stopDatanode(datanodeIndex(mini, holders.get(2)));
+      mini.cluster().stopDatanode(datanodeIndex(mini, holders.get(5)));
+      assertArrayEquals(written.digest, readDigest(scm, written.blocks), "read back with the rebuilt index");
+    }
+  }
+
+  /** Per index of the container, a running datanode whose store holds it CLOSED. */
+  private static Map<Integer, UUID> indexHolders(MiniCluster mini, long containerId) {
+    Map<Integer, UUID> holders = new java.util.TreeMap<>();
+    for (int i = 1; i <= DATANODES; i++) {
+      DatanodeServer datanode = mini.cluster().datanode(i);
+      if (datanode != null && datanode.store() != null) {
+        datanode.store().descriptor(containerId).filter(d -> d.getState() == ContainerState.CONTAINER_CLOSED)
+            .ifPresent(d -> holders.put(d.getReplicaIndex(), datanode.id().uuid()));
+      }
+    }
+    return holders;
   }
 
   private record Written(List<BlockLocation> blocks, byte[] digest) {

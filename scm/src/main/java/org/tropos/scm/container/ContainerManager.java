@@ -302,6 +302,11 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
     return views;
   }
 
+  /** Every erasure-coded container with its reported replicas, for reconstruction. */
+  public synchronized List<EcContainerView> ecViews() {
+    return ec.views();
+  }
+
   /**
    * Records that every replica SCM knows of the container carried out its deletion transaction {@code txId}, which
    * SCM now forgets; a replica that reports less was away meanwhile (see {@link Replica#behindOnDeletions}).

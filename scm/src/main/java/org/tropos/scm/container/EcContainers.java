@@ -1,11 +1,13 @@
 package org.tropos.scm.container;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.ContainerReport;
 import org.tropos.proto.hdds.ContainerState;
@@ -65,6 +67,22 @@ final class EcContainers {
         .filter(m -> nodes.node(m).map(n -> n.state() != NodeState.DEAD).orElse(false)).toList();
     return alive.size() >= c.getEc().getData() && alive.stream().allMatch(m -> reported.get(m) != null
         && reported.get(m).getState() == ContainerState.CONTAINER_CLOSED);
+  }
+
+  /** Every erasure-coded container with its reported replicas, for reconstruction. */
+  List<EcContainerView> views() {
+    List<EcContainerView> views = new ArrayList<>();
+    for (ContainerRecord c : table.all()) {
+      if (c.hasEc()) {
+        List<EcContainerView.IndexReplica> reported = new ArrayList<>();
+        replicas.of(c.getContainerId()).forEach((node, r) -> reported.add(new EcContainerView.IndexReplica(node,
+            r.getReplicaIndex(), r.getState(), r.getUsedBytes(), c.getBadReplicasList().contains(Uuids.toProto(node))
+                || r.getState() == ContainerState.CONTAINER_UNHEALTHY)));
+        views.add(new EcContainerView(c.getContainerId(), c.getState(), EcReplication.fromProto(c.getEc()),
+            reported));
+      }
+    }
+    return views;
   }
 
   /** A DEAD member's OPEN containers take no more groups. */

@@ -5,6 +5,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
@@ -20,11 +21,13 @@ import org.tropos.proto.scm.CloseContainerCommand;
 import org.tropos.proto.scm.ContainerHealth;
 import org.tropos.proto.scm.DeleteContainerCommand;
 import org.tropos.proto.scm.HealthCount;
+import org.tropos.proto.scm.ReconstructEcContainerCommand;
 import org.tropos.proto.scm.ReplicateContainerCommand;
 import org.tropos.proto.scm.ReplicationReport;
 import org.tropos.proto.scm.ScmCommand;
 import org.tropos.scm.container.ContainerManager;
 import org.tropos.scm.container.ContainerView;
+import org.tropos.scm.container.EcContainerView;
 import org.tropos.scm.node.CommandQueue;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.node.NodeStatus;
@@ -55,6 +58,9 @@ public final class ReplicationManager {
   private final ReplicationPlanner planner;
   private final DrainMonitor drains;
   private final List<InFlight> inFlight = new ArrayList<>();
+  private final EcRepairPlanner ecPlanner;
+  private final List<EcRepair> ecInFlight = new ArrayList<>();
+  private final LongAdder ecRepairsSent = new LongAdder();
   private volatile Map<Long, ContainerHealth> health = Map.of();
   private volatile long lastRunEpochMs;
   private long lastUnreported;
@@ -71,6 +77,7 @@ public final class ReplicationManager {
     this.planner = new ReplicationPlanner(config.perNodeLimit(), config.inFlightFactor(),
         config.maintenanceMinimum());
     this.drains = new DrainMonitor(config.maintenanceMinimum());
+    this.ecPlanner = new EcRepairPlanner(config.perNodeLimit());
   }
 
   /** One round: retire what is done, plan, send. */
@@ -97,9 +104,15 @@ public final class ReplicationManager {
       LOG.debug("Replication: {}", action);
       carryOut(action, statuses);
     }
-    health = Map.copyOf(plan.health());
+    List<EcContainerView> ec = containers.ecViews();
+    retireEc(ec, nodeViews);
+    EcRepairPlanner.Plan ecPlan = ecPlanner.plan(ec, nodeViews, ecInFlight);
+    ecPlan.actions().forEach(repair -> carryOut(repair, statuses));
+    Map<Long, ContainerHealth> found = new HashMap<>(plan.health());
+    found.putAll(ecPlan.health());
+    health = Map.copyOf(found);
     lastRunEpochMs = clock.wallTime().toEpochMilli();
-    advanceDrains(views, nodeViews, statuses);
+    advanceDrains(views, ec, nodeViews, statuses);
     long copies = plan.actions().stream().filter(a -> a instanceof ReplicationAction.Copy).count();
     if (!plan.actions().isEmpty()) {
       LOG.info("Replication: {} actions ({} copies); {} copies and deletions under way; {}", plan.actions().size(),
@@ -114,12 +127,18 @@ public final class ReplicationManager {
   }
 
   /** Moves draining nodes on once their containers are safe elsewhere, and ends maintenance at its time. */
-  private void advanceDrains(Map<Long, ContainerView> views, Map<UUID, ReplicaNode> nodeViews,
-      Map<UUID, NodeStatus> statuses) {
+  private void advanceDrains(Map<Long, ContainerView> views, List<EcContainerView> ec,
+      Map<UUID, ReplicaNode> nodeViews, Map<UUID, NodeStatus> statuses) {
     Map<UUID, Long> ends = new HashMap<>();
     statuses.values().forEach(n -> ends.put(n.id(), n.maintenanceEndEpochMs()));
     for (DrainMonitor.Transition move : drains.transitions(views.values(), nodeViews, ends,
         clock.wallTime().toEpochMilli())) {
+      boolean draining = move.to() == NodeOperationalState.DECOMMISSIONED
+          || move.to() == NodeOperationalState.IN_MAINTENANCE;
+      if (draining && !EcRepairPlanner.drained(move.node(), ec, nodeViews,
+          move.to() == NodeOperationalState.IN_MAINTENANCE)) {
+        continue;
+      }
       try {
         nodes.setOperationalState(move.node(), move.to(), move.to() == NodeOperationalState.IN_MAINTENANCE
             ? statuses.get(move.node()).maintenanceEndEpochMs() : 0);
@@ -179,6 +198,62 @@ public final class ReplicationManager {
     } else {
       containers.markClosed(id);
     }
+  }
+
+  /** Drops the repairs of erasure-coded indexes seen done, timed out, or sent to a node that has died. */
+  private void retireEc(List<EcContainerView> ec, Map<UUID, ReplicaNode> nodeViews) {
+    Map<Long, EcContainerView> byId = new HashMap<>();
+    ec.forEach(c -> byId.put(c.id(), c));
+    long now = clock.monotonicMillis();
+    ecInFlight.removeIf(f -> {
+      EcContainerView c = byId.get(f.containerId());
+      ReplicaNode node = nodeViews.get(f.target());
+      if (c == null || node == null || !node.present()) {
+        return true;
+      }
+      boolean holds = c.replicas().stream().anyMatch(r -> r.node().equals(f.target()) && r.index() == f.index());
+      if (f.isDelete() ? !holds : holds) {
+        return true;
+      }
+      if (now >= f.deadlineMillis()) {
+        LOG.warn("Replication: the repair of index {} of container {} on {} did not finish in {}; planning it again",
+            f.index(), f.containerId(), f.target(), config.timeout());
+        return true;
+      }
+      return false;
+    });
+  }
+
+  /** Sends a repair of an erasure-coded index: a deletion, a copy off a leaving node, or a rebuild. */
+  private void carryOut(EcRepair repair, Map<UUID, NodeStatus> statuses) {
+    long datanodeDeadline = clock.wallTime().toEpochMilli() + config.timeout().minus(config.datanodeOffset())
+        .toMillis();
+    long id = repair.containerId();
+    if (repair.isDelete()) {
+      commands.add(repair.target(), ScmCommand.newBuilder().setDeleteContainer(DeleteContainerCommand.newBuilder()
+          .setContainerId(id).setDeadlineEpochMs(datanodeDeadline)).build());
+      deletionsSent.increment();
+    } else if (repair.isCopy()) {
+      commands.add(repair.target(), ScmCommand.newBuilder().setReplicateContainer(ReplicateContainerCommand
+          .newBuilder().setContainerId(id).addSources(statuses.get(repair.sources().get(repair.index())).details())
+          .setDeadlineEpochMs(datanodeDeadline)).build());
+      copiesSent.increment();
+    } else {
+      ReconstructEcContainerCommand.Builder rebuild = ReconstructEcContainerCommand.newBuilder().setContainerId(id)
+          .setEc(repair.config().toProto()).setIndex(repair.index()).setDeadlineEpochMs(datanodeDeadline);
+      new TreeMap<>(repair.sources()).forEach((index, node) -> rebuild.addSourceIndexes(index)
+          .addSources(statuses.get(node).details()));
+      commands.add(repair.target(), ScmCommand.newBuilder().setReconstructEcContainer(rebuild).build());
+      ecRepairsSent.increment();
+    }
+    LOG.info("Replication: {} index {} of container {} {} {}", repair.isDelete() ? "delete" : repair.isCopy()
+        ? "copy" : "rebuild", repair.index(), id, repair.isDelete() ? "from" : "on", repair.target());
+    ecInFlight.add(repair.sent(clock.monotonicMillis() + config.timeout().toMillis()));
+  }
+
+  /** Rebuilds of erasure-coded indexes sent since SCM started. */
+  public long ecRebuildsSent() {
+    return ecRepairsSent.sum();
   }
 
   /** What the last round found of each container. */
