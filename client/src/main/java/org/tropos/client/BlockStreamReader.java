@@ -5,7 +5,9 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +51,11 @@ final class BlockStreamReader {
   private final String clientHost;
   private final BlockReadPool connections;
   private final Clock clock = SystemClock.INSTANCE;
+  /**
+   * Datanodes an erasure-coded index failed on during this reader's reads: their indexes are rebuilt from the
+   * others at once by its later reads (a stream reads a group a window at a time).
+   */
+  private final Set<UUID> failedIndexHolders = new HashSet<>();
 
   /** A reader for a few reads, reaching datanodes as {@code scm} reaches SCM: each connection closed after its read. */
   public BlockStreamReader(ScmBlockClient scm, String clientHost) {
@@ -84,7 +91,7 @@ final class BlockStreamReader {
    */
   public void readGroup(BlockLocation group, ContainerInfo container, long offset, long length, ByteSink sink)
       throws IOException {
-    try (EcBlockGroupReader reader = new EcBlockGroupReader(this, group, container)) {
+    try (EcBlockGroupReader reader = new EcBlockGroupReader(this, group, container, failedIndexHolders)) {
       reader.read(offset, length, sink);
     }
   }

@@ -4,12 +4,15 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.ec.EcReplication;
 import org.tropos.common.ec.ErasureCoder;
 import org.tropos.common.ec.StripeLayout;
 import org.tropos.common.io.ByteSink;
+import org.tropos.common.util.Uuids;
 import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.ContainerInfo;
 
@@ -32,13 +35,17 @@ final class EcBlockGroupReader implements AutoCloseable {
   /** Per unit (replica index - 1), the datanode SCM lists for it, or null if none. */
   private final DatanodeDetails[] holders;
   private final boolean[] failed;
+  /** The datanodes failed before, shared by the reads of one stream: theirs are not tried again. */
+  private final Set<UUID> failedHolders;
   private ErasureCoder coder;
   /** The last stripe read whole: its data cells, and which stripe it is (-1: none). */
   private ByteBuffer[] stripeCells;
   private long stripe = -1;
 
-  EcBlockGroupReader(BlockStreamReader reader, BlockLocation group, ContainerInfo container) {
+  EcBlockGroupReader(BlockStreamReader reader, BlockLocation group, ContainerInfo container,
+      Set<UUID> failedHolders) {
     this.reader = reader;
+    this.failedHolders = failedHolders;
     this.group = group;
     this.config = EcReplication.fromProto(container.getEc());
     this.layout = config.layout();
@@ -48,6 +55,7 @@ final class EcBlockGroupReader implements AutoCloseable {
       int unit = container.getReplicaIndexes(i) - 1;
       if (unit >= 0 && unit < holders.length && holders[unit] == null) {
         holders[unit] = container.getReplicas(i);
+        failed[unit] = failedHolders.contains(Uuids.fromProto(holders[unit].getUuid()));
       }
     }
   }
@@ -146,6 +154,9 @@ final class EcBlockGroupReader implements AutoCloseable {
 
   private void fail(int unit, IOException e) {
     failed[unit] = true;
+    if (!failedHolders.add(Uuids.fromProto(holders[unit].getUuid()))) {
+      return;
+    }
     LOG.warn("Index {} of block group {} on {} failed ({}): its cells are rebuilt from the other indexes", unit + 1,
         group, holders[unit].getHostName(), e.getMessage());
   }

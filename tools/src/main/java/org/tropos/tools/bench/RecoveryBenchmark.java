@@ -3,10 +3,7 @@ package org.tropos.tools.bench;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,7 +16,6 @@ import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 import org.tropos.client.BlockClient;
 import org.tropos.client.BlockLocation;
 import org.tropos.client.BlockWriteSettings;
@@ -135,13 +131,11 @@ public final class RecoveryBenchmark implements Callable<Integer> {
         long healed = clock.monotonicNanos();
 
         Path victimData = root.resolve("cluster").resolve("dn" + victim).resolve("data1");
-        long[] copied = new long[1];
-        double copySeconds = copyTree(victimData, root.resolve("copy-limit"), copied);
+        CopyLimit.Copy copied = CopyLimit.measure(victimData, root.resolve("copy-limit"), clock);
         int lost = lostKeys(scm, keys);
         double seconds = (healed - dead) / 1e9;
         return new Result(bytesToRecover, held.size(), (healed - stopped) / 1e9, seconds,
-            bytesToRecover / 1e6 / seconds, copied[0], copied[0] / 1e6 / copySeconds, keys.size(), lost,
-            problems.size());
+            bytesToRecover / 1e6 / seconds, copied.bytes(), copied.mbps(), keys.size(), lost, problems.size());
       }
     }
   }
@@ -202,29 +196,6 @@ public final class RecoveryBenchmark implements Callable<Integer> {
       // reported below, with what is still wrong
     }
     return ReplicationHealth.problems(admin);
-  }
-
-  /** Copies every file under {@code from} to {@code to}, each forced to disk; the seconds it took. */
-  private double copyTree(Path from, Path to, long[] bytes) throws IOException {
-    List<Path> files;
-    try (Stream<Path> walk = Files.walk(from)) {
-      files = walk.filter(Files::isRegularFile).toList();
-    }
-    long start = clock.monotonicNanos();
-    for (Path file : files) {
-      Path target = to.resolve(from.relativize(file).toString());
-      Files.createDirectories(target.getParent());
-      try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
-          FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-        long size = in.size();
-        for (long done = 0; done < size; ) {
-          done += in.transferTo(done, size - done, out);
-        }
-        out.force(true);
-        bytes[0] += size;
-      }
-    }
-    return (clock.monotonicNanos() - start) / 1e9;
   }
 
   private static int lostKeys(ScmBlockClient scm, List<Key> keys) throws Exception {
