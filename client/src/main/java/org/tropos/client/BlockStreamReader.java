@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.io.ByteSink;
@@ -50,6 +51,7 @@ final class BlockStreamReader {
   private final ScmBlockClient scm;
   private final String clientHost;
   private final BlockReadPool connections;
+  private final Executor indexReads;
   private final Clock clock = SystemClock.INSTANCE;
   /**
    * Datanodes an erasure-coded index failed on during this reader's reads: their indexes are rebuilt from the
@@ -64,9 +66,15 @@ final class BlockStreamReader {
 
   /** @param connections the client's connections to read servers, reused across readers (owned by the caller) */
   public BlockStreamReader(ScmBlockClient scm, String clientHost, BlockReadPool connections) {
+    this(scm, clientHost, connections, Runnable::run);
+  }
+
+  /** @param indexReads where the indexes of an erasure-coded group are read at once (owned by the caller) */
+  public BlockStreamReader(ScmBlockClient scm, String clientHost, BlockReadPool connections, Executor indexReads) {
     this.scm = scm;
     this.clientHost = clientHost;
     this.connections = connections;
+    this.indexReads = indexReads;
   }
 
   /** Reads every block in order into {@code sink}. */
@@ -91,7 +99,8 @@ final class BlockStreamReader {
    */
   public void readGroup(BlockLocation group, ContainerInfo container, long offset, long length, ByteSink sink)
       throws IOException {
-    try (EcBlockGroupReader reader = new EcBlockGroupReader(this, group, container, failedIndexHolders)) {
+    try (EcBlockGroupReader reader = new EcBlockGroupReader(this, group, container, failedIndexHolders,
+        indexReads)) {
       reader.read(offset, length, sink);
     }
   }

@@ -1,11 +1,17 @@
 package org.tropos.client;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.ec.EcReplication;
@@ -17,36 +23,38 @@ import org.tropos.proto.hdds.DatanodeDetails;
 import org.tropos.proto.scm.ContainerInfo;
 
 /**
- * Reads a range of an erasure-coded block group (ARCHITECTURE.md, "Erasure coding"): each cell straight from its
- * data index, every byte verified against its checksums. Once an index fails (gone, refusing, corrupt) it is left
- * alone for the rest of the read, and the stripes it holds cells of are read whole from the other indexes, data
- * first, then parity, their missing cells rebuilt (a degraded read: still {@code data} cells read per stripe).
+ * Reads a range of an erasure-coded block group (ARCHITECTURE.md, "Erasure coding"), a piece of a few stripes at a
+ * time. The indexes holding a piece are read at once, each its one contiguous run, every byte verified against its
+ * checksums, and the piece handed on cell by cell in the group's order. Once an index fails (gone, refusing,
+ * corrupt) it is left alone for the rest of the stream's reads, and the pieces it holds cells of are read whole
+ * from {@code data} other indexes (data first, then parity), its cells rebuilt (a degraded read: still {@code data}
+ * cells read per stripe, in parallel).
  *
- * <p>Not thread-safe: one read at a time.
+ * <p>Not thread-safe: one read at a time; the runs of a piece are read on {@code runs}.
  */
 final class EcBlockGroupReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EcBlockGroupReader.class);
-  private static final ByteBuffer EMPTY = ByteBuffer.allocate(0);
+  /** Bytes of the group a piece holds at most: what one read holds in memory at once. */
+  private static final long PIECE_BYTES = 8 << 20;
 
   private final BlockStreamReader reader;
   private final BlockLocation group;
   private final EcReplication config;
   private final StripeLayout layout;
+  private final Executor runs;
   /** Per unit (replica index - 1), the datanode SCM lists for it, or null if none. */
   private final DatanodeDetails[] holders;
   private final boolean[] failed;
   /** The datanodes failed before, shared by the reads of one stream: theirs are not tried again. */
   private final Set<UUID> failedHolders;
   private ErasureCoder coder;
-  /** The last stripe read whole: its data cells, and which stripe it is (-1: none). */
-  private ByteBuffer[] stripeCells;
-  private long stripe = -1;
 
   EcBlockGroupReader(BlockStreamReader reader, BlockLocation group, ContainerInfo container,
-      Set<UUID> failedHolders) {
+      Set<UUID> failedHolders, Executor runs) {
     this.reader = reader;
     this.failedHolders = failedHolders;
     this.group = group;
+    this.runs = runs;
     this.config = EcReplication.fromProto(container.getEc());
     this.layout = config.layout();
     this.holders = new DatanodeDetails[config.units()];
@@ -65,100 +73,181 @@ final class EcBlockGroupReader implements AutoCloseable {
     if (offset < 0 || length < 0 || offset + length > group.length()) {
       throw new IOException("range " + offset + "+" + length + " is outside block group " + group);
     }
-    long at = offset;
+    long stripesPerPiece = Math.max(1, PIECE_BYTES / config.stripeSize());
     long end = offset + length;
-    while (at < end) {
+    for (long at = offset; at < end; ) {
+      long pieceEnd = Math.min(end, (at / config.stripeSize() + stripesPerPiece) * config.stripeSize());
+      readPiece(at, pieceEnd, sink);
+      at = pieceEnd;
+    }
+  }
+
+  /** One cell's part of the range: {@code length} bytes at {@code unitOffset} of {@code unit}'s block. */
+  private record Segment(long stripe, int unit, long unitOffset, int inCell, int length) {
+  }
+
+  private void readPiece(long from, long to, ByteSink sink) throws IOException {
+    List<Segment> segments = new ArrayList<>();
+    for (long at = from; at < to; ) {
       StripeLayout.CellPosition cell = layout.locate(at);
-      int n = (int) Math.min(end - at, layout.cellLength(cell.stripe(), cell.unit(), group.length()) - cell.inCell());
-      if (cell.stripe() == stripe) {
-        sink.accept(stripeCells[cell.unit()].duplicate().position(cell.inCell()).limit(cell.inCell() + n));
-        at += n;
-      } else if (readable(cell.unit())) {
-        long[] delivered = {0};
-        try {
-          reader.readIndex(holders[cell.unit()], indexBlock(cell.unit()), cell.unitOffset(), n,
-              sink.counted(bytes -> delivered[0] += bytes));
-        } catch (IOException e) {
-          fail(cell.unit(), e);
-        }
-        at += delivered[0];
-      } else {
-        stripeCells = readStripe(cell.stripe());
-        stripe = cell.stripe();
+      int n = (int) Math.min(to - at, layout.cellLength(cell.stripe(), cell.unit(), group.length()) - cell.inCell());
+      segments.add(new Segment(cell.stripe(), cell.unit(), cell.unitOffset(), cell.inCell(), n));
+      at += n;
+    }
+    if (segments.stream().allMatch(s -> readable(s.unit()))) {
+      long[] start = new long[config.units()];
+      long[] stop = new long[config.units()];
+      Arrays.fill(start, Long.MAX_VALUE);
+      for (Segment s : segments) {
+        start[s.unit()] = Math.min(start[s.unit()], s.unitOffset());
+        stop[s.unit()] = Math.max(stop[s.unit()], s.unitOffset() + s.length());
       }
+      ByteBuffer[] runs = fetch(start, stop);
+      if (runs != null) {
+        for (Segment s : segments) {
+          int at = (int) (s.unitOffset() - start[s.unit()]);
+          sink.accept(runs[s.unit()].duplicate().position(at).limit(at + s.length()));
+        }
+        return;
+      }
+    }
+    long first = segments.get(0).stripe();
+    ByteBuffer[][] stripes = readStripes(first, segments.get(segments.size() - 1).stripe() + 1);
+    for (Segment s : segments) {
+      sink.accept(stripes[(int) (s.stripe() - first)][s.unit()].duplicate().position(s.inCell())
+          .limit(s.inCell() + s.length()));
     }
   }
 
   /**
-   * The data cells of stripe {@code s}: read from the data indexes that serve them, those that do not rebuilt from
-   * the parity indexes.
+   * The data cells of stripes {@code [from, to)}, per stripe: each index's run of them read at once from {@code data}
+   * indexes (data first), the cells of the others rebuilt.
    */
-  private ByteBuffer[] readStripe(long s) throws IOException {
-    ByteBuffer[] cells = new ByteBuffer[config.units()];
-    List<Integer> missing = new ArrayList<>();
-    int present = 0;
-    for (int unit = 0; unit < config.units() && (unit < config.data() || present < config.data()); unit++) {
-      int length = layout.cellLength(s, unit, group.length());
-      if (length == 0) {
-        cells[unit] = EMPTY;
-        present++;
-      } else if (readable(unit) && (cells[unit] = readCell(unit, s, length)) != null) {
-        present++;
-      } else if (unit < config.data()) {
-        missing.add(unit);
+  private ByteBuffer[][] readStripes(long from, long to) throws IOException {
+    while (true) {
+      long[] start = new long[config.units()];
+      long[] stop = new long[config.units()];
+      Arrays.fill(start, Long.MAX_VALUE);
+      int chosen = 0;
+      for (int unit = 0; unit < config.units() && chosen < config.data(); unit++) {
+        long runEnd = Math.min(to * config.cellSize(), layout.unitLength(unit, group.length()));
+        if (readable(unit) || runEnd <= from * config.cellSize()) {
+          start[unit] = from * config.cellSize();
+          stop[unit] = Math.max(start[unit], runEnd);
+          chosen++;
+        }
+      }
+      if (chosen < config.data()) {
+        throw new IOException("block group " + group + ": stripes " + from + " to " + (to - 1) + " cannot be read,"
+            + " only " + chosen + " of the " + config.data() + " indexes " + config + " needs could be (indexes"
+            + " failed or unknown: " + unavailable() + ")");
+      }
+      ByteBuffer[] read = fetch(start, stop);
+      if (read != null) {
+        return rebuild(read, from, to);
       }
     }
-    if (present < config.data()) {
-      throw new IOException("block group " + group + ": stripe " + s + " cannot be read, only " + present + " of the "
-          + config.data() + " cells " + config + " needs could be (indexes failed or unknown: " + unavailable() + ")");
-    }
-    if (!missing.isEmpty()) {
-      rebuild(s, cells, missing);
-    }
-    ByteBuffer[] data = new ByteBuffer[config.data()];
-    System.arraycopy(cells, 0, data, 0, data.length);
-    return data;
   }
 
-  private void rebuild(long s, ByteBuffer[] cells, List<Integer> missing) {
-    int first = layout.cellLength(s, 0, group.length());
-    int[] units = missing.stream().mapToInt(Integer::intValue).toArray();
-    ByteBuffer[] rebuilt = new ByteBuffer[units.length];
-    for (int k = 0; k < units.length; k++) {
-      rebuilt[k] = ByteBuffer.allocate(first);
+  /** Decodes each stripe's data cells from the runs read; a unit not read is null in {@code read}. */
+  private ByteBuffer[][] rebuild(ByteBuffer[] read, long from, long to) {
+    ByteBuffer[][] stripes = new ByteBuffer[(int) (to - from)][];
+    for (long s = from; s < to; s++) {
+      ByteBuffer[] cells = new ByteBuffer[config.units()];
+      List<Integer> missing = new ArrayList<>();
+      for (int unit = 0; unit < config.units(); unit++) {
+        int length = layout.cellLength(s, unit, group.length());
+        int at = (int) ((s - from) * config.cellSize());
+        if (read[unit] != null) {
+          cells[unit] = length == 0 ? ByteBuffer.allocate(0) : read[unit].slice(at, length);
+        } else if (unit < config.data()) {
+          missing.add(unit);
+        }
+      }
+      if (!missing.isEmpty()) {
+        int first = layout.cellLength(s, 0, group.length());
+        int[] units = missing.stream().mapToInt(Integer::intValue).toArray();
+        ByteBuffer[] rebuilt = new ByteBuffer[units.length];
+        for (int k = 0; k < units.length; k++) {
+          rebuilt[k] = ByteBuffer.allocate(first);
+        }
+        coder().decode(cells, units, rebuilt, first);
+        for (int k = 0; k < units.length; k++) {
+          cells[units[k]] = rebuilt[k].limit(layout.cellLength(s, units[k], group.length()));
+        }
+      }
+      stripes[(int) (s - from)] = cells;
     }
+    return stripes;
+  }
+
+  /**
+   * Reads {@code [start, stop)} of each unit with a run (start not MAX_VALUE; an empty run reads nothing) at once;
+   * null if one failed, which is marked so the caller reads others instead.
+   */
+  private ByteBuffer[] fetch(long[] start, long[] stop) throws IOException {
+    ByteBuffer[] read = new ByteBuffer[config.units()];
+    List<CompletableFuture<Void>> pending = new ArrayList<>();
+    List<Integer> units = new ArrayList<>();
+    for (int unit = 0; unit < config.units(); unit++) {
+      if (start[unit] == Long.MAX_VALUE) {
+        continue;
+      }
+      int length = (int) (stop[unit] - start[unit]);
+      read[unit] = ByteBuffer.allocate(length);
+      if (length > 0) {
+        int u = unit;
+        units.add(unit);
+        pending.add(CompletableFuture.runAsync(() -> readRun(u, start[u], read[u]), runs));
+      }
+    }
+    boolean complete = true;
+    for (int i = 0; i < pending.size(); i++) {
+      try {
+        pending.get(i).get();
+      } catch (ExecutionException e) {
+        Throwable cause = e.getCause() instanceof UncheckedIOException unchecked ? unchecked.getCause() : e.getCause();
+        fail(units.get(i), cause instanceof IOException io ? io : new IOException(cause));
+        complete = false;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted reading block group " + group);
+      }
+    }
+    for (ByteBuffer buffer : read) {
+      if (buffer != null) {
+        buffer.flip();
+      }
+    }
+    return complete ? read : null;
+  }
+
+  private void readRun(int unit, long offset, ByteBuffer into) {
+    try {
+      reader.readIndex(holders[unit], indexBlock(unit), offset, into.remaining(), into::put);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private ErasureCoder coder() {
     if (coder == null) {
       coder = new ErasureCoder(config);
     }
-    coder.decode(cells, units, rebuilt, first);
-    for (int k = 0; k < units.length; k++) {
-      cells[units[k]] = rebuilt[k].limit(layout.cellLength(s, units[k], group.length()));
-    }
-  }
-
-  /** Stripe {@code s}'s cell of {@code unit}, or null if its index failed (it is then left alone). */
-  private ByteBuffer readCell(int unit, long s, int length) {
-    ByteBuffer cell = ByteBuffer.allocate(length);
-    try {
-      reader.readIndex(holders[unit], indexBlock(unit), s * config.cellSize(), length, cell::put);
-      return cell.flip();
-    } catch (IOException e) {
-      fail(unit, e);
-      return null;
-    }
+    return coder;
   }
 
   private boolean readable(int unit) {
     return holders[unit] != null && !failed[unit];
   }
 
-  private void fail(int unit, IOException e) {
+  private void fail(int unit, IOException cause) {
     failed[unit] = true;
     if (!failedHolders.add(Uuids.fromProto(holders[unit].getUuid()))) {
       return;
     }
     LOG.warn("Index {} of block group {} on {} failed ({}): its cells are rebuilt from the other indexes", unit + 1,
-        group, holders[unit].getHostName(), e.getMessage());
+        group, holders[unit].getHostName(), cause.getMessage());
   }
 
   private List<Integer> unavailable() {

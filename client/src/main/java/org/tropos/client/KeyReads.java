@@ -4,10 +4,12 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.Threads;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.hdds.DatanodeDetails;
@@ -29,6 +31,8 @@ final class KeyReads implements AutoCloseable {
   private final ScmBlockClient scm;
   private final String clientHost;
   private final BlockReadPool reads;
+  /** Where the indexes of erasure-coded groups are read at once: a few readers' groups of up to 16 indexes. */
+  private final ExecutorService indexReads = Threads.boundedPoolWithBackpressure("tropos-ec-reads", 32, 256);
 
   KeyReads(ScmBlockClient scm, String clientHost, TransportSecurity transport, Clock clock) {
     this.scm = scm;
@@ -40,7 +44,7 @@ final class KeyReads implements AutoCloseable {
   /** Exactly the version {@code lookup} found, decrypted with the data key the OM handed out if it is encrypted. */
   KeyInputStream read(LookupKeyResponse lookup) {
     if (!lookup.getKey().hasEncryption()) {
-      return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads));
+      return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads, indexReads));
     }
     return KeyEncryption.decrypting(lookup, lookup.getDataKey().toByteArray(), new BlockStreamReader(scm,
         clientHost, reads));
@@ -48,7 +52,7 @@ final class KeyReads implements AutoCloseable {
 
   /** A key encrypted with a customer's key (SSE-C), decrypted with {@code customerKey}. */
   KeyInputStream read(LookupKeyResponse lookup, byte[] customerKey) {
-    return KeyEncryption.decrypting(lookup, customerKey, new BlockStreamReader(scm, clientHost, reads));
+    return KeyEncryption.decrypting(lookup, customerKey, new BlockStreamReader(scm, clientHost, reads, indexReads));
   }
 
   /** The stored checksums covering {@code block} of the looked-up key, from the nearest replica that answers. */
@@ -71,6 +75,7 @@ final class KeyReads implements AutoCloseable {
   /** Closes the idle connections; the SCM client is the caller's. */
   @Override
   public void close() {
+    Threads.shutdown(indexReads, Duration.ofSeconds(5));
     try {
       reads.close();
     } catch (IOException e) {
