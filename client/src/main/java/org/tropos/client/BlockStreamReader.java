@@ -2,13 +2,14 @@ package org.tropos.client;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,12 +53,16 @@ final class BlockStreamReader {
   private final String clientHost;
   private final BlockReadPool connections;
   private final Executor indexReads;
+  /** Bytes of an erasure-coded group read ahead at most: a key stream's window. */
+  private static final int READ_AHEAD_BYTES = 4 << 20;
   private final Clock clock = SystemClock.INSTANCE;
   /**
    * Datanodes an erasure-coded index failed on during this reader's reads: their indexes are rebuilt from the
    * others at once by its later reads (a stream reads a group a window at a time).
    */
-  private final Set<UUID> failedIndexHolders = new HashSet<>();
+  private final Set<UUID> failedIndexHolders = ConcurrentHashMap.newKeySet();
+  /** Fetches the next piece of an erasure-coded group while one is handed on; none when reads run in the caller. */
+  private final EcReadAhead readAhead;
 
   /** A reader for a few reads, reaching datanodes as {@code scm} reaches SCM: each connection closed after its read. */
   public BlockStreamReader(ScmBlockClient scm, String clientHost) {
@@ -66,15 +71,25 @@ final class BlockStreamReader {
 
   /** @param connections the client's connections to read servers, reused across readers (owned by the caller) */
   public BlockStreamReader(ScmBlockClient scm, String clientHost, BlockReadPool connections) {
-    this(scm, clientHost, connections, Runnable::run);
+    this.scm = scm;
+    this.clientHost = clientHost;
+    this.connections = connections;
+    this.indexReads = Runnable::run;
+    this.readAhead = null;
   }
 
-  /** @param indexReads where the indexes of an erasure-coded group are read at once (owned by the caller) */
-  public BlockStreamReader(ScmBlockClient scm, String clientHost, BlockReadPool connections, Executor indexReads) {
+  /**
+   * @param indexReads where the indexes of an erasure-coded group are read at once (owned by the caller)
+   * @param readAheads where a group's next piece is fetched while one is handed on: another pool than
+   *     {@code indexReads}, as a fetch waits on index reads (owned by the caller)
+   */
+  public BlockStreamReader(ScmBlockClient scm, String clientHost, BlockReadPool connections, Executor indexReads,
+      Executor readAheads) {
     this.scm = scm;
     this.clientHost = clientHost;
     this.connections = connections;
     this.indexReads = indexReads;
+    this.readAhead = new EcReadAhead(readAheads);
   }
 
   /** Reads every block in order into {@code sink}. */
@@ -98,6 +113,31 @@ final class BlockStreamReader {
    * data indexes, cells of any index that fails rebuilt from the others ({@link EcBlockGroupReader}).
    */
   public void readGroup(BlockLocation group, ContainerInfo container, long offset, long length, ByteSink sink)
+      throws IOException {
+    if (readAhead == null) {
+      readPiece(group, container, offset, length, sink);
+      return;
+    }
+    for (long at = offset; at < offset + length; ) {
+      int n = (int) Math.min(offset + length - at, READ_AHEAD_BYTES);
+      ByteBuffer piece = readAhead.take(group.block(), at, n);
+      long next = at + n;
+      if (piece == null) {
+        piece = ByteBuffer.allocate(n);
+        readPiece(group, container, at, n, piece::put);
+        piece.flip();
+      }
+      if (next < group.length()) {
+        int ahead = (int) Math.min(READ_AHEAD_BYTES, group.length() - next);
+        readAhead.start(group.block(), next, ahead, (from, into) -> readPiece(group, container, from,
+            into.remaining(), into::put));
+      }
+      sink.accept(piece);
+      at = next;
+    }
+  }
+
+  private void readPiece(BlockLocation group, ContainerInfo container, long offset, long length, ByteSink sink)
       throws IOException {
     try (EcBlockGroupReader reader = new EcBlockGroupReader(this, group, container, failedIndexHolders,
         indexReads)) {

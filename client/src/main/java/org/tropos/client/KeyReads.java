@@ -33,6 +33,8 @@ final class KeyReads implements AutoCloseable {
   private final BlockReadPool reads;
   /** Where the indexes of erasure-coded groups are read at once: a few readers' groups of up to 16 indexes. */
   private final ExecutorService indexReads = Threads.boundedPoolWithBackpressure("tropos-ec-reads", 32, 256);
+  /** Where the next piece of an erasure-coded group is fetched while a stream hands one on (it waits on the above). */
+  private final ExecutorService readAheads = Threads.boundedPoolWithBackpressure("tropos-ec-read-ahead", 16, 256);
 
   KeyReads(ScmBlockClient scm, String clientHost, TransportSecurity transport, Clock clock) {
     this.scm = scm;
@@ -44,15 +46,14 @@ final class KeyReads implements AutoCloseable {
   /** Exactly the version {@code lookup} found, decrypted with the data key the OM handed out if it is encrypted. */
   KeyInputStream read(LookupKeyResponse lookup) {
     if (!lookup.getKey().hasEncryption()) {
-      return new BlockKeyInputStream(lookup, new BlockStreamReader(scm, clientHost, reads, indexReads));
+      return new BlockKeyInputStream(lookup, streamReader());
     }
-    return KeyEncryption.decrypting(lookup, lookup.getDataKey().toByteArray(), new BlockStreamReader(scm,
-        clientHost, reads));
+    return KeyEncryption.decrypting(lookup, lookup.getDataKey().toByteArray(), streamReader());
   }
 
   /** A key encrypted with a customer's key (SSE-C), decrypted with {@code customerKey}. */
   KeyInputStream read(LookupKeyResponse lookup, byte[] customerKey) {
-    return KeyEncryption.decrypting(lookup, customerKey, new BlockStreamReader(scm, clientHost, reads, indexReads));
+    return KeyEncryption.decrypting(lookup, customerKey, streamReader());
   }
 
   /** The stored checksums covering {@code block} of the looked-up key, from the nearest replica that answers. */
@@ -72,9 +73,15 @@ final class KeyReads implements AutoCloseable {
         block.getOffset() + block.getLength(), token), replicas, block.getOffset(), block.getLength());
   }
 
+  /** A reader of one stream: its read-ahead and the datanodes it found failing are its own. */
+  private BlockStreamReader streamReader() {
+    return new BlockStreamReader(scm, clientHost, reads, indexReads, readAheads);
+  }
+
   /** Closes the idle connections; the SCM client is the caller's. */
   @Override
   public void close() {
+    Threads.shutdown(readAheads, Duration.ofSeconds(5));
     Threads.shutdown(indexReads, Duration.ofSeconds(5));
     try {
       reads.close();

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.checksum.Checksums;
@@ -20,6 +22,7 @@ import org.tropos.common.net.HostPort;
 import org.tropos.common.rpc.BlockReadClient;
 import org.tropos.common.rpc.DatanodeException;
 import org.tropos.common.security.TransportSecurity;
+import org.tropos.common.util.Threads;
 import org.tropos.datanode.security.BlockAccess;
 import org.tropos.proto.datanode.ContainerListing;
 import org.tropos.proto.datanode.DatanodeResult;
@@ -99,6 +102,8 @@ public final class EcReconstructor {
     private final BlockReadClient[] clients;
     /** Per unit: its source's block records, by local id. */
     private final List<Map<Long, BlockData>> listings = new ArrayList<>();
+    /** Where the sources' runs are read at once, one thread per source read. */
+    private final ExecutorService sources;
 
     Rebuild(long containerId, EcReplication config, int index, Map<Integer, HostPort> sources,
         ContainerCopies.Staging copy) throws IOException {
@@ -110,6 +115,8 @@ public final class EcReconstructor {
       this.token = access.forContainer(containerId, AccessMode.ACCESS_READ);
       this.coder = new ErasureCoder(config);
       this.clients = new BlockReadClient[config.units()];
+      this.sources = Threads.boundedPoolWithBackpressure(nodeName + "-ec-rebuild-read", config.data(),
+          config.units());
       for (int unit = 0; unit < config.units(); unit++) {
         listings.add(Map.of());
         HostPort source = sources.get(unit + 1);
@@ -185,25 +192,7 @@ public final class EcReconstructor {
     /** The lost index's cells of stripes {@code [from, to)}, back to back. */
     private ByteBuffer rebuildRun(BlockId id, long groupLength, long from, long to)
         throws DatanodeException {
-      ByteBuffer[] runs = new ByteBuffer[config.units()];
-      int present = 0;
-      for (int unit = 0; unit < config.units() && present < config.data(); unit++) {
-        if (unit == lost) {
-          continue;
-        }
-        long start = from * config.cellSize();
-        long end = Math.min(to * config.cellSize(), layout.unitLength(unit, groupLength));
-        if (end <= start) {
-          runs[unit] = ByteBuffer.allocate(0);
-          present++;
-        } else if (clients[unit] != null && (runs[unit] = read(unit, id, start, (int) (end - start))) != null) {
-          present++;
-        }
-      }
-      if (present < config.data()) {
-        throw new DatanodeException(DatanodeResult.IO_ERROR, "block " + containerId + "/" + id.getLocalId()
-            + ": only " + present + " of the " + config.data() + " indexes " + config + " needs could be read");
-      }
+      ByteBuffer[] runs = readRuns(id, groupLength, from, to);
       long size = 0;
       for (long s = from; s < to; s++) {
         size += layout.cellLength(s, lost, groupLength);
@@ -213,6 +202,44 @@ public final class EcReconstructor {
         rebuildCell(runs, groupLength, s, from, rebuilt);
       }
       return rebuilt.flip();
+    }
+
+    /**
+     * The runs of stripes {@code [from, to)} of {@code data} sources (null for the others), read at once; a source
+     * that fails is left for the rest of the rebuild and the next one read instead.
+     */
+    private ByteBuffer[] readRuns(BlockId id, long groupLength, long from, long to) throws DatanodeException {
+      while (true) {
+        ByteBuffer[] runs = new ByteBuffer[config.units()];
+        Map<Integer, CompletableFuture<ByteBuffer>> reads = new LinkedHashMap<>();
+        int chosen = 0;
+        for (int unit = 0; unit < config.units() && chosen < config.data(); unit++) {
+          long start = from * config.cellSize();
+          long end = Math.min(to * config.cellSize(), layout.unitLength(unit, groupLength));
+          if (unit == lost || (end > start && clients[unit] == null)) {
+            continue;
+          }
+          chosen++;
+          if (end <= start) {
+            runs[unit] = ByteBuffer.allocate(0);
+          } else {
+            int u = unit;
+            reads.put(unit, CompletableFuture.supplyAsync(() -> read(u, id, start, (int) (end - start)), sources));
+          }
+        }
+        if (chosen < config.data()) {
+          throw new DatanodeException(DatanodeResult.IO_ERROR, "block " + containerId + "/" + id.getLocalId()
+              + ": only " + chosen + " of the " + config.data() + " indexes " + config + " needs could be read");
+        }
+        boolean complete = true;
+        for (Map.Entry<Integer, CompletableFuture<ByteBuffer>> read : reads.entrySet()) {
+          runs[read.getKey()] = read.getValue().join();
+          complete &= runs[read.getKey()] != null;
+        }
+        if (complete) {
+          return runs;
+        }
+      }
     }
 
     /** Decodes stripe {@code s}'s cell of the lost index from the runs read, appending it to {@code rebuilt}. */
@@ -258,6 +285,7 @@ public final class EcReconstructor {
 
     @Override
     public void close() {
+      Threads.shutdown(sources, Duration.ofSeconds(5));
       for (int unit = 0; unit < clients.length; unit++) {
         if (clients[unit] != null) {
           try {
