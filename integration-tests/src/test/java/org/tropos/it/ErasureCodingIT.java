@@ -141,6 +141,11 @@ class ErasureCodingIT {
           holders -> holders.size() == RS_3_2.units() && !holders.containsValue(lost));
       assertEquals(ContainerState.CONTAINER_CLOSED, mini.cluster().scm().containerManager()
           .container(open.getContainerId()).getState());
+      String metrics = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+          java.net.URI.create("http://127.0.0.1:" + mini.cluster().scm().httpPort() + "/prom")).build(),
+          java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+      assertTrue(metrics.lines().anyMatch(l -> l.matches("scm_replication_ec_rebuilds_sent_total [1-9][0-9]*\\.0")),
+          metrics);
       Map<Integer, UUID> holders = indexHolders(mini, open.getContainerId());
       // Two more members of the container stop, one of them the rebuilt index's: still no more than parity gone.
       mini.cluster().stopDatanode(datanodeIndex(mini, holders.get(2)));

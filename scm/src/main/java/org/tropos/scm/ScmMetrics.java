@@ -58,7 +58,8 @@ final class ScmMetrics implements AutoCloseable {
     for (ContainerState s : ContainerState.values()) {
       if (s != ContainerState.CONTAINER_STATE_UNSPECIFIED && s != ContainerState.UNRECOGNIZED) {
         gauge("scm.containers", "Containers by state.", "state", s.name(),
-            () -> containers.replicationViews().stream().filter(c -> c.state() == s).count());
+            () -> containers.replicationViews().stream().filter(c -> c.state() == s).count()
+                + containers.ecViews().stream().filter(c -> c.state() == s).count());
       }
     }
     for (ContainerHealth h : ContainerHealth.values()) {
@@ -75,6 +76,11 @@ final class ScmMetrics implements AutoCloseable {
         .description("Container copies sent.").register(registry));
     meters.add(FunctionCounter.builder("scm.replication.deletions.sent", replication,
         ReplicationManager::deletionsSent).description("Replica deletions sent.").register(registry));
+    gauge("scm.replication.ec.repairs.in.flight", "Rebuilds, copies and deletions of erasure-coded indexes sent and"
+        + " not yet seen done (the reconstruction queue).", null, null, replication::ecRepairsInFlight);
+    meters.add(FunctionCounter.builder("scm.replication.ec.rebuilds.sent", replication,
+        ReplicationManager::ecRebuildsSent).description("Rebuilds of lost erasure-coded indexes sent.")
+        .register(registry));
   }
 
   private void gauge(String name, String help, String tag, String value, Supplier<Number> reading) {

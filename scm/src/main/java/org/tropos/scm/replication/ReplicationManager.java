@@ -60,7 +60,7 @@ public final class ReplicationManager {
   private final List<InFlight> inFlight = new ArrayList<>();
   private final EcRepairPlanner ecPlanner;
   private final List<EcRepair> ecInFlight = new ArrayList<>();
-  private final LongAdder ecRepairsSent = new LongAdder();
+  private final LongAdder ecRebuildsSentCount = new LongAdder();
   private volatile Map<Long, ContainerHealth> health = Map.of();
   private volatile long lastRunEpochMs;
   private long lastUnreported;
@@ -244,7 +244,7 @@ public final class ReplicationManager {
       new TreeMap<>(repair.sources()).forEach((index, node) -> rebuild.addSourceIndexes(index)
           .addSources(statuses.get(node).details()));
       commands.add(repair.target(), ScmCommand.newBuilder().setReconstructEcContainer(rebuild).build());
-      ecRepairsSent.increment();
+      ecRebuildsSentCount.increment();
     }
     LOG.info("Replication: {} index {} of container {} {} {}", repair.isDelete() ? "delete" : repair.isCopy()
         ? "copy" : "rebuild", repair.index(), id, repair.isDelete() ? "from" : "on", repair.target());
@@ -253,7 +253,12 @@ public final class ReplicationManager {
 
   /** Rebuilds of erasure-coded indexes sent since SCM started. */
   public long ecRebuildsSent() {
-    return ecRepairsSent.sum();
+    return ecRebuildsSentCount.sum();
+  }
+
+  /** Repairs of erasure-coded indexes sent and not yet seen done. */
+  public synchronized int ecRepairsInFlight() {
+    return ecInFlight.size();
   }
 
   /** What the last round found of each container. */
