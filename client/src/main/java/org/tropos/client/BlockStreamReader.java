@@ -63,6 +63,8 @@ final class BlockStreamReader {
   private final Set<UUID> failedIndexHolders = ConcurrentHashMap.newKeySet();
   /** Fetches the next piece of an erasure-coded group while one is handed on; none when reads run in the caller. */
   private final EcReadAhead readAhead;
+  /** Where this reader's last read of an erasure-coded group ended: a read starting there reads on in sequence. */
+  private long lastGroupEnd = -1;
 
   /** A reader for a few reads, reaching datanodes as {@code scm} reaches SCM: each connection closed after its read. */
   public BlockStreamReader(ScmBlockClient scm, String clientHost) {
@@ -127,7 +129,9 @@ final class BlockStreamReader {
         readPiece(group, container, at, n, piece::put);
         piece.flip();
       }
-      if (next < group.length()) {
+      // Ahead only while the stream reads on: a lone range read would fetch a piece it never uses.
+      boolean readsOn = next < offset + length || offset == lastGroupEnd;
+      if (readsOn && next < group.length()) {
         int ahead = (int) Math.min(READ_AHEAD_BYTES, group.length() - next);
         readAhead.start(group.block(), next, ahead, (from, into) -> readPiece(group, container, from,
             into.remaining(), into::put));
@@ -135,6 +139,7 @@ final class BlockStreamReader {
       sink.accept(piece);
       at = next;
     }
+    lastGroupEnd = offset + length;
   }
 
   private void readPiece(BlockLocation group, ContainerInfo container, long offset, long length, ByteSink sink)

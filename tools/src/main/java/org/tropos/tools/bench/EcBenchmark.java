@@ -1,5 +1,6 @@
 package org.tropos.tools.bench;
 
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -186,7 +187,7 @@ public final class EcBenchmark implements Callable<Integer> {
       for (int n = in.read(buffer); n >= 0; n = in.read(buffer)) {
         digest.update(buffer, 0, n);
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       return new byte[0];
     }
     return digest.digest();

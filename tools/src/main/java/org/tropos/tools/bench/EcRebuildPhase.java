@@ -2,8 +2,6 @@ package org.tropos.tools.bench;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
@@ -98,9 +96,7 @@ final class EcRebuildPhase {
 
   /** Whether each lost index is held CLOSED by a running datanode. */
   private boolean rebuilt(Map<Long, Integer> lost) {
-    List<Boolean> held = new ArrayList<>();
-    lost.forEach((container, index) -> held.add(heldSomewhere(container, index)));
-    return !held.contains(false);
+    return lost.entrySet().stream().allMatch(e -> heldSomewhere(e.getKey(), e.getValue()));
   }
 
   private boolean heldSomewhere(long container, int index) {
