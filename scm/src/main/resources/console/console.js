@@ -129,6 +129,11 @@ async function overview() {
     Object.entries(health).map(([h, n]) => [`<td class="${esc(h)}"><a href="#containers?health=${esc(h)}">${esc(h)}`
       + '</a></td>', numCell(n)])) : '<p>The replication manager has not run yet: <a href="#containers">all'
       + ' containers</a>.</p>');
+  if ((replication.classCounts || []).length) {
+    html += '<h2>Containers by replication and health</h2>' + table(['replication', 'health', 'containers'],
+      replication.classCounts.map(c => [cell(c.replication), stateCell(c.health, 'container-health'),
+        numCell(c.count)]));
+  }
   html += `<h2>Replication</h2>` + table(['copies in flight', 'deletions in flight', 'last round'],
     [[numCell(replication.copiesInFlight), numCell(replication.deletionsInFlight),
       cell(num(replication.lastRunEpochMs) ? new Date(num(replication.lastRunEpochMs)).toISOString() : 'not yet')]]);
@@ -192,25 +197,28 @@ async function containers(query) {
     `<a href="#containers?health=${esc(c.health)}">${esc(c.health)} (${num(c.count)})</a>`)).join(' · ');
   const rows = (list.containers || []).map(c => [
     `<td><a href="#containers/${esc(c.containerId)}">${esc(c.containerId)}</a></td>`,
-    stateCell(c.state), stateCell(c.health, 'container-health'), numCell(`${c.replicaCount} / ${c.required}`),
-    numCell(bytes(c.usedBytes)), numCell(c.blockCount), cell(uuid(c.pipelineId && c.pipelineId.id))]);
+    stateCell(c.state), stateCell(c.health, 'container-health'), cell(c.replication),
+    numCell(`${c.replicaCount} / ${c.required}`), numCell(bytes(c.usedBytes)), numCell(c.blockCount),
+    cell(c.pipelineId ? uuid(c.pipelineId.id) : '-')]);
   return `<p>${filters}</p><h2>Containers${health ? ' ' + esc(health) : ''} (${rows.length})</h2>`
-    + table(['container', 'state', 'health', 'replicas', 'used', 'blocks', 'pipeline'], rows);
+    + table(['container', 'state', 'health', 'replication', 'replicas', 'used', 'blocks', 'pipeline'], rows);
 }
 
 async function container(id) {
   const c = await get(`/api/containers/${encodeURIComponent(id)}`);
   const s = c.summary;
-  const rows = (c.replicas || []).map(r => [cell(nodeName(r.datanode), 'host'), cell(r.datanode.networkLocation),
+  const rows = (c.replicas || []).map(r => [cell(num(r.replicaIndex) || '-', 'replica-index'),
+    cell(nodeName(r.datanode), 'host'), cell(r.datanode.networkLocation),
     stateCell(r.nodeState, 'node-state'), stateCell(r.operationalState), stateCell(r.state, 'replica-state'),
     numCell(r.bcsid), numCell(r.blockCount), numCell(bytes(r.usedBytes)),
     cell(num(r.dataScanEpochMs) ? new Date(num(r.dataScanEpochMs)).toISOString() : 'never'),
     cell(r.reportedBad ? 'reported bad' : '')]);
   return `<h2>Container ${esc(s.containerId)}</h2>`
-    + table(['state', 'health', 'replicas', 'used', 'blocks'], [[stateCell(s.state), stateCell(s.health),
-      numCell(`${s.replicaCount} / ${s.required}`), numCell(bytes(s.usedBytes)), numCell(s.blockCount)]])
-    + '<h2>Replicas</h2>' + table(['datanode', 'rack', 'node state', 'operational state', 'replica state', 'bcsid',
-      'blocks', 'used', 'last data scan', ''], rows);
+    + table(['state', 'health', 'replication', 'replicas', 'used', 'blocks'], [[stateCell(s.state),
+      stateCell(s.health), cell(s.replication), numCell(`${s.replicaCount} / ${s.required}`),
+      numCell(bytes(s.usedBytes)), numCell(s.blockCount)]])
+    + '<h2>Replicas</h2>' + table(['index', 'datanode', 'rack', 'node state', 'operational state', 'replica state',
+      'bcsid', 'blocks', 'used', 'last data scan', ''], rows);
 }
 
 function omTable(om) {

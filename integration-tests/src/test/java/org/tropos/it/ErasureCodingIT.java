@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -28,6 +30,7 @@ import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.scm.db.ContainerRecord;
 import org.tropos.scm.container.ContainerManager;
+import org.tropos.tools.Tropos;
 
 /**
  * Erasure-coded block groups end to end on nine datanodes over two racks: SCM's placement, striped writes straight
@@ -146,12 +149,42 @@ class ErasureCodingIT {
           java.net.http.HttpResponse.BodyHandlers.ofString()).body();
       assertTrue(metrics.lines().anyMatch(l -> l.matches("scm_replication_ec_rebuilds_sent_total [1-9][0-9]*\\.0")),
           metrics);
+      assertAdminShowsEveryIndexOnce(mini, open.getContainerId());
       Map<Integer, UUID> holders = indexHolders(mini, open.getContainerId());
       // Two more members of the container stop, one of them the rebuilt index's: still no more than parity gone.
       mini.cluster().stopDatanode(datanodeIndex(mini, holders.get(2)));
       mini.cluster().stopDatanode(datanodeIndex(mini, holders.get(5)));
       assertArrayEquals(written.digest, readDigest(scm, written.blocks), "read back with the rebuilt index");
     }
+  }
+
+  /**
+   * {@code tropos admin container info} lists the container's replicas by index, each index once and CLOSED, and
+   * {@code report} counts the container under its EC class.
+   */
+  private void assertAdminShowsEveryIndexOnce(MiniCluster mini, long containerId) throws Exception {
+    String conf = mini.clientConfDir(dir.resolve("conf")).toString();
+    Await.until("SCM's report of every index of container " + containerId, Duration.ofSeconds(30),
+        () -> admin("container", "info", Long.toString(containerId), "--conf", conf),
+        out -> out.lines()
+            .filter(l -> l.startsWith("    ") && l.contains(" HEALTHY ") && l.contains("CONTAINER_CLOSED"))
+            .map(l -> l.trim().split("\\s+")[0]).sorted().toList()
+            .equals(List.of("1", "2", "3", "4", "5")));
+    String info = admin("container", "info", Long.toString(containerId), "--conf", conf);
+    assertTrue(info.lines().anyMatch(l -> l.startsWith(containerId + " ") && l.contains("EC/rs-3-2-1024k")), info);
+    String report = admin("container", "report", "--conf", conf);
+    assertTrue(report.lines().anyMatch(l -> l.trim().startsWith("EC/rs-3-2-1024k ")), report);
+  }
+
+  private static String admin(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    String[] command = new String[args.length + 1];
+    command[0] = "admin";
+    System.arraycopy(args, 0, command, 1, args.length);
+    int code = Tropos.run(new PrintWriter(out), new PrintWriter(err), command);
+    assertEquals(0, code, err.toString());
+    return out.toString();
   }
 
   /** Per index of the container, a running datanode whose store holds it CLOSED. */

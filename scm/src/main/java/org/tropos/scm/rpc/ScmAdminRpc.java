@@ -48,7 +48,6 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
   private final PipelineManager pipelines;
   private final ScmIdentity identity;
   private final DatanodeAdmin datanodeAdmin;
-  private final ReplicationManager replication;
   private final ContainerAdminViews containerViews;
   private final ScmAdministrators administrators;
 
@@ -60,7 +59,6 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
     this.pipelines = pipelines;
     this.identity = identity;
     this.datanodeAdmin = datanodeAdmin;
-    this.replication = replication;
     this.containerViews = new ContainerAdminViews(containers, replication, nodes);
   }
 
@@ -192,7 +190,7 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
       StreamObserver<ReplicationReport> observer) {
     ScmCalls.respond("GetReplicationReport", observer, () -> {
       administrators.checkReader("read the replication report");
-      return replication.report();
+      return containerViews.report();
     });
   }
 

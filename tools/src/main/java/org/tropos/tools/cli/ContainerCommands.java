@@ -22,11 +22,11 @@ import picocli.CommandLine.Parameters;
     subcommands = {ContainerCommands.ListContainers.class, ContainerCommands.Info.class,
         ContainerCommands.Report.class})
 public final class ContainerCommands {
-  private static final String ROW = "%-12s  %-20s  %-18s  %-8s  %-10s  %s%n";
-  private static final String REPLICA = "    %-16s  %-10s  %-8s  %-20s  %-20s  %-10s  %-10s  %s%n";
+  private static final String ROW = "%-12s  %-20s  %-18s  %-16s  %-8s  %-10s  %s%n";
+  private static final String REPLICA = "    %-5s  %-16s  %-10s  %-8s  %-20s  %-20s  %-10s  %-10s  %s%n";
 
   @Command(name = "list", mixinStandardHelpOptions = true,
-      description = "List containers: id, state, health, replicas reported/needed, blocks, used.")
+      description = "List containers: id, state, health, replication, replicas reported/needed, blocks, used.")
   static final class ListContainers extends ScmAdminCall {
     @Option(names = "--state", paramLabel = "STATE", description = "Only containers in this state (e.g."
         + " CONTAINER_CLOSED).")
@@ -45,7 +45,7 @@ public final class ContainerCommands {
 
     @Override
     int run(ScmAdminClient scm, PrintWriter out) throws ScmException {
-      out.printf(ROW, "ID", "STATE", "HEALTH", "REPLICAS", "BLOCKS", "USED");
+      out.printf(ROW, "ID", "STATE", "HEALTH", "REPLICATION", "REPLICAS", "BLOCKS", "USED");
       for (ContainerSummary c : scm.listContainers(state == null ? ContainerState.CONTAINER_STATE_UNSPECIFIED
           : state, health == null ? ContainerHealth.CONTAINER_HEALTH_UNSPECIFIED : health, start, count)) {
         row(c, out);
@@ -55,8 +55,8 @@ public final class ContainerCommands {
   }
 
   @Command(name = "info", mixinStandardHelpOptions = true,
-      description = "One container and each replica: node, rack, state, node state, bcsid, blocks, used, when its"
-          + " checksums were last verified.")
+      description = "One container and each replica: its index (erasure-coded containers), node, rack, state, node"
+          + " state, bcsid, blocks, used, when its checksums were last verified.")
   static final class Info extends ScmAdminCall {
     @Parameters(paramLabel = "ID", description = "The container's id.")
     long id;
@@ -64,12 +64,16 @@ public final class ContainerCommands {
     @Override
     int run(ScmAdminClient scm, PrintWriter out) throws ScmException {
       ContainerDetails details = scm.container(id);
-      out.printf(ROW, "ID", "STATE", "HEALTH", "REPLICAS", "BLOCKS", "USED");
+      out.printf(ROW, "ID", "STATE", "HEALTH", "REPLICATION", "REPLICAS", "BLOCKS", "USED");
       row(details.getSummary(), out);
-      out.printf("  pipeline %s%n", Uuids.fromProto(details.getSummary().getPipelineId().getId()));
-      out.printf(REPLICA, "HOST", "RACK", "NODE", "OPERATIONAL STATE", "REPLICA", "BCSID", "BLOCKS", "VERIFIED");
+      if (details.getSummary().hasPipelineId()) {
+        out.printf("  pipeline %s%n", Uuids.fromProto(details.getSummary().getPipelineId().getId()));
+      }
+      out.printf(REPLICA, "INDEX", "HOST", "RACK", "NODE", "OPERATIONAL STATE", "REPLICA", "BCSID", "BLOCKS",
+          "VERIFIED");
       for (ReplicaInfo r : details.getReplicasList()) {
-        out.printf(REPLICA, r.getDatanode().getHostName(), r.getDatanode().getNetworkLocation(), r.getNodeState(),
+        out.printf(REPLICA, r.getReplicaIndex() == 0 ? "-" : r.getReplicaIndex(), r.getDatanode().getHostName(),
+            r.getDatanode().getNetworkLocation(), r.getNodeState(),
             r.getOperationalState(), r.getState() + (r.getReportedBad() ? " (bad)" : ""), r.getBcsid(),
             r.getBlockCount(), r.getDataScanEpochMs() == 0 ? "never" : Instant.ofEpochMilli(r.getDataScanEpochMs()));
       }
@@ -78,7 +82,8 @@ public final class ContainerCommands {
   }
 
   @Command(name = "report", mixinStandardHelpOptions = true,
-      description = "How many containers the replication manager's last round found in each health class, and"
+      description = "How many containers the replication manager's last round found in each health class, also by"
+          + " replication class (RATIS/THREE, EC/rs-6-3-1024k), and"
           + " the copies and deletions under way.")
   static final class Report extends ScmAdminCall {
     @Override
@@ -93,6 +98,11 @@ public final class ContainerCommands {
           out.printf("  %-20s %d%n", h, n);
         }
       }
+      if (report.getClassCountsCount() > 0) {
+        out.println("By replication:");
+        report.getClassCountsList().forEach(c -> out.printf("  %-20s %-20s %d%n", c.getReplication(), c.getHealth(),
+            c.getCount()));
+      }
       out.printf("Copies under way: %d; replica deletions under way: %d%n", report.getCopiesInFlight(),
           report.getDeletionsInFlight());
       return ExitCodes.OK;
@@ -101,7 +111,7 @@ public final class ContainerCommands {
 
   private static void row(ContainerSummary c, PrintWriter out) {
     out.printf(ROW, c.getContainerId(), c.getState(), c.getHealth() == ContainerHealth.CONTAINER_HEALTH_UNSPECIFIED
-        ? "-" : c.getHealth(), c.getReplicaCount() + "/" + c.getRequired(), c.getBlockCount(),
+        ? "-" : c.getHealth(), c.getReplication(), c.getReplicaCount() + "/" + c.getRequired(), c.getBlockCount(),
         DataSize.ofBytes(c.getUsedBytes()).toHumanString());
   }
 }
