@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.InputStream;
@@ -11,6 +12,7 @@ import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
@@ -20,8 +22,10 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.tropos.client.KeyOutputStream;
+import org.tropos.client.ScmAdminClient;
 import org.tropos.client.TroposClient;
 import org.tropos.common.ec.EcReplication;
+import org.tropos.proto.hdds.PipelineState;
 import org.tropos.proto.hdds.ReplicationFactor;
 import org.tropos.proto.om.BucketInfo;
 import org.tropos.proto.om.KeyInfo;
@@ -31,6 +35,9 @@ import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CompletedMultipartUpload;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.StorageClass;
 
 /**
  * Erasure-coded keys through every door on five datanodes whose OM erasure-codes new buckets by default: the Java
@@ -42,7 +49,9 @@ class EcKeysIT {
   private static final int MB = 1 << 20;
   private static final EcReplication RS_3_2 = EcReplication.parse("rs-3-2-1024k");
   private static final Map<String, String> SETTINGS = Map.of("ozone.server.default.replication.type", "EC",
-      "ozone.server.default.replication", "rs-3-2-1024k");
+      "ozone.server.default.replication", "rs-3-2-1024k",
+      "ozone.s3g.storage.classes", "STANDARD_IA=EC/rs-3-2-1024k,REDUCED_REDUNDANCY=RATIS/ONE",
+      "ozone.scm.pipeline.creation.auto.factor.one", "true");
 
   private Path dir;
   private S3Cluster cluster;
@@ -126,6 +135,71 @@ class EcKeysIT {
       assertArrayEquals(part1, java.util.Arrays.copyOf(joined, part1.length));
       assertArrayEquals(part2, java.util.Arrays.copyOfRange(joined, part1.length, joined.length));
       assertTrue(client.lookupKey("s3v", "coldbucket", "mpu").getKey().hasEc());
+    }
+  }
+
+  /**
+   * A storage class configured at the gateway stores a PUT, a multipart upload (its parts too) and a copy as it
+   * names, and each is shown with its class; a class not configured, or not S3's, is refused with nothing stored.
+   */
+  @Test
+  void s3StorageClassesStoreKeysAsTheGatewayMapsThem() throws Exception {
+    try (S3Client s3 = cluster.client("alice"); ScmAdminClient admin = new ScmAdminClient(mini().scmClientAddress())) {
+      Await.until("a RATIS/ONE pipeline with a leader", MiniCluster.WAIT, () -> admin.listPipelines(PipelineState.OPEN),
+          ps -> ps.stream().anyMatch(p -> p.getFactor() == ReplicationFactor.ONE && p.hasLeader()));
+      s3.createBucket(b -> b.bucket("classes")); // erasure-coded by the OM's default: STANDARD_IA's config
+      byte[] data = random(2 * MB + 7, 7);
+      s3.putObject(p -> p.bucket("classes").key("rr").storageClass(StorageClass.REDUCED_REDUNDANCY),
+          RequestBody.fromBytes(data));
+      assertStoredOnOneReplica("rr");
+      assertArrayEquals(data, s3.getObjectAsBytes(g -> g.bucket("classes").key("rr")).asByteArray());
+      assertEquals(StorageClass.REDUCED_REDUNDANCY, s3.headObject(h -> h.bucket("classes").key("rr")).storageClass());
+      s3.putObject(p -> p.bucket("classes").key("ia"), RequestBody.fromBytes(data));
+      assertTrue(client.lookupKey("s3v", "classes", "ia").getKey().hasEc());
+      Map<String, String> listed = new java.util.TreeMap<>();
+      s3.listObjectsV2(l -> l.bucket("classes")).contents().forEach(o -> listed.put(o.key(), o.storageClassAsString()));
+      assertEquals(Map.of("ia", "STANDARD_IA", "rr", "REDUCED_REDUNDANCY"), listed);
+
+      String upload = s3.createMultipartUpload(m -> m.bucket("classes").key("mpu")
+          .storageClass(StorageClass.REDUCED_REDUNDANCY)).uploadId();
+      byte[] part1 = random(5 * MB, 8);
+      String e1 = s3.uploadPart(u -> u.bucket("classes").key("mpu").uploadId(upload).partNumber(1),
+          RequestBody.fromBytes(part1)).eTag();
+      String e2 = s3.uploadPart(u -> u.bucket("classes").key("mpu").uploadId(upload).partNumber(2),
+          RequestBody.fromBytes(data)).eTag();
+      assertEquals(StorageClass.REDUCED_REDUNDANCY, s3.listParts(l -> l.bucket("classes").key("mpu")
+          .uploadId(upload)).storageClass());
+      assertEquals(List.of(StorageClass.REDUCED_REDUNDANCY), s3.listMultipartUploads(l -> l.bucket("classes"))
+          .uploads().stream().map(u -> u.storageClass()).toList());
+      s3.completeMultipartUpload(c -> c.bucket("classes").key("mpu").uploadId(upload).multipartUpload(
+          CompletedMultipartUpload.builder().parts(CompletedPart.builder().partNumber(1).eTag(e1).build(),
+              CompletedPart.builder().partNumber(2).eTag(e2).build()).build()));
+      assertStoredOnOneReplica("mpu");
+
+      s3.copyObject(c -> c.sourceBucket("classes").sourceKey("rr").destinationBucket("classes").destinationKey("rr")
+          .storageClass(StorageClass.STANDARD_IA));
+      assertTrue(client.lookupKey("s3v", "classes", "rr").getKey().hasEc(), "rewritten in place as STANDARD_IA");
+      assertArrayEquals(data, s3.getObjectAsBytes(g -> g.bucket("classes").key("rr")).asByteArray());
+
+      S3Exception glacier = assertThrows(S3Exception.class, () -> s3.putObject(p -> p.bucket("classes").key("cold")
+          .storageClass(StorageClass.GLACIER), RequestBody.fromBytes(data)));
+      assertEquals(501, glacier.statusCode(), glacier.getMessage());
+      S3Exception bogus = assertThrows(S3Exception.class, () -> s3.putObject(p -> p.bucket("classes").key("cold")
+          .storageClass("WARM"), RequestBody.fromBytes(data)));
+      assertEquals("InvalidStorageClass", bogus.awsErrorDetails().errorCode());
+      assertThrows(NoSuchKeyException.class, () -> s3.headObject(h -> h.bucket("classes").key("cold")));
+    }
+  }
+
+  /** The key is recorded with one replica, and every block of it is in a container of one member. */
+  private void assertStoredOnOneReplica(String key) throws Exception {
+    KeyInfo info = client.lookupKey("s3v", "classes", key).getKey();
+    assertFalse(info.hasEc());
+    assertEquals(ReplicationFactor.ONE, info.getFactor());
+    assertFalse(info.getBlocksList().isEmpty());
+    for (var block : info.getBlocksList()) {
+      assertEquals(1, mini().cluster().scm().containerManager().container(block.getBlockId().getContainerId())
+          .getMembersCount(), key + "'s block " + block.getBlockId());
     }
   }
 

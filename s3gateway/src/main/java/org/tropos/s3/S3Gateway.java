@@ -72,7 +72,7 @@ public final class S3Gateway implements AutoCloseable {
       client = TroposClient.create(conf, Callers.localUser(), transport);
       S3Meters meters = new S3Meters(metrics.registry());
       S3Dispatcher dispatcher = new S3Dispatcher(client, new OmS3Users(client, clock), clock, config.volume(),
-          config.layout(), meters);
+          config.layout(), config.storageClasses(), meters);
       server = new S3HttpServer(config.bind(), dispatcher, config.maxConcurrent(), config.domains());
       server.start();
       if (transport.tls()) {

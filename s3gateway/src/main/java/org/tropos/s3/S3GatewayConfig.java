@@ -13,6 +13,7 @@ import org.tropos.common.net.LocalHosts;
 import org.tropos.common.net.ScmAddresses;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.proto.om.BucketLayout;
+import org.tropos.s3.ops.StorageClasses;
 
 /**
  * The gateway's settings.
@@ -28,9 +29,11 @@ import org.tropos.proto.om.BucketLayout;
  * @param security whether the cluster runs secure, and where the gateway keeps its key and certificate
  *     ({@code s3g-security} in the first of {@code ozone.metadata.dirs})
  * @param httpsBind where it serves HTTPS in a secure cluster
+ * @param storageClasses the storage classes writes may ask for, and how each is stored
  */
 public record S3GatewayConfig(HostPort bind, List<String> domains, String volume, BucketLayout layout,
-    int maxConcurrent, StatusPorts status, HostPort scmConsole, SecuritySettings security, HostPort httpsBind) {
+    int maxConcurrent, StatusPorts status, HostPort scmConsole, SecuritySettings security, HostPort httpsBind,
+    StorageClasses storageClasses) {
   public static final int DEFAULT_PORT = 9878;
   public static final int HTTPS_PORT = 9879;
   public static final int STATUS_PORT = 19878;
@@ -44,7 +47,8 @@ public record S3GatewayConfig(HostPort bind, List<String> domains, String volume
         StatusPorts.of(conf, S3GatewayKeys.WEBADMIN_HTTP_ADDRESS, STATUS_PORT, S3GatewayKeys.WEBADMIN_HTTPS_ADDRESS,
             STATUS_HTTPS_PORT), ScmAddresses.scmHttp(conf),
         SecuritySettings.from(conf, securityDir(conf)), HostPort.parse(conf.get(S3GatewayKeys.HTTPS_ADDRESS),
-            HTTPS_PORT, S3GatewayKeys.HTTPS_ADDRESS.name()));
+            HTTPS_PORT, S3GatewayKeys.HTTPS_ADDRESS.name()),
+        StorageClasses.parse(conf.get(S3GatewayKeys.STORAGE_CLASSES)));
   }
 
   /**

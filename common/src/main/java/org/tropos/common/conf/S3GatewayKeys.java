@@ -28,6 +28,12 @@ public final class S3GatewayKeys {
   public static final ConfigKey<Integer> MAX_CONCURRENT_REQUESTS = ConfigKey.of("ozone.s3g.max.concurrent.requests",
       ConfigType.INT, "256", "Requests the gateway serves at once; more are answered 503 SlowDown.")
       .requiring(v -> v >= 1, ">= 1");
+  public static final ConfigKey<List<String>> STORAGE_CLASSES = ConfigKey.of("ozone.s3g.storage.classes",
+      ConfigType.LIST, "", "S3 storage classes a write may ask for (x-amz-storage-class) besides STANDARD, which is"
+          + " the bucket's own replication: CLASS=REPLICATION entries, REPLICATION one of RATIS/ONE, RATIS/THREE or"
+          + " EC/<config>, e.g. STANDARD_IA=EC/rs-6-3-1024k,REDUCED_REDUNDANCY=RATIS/ONE. A key is listed with the"
+          + " first class configured for its replication, else STANDARD; a class not configured is answered"
+          + " NotImplemented.");
 
   private S3GatewayKeys() {
   }

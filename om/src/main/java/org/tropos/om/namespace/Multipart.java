@@ -23,9 +23,6 @@ import org.tropos.proto.om.InitiateMultipartUploadRequest;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyEncryption;
 import org.tropos.proto.om.KeyInfo;
-import org.tropos.proto.om.ListMultipartUploadsResponse;
-import org.tropos.proto.om.ListPartsResponse;
-import org.tropos.proto.om.MultipartUploadInfo;
 import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.PartInfo;
@@ -59,7 +56,7 @@ final class Multipart {
     String uploadId = String.format("%016x", txn.newObjectId());
     MultipartUploadRow.Builder upload = MultipartUploadRow.newBuilder();
     KeyEncryptions.opened(keys, bucket, request.getEncryption(), false).ifPresent(upload::setEncryption);
-    KeyReplication.ofUpload(upload, bucket);
+    KeyReplication.ofUpload(upload, request, bucket);
     txn.put(OmTable.MULTIPART_UPLOADS, MultipartKeys.upload(bucket, request.getKey(), uploadId), upload
         .setUploadId(uploadId).setKey(request.getKey()).setOwner(ObjectOwners.of(bucket, request.getOwner(),
             request.getAcl())).setCreationTimeMs(txn.nowMillis()).putAllMetadata(request.getMetadataMap())
@@ -106,10 +103,9 @@ final class Multipart {
    * How a part of {@code request}'s upload of {@code key} is encrypted: as the upload is, under its data key (each
    * part a stream of its own). {@code written}: the part's bytes came before it was opened, so without that key.
    */
-  static Optional<KeyEncryption> partEncryption(Txn txn, BucketRow bucket, String key, OpenKeyRequest request,
-      boolean written) throws OmException {
+  static Optional<KeyEncryption> partEncryption(MultipartUploadRow upload, OpenKeyRequest request, boolean written)
+      throws OmException {
     String uploadId = request.getUploadId();
-    MultipartUploadRow upload = upload(txn, MultipartKeys.upload(bucket, key, uploadId), uploadId);
     EncryptionRequest asked = request.getEncryption();
     if (upload.getEncryption().getKind() == EncryptionKind.SSE_C) {
       // S3 has every part sent with the upload's key: each is encrypted by its writer under it.
@@ -140,7 +136,7 @@ final class Multipart {
   }
 
   /** {@code part} as clients see it. */
-  private static PartInfo partInfo(MultipartPartRow part) {
+  static PartInfo partInfo(MultipartPartRow part) {
     PartInfo.Builder info = PartInfo.newBuilder().setPartNumber(part.getPartNumber()).setEtag(part.getEtag())
         .setSize(plaintextSize(part)).setModificationTimeMs(part.getModificationTimeMs())
         .setChecksum(part.getChecksum());
@@ -381,27 +377,9 @@ final class Multipart {
     }
   }
 
-  static ListPartsResponse listParts(Txn txn, BucketRow bucket, String key, String uploadId, int marker, int max)
-      throws OmException {
-    MultipartUploadRow upload = upload(txn, MultipartKeys.upload(bucket, key, uploadId), uploadId);
-    Listing.Page<PartInfo> page = new Listing.Page<>(Listing.pageSize(max));
-    byte[] prefix = MultipartKeys.partsOf(uploadId);
-    txn.scan(OmTable.MULTIPART_PARTS, prefix, MultipartKeys.part(uploadId, marker + 1), MultipartPartRow.parser(),
-        (k, part) -> page.add(partInfo(part)));
-    return ListPartsResponse.newBuilder().addAllParts(page.items()).setTruncated(page.truncated())
-        .setOwner(upload.getOwner()).putAllMetadata(upload.getMetadataMap()).build();
-  }
-
-  static ListMultipartUploadsResponse listUploads(Txn txn, BucketRow bucket, String prefix, String keyMarker,
-      String uploadIdMarker, int max) throws OmException {
-    Listing.Page<MultipartUploadInfo> page = new Listing.Page<>(Listing.pageSize(max));
-    byte[] scanPrefix = MultipartKeys.uploadsOf(bucket, prefix);
-    byte[] from = keyMarker.isEmpty() ? scanPrefix : MultipartKeys.uploadsAfter(bucket, keyMarker, uploadIdMarker);
-    txn.scan(OmTable.MULTIPART_UPLOADS, scanPrefix, from, MultipartUploadRow.parser(), (k, upload) -> page.add(
-        MultipartUploadInfo.newBuilder().setKey(upload.getKey()).setUploadId(upload.getUploadId())
-            .setOwner(upload.getOwner()).setCreationTimeMs(upload.getCreationTimeMs()).build()));
-    return ListMultipartUploadsResponse.newBuilder().addAllUploads(page.items()).setTruncated(page.truncated())
-        .build();
+  /** The upload {@code uploadId} of {@code key}, or NO_SUCH_MULTIPART_UPLOAD. */
+  static MultipartUploadRow upload(Txn txn, BucketRow bucket, String key, String uploadId) throws OmException {
+    return upload(txn, MultipartKeys.upload(bucket, key, uploadId), uploadId);
   }
 
   private static MultipartUploadRow upload(Txn txn, byte[] uploadKey, String uploadId) throws OmException {

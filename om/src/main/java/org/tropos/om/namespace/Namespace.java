@@ -418,12 +418,12 @@ public final class Namespace {
   }
 
   public ListPartsResponse listParts(ListPartsRequest r) throws OmException {
-    return runner.run("list parts of " + r.getKey(), txn -> Multipart.listParts(txn, Buckets.require(txn,
+    return runner.run("list parts of " + r.getKey(), txn -> MultipartListings.listParts(txn, Buckets.require(txn,
         r.getVolume(), r.getBucket()), r.getKey(), r.getUploadId(), r.getPartNumberMarker(), r.getMaxParts()));
   }
 
   public ListMultipartUploadsResponse listMultipartUploads(ListMultipartUploadsRequest r) throws OmException {
-    return runner.run("list multipart uploads of " + r.getBucket(), txn -> Multipart.listUploads(txn,
+    return runner.run("list multipart uploads of " + r.getBucket(), txn -> MultipartListings.listUploads(txn,
         Buckets.require(txn, r.getVolume(), r.getBucket()), r.getPrefix(), r.getKeyMarker(), r.getUploadIdMarker(),
         r.getMaxUploads()));
   }

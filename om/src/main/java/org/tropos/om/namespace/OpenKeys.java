@@ -13,6 +13,7 @@ import org.tropos.proto.om.OmResult;
 import org.tropos.proto.om.OpenKeyRequest;
 import org.tropos.proto.om.db.BucketRow;
 import org.tropos.proto.om.db.FileRow;
+import org.tropos.proto.om.db.MultipartUploadRow;
 import org.tropos.proto.om.db.OpenKeyRow;
 
 /** Keys being written: recorded when opened, invisible until committed. */
@@ -48,9 +49,14 @@ final class OpenKeys {
     String path = bucket.getLayout() == BucketLayout.OBJECT_STORE ? request.getKey()
         : Names.join(Names.split(request.getKey()));
     OpenKeyRow.Builder open = OpenKeyRow.newBuilder();
-    KeyReplication.ofKey(open, request, bucket);
-    (request.getUploadId().isEmpty() ? KeyEncryptions.opened(keys, bucket, request.getEncryption(), withCommit)
-        : Multipart.partEncryption(txn, bucket, path, request, withCommit)).ifPresent(open::setEncryption);
+    if (request.getUploadId().isEmpty()) {
+      KeyReplication.ofKey(open, request, bucket);
+      KeyEncryptions.opened(keys, bucket, request.getEncryption(), withCommit).ifPresent(open::setEncryption);
+    } else {
+      MultipartUploadRow upload = Multipart.upload(txn, bucket, path, request.getUploadId());
+      KeyReplication.ofPart(open, request, upload);
+      Multipart.partEncryption(upload, request, withCommit).ifPresent(open::setEncryption);
+    }
     return open.setOpenId(txn.newObjectId()).setBucketId(bucket.getObjectId())
         .setPath(path)
         .setOwner(request.getOwner().isEmpty() ? bucket.getOwner() : request.getOwner())

@@ -35,19 +35,27 @@ final class BucketOps {
   /** S3's largest page of ListBuckets. */
   private static final int MAX_BUCKETS = 10000;
   private final BucketLayout layout;
+  private final StorageClasses storageClasses;
   private final RecentBuckets recentBuckets;
   private final AclRequests acls;
 
-  BucketOps(TroposClient om, String volume, BucketLayout layout, Clock clock, AclRequests acls) {
+  BucketOps(TroposClient om, String volume, BucketLayout layout, StorageClasses storageClasses, Clock clock,
+      AclRequests acls) {
     this.om = om;
     this.acls = acls;
     this.volume = volume;
     this.layout = layout;
+    this.storageClasses = storageClasses;
     this.recentBuckets = new RecentBuckets(clock);
   }
 
   String volume() {
     return volume;
+  }
+
+  /** The storage classes the buckets' writes may ask for. */
+  StorageClasses storageClasses() {
+    return storageClasses;
   }
 
   /**

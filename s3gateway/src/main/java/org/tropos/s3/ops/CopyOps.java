@@ -131,12 +131,15 @@ final class CopyOps {
   void copy(S3Request request, Caller caller, S3Response out) throws S3Error {
     WriteRequestChecks.checkKey(request.key());
     WriteRequestChecks.checkHeaders(request);
+    String storageClass = request.header(ObjectWrites.STORAGE_CLASS);
+    buckets.storageClasses().check(storageClass);
     Source source = Source.parse(request.header("x-amz-copy-source"));
     BucketInfo target = buckets.require(request, caller, Access.Permission.WRITE);
     boolean replace = "REPLACE".equalsIgnoreCase(request.header("x-amz-metadata-directive"));
     boolean replaceTags = "REPLACE".equalsIgnoreCase(request.header("x-amz-tagging-directive"));
     if (!replace && !replaceTags && source.bucket().equals(request.bucket()) && source.key().equals(request.key())
-        && source.versionId().isEmpty() && request.header(ServerSideEncryption.HEADER) == null
+        && source.versionId().isEmpty() && storageClass == null
+        && request.header(ServerSideEncryption.HEADER) == null
         && request.header(ServerSideEncryption.CUSTOMER_ALGORITHM) == null) {
       throw S3ErrorCode.INVALID_REQUEST.error("This copy request is illegal because it is trying to copy an object"
           + " to itself without changing the object's metadata, storage class, website redirect location or"
@@ -156,11 +159,13 @@ final class CopyOps {
         return copyDirectory(request, target);
       }
       byte[] sourceKey = ServerSideEncryption.forCopySource(request, from);
-      if (rewrites(encryption, target, from)) {
+      // A copy stored otherwise than its source (encryption, storage class) is written anew; else it shares blocks.
+      if (rewrites(encryption, target, from) || buckets.storageClasses().changes(storageClass, from)) {
         Map<String, String> metadata = metadataOfCopy(request, from, replace, replaceTags);
         metadata.keySet().removeIf(name -> name.equals(ObjectMetadata.ETAG) || ObjectChecksum.isEntry(name));
         OpenKeyRequest.Builder open = OpenKeyRequest.newBuilder().putAllMetadata(metadata).setAcl(acl.canned())
             .setGrants(acl.given()).setEncryption(encryption.request());
+        buckets.storageClasses().apply(storageClass, open);
         return rewrite(request, caller, target, open, found, sourceKey, 0, from.getSize(), asked.or(() ->
             ObjectChecksum.in(from.getMetadataMap()).map(ObjectChecksum::algorithm))).key();
       }

@@ -81,6 +81,7 @@ final class MultipartOps {
         .setGrants(acl.given());
     initiate.setEncryption(asked.request().toBuilder().setKind(encryption.getKind())
         .setKmsKeyId(encryption.getKmsKeyId()));
+    buckets.storageClasses().apply(request.header(ObjectWrites.STORAGE_CLASS), initiate);
     String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(
         initiate.build()));
     checksum.asUploadMetadata().forEach(out.headers()::set);
@@ -330,8 +331,10 @@ final class MultipartOps {
     if (parts.getTruncated() && !list.isEmpty()) {
       xml.element("NextPartNumberMarker", list.get(list.size() - 1).getPartNumber());
     }
+    KeyInfo.Builder stored = KeyInfo.newBuilder().setFactor(parts.getFactor());
     xml.open("Owner").element("ID", parts.getOwner()).element("DisplayName", parts.getOwner()).close("Owner")
-        .element("StorageClass", "STANDARD");
+        .element("StorageClass", buckets.storageClasses().of((parts.hasEc() ? stored.setEc(parts.getEc()) : stored)
+            .build()));
     MultipartChecksum asked = MultipartChecksum.ofUpload(parts.getMetadataMap());
     if (asked.algorithm() != null) {
       xml.element("ChecksumAlgorithm", asked.algorithm().name()).element("ChecksumType", asked.type().name());
@@ -366,10 +369,12 @@ final class MultipartOps {
           .element("NextUploadIdMarker", list.get(list.size() - 1).getUploadId());
     }
     for (MultipartUploadInfo u : list) {
+      KeyInfo.Builder stored = KeyInfo.newBuilder().setFactor(u.getFactor());
+      String storageClass = buckets.storageClasses().of((u.hasEc() ? stored.setEc(u.getEc()) : stored).build());
       xml.open("Upload").element("Key", u.getKey()).element("UploadId", u.getUploadId())
           .open("Initiator").element("ID", u.getOwner()).element("DisplayName", u.getOwner()).close("Initiator")
           .open("Owner").element("ID", u.getOwner()).element("DisplayName", u.getOwner()).close("Owner")
-          .element("StorageClass", "STANDARD").element("Initiated", S3Time.iso(u.getCreationTimeMs()))
+          .element("StorageClass", storageClass).element("Initiated", S3Time.iso(u.getCreationTimeMs()))
           .close("Upload");
     }
     out.send(200, xml.close("ListMultipartUploadsResult").bytes(), "application/xml");

@@ -53,7 +53,7 @@ final class ObjectAttributesOp {
       parts(xml, key, marker, max);
     }
     if (wanted.contains("StorageClass")) {
-      xml.element("StorageClass", "STANDARD");
+      xml.element("StorageClass", buckets.storageClasses().of(key));
     }
     if (wanted.contains("ObjectSize")) {
       xml.element("ObjectSize", key.getSize());

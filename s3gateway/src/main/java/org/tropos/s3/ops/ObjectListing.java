@@ -117,7 +117,7 @@ final class ObjectListing {
     if (url) {
       xml.element("EncodingType", "url");
     }
-    entries(xml, page, url, "true".equals(request.param("fetch-owner")));
+    entries(xml, page, url, "true".equals(request.param("fetch-owner")), buckets.storageClasses());
     out.send(200, xml.close("ListBucketResult").bytes(), "application/xml");
   }
 
@@ -144,15 +144,15 @@ final class ObjectListing {
     if (url) {
       xml.element("EncodingType", "url");
     }
-    entries(xml, page, url, true);
+    entries(xml, page, url, true, buckets.storageClasses());
     out.send(200, xml.close("ListBucketResult").bytes(), "application/xml");
   }
 
-  private static void entries(Xml xml, Page page, boolean url, boolean owner) {
+  private static void entries(Xml xml, Page page, boolean url, boolean owner, StorageClasses classes) {
     for (KeyInfo key : page.objects()) {
       xml.open("Contents").element("Key", encode(key.getName(), url))
           .element("LastModified", S3Time.iso(key.getModificationTimeMs())).element("ETag", ObjectMetadata.etag(key))
-          .element("Size", key.getSize()).element("StorageClass", "STANDARD");
+          .element("Size", key.getSize()).element("StorageClass", classes.of(key));
       if (owner) {
         xml.open("Owner").element("ID", key.getOwner()).element("DisplayName", key.getOwner()).close("Owner");
       }

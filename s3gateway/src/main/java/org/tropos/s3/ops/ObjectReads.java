@@ -221,8 +221,12 @@ final class ObjectReads {
     }
   }
 
-  private static void describe(S3Request request, BucketInfo bucket, KeyInfo key, S3Response out) {
+  private void describe(S3Request request, BucketInfo bucket, KeyInfo key, S3Response out) {
     ObjectMetadata.describe(key, out);
+    String storageClass = buckets.storageClasses().of(key);
+    if (!storageClass.equals(StorageClasses.STANDARD)) {
+      out.headers().set(ObjectWrites.STORAGE_CLASS, storageClass); // S3 names the class only when not STANDARD
+    }
     ServerSideEncryption.describe(key, out, request::header);
     Versions.header(bucket, key, out);
     OVERRIDES.forEach((parameter, header) -> {

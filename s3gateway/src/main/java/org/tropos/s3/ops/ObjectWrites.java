@@ -47,6 +47,8 @@ final class ObjectWrites {
   static final long MAX_PUT_BYTES = 5L << 30;
   private static final int BUFFER = 1 << 20;
 
+  static final String STORAGE_CLASS = "x-amz-storage-class";
+
   private final TroposClient om;
   private final BucketOps buckets;
   private final AclRequests acls;
@@ -71,6 +73,7 @@ final class ObjectWrites {
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(acl.canned()).setGrants(acl.given());
     open.setEncryption(ServerSideEncryption.asked(request).request());
+    buckets.storageClasses().apply(request.header(STORAGE_CLASS), open);
     conditions(request, open);
     Stored stored = upload(request, caller, bucket, open);
     out.headers().set("ETag", ObjectMetadata.etag(stored.key()));
@@ -270,14 +273,24 @@ final class ObjectWrites {
           || failure.result() != OmResult.BUCKET_CHANGED) {
         throw e;
       }
-      // The key keeps the replication its bytes were written with, whatever the bucket says now.
-      ReplicationFactor written = open.getFactor();
-      key.commitAs(in(target.get(true), open).toBuilder().setFactor(written).build());
+      key.commitAs(in(target.get(true), open));
     }
   }
 
+  /**
+   * The request to open {@code open} in {@code bucket} with. A key is pinned to the replication its bytes are
+   * written with (its storage class's, else its bucket's when first opened), whatever the bucket says when it is
+   * opened again; a part is stored as its upload, as the OM knows it.
+   */
   private static OpenKeyRequest in(BucketInfo bucket, OpenKeyRequest.Builder open) {
-    return ServerSideEncryption.withDefault(open.setBucket(bucket.getName()).setFactor(bucket.getFactor())
+    boolean pinned = open.hasEc() || open.getFactor() != ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED;
+    if (!pinned && open.getUploadId().isEmpty()) {
+      open.setFactor(bucket.getFactor());
+      if (bucket.hasEc()) {
+        open.setEc(bucket.getEc());
+      }
+    }
+    return ServerSideEncryption.withDefault(open.setBucket(bucket.getName())
         .setExpectedBucket(RecentBuckets.expectation(bucket)).build(), bucket);
   }
 

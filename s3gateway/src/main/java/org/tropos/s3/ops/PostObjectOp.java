@@ -101,6 +101,7 @@ final class PostObjectOp {
             new ByteArrayInputStream(tagging.getBytes(StandardCharsets.UTF_8)))))
         .setAcl(AclRequests.canned(fields.get("acl")));
     open.setEncryption(ServerSideEncryption.asked(fields.keySet(), fields::get, request.secure()).request());
+    buckets.storageClasses().apply(fields.get(ObjectWrites.STORAGE_CLASS), open);
     long min = policy == null ? 0 : policy.minLength();
     long max = Math.min(ObjectWrites.MAX_PUT_BYTES, policy == null ? Long.MAX_VALUE : policy.maxLength());
     CountingInputStream content = new CountingInputStream(form.content(), max);
@@ -147,7 +148,7 @@ final class PostObjectOp {
 
   /** Refuses, before anything is stored, a form asking for what we would not do. */
   private static void checkAsked(Map<String, String> fields) throws S3Error {
-    WriteRequestChecks.checkAsked(fields.keySet(), fields.get("x-amz-storage-class"));
+    WriteRequestChecks.checkAsked(fields.keySet());
     for (String name : fields.keySet()) {
       if (name.startsWith("x-amz-grant-")) {
         throw S3ErrorCode.NOT_IMPLEMENTED.error(name + " is not implemented: set a canned ACL with the acl field");

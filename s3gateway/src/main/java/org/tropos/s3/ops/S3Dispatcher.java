@@ -45,12 +45,12 @@ public final class S3Dispatcher implements S3Handler {
 
   /** Serves S3 for the users the OM knows ({@code users}): it authenticates callers and resolves ACL grantees. */
   public S3Dispatcher(TroposClient om, S3Users users, Clock clock, String volume, BucketLayout layout,
-      S3Meters meters) {
+      StorageClasses storageClasses, S3Meters meters) {
     this.meters = meters;
     this.authenticator = new RequestAuthenticator(users);
     this.clock = clock;
     AclRequests acls = new AclRequests(users);
-    BucketOps buckets = new BucketOps(om, volume, layout, clock, acls);
+    BucketOps buckets = new BucketOps(om, volume, layout, storageClasses, clock, acls);
     this.cors = new CorsOps(om, buckets);
     this.routes = routes(om, buckets, cors, acls, authenticator, clock);
   }

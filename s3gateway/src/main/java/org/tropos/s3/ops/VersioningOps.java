@@ -119,7 +119,7 @@ final class VersioningOps {
     }
     for (Object entry : page.entries()) {
       if (entry instanceof KeyInfo version) {
-        version(xml, version, url);
+        version(xml, version, url, buckets.storageClasses());
       } else {
         xml.open("CommonPrefixes").element("Prefix", ObjectListing.encode((String) entry, url))
             .close("CommonPrefixes");
@@ -128,14 +128,14 @@ final class VersioningOps {
     out.send(200, xml.close("ListVersionsResult").bytes(), "application/xml");
   }
 
-  private static void version(Xml xml, KeyInfo version, boolean url) {
+  private static void version(Xml xml, KeyInfo version, boolean url, StorageClasses classes) {
     String element = version.getDeleteMarker() ? "DeleteMarker" : "Version";
     xml.open(element).element("Key", ObjectListing.encode(version.getName(), url))
         .element("VersionId", version.getVersionId()).element("IsLatest", version.getLatest())
         .element("LastModified", S3Time.iso(version.getModificationTimeMs()));
     if (!version.getDeleteMarker()) {
       xml.element("ETag", ObjectMetadata.etag(version)).element("Size", version.getSize())
-          .element("StorageClass", "STANDARD");
+          .element("StorageClass", classes.of(version));
     }
     xml.open("Owner").element("ID", version.getOwner()).element("DisplayName", version.getOwner()).close("Owner")
         .close(element);

@@ -3,22 +3,19 @@ package org.tropos.s3.ops;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import org.tropos.s3.error.S3Error;
 import org.tropos.s3.error.S3ErrorCode;
 import org.tropos.s3.http.S3Request;
 
 /**
  * What every write (PUT, POST, copy, multipart upload) is checked for before anything is stored: S3's limit on key
- * names, and headers asking for what we do not do (object lock, appends, storage classes other than STANDARD),
- * which are NotImplemented: an object is never stored without what was asked for.
+ * names, and headers asking for what we do not do (object lock, appends), which are NotImplemented: an object is
+ * never stored without what was asked for. Storage classes are {@link StorageClasses}'s.
  */
 final class WriteRequestChecks {
   static final int MAX_KEY_BYTES = 1024;
   private static final List<String> UNSUPPORTED_HEADER_PREFIXES = List.of("x-amz-object-lock-",
       "x-amz-write-offset-bytes");
-  private static final Set<String> OTHER_STORAGE_CLASSES = Set.of("REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA",
-      "INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE", "OUTPOSTS", "GLACIER_IR", "SNOW", "EXPRESS_ONEZONE");
 
   private WriteRequestChecks() {
   }
@@ -32,15 +29,15 @@ final class WriteRequestChecks {
 
   /** Refuses what a write asks for that we do not do, before anything is stored. */
   static void checkHeaders(S3Request request) throws S3Error {
-    checkAsked(request.headers().names(), request.header("x-amz-storage-class"));
+    checkAsked(request.headers().names());
     ServerSideEncryption.asked(request);
   }
 
   /**
-   * Refuses a write whose headers (or form fields) {@code names} and storage class ask for what we do not do:
-   * the object is never stored without what was asked for.
+   * Refuses a write whose headers (or form fields) {@code names} ask for what we do not do: the object is never
+   * stored without what was asked for.
    */
-  static void checkAsked(Iterable<String> names, String storageClass) throws S3Error {
+  static void checkAsked(Iterable<String> names) throws S3Error {
     for (String name : names) {
       String lower = name.toLowerCase(Locale.ROOT);
       for (String prefix : UNSUPPORTED_HEADER_PREFIXES) {
@@ -49,11 +46,6 @@ final class WriteRequestChecks {
               + " asked");
         }
       }
-    }
-    if (storageClass != null && !storageClass.strip().equals("STANDARD")) {
-      throw OTHER_STORAGE_CLASSES.contains(storageClass.strip())
-          ? S3ErrorCode.NOT_IMPLEMENTED.error("Storage class " + S3Error.quote(storageClass) + " is not implemented:"
-              + " only STANDARD") : S3ErrorCode.INVALID_STORAGE_CLASS.error();
     }
   }
 }
