@@ -131,7 +131,7 @@ final class CopyOps {
   void copy(S3Request request, Caller caller, S3Response out) throws S3Error {
     WriteRequestChecks.checkKey(request.key());
     WriteRequestChecks.checkHeaders(request);
-    String storageClass = request.header(ObjectWrites.STORAGE_CLASS);
+    String storageClass = request.header(StorageClasses.HEADER);
     buckets.storageClasses().check(storageClass);
     Source source = Source.parse(request.header("x-amz-copy-source"));
     BucketInfo target = buckets.require(request, caller, Access.Permission.WRITE);

@@ -81,7 +81,7 @@ final class MultipartOps {
         .setGrants(acl.given());
     initiate.setEncryption(asked.request().toBuilder().setKind(encryption.getKind())
         .setKmsKeyId(encryption.getKmsKeyId()));
-    buckets.storageClasses().apply(request.header(ObjectWrites.STORAGE_CLASS), initiate);
+    buckets.storageClasses().apply(request.header(StorageClasses.HEADER), initiate);
     String uploadId = OmCalls.call(request.bucket(), request.key(), () -> om.initiateMultipartUpload(
         initiate.build()));
     checksum.asUploadMetadata().forEach(out.headers()::set);

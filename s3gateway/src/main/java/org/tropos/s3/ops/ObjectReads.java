@@ -225,7 +225,7 @@ final class ObjectReads {
     ObjectMetadata.describe(key, out);
     String storageClass = buckets.storageClasses().of(key);
     if (!storageClass.equals(StorageClasses.STANDARD)) {
-      out.headers().set(ObjectWrites.STORAGE_CLASS, storageClass); // S3 names the class only when not STANDARD
+      out.headers().set(StorageClasses.HEADER, storageClass); // S3 names the class only when not STANDARD
     }
     ServerSideEncryption.describe(key, out, request::header);
     Versions.header(bucket, key, out);

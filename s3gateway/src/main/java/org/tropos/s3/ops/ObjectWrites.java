@@ -47,8 +47,6 @@ final class ObjectWrites {
   static final long MAX_PUT_BYTES = 5L << 30;
   private static final int BUFFER = 1 << 20;
 
-  static final String STORAGE_CLASS = "x-amz-storage-class";
-
   private final TroposClient om;
   private final BucketOps buckets;
   private final AclRequests acls;
@@ -73,7 +71,7 @@ final class ObjectWrites {
         .putAllMetadata(TaggingOps.asMetadata(TaggingOps.fromHeader(request.header("x-amz-tagging"))))
         .setAcl(acl.canned()).setGrants(acl.given());
     open.setEncryption(ServerSideEncryption.asked(request).request());
-    buckets.storageClasses().apply(request.header(STORAGE_CLASS), open);
+    buckets.storageClasses().apply(request.header(StorageClasses.HEADER), open);
     conditions(request, open);
     Stored stored = upload(request, caller, bucket, open);
     out.headers().set("ETag", ObjectMetadata.etag(stored.key()));

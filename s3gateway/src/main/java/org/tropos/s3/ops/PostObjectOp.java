@@ -101,7 +101,7 @@ final class PostObjectOp {
             new ByteArrayInputStream(tagging.getBytes(StandardCharsets.UTF_8)))))
         .setAcl(AclRequests.canned(fields.get("acl")));
     open.setEncryption(ServerSideEncryption.asked(fields.keySet(), fields::get, request.secure()).request());
-    buckets.storageClasses().apply(fields.get(ObjectWrites.STORAGE_CLASS), open);
+    buckets.storageClasses().apply(fields.get(StorageClasses.HEADER), open);
     long min = policy == null ? 0 : policy.minLength();
     long max = Math.min(ObjectWrites.MAX_PUT_BYTES, policy == null ? Long.MAX_VALUE : policy.maxLength());
     CountingInputStream content = new CountingInputStream(form.content(), max);

@@ -26,6 +26,7 @@ import org.tropos.s3.error.S3ErrorCode;
  * its replication, else as STANDARD.
  */
 public final class StorageClasses {
+  static final String HEADER = "x-amz-storage-class";
   static final String STANDARD = "STANDARD";
   private static final Set<String> S3_CLASSES = Set.of(STANDARD, "REDUCED_REDUNDANCY", "STANDARD_IA", "ONEZONE_IA",
       "INTELLIGENT_TIERING", "GLACIER", "DEEP_ARCHIVE", "OUTPOSTS", "GLACIER_IR", "SNOW", "EXPRESS_ONEZONE");
