@@ -122,21 +122,23 @@ final class BlockStreamReader {
     }
     for (long at = offset; at < offset + length; ) {
       int n = (int) Math.min(offset + length - at, READ_AHEAD_BYTES);
-      ByteBuffer piece = readAhead.take(group.block(), at, n);
+      List<ByteBuffer> piece = readAhead.take(group.block(), at, n);
       long next = at + n;
       if (piece == null) {
-        piece = ByteBuffer.allocate(n);
-        readPiece(group, container, at, n, piece::put);
-        piece.flip();
+        List<ByteBuffer> read = new ArrayList<>();
+        readPiece(group, container, at, n, read::add);
+        piece = read;
       }
       // Ahead only while the stream reads on: a lone range read would fetch a piece it never uses.
       boolean readsOn = next < offset + length || offset == lastGroupEnd;
       if (readsOn && next < group.length()) {
         int ahead = (int) Math.min(READ_AHEAD_BYTES, group.length() - next);
-        readAhead.start(group.block(), next, ahead, (from, into) -> readPiece(group, container, from,
-            into.remaining(), into::put));
+        readAhead.start(group.block(), next, ahead, (from, size, into) -> readPiece(group, container, from, size,
+            into));
       }
-      sink.accept(piece);
+      for (ByteBuffer bytes : piece) {
+        sink.accept(bytes);
+      }
       at = next;
     }
     lastGroupEnd = offset + length;

@@ -12,6 +12,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.stream.IntStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.ec.EcReplication;
@@ -36,6 +37,8 @@ final class EcBlockGroupReader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EcBlockGroupReader.class);
   /** Bytes of the group a piece holds at most: what one read holds in memory at once. */
   private static final long PIECE_BYTES = 8 << 20;
+  /** Whole stripes' bytes per unit from which decoding is split over two threads. */
+  private static final int PARALLEL_DECODE_BYTES = 256 << 10;
 
   private final BlockStreamReader reader;
   private final BlockLocation group;
@@ -47,7 +50,7 @@ final class EcBlockGroupReader implements AutoCloseable {
   private final boolean[] failed;
   /** The datanodes failed before, shared by the reads of one stream: theirs are not tried again. */
   private final Set<UUID> failedHolders;
-  private ErasureCoder coder;
+  private final ErasureCoder[] coders = new ErasureCoder[2];
 
   EcBlockGroupReader(BlockStreamReader reader, BlockLocation group, ContainerInfo container,
       Set<UUID> failedHolders, Executor runs) {
@@ -149,36 +152,71 @@ final class EcBlockGroupReader implements AutoCloseable {
     }
   }
 
-  /** Decodes each stripe's data cells from the runs read; a unit not read is null in {@code read}. */
-  private ByteBuffer[][] rebuild(ByteBuffer[] read, long from, long to) {
-    ByteBuffer[][] stripes = new ByteBuffer[(int) (to - from)][];
+  /**
+   * Each stripe's data cells from the runs read, those of data units not read (null in {@code read}) rebuilt. The
+   * whole stripes are decoded at once over the runs, as a rebuilt byte depends only on the same byte of the other
+   * cells, in two halves on two threads (decoding is most of a degraded read's work); a partial last stripe alone.
+   */
+  private ByteBuffer[][] rebuild(ByteBuffer[] read, long from, long to) throws IOException {
+    int cell = config.cellSize();
+    int[] missing = IntStream.range(0, config.data()).filter(unit -> read[unit] == null).toArray();
+    ByteBuffer[] units = read.clone();
+    for (int unit : missing) {
+      units[unit] = ByteBuffer.allocate((int) ((to - from) * cell));
+    }
+    if (missing.length > 0) {
+      long whole = Math.max(from, Math.min(to, group.length() / config.stripeSize()));
+      int wholeBytes = (int) ((whole - from) * cell);
+      int half = wholeBytes < PARALLEL_DECODE_BYTES ? wholeBytes : wholeBytes / 2 / 4096 * 4096;
+      CompletableFuture<Void> second = CompletableFuture.runAsync(() -> decode(1, read, units, missing, half,
+          wholeBytes - half), this.runs);
+      decode(0, read, units, missing, 0, half);
+      await(second);
+      if (whole < to) {
+        int first = layout.cellLength(whole, 0, group.length());
+        ByteBuffer[] cells = new ByteBuffer[config.units()];
+        for (int unit = 0; unit < config.units(); unit++) {
+          cells[unit] = read[unit] == null ? null : read[unit].slice(wholeBytes, read[unit].limit() - wholeBytes);
+        }
+        ByteBuffer[] outputs = Arrays.stream(missing).mapToObj(unit -> units[unit].slice(wholeBytes, first))
+            .toArray(ByteBuffer[]::new);
+        coder(0).decode(cells, missing, outputs, first);
+      }
+    }
+    ByteBuffer[][] stripes = new ByteBuffer[(int) (to - from)][config.data()];
     for (long s = from; s < to; s++) {
-      ByteBuffer[] cells = new ByteBuffer[config.units()];
-      List<Integer> missing = new ArrayList<>();
-      for (int unit = 0; unit < config.units(); unit++) {
+      for (int unit = 0; unit < config.data(); unit++) {
         int length = layout.cellLength(s, unit, group.length());
-        int at = (int) ((s - from) * config.cellSize());
-        if (read[unit] != null) {
-          cells[unit] = length == 0 ? ByteBuffer.allocate(0) : read[unit].slice(at, length);
-        } else if (unit < config.data()) {
-          missing.add(unit);
-        }
+        stripes[(int) (s - from)][unit] = length == 0 ? ByteBuffer.allocate(0)
+            : units[unit].slice((int) ((s - from) * cell), length);
       }
-      if (!missing.isEmpty()) {
-        int first = layout.cellLength(s, 0, group.length());
-        int[] units = missing.stream().mapToInt(Integer::intValue).toArray();
-        ByteBuffer[] rebuilt = new ByteBuffer[units.length];
-        for (int k = 0; k < units.length; k++) {
-          rebuilt[k] = ByteBuffer.allocate(first);
-        }
-        coder().decode(cells, units, rebuilt, first);
-        for (int k = 0; k < units.length; k++) {
-          cells[units[k]] = rebuilt[k].limit(layout.cellLength(s, units[k], group.length()));
-        }
-      }
-      stripes[(int) (s - from)] = cells;
     }
     return stripes;
+  }
+
+  /** Rebuilds {@code length} bytes from {@code offset} of the missing units' units with coder {@code which}. */
+  private void decode(int which, ByteBuffer[] read, ByteBuffer[] units, int[] missing, int offset, int length) {
+    if (length == 0) {
+      return;
+    }
+    ByteBuffer[] cells = new ByteBuffer[config.units()];
+    for (int unit = 0; unit < config.units(); unit++) {
+      cells[unit] = read[unit] == null ? null : read[unit].slice(offset, length);
+    }
+    ByteBuffer[] outputs = Arrays.stream(missing).mapToObj(unit -> units[unit].slice(offset, length))
+        .toArray(ByteBuffer[]::new);
+    coder(which).decode(cells, missing, outputs, length);
+  }
+
+  private void await(CompletableFuture<Void> decoding) throws IOException {
+    try {
+      decoding.get();
+    } catch (ExecutionException e) {
+      throw new IOException("block group " + group + " could not be decoded: " + e.getCause(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted decoding block group " + group);
+    }
   }
 
   /**
@@ -230,11 +268,12 @@ final class EcBlockGroupReader implements AutoCloseable {
     }
   }
 
-  private ErasureCoder coder() {
-    if (coder == null) {
-      coder = new ErasureCoder(config);
+  /** The coder of one of the two decoding threads (a coder caches its matrix: one per thread). */
+  private ErasureCoder coder(int which) {
+    if (coders[which] == null) {
+      coders[which] = new ErasureCoder(config);
     }
-    return coder;
+    return coders[which];
   }
 
   private boolean readable(int unit) {
@@ -267,8 +306,10 @@ final class EcBlockGroupReader implements AutoCloseable {
 
   @Override
   public void close() {
-    if (coder != null) {
-      coder.close();
+    for (ErasureCoder coder : coders) {
+      if (coder != null) {
+        coder.close();
+      }
     }
   }
 }

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import org.tropos.common.io.ByteSink;
 import org.tropos.proto.hdds.BlockId;
 
 /**
@@ -18,13 +21,16 @@ import org.tropos.proto.hdds.BlockId;
  * <p>Not thread-safe: one stream.
  */
 final class EcReadAhead {
-  /** What a fetch runs: reads {@code length} bytes of the group from {@code offset} into {@code into}. */
+  /**
+   * What a fetch runs: reads {@code length} bytes of the group from {@code offset} into {@code sink}, in buffers the
+   * reader does not use again (they are kept, not copied).
+   */
   @FunctionalInterface
   interface PieceReader {
-    void read(long offset, ByteBuffer into) throws IOException;
+    void read(long offset, int length, ByteSink sink) throws IOException;
   }
 
-  private record Ahead(BlockId group, long offset, int length, CompletableFuture<ByteBuffer> bytes) {
+  private record Ahead(BlockId group, long offset, int length, CompletableFuture<List<ByteBuffer>> bytes) {
   }
 
   private final Executor executor;
@@ -34,8 +40,8 @@ final class EcReadAhead {
     this.executor = executor;
   }
 
-  /** The piece of {@code group} at {@code offset} fetched ahead, if it was and succeeded; else null. */
-  ByteBuffer take(BlockId group, long offset, int length) throws IOException {
+  /** The piece of {@code group} at {@code offset} fetched ahead, if it was and succeeded, in order; else null. */
+  List<ByteBuffer> take(BlockId group, long offset, int length) throws IOException {
     Ahead a = ahead;
     ahead = null;
     if (a == null || !a.group().equals(group) || a.offset() != offset || a.length() != length) {
@@ -54,13 +60,13 @@ final class EcReadAhead {
   /** Starts fetching {@code length} bytes of {@code group} from {@code offset}. */
   void start(BlockId group, long offset, int length, PieceReader reader) {
     ahead = new Ahead(group, offset, length, CompletableFuture.supplyAsync(() -> {
-      ByteBuffer piece = ByteBuffer.allocate(length);
+      List<ByteBuffer> piece = new ArrayList<>();
       try {
-        reader.read(offset, piece);
+        reader.read(offset, length, piece::add);
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      return piece.flip();
+      return piece;
     }, executor));
   }
 }
