@@ -22,7 +22,8 @@ import org.tropos.scm.container.EcContainerView.IndexReplica;
  * Decides how closed erasure-coded containers get back every index (ARCHITECTURE.md, "Erasure coding"). An index
  * is held by a sound replica: CLOSED, not found corrupt, on a datanode that is there. An index held only on a
  * datanode leaving the cluster is copied off it; an index held nowhere is rebuilt on a new datanode from the
- * others (once {@code data} of them can be read); an index held twice loses its extra. A new index goes to a
+ * others (once {@code data} of them can be read); an index held twice loses its extra, and a damaged replica
+ * (UNHEALTHY, or found corrupt by a reader) goes once its index is held soundly elsewhere. A new index goes to a
  * datanode with room holding no index of the container, on the rack holding fewest of its indexes, and to no node
  * already given {@code perNodeLimit} rebuilds or copies.
  *
@@ -85,6 +86,7 @@ final class EcRepairPlanner {
         restore(c, index, leaving.getOrDefault(index, List.of()), staying, leaving, nodes, load, actions);
       }
     }
+    over |= deleteDamaged(c, staying, underway, nodes, actions);
     return under ? ContainerHealth.UNDER_REPLICATED : over ? ContainerHealth.OVER_REPLICATED
         : ContainerHealth.HEALTHY;
   }
@@ -124,6 +126,25 @@ final class EcRepairPlanner {
     for (IndexReplica extra : held.subList(1, held.size())) {
       if (nodes.get(extra.node()).deletable()) {
         actions.add(EcRepair.delete(c.id(), c.config(), extra.index(), extra.node()));
+        any = true;
+      }
+    }
+    return any;
+  }
+
+  /**
+   * Deletes the damaged replicas of indexes held soundly on a datanode that stays (nothing is lost with them), from
+   * datanodes that may delete; whether any was.
+   */
+  private static boolean deleteDamaged(EcContainerView c, Map<Integer, List<IndexReplica>> staying,
+      Set<Integer> underway, Map<UUID, ReplicaNode> nodes, List<EcRepair> actions) {
+    boolean any = false;
+    for (IndexReplica r : c.replicas()) {
+      ReplicaNode node = nodes.get(r.node());
+      boolean damaged = r.state() == ContainerState.CONTAINER_UNHEALTHY || r.reportedBad();
+      if (damaged && !staying.getOrDefault(r.index(), List.of()).isEmpty() && !underway.contains(r.index())
+          && node != null && node.present() && node.deletable()) {
+        actions.add(EcRepair.delete(c.id(), c.config(), r.index(), r.node()));
         any = true;
       }
     }

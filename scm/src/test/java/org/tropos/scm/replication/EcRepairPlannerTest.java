@@ -102,6 +102,26 @@ class EcRepairPlannerTest {
   }
 
   @Test
+  void aDamagedReplicaIsRebuiltElsewhereFirstAndDeletedOnlyThen() {
+    List<IndexReplica> replicas = new ArrayList<>(closed(1, 2, 4, 5).replicas());
+    replicas.add(new IndexReplica(node(3), 3, ContainerState.CONTAINER_UNHEALTHY, GB, false));
+    EcRepairPlanner.Plan plan = planner.plan(List.of(new EcContainerView(7, ContainerState.CONTAINER_CLOSED, RS_3_2,
+        replicas)), nodes, List.of());
+    assertEquals(1, plan.actions().size(), "the index rebuilt; its damaged replica kept meanwhile");
+    EcRepair rebuild = plan.actions().get(0);
+    assertEquals(3, rebuild.index());
+    assertFalse(rebuild.isDelete());
+    assertTrue(planner.plan(List.of(new EcContainerView(7, ContainerState.CONTAINER_CLOSED, RS_3_2, replicas)),
+        nodes, List.of(rebuild.sent(1))).actions().isEmpty(), "nothing more while the rebuild is under way");
+
+    replicas.add(new IndexReplica(rebuild.target(), 3, ContainerState.CONTAINER_CLOSED, GB, false));
+    plan = planner.plan(List.of(new EcContainerView(7, ContainerState.CONTAINER_CLOSED, RS_3_2, replicas)), nodes,
+        List.of());
+    assertEquals(List.of(EcRepair.delete(7, RS_3_2, 3, node(3))), plan.actions());
+    assertEquals(ContainerHealth.OVER_REPLICATED, plan.health().get(7L));
+  }
+
+  @Test
   void aTargetTakesNoMoreThanItsLimit() {
     List<EcContainerView> containers = new ArrayList<>();
     for (long id = 1; id <= 10; id++) {
