@@ -331,10 +331,8 @@ final class MultipartOps {
     if (parts.getTruncated() && !list.isEmpty()) {
       xml.element("NextPartNumberMarker", list.get(list.size() - 1).getPartNumber());
     }
-    KeyInfo.Builder stored = KeyInfo.newBuilder().setFactor(parts.getFactor());
     xml.open("Owner").element("ID", parts.getOwner()).element("DisplayName", parts.getOwner()).close("Owner")
-        .element("StorageClass", buckets.storageClasses().of((parts.hasEc() ? stored.setEc(parts.getEc()) : stored)
-            .build()));
+        .element("StorageClass", buckets.storageClasses().of(parts.getFactor(), parts.hasEc(), parts.getEc()));
     MultipartChecksum asked = MultipartChecksum.ofUpload(parts.getMetadataMap());
     if (asked.algorithm() != null) {
       xml.element("ChecksumAlgorithm", asked.algorithm().name()).element("ChecksumType", asked.type().name());
@@ -369,8 +367,7 @@ final class MultipartOps {
           .element("NextUploadIdMarker", list.get(list.size() - 1).getUploadId());
     }
     for (MultipartUploadInfo u : list) {
-      KeyInfo.Builder stored = KeyInfo.newBuilder().setFactor(u.getFactor());
-      String storageClass = buckets.storageClasses().of((u.hasEc() ? stored.setEc(u.getEc()) : stored).build());
+      String storageClass = buckets.storageClasses().of(u.getFactor(), u.hasEc(), u.getEc());
       xml.open("Upload").element("Key", u.getKey()).element("UploadId", u.getUploadId())
           .open("Initiator").element("ID", u.getOwner()).element("DisplayName", u.getOwner()).close("Initiator")
           .open("Owner").element("ID", u.getOwner()).element("DisplayName", u.getOwner()).close("Owner")

@@ -33,9 +33,13 @@ public final class StorageClasses {
 
   /** A replication: erasure-coded when {@code ec} is set, else {@code factor} replicas. */
   private record Replication(ReplicationFactor factor, EcReplicationConfig ec) {
+    static Replication of(ReplicationFactor factor, boolean hasEc, EcReplicationConfig ec) {
+      return hasEc ? new Replication(ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED, ec)
+          : new Replication(factor, null);
+    }
+
     static Replication of(KeyInfo key) {
-      return new Replication(key.hasEc() ? ReplicationFactor.REPLICATION_FACTOR_UNSPECIFIED : key.getFactor(),
-          key.hasEc() ? key.getEc() : null);
+      return of(key.getFactor(), key.hasEc(), key.getEc());
     }
 
     static Replication parse(String text) {
@@ -117,7 +121,15 @@ public final class StorageClasses {
 
   /** The class {@code key} is shown with: the first configured for its replication, else STANDARD. */
   String of(KeyInfo key) {
-    Replication stored = Replication.of(key);
+    return of(Replication.of(key));
+  }
+
+  /** The class of what is stored as {@code factor}, or erasure-coded as {@code ec} when {@code hasEc}. */
+  String of(ReplicationFactor factor, boolean hasEc, EcReplicationConfig ec) {
+    return of(Replication.of(factor, hasEc, ec));
+  }
+
+  private String of(Replication stored) {
     return classes.entrySet().stream().filter(e -> e.getValue().equals(stored)).map(Map.Entry::getKey).findFirst()
         .orElse(STANDARD);
   }
