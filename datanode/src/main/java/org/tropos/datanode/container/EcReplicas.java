@@ -14,6 +14,7 @@ import org.tropos.proto.datanode.storage.ContainerDescriptor;
 import org.tropos.proto.hdds.BlockId;
 import org.tropos.proto.hdds.ChecksumData;
 import org.tropos.proto.hdds.ContainerState;
+import org.tropos.proto.hdds.EcReplicationConfig;
 
 /**
  * Writes and closes the replicas of erasure-coded containers (ARCHITECTURE.md, "Erasure coding"): no Raft group,
@@ -66,6 +67,19 @@ public final class EcReplicas {
     ContainerState state = store.state(containerId);
     if (state == ContainerState.CONTAINER_OPEN || state == ContainerState.CONTAINER_CLOSING) {
       store.setState(containerId, ContainerState.CONTAINER_CLOSED);
+    }
+  }
+
+  /**
+   * Closes this node's replica of the container, first making an empty one of index {@code index} if it holds none:
+   * a member no cell reached holds no acknowledged stripe, and its index is rebuilt from the others.
+   */
+  public void closeEmpty(long containerId, EcReplicationConfig ec, int index) throws DatanodeException {
+    if (store.descriptor(containerId).isEmpty()) {
+      store.create(ContainerDescriptor.newBuilder().setContainerId(containerId).setEc(ec).setReplicaIndex(index));
+    }
+    if (holdsEc(containerId)) {
+      close(containerId);
     }
   }
 

@@ -110,11 +110,14 @@ public final class PipelineCommandHandler implements AutoCloseable {
 
   /**
    * Through the Raft group (only its leader can), or locally when the pipeline is gone: as QUASI_CLOSED, or
-   * (forced) from QUASI_CLOSED to CLOSED. An erasure-coded replica has no Raft group: closed here.
+   * (forced) from QUASI_CLOSED to CLOSED. An erasure-coded replica has no Raft group: closed here, made empty and
+   * closed if this member holds none.
    */
   private void closeContainer(CloseContainerCommand close) throws IOException, DatanodeException {
     if (ecReplicas.holdsEc(close.getContainerId())) {
       ecReplicas.close(close.getContainerId());
+    } else if (close.hasEc()) {
+      ecReplicas.closeEmpty(close.getContainerId(), close.getEc(), close.getReplicaIndex());
     } else if (close.getForce()) {
       store.forceClose(close.getContainerId());
     } else if (close.getQuasi()) {

@@ -165,6 +165,24 @@ class EcWriteRequestsTest {
     assertEquals(1, store.reports().get(0).getBlockCount());
   }
 
+  /**
+   * Told to close a container it holds no replica of (no cell reached it), a member makes an empty CLOSED replica of
+   * its index, so the container can close; a write arriving after is refused and leaves nothing.
+   */
+  @Test
+  void aMemberNoCellReachedClosesAnEmptyReplicaOfItsIndex() throws Exception {
+    new EcReplicas(store).closeEmpty(7, RS_3_2.toProto(), 4);
+    assertEquals(ContainerState.CONTAINER_CLOSED, store.state(7));
+    assertEquals(4, store.reports().get(0).getReplicaIndex());
+    assertEquals(0, store.reports().get(0).getBlockCount());
+    try (BlockReadServer server = start(BlockAccess.OPEN); BlockReadClient client = connect(server)) {
+      DatanodeException e = assertThrows(DatanodeException.class,
+          () -> client.writeEc(chunk(4, BLOCK, 0, cell, true), NO_TOKEN, ByteBuffer.wrap(cell)));
+      assertEquals(DatanodeResult.CONTAINER_NOT_OPEN, e.result());
+    }
+    assertEquals(0, store.reports().get(0).getBlockCount());
+  }
+
   @Test
   void aSecureServerWritesOnlyForTheBearerOfTheBlocksWriteToken() throws Exception {
     ManualClock clock = new ManualClock();

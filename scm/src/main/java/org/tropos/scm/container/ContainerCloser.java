@@ -67,7 +67,11 @@ final class ContainerCloser {
         continue;
       }
       if (c.hasEc()) {
-        c.getMembersList().forEach(m -> commands.add(Uuids.fromProto(m), closeCommand(c, false)));
+        for (int i = 0; i < c.getMembersCount(); i++) {
+          ScmCommand close = closeCommand(c, false);
+          commands.add(Uuids.fromProto(c.getMembers(i)), close.toBuilder().setCloseContainer(close
+              .getCloseContainer().toBuilder().setEc(c.getEc()).setReplicaIndex(i + 1)).build());
+        }
         continue;
       }
       UUID leader = leaders.get(Uuids.fromProto(c.getPipelineId().getId()));

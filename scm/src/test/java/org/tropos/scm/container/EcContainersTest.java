@@ -122,8 +122,11 @@ class EcContainersTest {
 
     containers.closeContainers();
     List<UUID> members = members(id);
-    for (UUID member : members) {
-      assertTrue(closeCommands(member).contains(id), member + " is told to close its replica");
+    for (int i = 0; i < members.size(); i++) {
+      List<Integer> indexes = commands.drain(members.get(i)).stream().filter(ScmCommand::hasCloseContainer)
+          .map(ScmCommand::getCloseContainer).filter(c -> c.getContainerId() == id && c.getEc().equals(
+              RS_3_2.toProto())).map(c -> c.getReplicaIndex()).toList();
+      assertEquals(List.of(i + 1), indexes, members.get(i) + " is told to close its replica, of its index");
     }
     for (int i = 0; i < members.size(); i++) {
       report(members.get(i), id, i + 1, i < 4 ? ContainerState.CONTAINER_CLOSED : ContainerState.CONTAINER_CLOSING);
@@ -164,11 +167,6 @@ class EcContainersTest {
 
   private List<UUID> members(long containerId) {
     return containers.container(containerId).getMembersList().stream().map(Uuids::fromProto).toList();
-  }
-
-  private List<Long> closeCommands(UUID datanode) {
-    return commands.drain(datanode).stream().filter(ScmCommand::hasCloseContainer)
-        .map(c -> c.getCloseContainer().getContainerId()).toList();
   }
 
   private void report(UUID datanode, long containerId, int index, ContainerState state) {
