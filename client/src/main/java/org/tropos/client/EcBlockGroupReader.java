@@ -155,7 +155,8 @@ final class EcBlockGroupReader implements AutoCloseable {
   /**
    * Each stripe's data cells from the runs read, those of data units not read (null in {@code read}) rebuilt. The
    * whole stripes are decoded at once over the runs, as a rebuilt byte depends only on the same byte of the other
-   * cells, in two halves on two threads (decoding is most of a degraded read's work); a partial last stripe alone.
+   * cells, in two halves on two threads when large (decoding is most of a degraded read's work); a partial last
+   * stripe on its own.
    */
   private ByteBuffer[][] rebuild(ByteBuffer[] read, long from, long to) throws IOException {
     int cell = config.cellSize();
@@ -167,20 +168,17 @@ final class EcBlockGroupReader implements AutoCloseable {
     if (missing.length > 0) {
       long whole = Math.max(from, Math.min(to, group.length() / config.stripeSize()));
       int wholeBytes = (int) ((whole - from) * cell);
-      int half = wholeBytes < PARALLEL_DECODE_BYTES ? wholeBytes : wholeBytes / 2 / 4096 * 4096;
-      CompletableFuture<Void> second = CompletableFuture.runAsync(() -> decode(1, read, units, missing, half,
-          wholeBytes - half), this.runs);
-      decode(0, read, units, missing, 0, half);
-      await(second);
+      if (wholeBytes >= PARALLEL_DECODE_BYTES) {
+        int half = wholeBytes / 2 / 4096 * 4096;
+        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> decode(1, read, units, missing, half,
+            wholeBytes - half), runs);
+        decode(0, read, units, missing, 0, half);
+        await(second);
+      } else {
+        decode(0, read, units, missing, 0, wholeBytes);
+      }
       if (whole < to) {
-        int first = layout.cellLength(whole, 0, group.length());
-        ByteBuffer[] cells = new ByteBuffer[config.units()];
-        for (int unit = 0; unit < config.units(); unit++) {
-          cells[unit] = read[unit] == null ? null : read[unit].slice(wholeBytes, read[unit].limit() - wholeBytes);
-        }
-        ByteBuffer[] outputs = Arrays.stream(missing).mapToObj(unit -> units[unit].slice(wholeBytes, first))
-            .toArray(ByteBuffer[]::new);
-        coder(0).decode(cells, missing, outputs, first);
+        decode(0, read, units, missing, wholeBytes, layout.cellLength(whole, 0, group.length()));
       }
     }
     ByteBuffer[][] stripes = new ByteBuffer[(int) (to - from)][config.data()];
@@ -194,14 +192,18 @@ final class EcBlockGroupReader implements AutoCloseable {
     return stripes;
   }
 
-  /** Rebuilds {@code length} bytes from {@code offset} of the missing units' units with coder {@code which}. */
+  /**
+   * Rebuilds bytes {@code [offset, offset + length)} of the missing units' runs in {@code units} from the runs read,
+   * with coder {@code which}; a run read that ends sooner (a partial stripe's shorter cell) counts as zero-padded.
+   */
   private void decode(int which, ByteBuffer[] read, ByteBuffer[] units, int[] missing, int offset, int length) {
     if (length == 0) {
       return;
     }
     ByteBuffer[] cells = new ByteBuffer[config.units()];
     for (int unit = 0; unit < config.units(); unit++) {
-      cells[unit] = read[unit] == null ? null : read[unit].slice(offset, length);
+      cells[unit] = read[unit] == null ? null
+          : read[unit].slice(offset, Math.min(length, read[unit].limit() - offset));
     }
     ByteBuffer[] outputs = Arrays.stream(missing).mapToObj(unit -> units[unit].slice(offset, length))
         .toArray(ByteBuffer[]::new);

@@ -72,7 +72,8 @@ public final class EcReplicas {
 
   /**
    * Closes this node's replica of the container, first making an empty one of index {@code index} if it holds none:
-   * a member no cell reached holds no acknowledged stripe, and its index is rebuilt from the others.
+   * no stripe of the container can have been acknowledged without this member, so an empty replica is all its
+   * index holds.
    */
   public void closeEmpty(long containerId, EcReplicationConfig ec, int index) throws DatanodeException {
     if (store.descriptor(containerId).isEmpty()) {

@@ -100,7 +100,7 @@ final class Multipart {
   }
 
   /**
-   * How a part of {@code request}'s upload of {@code key} is encrypted: as the upload is, under its data key (each
+   * How a part of {@code upload} ({@code request} opens it) is encrypted: as the upload is, under its data key (each
    * part a stream of its own). {@code written}: the part's bytes came before it was opened, so without that key.
    */
   static Optional<KeyEncryption> partEncryption(MultipartUploadRow upload, OpenKeyRequest request, boolean written)
