@@ -168,9 +168,11 @@ final class MiniCluster implements AutoCloseable {
         DatanodeStatus::getState));
   }
 
+  /** Waits until every datanode is HEALTHY and serving (heard from since it registered). */
   void awaitAllHealthy() throws Exception {
-    Await.until(cluster.datanodeCount() + " HEALTHY datanodes", WAIT, this::states,
-        s -> s.size() == cluster.datanodeCount() && s.values().stream().allMatch(v -> v == NodeState.HEALTHY));
+    Await.until(cluster.datanodeCount() + " HEALTHY datanodes", WAIT, this::datanodes,
+        s -> s.size() == cluster.datanodeCount() && s.stream().allMatch(d -> d.getState() == NodeState.HEALTHY
+            && d.getServing()));
   }
 
   void awaitState(UUID node, NodeState state) throws Exception {

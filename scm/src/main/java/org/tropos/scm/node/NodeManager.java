@@ -158,6 +158,7 @@ public final class NodeManager {
       }
       node.lastContactMillis = heardAtMillis;
       node.report = report;
+      node.serving = true;
       before = node.state;
       if (before != NodeState.HEALTHY) {
         LOG.info("Datanode {} ({}) is HEALTHY again after being {}", id, node.details.getHostName(), before);
@@ -284,7 +285,7 @@ public final class NodeManager {
   private static NodeStatus statusOf(UUID id, TrackedNode node, long now) {
     return new NodeStatus(id, node.details, node.state, node.report,
         node.registeredSinceStart ? now - node.lastContactMillis : -1, node.operationalState(),
-        node.operational.getMaintenanceEndEpochMs());
+        node.operational.getMaintenanceEndEpochMs(), node.serving);
   }
 
   private void persist(UUID id, DatanodeDetails details) throws ScmException {
@@ -302,6 +303,8 @@ public final class NodeManager {
     final boolean registeredSinceStart;
     NodeState state;
     long lastContactMillis;
+    /** A heartbeat came after this registration (see {@link NodeStatus#serving}). */
+    boolean serving;
     NodeReport report = NodeReport.getDefaultInstance();
     NodeOperationalRecord operational = NodeOperationalRecord.getDefaultInstance();
 

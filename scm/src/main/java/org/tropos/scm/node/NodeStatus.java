@@ -16,9 +16,12 @@ import org.tropos.proto.hdds.NodeState;
  * @param lastHeartbeatAgeMs time since SCM last heard from it, -1 if not since SCM started
  * @param operationalState in service, decommissioning, in maintenance...
  * @param maintenanceEndEpochMs when its maintenance ends by itself; 0 if not in maintenance or until recommissioned
+ * @param serving whether a heartbeat came after its last registration: a datanode starts its data path (store, read
+ *     port, Raft server) as it registers and heartbeats only after that, so until then a client writing to it
+ *     directly may find its ports closed
  */
 public record NodeStatus(UUID id, DatanodeDetails details, NodeState state, NodeReport lastReport,
-    long lastHeartbeatAgeMs, NodeOperationalState operationalState, long maintenanceEndEpochMs) {
+    long lastHeartbeatAgeMs, NodeOperationalState operationalState, long maintenanceEndEpochMs, boolean serving) {
 
   public boolean inService() {
     return operationalState == NodeOperationalState.IN_SERVICE;

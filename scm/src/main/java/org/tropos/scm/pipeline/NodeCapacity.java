@@ -22,9 +22,12 @@ public final class NodeCapacity {
         && hasDataRoom(node);
   }
 
-  /** HEALTHY and in service, with room on a data volume: it may take a replica of a new erasure-coded container. */
+  /**
+   * HEALTHY, serving, in service, with room on a data volume: it may take a replica of a new erasure-coded container
+   * (clients write those straight to its read port, so a node that registered but has not started serving is not).
+   */
   public static boolean canHoldData(NodeStatus node) {
-    return node.state() == NodeState.HEALTHY && node.inService() && hasDataRoom(node);
+    return node.state() == NodeState.HEALTHY && node.serving() && node.inService() && hasDataRoom(node);
   }
 
   /**

@@ -81,7 +81,7 @@ public final class ScmAdminRpc extends ScmAdminServiceGrpc.ScmAdminServiceImplBa
               .setLastReport(node.lastReport()).setLastHeartbeatAgeMs(node.lastHeartbeatAgeMs())
               .setPipelineCount(l.pipelines()).setLeaderCount(l.leaders())
               .setOperationalState(node.operationalState())
-              .setMaintenanceEndEpochMs(node.maintenanceEndEpochMs()));
+              .setMaintenanceEndEpochMs(node.maintenanceEndEpochMs()).setServing(node.serving()));
         }
       }
       return response.build();

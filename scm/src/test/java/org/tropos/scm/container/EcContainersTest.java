@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -76,10 +77,15 @@ class EcContainersTest {
     nodes.listen(containers);
     for (int i = 0; i < 6; i++) {
       UUID id = new UUID(0, i + 1);
-      nodes.register(DatanodeDetails.newBuilder().setUuid(Uuids.toProto(id)).setHostName("dn" + i)
-          .setIpAddress("127.0.0.1").build(), ROOMY, "");
+      register(id);
+      nodes.heartbeat(id, ROOMY, List.of(), List.of());
       datanodes.add(id);
     }
+  }
+
+  private void register(UUID id) throws ScmException {
+    nodes.register(DatanodeDetails.newBuilder().setUuid(Uuids.toProto(id))
+        .setHostName("dn" + (id.getLeastSignificantBits() - 1)).setIpAddress("127.0.0.1").build(), ROOMY, "");
   }
 
   @AfterEach
@@ -163,6 +169,22 @@ class EcContainersTest {
         ExcludeList.newBuilder().addDatanodes(Uuids.toProto(failed)).build());
     assertNotEquals(id, next.block().getContainerId());
     assertFalse(members(next.block().getContainerId()).contains(failed));
+  }
+
+  @Test
+  void aDatanodeGetsNoIndexUntilItHeartbeatsAfterRegistering() throws ScmException {
+    // A datanode starts its data path as it registers and heartbeats only once it is up: a client sent to it
+    // in between finds its read port closed.
+    UUID restarted = datanodes.get(0);
+    register(restarted);
+    long id = containers.allocateEcBlock(MB, RS_3_2, ExcludeList.getDefaultInstance()).block().getContainerId();
+    assertFalse(nodes.node(restarted).orElseThrow().serving());
+    assertEquals(Set.copyOf(datanodes.subList(1, 6)), Set.copyOf(members(id)), "on the five serving datanodes only");
+    nodes.heartbeat(restarted, ROOMY, List.of(), List.of());
+    assertTrue(nodes.node(restarted).orElseThrow().serving());
+    List<UUID> members = members(containers.allocateEcBlock(MB, RS_3_2, ExcludeList.newBuilder()
+        .addDatanodes(Uuids.toProto(datanodes.get(1))).build()).block().getContainerId());
+    assertTrue(members.contains(restarted), "serving again after its heartbeat: " + members);
   }
 
   private List<UUID> members(long containerId) {

@@ -86,7 +86,7 @@ class EcPlacementTest {
         UUID id = new UUID(rack, i);
         nodes.add(new NodeStatus(id, DatanodeDetails.newBuilder().setUuid(Uuids.toProto(id))
             .setNetworkLocation("/r" + rack).build(), NodeState.HEALTHY, room(50 * GB), 0,
-            NodeOperationalState.IN_SERVICE, 0));
+            NodeOperationalState.IN_SERVICE, 0, true));
       }
     }
     return nodes;
@@ -98,10 +98,10 @@ class EcPlacementTest {
   }
 
   private static NodeStatus withState(NodeStatus n, NodeState state) {
-    return new NodeStatus(n.id(), n.details(), state, n.lastReport(), 0, NodeOperationalState.IN_SERVICE, 0);
+    return new NodeStatus(n.id(), n.details(), state, n.lastReport(), 0, NodeOperationalState.IN_SERVICE, 0, true);
   }
 
   private static NodeStatus full(NodeStatus n) {
-    return new NodeStatus(n.id(), n.details(), n.state(), room(GB), 0, NodeOperationalState.IN_SERVICE, 0);
+    return new NodeStatus(n.id(), n.details(), n.state(), room(GB), 0, NodeOperationalState.IN_SERVICE, 0, true);
   }
 }

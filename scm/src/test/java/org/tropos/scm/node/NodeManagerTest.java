@@ -1,6 +1,7 @@
 package org.tropos.scm.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,6 +119,11 @@ class NodeManagerTest {
     nodes.register(node(id, "dn2"), NodeReport.getDefaultInstance(), "CID-test");
     assertEquals(NodeState.HEALTHY, stateOf(id));
     assertEquals("/rack2", nodes.nodes().get(0).details().getNetworkLocation());
+    assertFalse(nodes.nodes().get(0).serving(), "registered: its data path is starting");
+    nodes.heartbeat(id, NodeReport.getDefaultInstance(), List.of(), List.of());
+    assertTrue(nodes.nodes().get(0).serving(), "a heartbeat after the registration: its data path is up");
+    nodes.register(node(id, "dn2"), NodeReport.getDefaultInstance(), "CID-test");
+    assertFalse(nodes.nodes().get(0).serving(), "registered again (e.g. restarted): not until it heartbeats");
   }
 
   @Test

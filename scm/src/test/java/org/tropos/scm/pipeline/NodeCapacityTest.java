@@ -19,7 +19,7 @@ class NodeCapacityTest {
 
   private static NodeStatus node(NodeReport report) {
     return new NodeStatus(UUID.randomUUID(), DatanodeDetails.getDefaultInstance(), NodeState.HEALTHY, report, 0,
-        NodeOperationalState.IN_SERVICE, 0);
+        NodeOperationalState.IN_SERVICE, 0, true);
   }
 
   private static NodeReport volume(long available, long reserved) {
