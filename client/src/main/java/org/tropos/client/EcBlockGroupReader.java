@@ -105,7 +105,7 @@ final class EcBlockGroupReader implements AutoCloseable {
         start[s.unit()] = Math.min(start[s.unit()], s.unitOffset());
         stop[s.unit()] = Math.max(stop[s.unit()], s.unitOffset() + s.length());
       }
-      ByteBuffer[] runs = fetch(start, stop);
+      ByteBuffer[] runs = fetch(start, stop, false);
       if (runs != null) {
         for (Segment s : segments) {
           int at = (int) (s.unitOffset() - start[s.unit()]);
@@ -145,7 +145,7 @@ final class EcBlockGroupReader implements AutoCloseable {
             + " only " + chosen + " of the " + config.data() + " indexes " + config + " needs could be (indexes"
             + " failed or unknown: " + unavailable() + ")");
       }
-      ByteBuffer[] read = fetch(start, stop);
+      ByteBuffer[] read = fetch(start, stop, true);
       if (read != null) {
         return rebuild(read, from, to);
       }
@@ -163,7 +163,7 @@ final class EcBlockGroupReader implements AutoCloseable {
     int[] missing = IntStream.range(0, config.data()).filter(unit -> read[unit] == null).toArray();
     ByteBuffer[] units = read.clone();
     for (int unit : missing) {
-      units[unit] = ByteBuffer.allocate((int) ((to - from) * cell));
+      units[unit] = newBuffer((int) ((to - from) * cell), true);
     }
     if (missing.length > 0) {
       long whole = Math.max(from, Math.min(to, group.length() / config.stripeSize()));
@@ -222,10 +222,11 @@ final class EcBlockGroupReader implements AutoCloseable {
   }
 
   /**
-   * Reads {@code [start, stop)} of each unit with a run (start not MAX_VALUE; an empty run reads nothing) at once;
-   * null if one failed, which is marked so the caller reads others instead.
+   * Reads {@code [start, stop)} of each unit with a run (start not MAX_VALUE; an empty run reads nothing) at once,
+   * into buffers the coder takes without a copy when {@code forDecoding}; null if one failed, which is marked so the
+   * caller reads others instead.
    */
-  private ByteBuffer[] fetch(long[] start, long[] stop) throws IOException {
+  private ByteBuffer[] fetch(long[] start, long[] stop, boolean forDecoding) throws IOException {
     ByteBuffer[] read = new ByteBuffer[config.units()];
     List<CompletableFuture<Void>> pending = new ArrayList<>();
     List<Integer> units = new ArrayList<>();
@@ -234,7 +235,7 @@ final class EcBlockGroupReader implements AutoCloseable {
         continue;
       }
       int length = (int) (stop[unit] - start[unit]);
-      read[unit] = ByteBuffer.allocate(length);
+      read[unit] = newBuffer(length, forDecoding);
       if (length > 0) {
         int u = unit;
         units.add(unit);
@@ -271,6 +272,10 @@ final class EcBlockGroupReader implements AutoCloseable {
   }
 
   /** The coder of one of the two decoding threads (a coder caches its matrix: one per thread). */
+  private ByteBuffer newBuffer(int capacity, boolean forDecoding) {
+    return forDecoding && coder(0).wantsDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+  }
+
   private ErasureCoder coder(int which) {
     if (coders[which] == null) {
       coders[which] = new ErasureCoder(config);

@@ -13,7 +13,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.tropos.common.ec.EcCodec;
 import org.tropos.common.ec.EcReplication;
 import org.tropos.common.ec.ErasureCoder;
 import org.tropos.common.ec.StripeLayout;
@@ -158,8 +157,8 @@ final class EcBlockGroupWriter implements BlockWriter {
     return newBuffer(capacity).put(full.flip());
   }
 
-  private static ByteBuffer newBuffer(int capacity) {
-    return EcCodec.NATIVE ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+  private ByteBuffer newBuffer(int capacity) {
+    return coder.wantsDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
   }
 
   private static int gcd(int a, int b) {

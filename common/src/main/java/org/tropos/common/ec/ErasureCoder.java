@@ -3,33 +3,36 @@ package org.tropos.common.ec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import org.apache.hadoop.io.erasurecode.rawcoder.RawErasureDecoder;
-import org.apache.hadoop.io.erasurecode.rawcoder.RawErasureEncoder;
 
 /**
- * Encodes the parity cells of a stripe and rebuilds missing cells from any {@code data} of its cells, with Hadoop's
- * raw coders. Cells of a partial stripe may be shorter than the stripe's first cell: they are coded as if
- * zero-padded, without the caller padding them. Not thread-safe (Hadoop's decoder caches its matrix per loss
- * pattern): one per writer, reader or reconstruction. Holds native memory while ISA-L runs it: close it.
+ * Encodes the parity cells of a stripe and rebuilds missing cells from any {@code data} of its cells, with the
+ * codec's coder ({@link EcCodec}). Cells of a partial stripe may be shorter than the stripe's first cell: they are
+ * coded as if zero-padded, without the caller padding them; cells in the other kind of buffer than the coder works
+ * on are copied. Not thread-safe (decoders keep their matrix per loss pattern): one per writer, reader or
+ * reconstruction. Close it.
  */
 public final class ErasureCoder implements AutoCloseable {
   private final EcReplication config;
-  private final RawErasureEncoder encoder;
-  private final RawErasureDecoder decoder;
+  private final CellCoder coder;
   /** Whether the coder wants direct buffers (ISA-L) or heap ones (pure Java works on their arrays). */
-  private final boolean direct = EcCodec.NATIVE;
+  private final boolean direct;
   /** Zero-padded copies of cells handed in short or in the other kind of buffer, one per unit. */
   private final ByteBuffer[] scratch;
 
   public ErasureCoder(EcReplication config) {
     this.config = config;
-    this.encoder = config.codec().newEncoder(config.data(), config.parity());
-    this.decoder = config.codec().newDecoder(config.data(), config.parity());
+    this.coder = config.codec().newCoder(config.data(), config.parity());
+    this.direct = coder.wantsDirect();
     this.scratch = new ByteBuffer[config.units() + config.parity()];
   }
 
   public EcReplication config() {
     return config;
+  }
+
+  /** Whether cells in direct buffers are coded without a copy (else heap ones are). */
+  public boolean wantsDirect() {
+    return direct;
   }
 
   /**
@@ -47,7 +50,7 @@ public final class ErasureCoder implements AutoCloseable {
     }
     ByteBuffer[] outputs = outputs(parity, cellLength);
     try {
-      encoder.encode(inputs, outputs);
+      coder.encode(inputs, outputs);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -86,7 +89,7 @@ public final class ErasureCoder implements AutoCloseable {
     }
     ByteBuffer[] rebuilt = outputs(outputs, cellLength);
     try {
-      decoder.decode(inputs, missing, rebuilt);
+      coder.decode(inputs, missing, rebuilt);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -154,7 +157,6 @@ public final class ErasureCoder implements AutoCloseable {
 
   @Override
   public void close() {
-    encoder.release();
-    decoder.release();
+    coder.close();
   }
 }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,6 +105,15 @@ public final class EcReconstructor {
     private final List<Map<Long, BlockData>> listings = new ArrayList<>();
     /** Where the sources' runs are read at once, one thread per source read. */
     private final ExecutorService sources;
+    /** Where the next run is read while the current one is decoded. */
+    private final ExecutorService prefetch;
+    /** Stripes per run, and a unit's bytes of one run. */
+    private final long runStripes;
+    private final int runBytes;
+    /** Two sets of per-unit run buffers, used in turn: one is read into while the other is decoded. */
+    private final ByteBuffer[][] buffers;
+    /** The lost index's cells of one run. */
+    private final ByteBuffer output;
 
     Rebuild(long containerId, EcReplication config, int index, Map<Integer, HostPort> sources,
         ContainerCopies.Staging copy) throws IOException {
@@ -117,6 +127,11 @@ public final class EcReconstructor {
       this.clients = new BlockReadClient[config.units()];
       this.sources = Threads.boundedPoolWithBackpressure(nodeName + "-ec-rebuild-read", config.data(),
           config.units());
+      this.prefetch = Threads.boundedPool(nodeName + "-ec-rebuild-next", 1, 1);
+      this.runStripes = Math.max(1, RUN_BYTES / ((long) config.data() * config.cellSize()));
+      this.runBytes = (int) (runStripes * config.cellSize());
+      this.buffers = new ByteBuffer[2][config.units()];
+      this.output = newBuffer(runBytes);
       for (int unit = 0; unit < config.units(); unit++) {
         listings.add(Map.of());
         HostPort source = sources.get(unit + 1);
@@ -166,13 +181,17 @@ public final class EcReconstructor {
           .get(localId).getChecksums().getBytesPerChecksum();
       ChecksumData checksums = ChecksumData.getDefaultInstance();
       long stripes = layout.stripes(groupLength);
-      long runStripes = Math.max(1, RUN_BYTES / ((long) config.data() * config.cellSize()));
       BlockId id = BlockId.newBuilder().setContainerId(containerId)
           .setLocalId(localId).build();
       try (FileChannel out = FileChannel.open(copy.blockFile(localId), StandardOpenOption.CREATE_NEW,
           StandardOpenOption.WRITE)) {
-        for (long first = 0; first < stripes; first += runStripes) {
-          ByteBuffer cells = rebuildRun(id, groupLength, first, Math.min(stripes, first + runStripes));
+        // The next run is read while this one is decoded, checksummed and written.
+        CompletableFuture<ByteBuffer[]> next = readRunsAsync(id, groupLength, 0, Math.min(stripes, runStripes), 0);
+        for (long first = 0, run = 0; first < stripes; first += runStripes, run++) {
+          ByteBuffer[] runs = joinRuns(next);
+          long to = Math.min(stripes, first + runStripes);
+          next = to < stripes ? readRunsAsync(id, groupLength, to, Math.min(stripes, to + runStripes), run + 1) : null;
+          ByteBuffer cells = rebuildRun(runs, groupLength, first, to);
           checksums = Checksums.concat(checksums, Checksums.compute(cells, bytesPerChecksum));
           while (cells.hasRemaining()) {
             out.write(cells);
@@ -189,26 +208,44 @@ public final class EcReconstructor {
           .setGroupLength(groupLength).build();
     }
 
-    /** The lost index's cells of stripes {@code [from, to)}, back to back. */
-    private ByteBuffer rebuildRun(BlockId id, long groupLength, long from, long to)
-        throws DatanodeException {
-      ByteBuffer[] runs = readRuns(id, groupLength, from, to);
-      long size = 0;
-      for (long s = from; s < to; s++) {
-        size += layout.cellLength(s, lost, groupLength);
-      }
-      ByteBuffer rebuilt = ByteBuffer.allocate((int) size);
+    /** The lost index's cells of stripes {@code [from, to)}, back to back, decoded from the runs read. */
+    private ByteBuffer rebuildRun(ByteBuffer[] runs, long groupLength, long from, long to) {
+      ByteBuffer rebuilt = output.clear();
       for (long s = from; s < to; s++) {
         rebuildCell(runs, groupLength, s, from, rebuilt);
       }
       return rebuilt.flip();
     }
 
+    private CompletableFuture<ByteBuffer[]> readRunsAsync(BlockId id, long groupLength, long from, long to,
+        long run) {
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          return readRuns(id, groupLength, from, to, buffers[(int) (run % 2)]);
+        } catch (DatanodeException e) {
+          throw new CompletionException(e);
+        }
+      }, prefetch);
+    }
+
+    private ByteBuffer[] joinRuns(CompletableFuture<ByteBuffer[]> runs) throws IOException, DatanodeException {
+      try {
+        return runs.join();
+      } catch (CompletionException e) {
+        if (e.getCause() instanceof DatanodeException d) {
+          throw d;
+        }
+        throw new IOException(e.getCause());
+      }
+    }
+
     /**
-     * The runs of stripes {@code [from, to)} of {@code data} sources (null for the others), read at once; a source
-     * that fails is left for the rest of the rebuild and the next one read instead.
+     * The runs of stripes {@code [from, to)} of {@code data} sources (null for the others), read at once into
+     * {@code into} (one buffer per unit, made as needed); a source that fails is left for the rest of the rebuild
+     * and the next one read instead.
      */
-    private ByteBuffer[] readRuns(BlockId id, long groupLength, long from, long to) throws DatanodeException {
+    private ByteBuffer[] readRuns(BlockId id, long groupLength, long from, long to, ByteBuffer[] into)
+        throws DatanodeException {
       while (true) {
         ByteBuffer[] runs = new ByteBuffer[config.units()];
         Map<Integer, CompletableFuture<ByteBuffer>> reads = new LinkedHashMap<>();
@@ -223,8 +260,12 @@ public final class EcReconstructor {
           if (end <= start) {
             runs[unit] = ByteBuffer.allocate(0);
           } else {
+            if (into[unit] == null) {
+              into[unit] = newBuffer(runBytes);
+            }
             int u = unit;
-            reads.put(unit, CompletableFuture.supplyAsync(() -> read(u, id, start, (int) (end - start)), sources));
+            ByteBuffer target = into[unit].clear().limit((int) (end - start));
+            reads.put(unit, CompletableFuture.supplyAsync(() -> read(u, id, start, target), sources));
           }
         }
         if (chosen < config.data()) {
@@ -242,7 +283,7 @@ public final class EcReconstructor {
       }
     }
 
-    /** Decodes stripe {@code s}'s cell of the lost index from the runs read, appending it to {@code rebuilt}. */
+    /** Decodes stripe {@code s}'s cell of the lost index from the runs read, straight into {@code rebuilt}. */
     private void rebuildCell(ByteBuffer[] runs, long groupLength, long s, long from, ByteBuffer rebuilt) {
       int first = layout.cellLength(s, 0, groupLength);
       int at = (int) ((s - from) * config.cellSize());
@@ -253,16 +294,21 @@ public final class EcReconstructor {
           cells[unit] = length == 0 ? ByteBuffer.allocate(0) : runs[unit].slice(at, length);
         }
       }
-      ByteBuffer out = ByteBuffer.allocate(first);
-      coder.decode(cells, new int[] {lost}, new ByteBuffer[] {out}, first);
-      rebuilt.put(out.limit(layout.cellLength(s, lost, groupLength)));
+      // A partial stripe's lost cell may be shorter than the first: the decode writes the first's length, of which
+      // the position moves on by the cell's own (the run's buffer has room for whole cells).
+      coder.decode(cells, new int[] {lost}, new ByteBuffer[] {rebuilt.slice(rebuilt.position(), first)}, first);
+      rebuilt.position(rebuilt.position() + layout.cellLength(s, lost, groupLength));
     }
 
-    /** {@code length} verified bytes of a source's block from {@code offset}, or null if the source failed. */
-    private ByteBuffer read(int unit, BlockId id, long offset, int length) {
-      ByteBuffer run = ByteBuffer.allocate(length);
+    /** A buffer of the kind the coder works on without copying. */
+    private ByteBuffer newBuffer(int capacity) {
+      return coder.wantsDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
+    }
+
+    /** {@code run}'s remaining bytes, verified, of a source's block from {@code offset}; null if the source failed. */
+    private ByteBuffer read(int unit, BlockId id, long offset, ByteBuffer run) {
       try {
-        clients[unit].read(id, offset, length, token, run::put);
+        clients[unit].read(id, offset, run.remaining(), token, run::put);
         return run.flip();
       } catch (IOException | DatanodeException e) {
         fail(unit, e);
@@ -285,6 +331,7 @@ public final class EcReconstructor {
 
     @Override
     public void close() {
+      Threads.shutdown(prefetch, Duration.ofSeconds(5));
       Threads.shutdown(sources, Duration.ofSeconds(5));
       for (int unit = 0; unit < clients.length; unit++) {
         if (clients[unit] != null) {
