@@ -36,14 +36,9 @@ final class IsaL {
   }
 
   private static Optional<String> load() {
-    Optional<String> unavailable;
-    if (Native.POINTER_SIZE != Long.BYTES) {
-      unavailable = Optional.of("a " + Native.POINTER_SIZE * 8 + "-bit platform");
-    } else {
-      unavailable = register();
-    }
+    Optional<String> unavailable = register();
     if (unavailable.isEmpty()) {
-      LOG.info("Erasure coding runs on ISA-L ({})", NativeLibrary.getInstance("isal").getFile());
+      LOG.info("Erasure coding runs on ISA-L");
     } else {
       LOG.info("Erasure coding runs on Hadoop's pure Java coder: ISA-L not loaded ({}); install libisal2 (isa-l)"
           + " to code faster", unavailable.get());
@@ -53,11 +48,14 @@ final class IsaL {
 
   private static Optional<String> register() {
     try {
+      if (Native.POINTER_SIZE != Long.BYTES) {
+        return Optional.of("a " + Native.POINTER_SIZE * 8 + "-bit platform");
+      }
       NativeLibrary library = NativeLibrary.getInstance("isal", Map.of(Library.OPTION_FUNCTION_MAPPER,
           (com.sun.jna.FunctionMapper) (lib, method) -> C_NAMES.get(method.getName())));
       Native.register(IsaL.class, library);
       return Optional.empty();
-    } catch (UnsatisfiedLinkError | RuntimeException e) {
+    } catch (LinkageError | RuntimeException e) { // no libisal, or no JNA (its classes or its native stub)
       return Optional.of(String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString()));
     }
   }
