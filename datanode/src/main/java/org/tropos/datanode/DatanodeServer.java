@@ -81,7 +81,7 @@ public final class DatanodeServer implements AutoCloseable {
   private volatile BlockReadServer readServer;
   private volatile RatisPipelines ratis;
   private volatile PipelineCommandHandler pipelineCommands;
-  private ScmHeartbeat heartbeat;
+  private volatile ScmHeartbeat heartbeat;
   private final DaemonMetrics metrics = new DaemonMetrics();
   private StatusServer http;
   private CertificateRenewal renewal;
@@ -157,6 +157,7 @@ public final class DatanodeServer implements AutoCloseable {
         volumes.dataVolumes().stream().map(StorageDirectory::path).toList());
     store = new ContainerStore(name, id.clusterId(), volumes.dataVolumes(), directIo, volumeMeters);
     store.open();
+    store.onReplicasChanged(this::reportSoon);
     deletions = new BlockDeletionHandler(name, store);
     replication = new ReplicationCommandHandler(name, store,
         new ContainerImporter(name, store, config.replicationTimeout(), access, transport),
@@ -177,6 +178,13 @@ public final class DatanodeServer implements AutoCloseable {
         access, config.ratisSnapshotThreshold(), config.ratisProperties(), metrics.registry());
     ratis.start();
     pipelineCommands = new PipelineCommandHandler(name, ratis, store);
+  }
+
+  private void reportSoon() {
+    ScmHeartbeat h = heartbeat;
+    if (h != null) {
+      h.beatSoon();
+    }
   }
 
   /** Ready once registered with SCM, its data path started and able to join pipelines. */

@@ -6,7 +6,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.audit.AuditLog;
@@ -151,6 +153,7 @@ final class ScmServices implements AutoCloseable {
       replicationScheduler = Threads.scheduler("scm-replication-manager");
       Threads.everyPeriod(replicationScheduler, "Replication", config.replication().interval(),
           config.replication().interval(), replicationManager::run);
+      containerManager.onClosed(replicationRoundSoon());
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       startClientServer(ca, secretKeys);
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
@@ -212,6 +215,27 @@ final class ScmServices implements AutoCloseable {
       }
     });
     return Optional.of(keys);
+  }
+
+  /** A replication round between the periodic ones; rounds asked for while one waits to start share it. */
+  private Runnable replicationRoundSoon() {
+    AtomicBoolean due = new AtomicBoolean();
+    return () -> {
+      if (due.compareAndSet(false, true)) {
+        try {
+          replicationScheduler.execute(() -> {
+            due.set(false);
+            try {
+              replicationManager.run();
+            } catch (RuntimeException e) {
+              LOG.error("A replication round after containers closed failed; the next periodic one follows", e);
+            }
+          });
+        } catch (RejectedExecutionException e) {
+          due.set(false); // Stopping: no more rounds.
+        }
+      }
+    };
   }
 
   /** The deleted-block log and the component that sends it to the datanodes, on a scheduler of its own. */

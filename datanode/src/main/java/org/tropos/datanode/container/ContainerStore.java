@@ -53,6 +53,8 @@ public final class ContainerStore implements AutoCloseable {
   private final ChunkFiles chunks;
   private final BlockRecords blocks;
   private final ReplicaLifecycle lifecycle;
+  /** Told when a replica changes state or is copied in (see {@link #onReplicasChanged}). */
+  private volatile Runnable replicasChanged = () -> { };
 
   /** A store that writes every chunk through the page cache. */
   public ContainerStore(String nodeName, String clusterId, List<StorageDirectory> volumes) {
@@ -72,7 +74,7 @@ public final class ContainerStore implements AutoCloseable {
     this.volumes = List.copyOf(volumes);
     this.chunks = new ChunkFiles(nodeName, directIo, meters);
     this.blocks = new BlockRecords(nodeName);
-    this.lifecycle = new ReplicaLifecycle(nodeName);
+    this.lifecycle = new ReplicaLifecycle(nodeName, () -> replicasChanged.run());
     this.volumeChoice = new VolumeChoice(nodeName, volumes, v -> dbs.containsKey(v.path()));
   }
 
@@ -320,6 +322,15 @@ public final class ContainerStore implements AutoCloseable {
     }
     LOG.info("{}: container {} copied in ({} blocks, {} bytes)", nodeName, id, blocks.size(),
         blocks.stream().mapToLong(BlockData::getLength).sum());
+    replicasChanged.run();
+  }
+
+  /**
+   * Calls {@code listener} whenever a replica changes state or a copy is adopted (the datanode then reports to SCM
+   * at once rather than at its next heartbeat); it must return at once.
+   */
+  public void onReplicasChanged(Runnable listener) {
+    this.replicasChanged = listener;
   }
 
   /**

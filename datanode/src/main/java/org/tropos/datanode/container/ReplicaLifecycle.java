@@ -19,9 +19,12 @@ final class ReplicaLifecycle {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaLifecycle.class);
 
   private final String nodeName;
+  /** Told after each move. */
+  private final Runnable moved;
 
-  ReplicaLifecycle(String nodeName) {
+  ReplicaLifecycle(String nodeName, Runnable moved) {
     this.nodeName = nodeName;
+    this.moved = moved;
   }
 
   /** Moves {@code container} to {@code state}; {@code reason} says why an UNHEALTHY one is. */
@@ -52,6 +55,7 @@ final class ReplicaLifecycle {
       throw ContainerStore.ioError(nodeName, "record container " + containerId + " as " + state, e);
     }
     LOG.info("{}: container {} is {}", nodeName, containerId, state);
+    moved.run();
     return updated;
   }
 

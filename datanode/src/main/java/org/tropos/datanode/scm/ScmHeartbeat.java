@@ -2,7 +2,10 @@ package org.tropos.datanode.scm;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.tropos.common.net.HostPort;
@@ -28,6 +31,8 @@ import org.tropos.proto.scm.ScmCommand;
  * <p>Thread-safety: beats are started on one scheduler thread; registrations are told to the listener one at a time.
  */
 public final class ScmHeartbeat implements AutoCloseable {
+  /** How soon {@link #beatSoon} beats: changes within it share the beat. */
+  private static final Duration SOON = Duration.ofMillis(100);
   /** Told of each successful registration, before any heartbeat follows it. */
   @FunctionalInterface
   public interface RegistrationListener {
@@ -44,7 +49,9 @@ public final class ScmHeartbeat implements AutoCloseable {
   private final Consumer<ScmCommand> commands;
   private final LifeCycle lifeCycle;
   private List<ScmLink> links = List.of();
-  private ScheduledExecutorService scheduler;
+  private volatile ScheduledExecutorService scheduler;
+  /** A beat is due within {@link #SOON}. */
+  private final AtomicBoolean soon = new AtomicBoolean();
 
   /**
    * @param reports what each heartbeat reports
@@ -77,6 +84,26 @@ public final class ScmHeartbeat implements AutoCloseable {
     scheduler = Threads.scheduler(nodeName + "-scm-heartbeat");
     Threads.everyPeriod(scheduler, nodeName + ": heartbeat", Duration.ZERO, interval, this::beat);
     lifeCycle.startEnds();
+  }
+
+  /**
+   * Sends a heartbeat within {@link #SOON} besides the periodic ones: a replica changed state, and SCM (closing a
+   * container, planning its repair) should not wait a whole interval to hear it, as Ozone's incremental container
+   * reports. Changes that come together share one beat.
+   */
+  public void beatSoon() {
+    ScheduledExecutorService s = scheduler;
+    if (s == null || !soon.compareAndSet(false, true)) {
+      return;
+    }
+    try {
+      s.schedule(() -> {
+        soon.set(false);
+        beat();
+      }, SOON.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      soon.set(false); // Closing: no more beats.
+    }
   }
 
   private void beat() {

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -260,7 +261,10 @@ class ContainerStoreTest {
     assertEquals(DatanodeResult.CHECKSUM_MISMATCH, corrupt.result());
     assertEquals(DatanodeResult.NO_SUCH_BLOCK,
         assertThrows(DatanodeException.class, () -> store.getBlock(block(3, 1))).result());
+    AtomicInteger changes = new AtomicInteger();
+    store.onReplicasChanged(changes::incrementAndGet);
     store.setState(3, ContainerState.CONTAINER_CLOSED);
+    assertEquals(1, changes.get(), "told of the move (the datanode reports it to SCM at once)");
     assertEquals(DatanodeResult.CONTAINER_NOT_OPEN, assertThrows(DatanodeException.class,
         () -> store.writeChunk(block(3, 2), 0, ByteBuffer.wrap(new byte[10]), Checksums.compute(
             ByteBuffer.wrap(new byte[10]), BPC))).result());

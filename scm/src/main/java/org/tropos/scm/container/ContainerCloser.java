@@ -50,6 +50,13 @@ final class ContainerCloser {
     sendCloseCommands(due::contains);
   }
 
+  /** Closes these CLOSING containers now. */
+  void close(Set<Long> ids) {
+    if (!ids.isEmpty()) {
+      sendCloseCommands(ids::contains);
+    }
+  }
+
   /** Closes every CLOSING container now. */
   void closeContainers() {
     sendCloseCommands(id -> true);

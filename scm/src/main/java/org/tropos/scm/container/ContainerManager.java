@@ -58,6 +58,8 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   private final EcBlockAllocator ecAllocator;
   private final EcContainers ec;
   private final ContainerCloser closer;
+  /** Told when containers turn CLOSED (see {@link #onClosed}). */
+  private Runnable closed = () -> { };
   private final PipelineManager pipelines;
   private final NodeManager nodes;
   private final RackResolver racks;
@@ -190,6 +192,7 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
   public synchronized void containersReported(UUID datanode, List<ContainerReport> reports) {
     Set<Long> known = Set.copyOf(replicas.reportedBy(datanode));
     Set<Long> gone = replicas.replace(datanode, reports, table.ids());
+    boolean anyClosed = false;
     for (ContainerReport report : reports) {
       ContainerRecord c = table.get(report.getContainerId());
       if (c != null && (!c.getReplicaReported() || report.getBcsid() > c.getHighestBcsid())) {
@@ -201,10 +204,13 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       if (c != null && c.getState() == ContainerState.CONTAINER_CLOSING && allReplicasClosed(c)) {
         table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_CLOSED));
         LOG.info("Container {} is CLOSED on every replica", c.getContainerId());
+        anyClosed = true;
       }
       if (c != null && isWritten(c) && report.getState() == ContainerState.CONTAINER_UNHEALTHY) {
         if (c.hasEc()) {
-          ec.close(c, "datanode " + datanode + " reports its replica UNHEALTHY");
+          if (ec.close(c, "datanode " + datanode + " reports its replica UNHEALTHY")) {
+            closer.close(Set.of(c.getContainerId()));
+          }
         } else {
           closeFailedPipeline(c, datanode);
         }
@@ -214,6 +220,17 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       LOG.info("Datanode {} no longer holds a replica of container {}", datanode, id);
       marks.gone(table.get(id), datanode);
     }
+    if (anyClosed) {
+      closed.run();
+    }
+  }
+
+  /**
+   * Calls {@code listener} when a report turns containers CLOSED: replication may act on them (a closed container
+   * missing a replica or an index) without waiting for its next round. It must return at once.
+   */
+  public synchronized void onClosed(Runnable listener) {
+    this.closed = listener;
   }
 
   /**
@@ -226,11 +243,10 @@ public final class ContainerManager implements NodeEvents, PipelineRenewer.Conta
       depart(datanode);
     }
     if (to == NodeState.DEAD) {
-      ec.memberDead(datanode);
+      // Closed at once, not after the grace a full container gets: no write to them can succeed any more.
+      closer.close(ec.memberDead(datanode));
     }
   }
-
-
 
   /** Stops counting a DEAD node's replicas, remembering them should deletions finish while they are away. */
   private void depart(UUID datanode) {

@@ -1,9 +1,11 @@
 package org.tropos.scm.container;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,23 +87,28 @@ final class EcContainers {
     return views;
   }
 
-  /** A DEAD member's OPEN containers take no more groups. */
-  void memberDead(UUID datanode) {
+  /** A DEAD member's OPEN containers take no more groups; returns those it moved to CLOSING. */
+  Set<Long> memberDead(UUID datanode) {
+    Set<Long> closing = new HashSet<>();
     for (ContainerRecord c : List.copyOf(table.all())) {
-      if (c.hasEc() && c.getMembersList().contains(Uuids.toProto(datanode))) {
-        close(c, "its member " + datanode + " is DEAD");
+      if (c.hasEc() && c.getMembersList().contains(Uuids.toProto(datanode))
+          && close(c, "its member " + datanode + " is DEAD")) {
+        closing.add(c.getContainerId());
       }
     }
+    return closing;
   }
 
   /**
    * A container that lost a member while written takes no more groups: CLOSING, closed on the members left (the
-   * writer of a group whose member failed closes the group and goes on in another).
+   * writer of a group whose member failed closes the group and goes on in another). Returns whether it was OPEN.
    */
-  void close(ContainerRecord c, String why) {
-    if (c.getState() == ContainerState.CONTAINER_OPEN) {
-      table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_CLOSING));
-      LOG.info("Erasure-coded container {} is CLOSING: {}", c.getContainerId(), why);
+  boolean close(ContainerRecord c, String why) {
+    if (c.getState() != ContainerState.CONTAINER_OPEN) {
+      return false;
     }
+    table.saveQuietly(ContainerStates.moved(c, ContainerState.CONTAINER_CLOSING));
+    LOG.info("Erasure-coded container {} is CLOSING: {}", c.getContainerId(), why);
+    return true;
   }
 }

@@ -148,10 +148,19 @@ class EcContainersTest {
     List<UUID> members = members(id);
     UUID dead = members.get(2);
     clock.advance(STALE.multipliedBy(2));
+    datanodes.stream().filter(d -> !d.equals(dead)).forEach(d -> commands.drain(d));
     datanodes.stream().filter(d -> !d.equals(dead)).forEach(d -> nodes.heartbeat(d, ROOMY, List.of(), List.of()));
     nodes.checkNodes();
     assertEquals(ContainerState.CONTAINER_CLOSING, containers.container(id).getState());
+    for (UUID member : members) {
+      if (!member.equals(dead)) {
+        assertTrue(commands.drain(member).stream().anyMatch(c -> c.hasCloseContainer()
+            && c.getCloseContainer().getContainerId() == id), member + " told to close at once, no round's grace");
+      }
+    }
 
+    List<String> closed = new ArrayList<>();
+    containers.onClosed(() -> closed.add("closed"));
     for (int i = 0; i < members.size(); i++) {
       if (!members.get(i).equals(dead)) {
         report(members.get(i), id, i + 1, ContainerState.CONTAINER_CLOSED);
@@ -159,6 +168,7 @@ class EcContainersTest {
     }
     assertEquals(ContainerState.CONTAINER_CLOSED, containers.container(id).getState(),
         "closed without the lost index, which reconstruction rebuilds");
+    assertEquals(List.of("closed"), closed, "replication told once, as the container closed");
   }
 
   @Test
