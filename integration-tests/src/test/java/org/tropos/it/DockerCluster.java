@@ -4,6 +4,7 @@ import com.github.dockerjava.api.DockerClient;
 import com.github.dockerjava.api.model.ContainerNetwork;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,8 +62,14 @@ public final class DockerCluster implements AutoCloseable {
   private static final String SCM_SECURITY_DIR = "/data/meta/scm-security";
   private static final Duration CERTIFICATE_WAIT = Duration.ofSeconds(120);
 
+  private static final String S3G = "s3g";
+  private static final int S3G_HOST = 40;
+  private static final int S3G_PORT = 9878;
+
   private final Path repository;
+  private final Path conf;
   private final Path logs;
+  private ImageFromDockerfile image;
   private final String subnetPrefix;
   private final Network network;
   private final Map<String, GenericContainer<?>> containers = new LinkedHashMap<>();
@@ -81,6 +88,7 @@ public final class DockerCluster implements AutoCloseable {
    */
   public DockerCluster(Path repository, Path conf, Path logs, List<String> racks, Map<String, String> settings) {
     this.repository = repository;
+    this.conf = conf;
     this.logs = logs;
     this.scmSecurity = conf.resolveSibling(conf.getFileName() + "-scm-security");
     // A /24 unlikely to be taken on a CI machine, and not the one a crashed earlier run may have left behind.
@@ -91,7 +99,7 @@ public final class DockerCluster implements AutoCloseable {
         .build();
     try {
       writeConf(conf, racks, settings);
-      ImageFromDockerfile image = image();
+      image = image();
       for (int i = 0; i < SCMS.size(); i++) {
         start(image, conf, SCMS.get(i), FIRST_SCM_HOST + i, List.of("scm", "--set",
             "ozone.scm.node.id=" + SCMS.get(i)));
@@ -107,6 +115,12 @@ public final class DockerCluster implements AutoCloseable {
       close();
       throw e;
     }
+  }
+
+  /** Starts an S3 gateway on the cluster's network (its own certificate, as the other daemons); its S3 endpoint. */
+  public URI startS3Gateway() {
+    start(image, conf, S3G, S3G_HOST, List.of(S3G));
+    return URI.create("http://" + address(S3G) + ":" + S3G_PORT);
   }
 
   /** Why the suite cannot run here, or null when an engine answers and the base image is present. */

@@ -1,6 +1,5 @@
 package org.tropos.it;
 
-import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.ArrayList;
@@ -13,19 +12,27 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.tropos.client.TroposClient;
-import org.tropos.common.rpc.OmException;
 
 /**
- * Keys written and read through the Java client while faults happen. A key counts as acknowledged once its
- * stream's close returned; its bytes are regenerated from its seed, so nothing written is held in memory.
+ * Keys written and read while faults happen, through the Java client or any other {@link Store} (S3, the
+ * FileSystem). A key counts as acknowledged once its write returned; its bytes are regenerated from its seed, so
+ * nothing written is held in memory.
  */
 final class KeyLoad {
+  /** Where the keys go: a write returns once the key is acknowledged. */
+  interface Store {
+    void write(String name, byte[] data) throws Exception;
+
+    InputStream open(String name) throws Exception;
+  }
+
   private static final int MIN_SIZE = 64 * 1024;
   private static final int MAX_SIZE = 1536 * 1024;
 
-  private final TroposClient client;
-  private final String volume;
-  private final String bucket;
+  private final String prefix;
+  private final Store store;
+  private final int minSize;
+  private final int maxSize;
   private final Map<String, Long> acknowledged = new ConcurrentHashMap<>();
   private final AtomicLong next = new AtomicLong();
   private final AtomicLong failedWrites = new AtomicLong();
@@ -35,10 +42,29 @@ final class KeyLoad {
   private final AtomicLong reads = new AtomicLong();
   private final List<String> failedReads = new ArrayList<>();
 
+  /** Keys of 64 KiB to 1.5 MiB in a bucket, through the Java client. */
   KeyLoad(TroposClient client, String volume, String bucket) {
-    this.client = client;
-    this.volume = volume;
-    this.bucket = bucket;
+    this("key-", new Store() {
+      @Override
+      public void write(String name, byte[] data) throws Exception {
+        try (OutputStream out = client.createKey(volume, bucket, name, data.length)) {
+          out.write(data);
+        }
+      }
+
+      @Override
+      public InputStream open(String name) throws Exception {
+        return client.readKey(volume, bucket, name);
+      }
+    }, MIN_SIZE, MAX_SIZE);
+  }
+
+  /** Keys named {@code prefix} and a number, of {@code minSize} to {@code maxSize} bytes, in {@code store}. */
+  KeyLoad(String prefix, Store store, int minSize, int maxSize) {
+    this.prefix = prefix;
+    this.store = store;
+    this.minSize = minSize;
+    this.maxSize = maxSize;
   }
 
   /** Writes {@code count} keys, one after another; failed writes are counted, not retried. */
@@ -116,11 +142,11 @@ final class KeyLoad {
 
   private void writeOne() {
     long seed = next.incrementAndGet();
-    String name = "key-" + seed;
+    String name = prefix + seed;
     byte[] data = bytes(seed);
-    try (OutputStream out = client.createKey(volume, bucket, name, data.length)) {
-      out.write(data);
-    } catch (IOException | OmException | RuntimeException e) {
+    try {
+      store.write(name, data);
+    } catch (Exception e) {
       failedWrites.incrementAndGet();
       synchronized (writeFailures) {
         if (writeFailures.size() < MAX_FAILURES_KEPT) {
@@ -134,9 +160,9 @@ final class KeyLoad {
 
   private void readOne(String name) {
     byte[] read;
-    try (InputStream in = client.readKey(volume, bucket, name)) {
+    try (InputStream in = store.open(name)) {
       read = in.readAllBytes();
-    } catch (IOException | OmException | RuntimeException e) {
+    } catch (Exception e) {
       recordFailure(name + ": " + e);
       return;
     }
@@ -152,9 +178,9 @@ final class KeyLoad {
     }
   }
 
-  private static byte[] bytes(long seed) {
+  private byte[] bytes(long seed) {
     Random random = new Random(seed);
-    byte[] data = new byte[MIN_SIZE + random.nextInt(MAX_SIZE - MIN_SIZE)];
+    byte[] data = new byte[minSize + random.nextInt(maxSize - minSize)];
     random.nextBytes(data);
     return data;
   }

@@ -55,7 +55,10 @@ public final class BlockReadClient implements AutoCloseable {
     Selector opened = null;
     try {
       channel.setOption(java.net.StandardSocketOptions.SO_RCVBUF, SOCKET_BUFFER_BYTES);
-      channel.socket().connect(new InetSocketAddress(address.host(), address.port()), (int) timeoutMs);
+      // A killed datanode's address answers nothing: a writer or reader moves on to another after a connect
+      // timeout, not after the longer wait for data (an S3 client would give up on the whole request first).
+      channel.socket().connect(new InetSocketAddress(address.host(), address.port()),
+          (int) Math.min(timeoutMs, RpcChannel.CONNECT_TIMEOUT.toMillis()));
       channel.setOption(java.net.StandardSocketOptions.TCP_NODELAY, true);
       channel.configureBlocking(false);
       opened = Selector.open();

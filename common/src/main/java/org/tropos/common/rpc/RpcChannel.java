@@ -37,9 +37,9 @@ public final class RpcChannel<E extends Exception> implements AutoCloseable {
   /**
    * How long a connection may take to open. A host that died without closing its connections (a killed container,
    * a lost machine) answers nothing; gRPC's 20 s default would hold a client that could fail over to another
-   * server that long.
+   * server that long. The block port's clients ({@link BlockReadClient}) connect within it too.
    */
-  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
 
   private final HostPort address;
   private final ManagedChannel channel;
