@@ -44,8 +44,8 @@ import software.amazon.awssdk.services.s3.model.StorageClass;
  * classes mapped to the two configs) and through the Hadoop FileSystem (buckets of each config) while two datanodes
  * on different racks are killed (SIGKILL). No write may fail to its caller, and every acknowledged key must read
  * back bit-exact, first while indexes are missing (degraded reads) and again once every EC container is back to all
- * its indexes, each once on a live datanode and no rack holding more than parity of them, without anyone acting. Eleven, not nine: RS-6-3 needs nine
- * live datanodes to hold its nine indexes again after two are lost.
+ * its indexes, each once on a live datanode and no rack holding more than parity of them, without anyone acting.
+ * Eleven datanodes, not nine: RS-6-3 needs nine live ones to hold its nine indexes again after two are lost.
  */
 @Timeout(600)
 class ErasureCodingDockerIT {
