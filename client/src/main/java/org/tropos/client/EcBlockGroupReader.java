@@ -168,7 +168,9 @@ final class EcBlockGroupReader implements AutoCloseable {
     if (missing.length > 0) {
       long whole = Math.max(from, Math.min(to, group.length() / config.stripeSize()));
       int wholeBytes = (int) ((whole - from) * cell);
-      if (wholeBytes >= PARALLEL_DECODE_BYTES) {
+      // ISA-L decodes a piece in about a millisecond: a second thread (of the pool reading the next piece) would
+      // only make this piece wait behind those reads. The pure Java coder is slow enough to gain from one.
+      if (wholeBytes >= PARALLEL_DECODE_BYTES && !coder(0).wantsDirect()) {
         int half = wholeBytes / 2 / 4096 * 4096;
         CompletableFuture<Void> second = CompletableFuture.runAsync(() -> decode(1, read, units, missing, half,
             wholeBytes - half), runs);
