@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.Assumptions;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.BindMode;
 import org.testcontainers.containers.Container.ExecResult;
@@ -23,10 +24,12 @@ import org.testcontainers.containers.GenericContainer;
 import org.testcontainers.containers.Network;
 import org.testcontainers.containers.output.OutputFrame;
 import org.testcontainers.images.builder.ImageFromDockerfile;
+import org.tropos.client.TroposClient;
 import org.tropos.common.conf.Configuration;
 import org.tropos.common.net.HostPort;
 import org.tropos.common.net.OmService;
 import org.tropos.common.net.ScmService;
+import org.tropos.common.rpc.OmException;
 import org.tropos.common.security.SecuritySettings;
 import org.tropos.common.security.TransportSecurity;
 
@@ -62,6 +65,20 @@ public final class DockerCluster implements AutoCloseable {
   private static final String SCM_SECURITY_DIR = "/data/meta/scm-security";
   private static final Duration CERTIFICATE_WAIT = Duration.ofSeconds(120);
 
+  /**
+   * The suites' timings: a datanode DEAD after 24 s, replication every 2 s, small blocks and containers so a few
+   * minutes of writes make many. Secure (TLS everywhere) with a dozen JVMs or more on two cores, a busy datanode's
+   * heartbeat can lag 10 s, hence the 12 s to STALE.
+   */
+  static final Map<String, String> SUITE_SETTINGS = Map.of(
+      "hdds.heartbeat.interval", "1s",
+      "ozone.scm.stale.node.interval", "12s",
+      "ozone.scm.dead.node.interval", "24s",
+      "ozone.scm.block.size", "1MB",
+      "ozone.scm.container.size", "8MB",
+      "hdds.scm.replication.thread.interval", "2s",
+      "hdds.scm.replication.event.timeout", "60s",
+      "hdds.scm.replication.event.timeout.datanode.offset", "5s");
   private static final String S3G = "s3g";
   private static final int S3G_HOST = 40;
   private static final int S3G_PORT = 9878;
@@ -121,6 +138,35 @@ public final class DockerCluster implements AutoCloseable {
   public URI startS3Gateway() {
     start(image, conf, S3G, S3G_HOST, List.of(S3G));
     return URI.create("http://" + address(S3G) + ":" + S3G_PORT);
+  }
+
+  /**
+   * A cluster for a suite of this module with {@link #SUITE_SETTINGS} and the suite's own, its logs in
+   * {@code target/<logs>}; the suite is skipped, saying why, where no engine answers.
+   */
+  static DockerCluster forSuite(String suite, String logs, List<String> racks, Map<String, String> settings)
+      throws IOException {
+    Map<String, String> all = new LinkedHashMap<>(SUITE_SETTINGS);
+    all.putAll(settings);
+    String unavailable = unavailableBecause();
+    Assumptions.assumeTrue(unavailable == null, suite + " skipped: " + unavailable);
+    Path target = Path.of("target").toAbsolutePath();
+    Path conf = Files.createTempDirectory(target, "docker-conf");
+    return new DockerCluster(target.getParent().getParent(), conf, target.resolve(logs), racks, all);
+  }
+
+  /** A client of the cluster as root, once the OM service serves. */
+  TroposClient servingClient() throws Exception {
+    TroposClient client = TroposClient.create(clientConfig());
+    Await.until("the OM to serve", Duration.ofSeconds(60), () -> {
+      try {
+        client.listVolumes("");
+        return "ready";
+      } catch (OmException e) {
+        return e.toString();
+      }
+    }, "ready"::equals);
+    return client;
   }
 
   /** Why the suite cannot run here, or null when an engine answers and the base image is present. */

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,15 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.tropos.client.ScmAdminClient;
 import org.tropos.client.TroposClient;
 import org.tropos.common.ec.EcReplication;
-import org.tropos.common.rpc.OmException;
 import org.tropos.common.rpc.ScmException;
 import org.tropos.proto.hdds.ContainerState;
 import org.tropos.proto.hdds.NodeState;
@@ -52,18 +49,9 @@ class ErasureCodingDockerIT {
   private static final Duration HEAL = Duration.ofSeconds(240);
   private static final EcReplication RS_6_3 = EcReplication.parse("rs-6-3-1024k");
   private static final EcReplication RS_3_2 = EcReplication.parse("rs-3-2-1024k");
-  private static final Map<String, String> SETTINGS = Map.ofEntries(
-      Map.entry("hdds.heartbeat.interval", "1s"),
-      // Secure (TLS everywhere) with eighteen JVMs on two cores, a busy datanode's heartbeat can lag 10 s.
-      Map.entry("ozone.scm.stale.node.interval", "12s"),
-      Map.entry("ozone.scm.dead.node.interval", "24s"),
-      Map.entry("ozone.scm.block.size", "1MB"),
-      Map.entry("ozone.scm.container.size", "8MB"),
-      Map.entry("ozone.scm.datanode.pipeline.limit", "1"),
-      Map.entry("hdds.scm.replication.thread.interval", "2s"),
-      Map.entry("hdds.scm.replication.event.timeout", "60s"),
-      Map.entry("hdds.scm.replication.event.timeout.datanode.offset", "5s"),
-      Map.entry("ozone.s3g.storage.classes", "STANDARD_IA=EC/" + RS_6_3 + ",ONEZONE_IA=EC/" + RS_3_2));
+  /** Besides the suites' timings ({@link DockerCluster#SUITE_SETTINGS}). */
+  private static final Map<String, String> SETTINGS = Map.of("ozone.scm.datanode.pipeline.limit", "1",
+      "ozone.s3g.storage.classes", "STANDARD_IA=EC/" + RS_6_3 + ",ONEZONE_IA=EC/" + RS_3_2);
   private static final List<String> RACKS = List.of("/rack1", "/rack1", "/rack1", "/rack1", "/rack2", "/rack2",
       "/rack2", "/rack2", "/rack3", "/rack3", "/rack3");
   private static final int MB = 1 << 20;
@@ -76,12 +64,7 @@ class ErasureCodingDockerIT {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    String unavailable = DockerCluster.unavailableBecause();
-    Assumptions.assumeTrue(unavailable == null, "erasure-coding fault suite skipped: " + unavailable);
-    Path target = Path.of("target").toAbsolutePath();
-    Path conf = Files.createTempDirectory(target, "docker-conf");
-    cluster = new DockerCluster(target.getParent().getParent(), conf, target.resolve("docker-logs-ec"), RACKS,
-        SETTINGS);
+    cluster = DockerCluster.forSuite("erasure-coding fault suite", "docker-logs-ec", RACKS, SETTINGS);
     URI endpoint = cluster.startS3Gateway();
     admin = new ScmAdminClient(cluster.scmClientAddresses(), cluster.transport());
     Await.until("eleven datanodes HEALTHY and serving", Duration.ofSeconds(180), () -> {
@@ -91,15 +74,7 @@ class ErasureCodingDockerIT {
         return -1L;
       }
     }, n -> n == RACKS.size());
-    client = TroposClient.create(cluster.clientConfig());
-    Await.until("the OM to serve", Duration.ofSeconds(60), () -> {
-      try {
-        client.listVolumes("");
-        return "ready";
-      } catch (OmException e) {
-        return e.toString();
-      }
-    }, "ready"::equals);
+    client = cluster.servingClient();
     client.createVolume(VolumeInfo.newBuilder().setName("erasure").setOwner("root").build());
     client.createBucket(BucketInfo.newBuilder().setVolume("erasure").setName("wide").setEc(RS_6_3.toProto()).build());
     client.createBucket(BucketInfo.newBuilder().setVolume("erasure").setName("narrow").setEc(RS_3_2.toProto()).build());
@@ -211,14 +186,14 @@ class ErasureCodingDockerIT {
     return new KeyLoad.Store() {
       @Override
       public void write(String name, byte[] data) throws Exception {
-        try (OutputStream out = fs.create(new org.apache.hadoop.fs.Path("/erasure/" + bucket + "/" + name))) {
+        try (OutputStream out = fs.create(new Path("/erasure/" + bucket + "/" + name))) {
           out.write(data);
         }
       }
 
       @Override
       public InputStream open(String name) throws Exception {
-        return fs.open(new org.apache.hadoop.fs.Path("/erasure/" + bucket + "/" + name));
+        return fs.open(new Path("/erasure/" + bucket + "/" + name));
       }
     };
   }

@@ -9,8 +9,6 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -19,7 +17,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -68,17 +65,9 @@ import org.tropos.proto.scm.DatanodeStatus;
 @Timeout(300)
 class FaultSuiteDockerIT {
   private static final Duration HEAL = Duration.ofSeconds(180);
+  /** Besides the suites' timings ({@link DockerCluster#SUITE_SETTINGS}). */
   private static final Map<String, String> SETTINGS = Map.ofEntries(
-      Map.entry("hdds.heartbeat.interval", "1s"),
-      // Secure (TLS everywhere) with a dozen JVMs on two cores, a busy datanode's heartbeat can lag 10 s.
-      Map.entry("ozone.scm.stale.node.interval", "12s"),
-      Map.entry("ozone.scm.dead.node.interval", "24s"),
-      Map.entry("ozone.scm.block.size", "1MB"),
-      Map.entry("ozone.scm.container.size", "8MB"),
       Map.entry("ozone.scm.datanode.pipeline.limit", "2"),
-      Map.entry("hdds.scm.replication.thread.interval", "2s"),
-      Map.entry("hdds.scm.replication.event.timeout", "60s"),
-      Map.entry("hdds.scm.replication.event.timeout.datanode.offset", "5s"),
       Map.entry("hdds.container.scrub.metadata.scan.interval", "10s"),
       Map.entry("hdds.container.scrub.data.scan.interval", "10s"),
       Map.entry("hdds.container.scrub.min.gap", "0s"),
@@ -92,12 +81,7 @@ class FaultSuiteDockerIT {
 
   @BeforeAll
   static void startCluster() throws Exception {
-    String unavailable = DockerCluster.unavailableBecause();
-    Assumptions.assumeTrue(unavailable == null, "fault suite skipped: " + unavailable);
-    Path target = Path.of("target").toAbsolutePath();
-    Path conf = Files.createTempDirectory(target, "docker-conf");
-    cluster = new DockerCluster(target.getParent().getParent(), conf, target.resolve("docker-logs"), RACKS,
-        SETTINGS);
+    cluster = DockerCluster.forSuite("fault suite", "docker-logs", RACKS, SETTINGS);
     admin = new ScmAdminClient(cluster.scmClientAddresses(), cluster.transport());
     Await.until("five HEALTHY datanodes and two OPEN pipelines", Duration.ofSeconds(120), () -> {
       try {
@@ -108,15 +92,7 @@ class FaultSuiteDockerIT {
         return e.getMessage();
       }
     }, "ready"::equals);
-    client = TroposClient.create(cluster.clientConfig());
-    Await.until("the OM to serve", Duration.ofSeconds(60), () -> {
-      try {
-        client.listVolumes("");
-        return "ready";
-      } catch (OmException e) {
-        return e.toString();
-      }
-    }, "ready"::equals);
+    client = cluster.servingClient();
     client.createVolume(VolumeInfo.newBuilder().setName("faults").setOwner("it").build());
     client.createBucket(BucketInfo.newBuilder().setVolume("faults").setName("bucket").build());
     keys = new KeyLoad(client, "faults", "bucket");
