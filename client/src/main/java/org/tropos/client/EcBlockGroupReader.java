@@ -273,11 +273,12 @@ final class EcBlockGroupReader implements AutoCloseable {
     }
   }
 
-  /** The coder of one of the two decoding threads (a coder caches its matrix: one per thread). */
+  /** A buffer for bytes a decode reads or writes: of the kind the coder takes without a copy. */
   private ByteBuffer newBuffer(int capacity, boolean forDecoding) {
     return forDecoding && coder(0).wantsDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
   }
 
+  /** The coder of one of the two decoding threads (a coder caches its matrix: one per thread). */
   private ErasureCoder coder(int which) {
     if (coders[which] == null) {
       coders[which] = new ErasureCoder(config);

@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,6 +59,8 @@ import org.tropos.scm.security.ScmSecretKeys;
  */
 final class ScmServices implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmServices.class);
+  /** How long after containers close the replication round they ask for runs. */
+  private static final Duration EXTRA_ROUND_DELAY = Duration.ofSeconds(1);
   private static final int HANDLER_THREADS = 8;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
   /** How long a pipeline being replaced waits for its containers to close through Raft before it is closed. */
@@ -217,20 +220,23 @@ final class ScmServices implements AutoCloseable {
     return Optional.of(keys);
   }
 
-  /** A replication round between the periodic ones; rounds asked for while one waits to start share it. */
+  /**
+   * A replication round between the periodic ones, a second after it is asked for: the rounds asked for meanwhile
+   * (a stream of closing containers in a busy cluster) share it.
+   */
   private Runnable replicationRoundSoon() {
     AtomicBoolean due = new AtomicBoolean();
     return () -> {
       if (due.compareAndSet(false, true)) {
         try {
-          replicationScheduler.execute(() -> {
+          replicationScheduler.schedule(() -> {
             due.set(false);
             try {
               replicationManager.run();
             } catch (RuntimeException e) {
               LOG.error("A replication round after containers closed failed; the next periodic one follows", e);
             }
-          });
+          }, EXTRA_ROUND_DELAY.toMillis(), TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
           due.set(false); // Stopping: no more rounds.
         }
