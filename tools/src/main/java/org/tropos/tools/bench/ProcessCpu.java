@@ -2,7 +2,9 @@ package org.tropos.tools.bench;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -14,6 +16,8 @@ final class ProcessCpu {
   private static final long NANOS_PER_TICK = 10_000_000L;
   /** utime and stime: fields 14 and 15 of the line, counted from 1; the 3rd is the first after the name. */
   private static final int UTIME_AFTER_NAME = 14 - 3;
+  /** What reading a file of a thread that ended meanwhile fails with (ESRCH). */
+  private static final String THREAD_ENDED = "No such process";
 
   private ProcessCpu() {
   }
@@ -56,11 +60,17 @@ final class ProcessCpu {
     return ticks * NANOS_PER_TICK;
   }
 
+  /** The file's text; empty if its thread has ended since it was listed (gone, or "No such process"). */
   private static String readOrEmpty(Path file) {
     try {
       return Files.readString(file);
-    } catch (java.nio.file.NoSuchFileException e) {
+    } catch (NoSuchFileException e) {
       return "";
+    } catch (FileSystemException e) {
+      if (THREAD_ENDED.equals(e.getReason())) {
+        return "";
+      }
+      throw new IllegalStateException("cannot read " + file + ": " + e.getMessage(), e);
     } catch (IOException e) {
       throw new IllegalStateException("cannot read " + file + ": " + e.getMessage(), e);
     }
