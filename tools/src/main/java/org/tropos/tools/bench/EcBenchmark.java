@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
 import org.tropos.client.KeyOutputStream;
@@ -57,6 +58,11 @@ public final class EcBenchmark implements Callable<Integer> {
   @Option(names = "--dir", description = "Where the cluster lives (default: a temporary directory).")
   private Path dir;
 
+  @Option(names = "--hdfs-peer", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = {"Also rebuild on HDFS in this run: the same files on a MiniDFSCluster of as many DataNodes, one",
+          "stopped (default; --no-hdfs-peer skips it)."})
+  private boolean hdfsPeer;
+
   @Option(names = "--json", description = "Print one JSON object.")
   private boolean json;
 
@@ -77,8 +83,11 @@ public final class EcBenchmark implements Callable<Integer> {
   }
 
   /** What the run measured. */
-  record Result(List<Transfer> transfers, List<DegradedGet> degraded, EcRebuildPhase.Rebuild rebuild, int keys,
-      int lostKeys) {
+  record Result(List<Transfer> transfers, List<DegradedGet> degraded, EcRebuildPhase.Rebuild rebuild,
+      Optional<EcRebuildPhase.Rebuild> hdfsRebuild, int keys, int lostKeys) {
+    Result withHdfs(EcRebuildPhase.Rebuild peer) {
+      return new Result(transfers, degraded, rebuild, Optional.of(peer), keys, lostKeys);
+    }
   }
 
   @Override
@@ -86,6 +95,10 @@ public final class EcBenchmark implements Callable<Integer> {
     Result result;
     try (BenchDir benchDir = BenchDir.open(dir, "tropos-bench-ec")) {
       result = run(benchDir.path(), benchDir);
+      if (hdfsPeer) {
+        result = result.withHdfs(new HdfsEcRebuildPeer(benchDir, clock).run(DATANODES,
+            List.of(DataSize.parse(small).bytes(), DataSize.parse(large).bytes())));
+      }
     }
     PrintWriter out = spec.commandLine().getOut();
     out.print(json ? EcBenchReport.json(result) : EcBenchReport.text(result));
@@ -143,7 +156,7 @@ public final class EcBenchmark implements Callable<Integer> {
     for (EcKeys.Key key : keys) {
       lost += Arrays.equals(digest(client, key), key.sha256()) ? 0 : 1;
     }
-    return new Result(transfers, degraded, rebuild, keys.size(), lost);
+    return new Result(transfers, degraded, rebuild, Optional.empty(), keys.size(), lost);
   }
 
   private static BucketInfo bucket(String config) {

@@ -50,6 +50,10 @@ final class EcRebuildPhase {
       Threads.awaitCondition("every datanode registered with the restarted SCM", Duration.ofSeconds(60),
           Duration.ofMillis(100), () -> admin.listDatanodes(NodeState.HEALTHY).size() == cluster.datanodeCount());
     }
+    // Read from the disk, as the peer's rebuild is (HdfsEcRebuildPeer): the GETs before may have left pages cached.
+    for (int i = 1; i <= cluster.datanodeCount(); i++) {
+      PageCache.evict(dataVolume(i));
+    }
     int victim = busiest();
     DatanodeServer node = cluster.datanode(victim);
     UUID victimId = node.id().uuid();
@@ -75,9 +79,12 @@ final class EcRebuildPhase {
       healed = false;
     }
     double seconds = (clock.monotonicNanos() - dead) / 1e9;
-    CopyLimit.Copy copy = CopyLimit.measure(root.resolve("cluster").resolve("dn" + victim).resolve("data1"),
-        root.resolve("copy-limit"), clock);
+    CopyLimit.Copy copy = CopyLimit.measure(dataVolume(victim), root.resolve("copy-limit"), clock);
     return new Rebuild(lost.size(), bytes, seconds, copy.bytes(), copy.mbps(), healed);
+  }
+
+  private Path dataVolume(int datanode) {
+    return root.resolve("cluster").resolve("dn" + datanode).resolve("data1");
   }
 
   /** The running datanode holding the most erasure-coded replicas. */

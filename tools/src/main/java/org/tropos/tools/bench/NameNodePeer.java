@@ -50,7 +50,8 @@ final class NameNodePeer implements AutoCloseable {
     return new NameNodePeer(cluster, cluster.getDfsCluster().getNameNodeRpc(0));
   }
 
-  private static Configuration conf() {
+  /** A Hadoop configuration for a mini cluster in this process. */
+  static Configuration conf() {
     Configuration conf = new HdfsConfiguration();
     conf.set(DFSConfigKeys.DFS_NAMENODE_HTTP_ADDRESS_KEY, "127.0.0.1:0");
     // A mini cluster registers metrics sources more than once; and no Hadoop service may exit this JVM.
