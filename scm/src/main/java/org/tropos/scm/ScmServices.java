@@ -6,10 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.tropos.common.audit.AuditLog;
@@ -39,6 +36,7 @@ import org.tropos.scm.node.HeardDatanodes;
 import org.tropos.scm.node.NodeManager;
 import org.tropos.scm.pipeline.PipelineManager;
 import org.tropos.scm.pipeline.PipelineRenewer;
+import org.tropos.scm.replication.ExtraReplicationRounds;
 import org.tropos.scm.replication.ReplicationManager;
 import org.tropos.scm.rpc.ScmAdminRpc;
 import org.tropos.scm.rpc.ScmAdministrators;
@@ -59,8 +57,6 @@ import org.tropos.scm.security.ScmSecretKeys;
  */
 final class ScmServices implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ScmServices.class);
-  /** How long after containers close the replication round they ask for runs. */
-  private static final Duration EXTRA_ROUND_DELAY = Duration.ofSeconds(1);
   private static final int HANDLER_THREADS = 8;
   private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
   /** How long a pipeline being replaced waits for its containers to close through Raft before it is closed. */
@@ -156,7 +152,7 @@ final class ScmServices implements AutoCloseable {
       replicationScheduler = Threads.scheduler("scm-replication-manager");
       Threads.everyPeriod(replicationScheduler, "Replication", config.replication().interval(),
           config.replication().interval(), replicationManager::run);
-      containerManager.onClosed(replicationRoundSoon());
+      containerManager.onClosed(new ExtraReplicationRounds(replicationScheduler, replicationManager::run, clock));
       datanodeServing = new ScmDatanodeRpc.Serving(nodeManager, identity, blockDeleting);
       startClientServer(ca, secretKeys);
       blockServer = new GrpcServer("scm-block-rpc", config.blockBind(), HANDLER_THREADS,
@@ -224,26 +220,6 @@ final class ScmServices implements AutoCloseable {
    * A replication round between the periodic ones, a second after it is asked for: the rounds asked for meanwhile
    * (a stream of closing containers in a busy cluster) share it.
    */
-  private Runnable replicationRoundSoon() {
-    AtomicBoolean due = new AtomicBoolean();
-    return () -> {
-      if (due.compareAndSet(false, true)) {
-        try {
-          replicationScheduler.schedule(() -> {
-            due.set(false);
-            try {
-              replicationManager.run();
-            } catch (RuntimeException e) {
-              LOG.error("A replication round after containers closed failed; the next periodic one follows", e);
-            }
-          }, EXTRA_ROUND_DELAY.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (RejectedExecutionException e) {
-          due.set(false); // Stopping: no more rounds.
-        }
-      }
-    };
-  }
-
   /** The deleted-block log and the component that sends it to the datanodes, on a scheduler of its own. */
   private void startBlockDeletion(CommandQueue commands) throws IOException {
     deletedBlocks = new DeletedBlockLog(db);
