@@ -165,7 +165,7 @@ class ErasureCodingDockerIT {
   private static long ecContainers() throws Exception {
     return admin.listContainers(ContainerState.CONTAINER_STATE_UNSPECIFIED,
         ContainerHealth.CONTAINER_HEALTH_UNSPECIFIED, 0, 100_000).stream()
-        .filter(c -> c.getReplication().startsWith("EC/")).count();
+        .filter(ContainerSummary::hasEc).count();
   }
 
   private static KeyLoad.Store s3Store(StorageClass storageClass) {

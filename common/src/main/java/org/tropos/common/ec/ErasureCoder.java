@@ -14,15 +14,12 @@ import java.nio.ByteBuffer;
 public final class ErasureCoder implements AutoCloseable {
   private final EcReplication config;
   private final CellCoder coder;
-  /** Whether the coder wants direct buffers (ISA-L) or heap ones (pure Java works on their arrays). */
-  private final boolean direct;
   /** Zero-padded copies of cells handed in short or in the other kind of buffer, one per unit. */
   private final ByteBuffer[] scratch;
 
   public ErasureCoder(EcReplication config) {
     this.config = config;
     this.coder = config.codec().newCoder(config.data(), config.parity());
-    this.direct = coder.wantsDirect();
     this.scratch = new ByteBuffer[config.units() + config.parity()];
   }
 
@@ -32,7 +29,7 @@ public final class ErasureCoder implements AutoCloseable {
 
   /** Whether cells in direct buffers are coded without a copy (else heap ones are). */
   public boolean wantsDirect() {
-    return direct;
+    return coder.wantsDirect();
   }
 
   /**
@@ -102,7 +99,7 @@ public final class ErasureCoder implements AutoCloseable {
       throw new IllegalArgumentException("a cell of " + cell.remaining() + " bytes in a stripe of " + cellLength
           + "-byte cells");
     }
-    if (cell.remaining() == cellLength && cell.isDirect() == direct && (direct || cell.hasArray())) {
+    if (cell.remaining() == cellLength && cell.isDirect() == wantsDirect() && (cell.isDirect() || cell.hasArray())) {
       return cell.duplicate();
     }
     ByteBuffer copy = scratch(slot, cellLength);
@@ -125,7 +122,7 @@ public final class ErasureCoder implements AutoCloseable {
         throw new IllegalArgumentException("an output of " + target.remaining() + " bytes for a " + cellLength
             + "-byte cell");
       }
-      outputs[k] = target.isDirect() == direct && (direct || target.hasArray())
+      outputs[k] = target.isDirect() == wantsDirect() && (target.isDirect() || target.hasArray())
           ? target.duplicate().limit(target.position() + cellLength)
           : scratch(config.units() + k, cellLength);
     }
@@ -143,7 +140,7 @@ public final class ErasureCoder implements AutoCloseable {
   private ByteBuffer scratch(int slot, int cellLength) {
     ByteBuffer buffer = scratch[slot];
     if (buffer == null || buffer.capacity() < cellLength) {
-      buffer = direct ? ByteBuffer.allocateDirect(cellLength) : ByteBuffer.allocate(cellLength);
+      buffer = wantsDirect() ? ByteBuffer.allocateDirect(cellLength) : ByteBuffer.allocate(cellLength);
       scratch[slot] = buffer;
     }
     return buffer.clear().limit(cellLength);

@@ -1,5 +1,6 @@
 package org.tropos.common.ec;
 
+import com.sun.jna.FunctionMapper;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
@@ -52,7 +53,7 @@ final class IsaL {
         return Optional.of("a " + Native.POINTER_SIZE * 8 + "-bit platform");
       }
       NativeLibrary library = NativeLibrary.getInstance("isal", Map.of(Library.OPTION_FUNCTION_MAPPER,
-          (com.sun.jna.FunctionMapper) (lib, method) -> C_NAMES.get(method.getName())));
+          (FunctionMapper) (lib, method) -> C_NAMES.get(method.getName())));
       Native.register(IsaL.class, library);
       return Optional.empty();
     } catch (LinkageError | RuntimeException e) { // no libisal, or no JNA (its classes or its native stub)

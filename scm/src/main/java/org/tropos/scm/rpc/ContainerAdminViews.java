@@ -93,6 +93,9 @@ final class ContainerAdminViews {
     if (c.hasPipelineId()) {
       summary.setPipelineId(c.getPipelineId()); // an erasure-coded container has none
     }
+    if (c.hasEc()) {
+      summary.setEc(c.getEc());
+    }
     return Optional.of(summary.build());
   }
 

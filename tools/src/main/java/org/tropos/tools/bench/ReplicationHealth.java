@@ -22,8 +22,6 @@ import org.tropos.proto.scm.ReplicaInfo;
  * holding more indexes than there are parity units. Used by {@code tropos bench recovery} and the fault suites.
  */
 public final class ReplicationHealth {
-  /** How a container's replication names an erasure-coded one: "EC/rs-6-3-1024k". */
-  private static final String EC = "EC/";
   private ReplicationHealth() {
   }
 
@@ -38,8 +36,7 @@ public final class ReplicationHealth {
       List<ReplicaInfo> serving = admin.container(c.getContainerId()).getReplicasList().stream()
           .filter(r -> r.getNodeState() == NodeState.HEALTHY
               && r.getOperationalState() == NodeOperationalState.IN_SERVICE).toList();
-      String problem = c.getReplication().startsWith(EC)
-          ? ecProblem(EcReplication.parse(c.getReplication().substring(EC.length())), serving)
+      String problem = c.hasEc() ? ecProblem(EcReplication.fromProto(c.getEc()), serving)
           : replicatedProblem(serving);
       if (c.getState() != ContainerState.CONTAINER_CLOSED || c.getHealth() != ContainerHealth.HEALTHY
           || problem != null) {
