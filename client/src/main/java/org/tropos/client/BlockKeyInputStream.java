@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.tropos.common.io.ByteSink;
+import org.tropos.common.util.KeyBlocks;
 import org.tropos.proto.hdds.BlockToken;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.KeyInfo;
@@ -173,7 +174,7 @@ final class BlockKeyInputStream extends KeyInputStream {
           + key.getName());
     }
     BlockToken token = span.index() < tokens.size() ? tokens.get(span.index()) : BlockToken.getDefaultInstance();
-    BlockLocation location = new BlockLocation(block.getBlockId(), block.getOffset() + block.getLength(), token);
+    BlockLocation location = new BlockLocation(block.getBlockId(), KeyBlocks.wholeLength(block), token);
     if (container.hasEc()) {
       reader.readGroup(location, container, block.getOffset() + span.offset(), length, sink);
     } else {

@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.io.ByteSink;
 import org.tropos.common.net.DatanodeAddresses;
 import org.tropos.common.net.HostPort;
@@ -53,7 +54,10 @@ final class BlockStreamReader {
   private final String clientHost;
   private final BlockReadPool connections;
   private final Executor indexReads;
-  /** Bytes of an erasure-coded group read ahead at most: a key stream's window. */
+  /**
+   * Bytes of an erasure-coded group a key stream fetches at a time, rounded up to whole stripes, the next window
+   * fetched while one is handed on.
+   */
   private static final int READ_AHEAD_BYTES = 4 << 20;
   private final Clock clock = SystemClock.INSTANCE;
   /**
@@ -61,6 +65,8 @@ final class BlockStreamReader {
    * others at once by its later reads (a stream reads a group a window at a time).
    */
   private final Set<UUID> failedIndexHolders = ConcurrentHashMap.newKeySet();
+  /** Where this reader's degraded reads of erasure-coded groups decode. */
+  private final DecodeBuffers decodeBuffers = new DecodeBuffers();
   /** Fetches the next piece of an erasure-coded group while one is handed on; none when reads run in the caller. */
   private final EcReadAhead readAhead;
   /** Where this reader's last read of an erasure-coded group ended: a read starting there reads on in sequence. */
@@ -120,8 +126,12 @@ final class BlockStreamReader {
       readPiece(group, container, offset, length, sink);
       return;
     }
+    // Windows of whole stripes: a degraded read decodes whole stripes, so a window across a stripe's edge would read
+    // and decode that stripe twice.
+    long window = windowBytes(EcReplication.fromProto(container.getEc()));
     for (long at = offset; at < offset + length; ) {
-      int n = (int) Math.min(offset + length - at, READ_AHEAD_BYTES);
+      long windowEnd = Math.min((at / window + 1) * window, group.length());
+      int n = (int) (Math.min(offset + length, windowEnd) - at);
       List<ByteBuffer> piece = readAhead.take(group.block(), at, n);
       long next = at + n;
       if (piece == null) {
@@ -129,12 +139,12 @@ final class BlockStreamReader {
         readPiece(group, container, at, n, read::add);
         piece = read;
       }
-      // Ahead only while the stream reads on: a lone range read would fetch a piece it never uses.
+      // Ahead only while the stream reads on: a lone range read would fetch a window it never uses.
       boolean readsOn = next < offset + length || offset == lastGroupEnd;
-      if (readsOn && next < group.length()) {
-        int ahead = (int) Math.min(READ_AHEAD_BYTES, group.length() - next);
-        readAhead.start(group.block(), next, ahead, (from, size, into) -> readPiece(group, container, from, size,
-            into));
+      if (readsOn && windowEnd < group.length()) {
+        int ahead = (int) (Math.min(windowEnd + window, group.length()) - windowEnd);
+        readAhead.start(group.block(), windowEnd, ahead, (from, size, into) -> readPiece(group, container, from,
+            size, into));
       }
       for (ByteBuffer bytes : piece) {
         sink.accept(bytes);
@@ -144,10 +154,14 @@ final class BlockStreamReader {
     lastGroupEnd = offset + length;
   }
 
+  private static long windowBytes(EcReplication config) {
+    return (long) config.stripeSize() * ((READ_AHEAD_BYTES + config.stripeSize() - 1) / config.stripeSize());
+  }
+
   private void readPiece(BlockLocation group, ContainerInfo container, long offset, long length, ByteSink sink)
       throws IOException {
     try (EcBlockGroupReader reader = new EcBlockGroupReader(this, group, container, failedIndexHolders,
-        indexReads)) {
+        indexReads, decodeBuffers)) {
       reader.read(offset, length, sink);
     }
   }

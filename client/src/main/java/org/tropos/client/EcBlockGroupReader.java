@@ -29,7 +29,8 @@ import org.tropos.proto.scm.ContainerInfo;
  * checksums, and the piece handed on cell by cell in the group's order. Once an index fails (gone, refusing,
  * corrupt) it is left alone for the rest of the stream's reads, and the pieces it holds cells of are read whole
  * from {@code data} other indexes (data first, then parity), its cells rebuilt (a degraded read: still {@code data}
- * cells read per stripe, in parallel).
+ * cells read per stripe, in parallel), into buffers the stream reuses ({@link DecodeBuffers}), the piece's bytes
+ * copied out.
  *
  * <p>Not thread-safe: one read at a time; the runs of a piece are read on {@code runs}.
  */
@@ -50,11 +51,13 @@ final class EcBlockGroupReader implements AutoCloseable {
   private final boolean[] failed;
   /** The datanodes failed before, shared by the reads of one stream: theirs are not tried again. */
   private final Set<UUID> failedHolders;
+  private final DecodeBuffers decodeBuffers;
   private final ErasureCoder[] coders = new ErasureCoder[2];
 
   EcBlockGroupReader(BlockStreamReader reader, BlockLocation group, ContainerInfo container,
-      Set<UUID> failedHolders, Executor runs) {
+      Set<UUID> failedHolders, Executor runs, DecodeBuffers decodeBuffers) {
     this.reader = reader;
+    this.decodeBuffers = decodeBuffers;
     this.failedHolders = failedHolders;
     this.group = group;
     this.runs = runs;
@@ -105,7 +108,7 @@ final class EcBlockGroupReader implements AutoCloseable {
         start[s.unit()] = Math.min(start[s.unit()], s.unitOffset());
         stop[s.unit()] = Math.max(stop[s.unit()], s.unitOffset() + s.length());
       }
-      ByteBuffer[] runs = fetch(start, stop, false);
+      ByteBuffer[] runs = fetch(start, stop, null);
       if (runs != null) {
         for (Segment s : segments) {
           int at = (int) (s.unitOffset() - start[s.unit()]);
@@ -115,18 +118,26 @@ final class EcBlockGroupReader implements AutoCloseable {
       }
     }
     long first = segments.get(0).stripe();
-    ByteBuffer[][] stripes = readStripes(first, segments.get(segments.size() - 1).stripe() + 1);
+    long last = segments.get(segments.size() - 1).stripe();
+    int runBytes = (int) ((last + 1 - first) * config.cellSize());
+    ByteBuffer decoding = decodeBuffers.take(config.units() * runBytes, coder(0).wantsDirect());
+    ByteBuffer[][] stripes = readStripes(first, last + 1, decoding, runBytes);
+    ByteBuffer bytes = ByteBuffer.allocate((int) (to - from));
     for (Segment s : segments) {
-      sink.accept(stripes[(int) (s.stripe() - first)][s.unit()].duplicate().position(s.inCell())
+      bytes.put(stripes[(int) (s.stripe() - first)][s.unit()].duplicate().position(s.inCell())
           .limit(s.inCell() + s.length()));
     }
+    // Only once read and decoded (an interrupted read may leave index reads writing into it).
+    decodeBuffers.give(decoding);
+    sink.accept(bytes.flip());
   }
 
   /**
    * The data cells of stripes {@code [from, to)}, per stripe: each index's run of them read at once from {@code data}
-   * indexes (data first), the cells of the others rebuilt.
+   * indexes (data first), the cells of the others rebuilt; unit {@code u}'s run at {@code u * runBytes} of
+   * {@code decoding}.
    */
-  private ByteBuffer[][] readStripes(long from, long to) throws IOException {
+  private ByteBuffer[][] readStripes(long from, long to, ByteBuffer decoding, int runBytes) throws IOException {
     while (true) {
       long[] start = new long[config.units()];
       long[] stop = new long[config.units()];
@@ -145,25 +156,29 @@ final class EcBlockGroupReader implements AutoCloseable {
             + " only " + chosen + " of the " + config.data() + " indexes " + config + " needs could be (indexes"
             + " failed or unknown: " + unavailable() + ")");
       }
-      ByteBuffer[] read = fetch(start, stop, true);
+      ByteBuffer[] units = new ByteBuffer[config.units()];
+      for (int unit = 0; unit < units.length; unit++) {
+        units[unit] = decoding.slice(unit * runBytes, runBytes);
+      }
+      ByteBuffer[] read = fetch(start, stop, units);
       if (read != null) {
-        return rebuild(read, from, to);
+        return rebuild(read, units, from, to);
       }
     }
   }
 
   /**
-   * Each stripe's data cells from the runs read, those of data units not read (null in {@code read}) rebuilt. The
-   * whole stripes are decoded at once over the runs, as a rebuilt byte depends only on the same byte of the other
-   * cells, in two halves on two threads when large (decoding is most of a degraded read's work); a partial last
-   * stripe on its own.
+   * Each stripe's data cells from the runs read, those of data units not read (null in {@code read}) rebuilt into
+   * their run of {@code unitRuns}. The whole stripes are decoded at once over the runs, as a rebuilt byte depends
+   * only on the same byte of the other cells, in two halves on two threads when large (decoding is most of a
+   * degraded read's work); a partial last stripe on its own.
    */
-  private ByteBuffer[][] rebuild(ByteBuffer[] read, long from, long to) throws IOException {
+  private ByteBuffer[][] rebuild(ByteBuffer[] read, ByteBuffer[] unitRuns, long from, long to) throws IOException {
     int cell = config.cellSize();
     int[] missing = IntStream.range(0, config.data()).filter(unit -> read[unit] == null).toArray();
     ByteBuffer[] units = read.clone();
     for (int unit : missing) {
-      units[unit] = newBuffer((int) ((to - from) * cell), true);
+      units[unit] = unitRuns[unit];
     }
     if (missing.length > 0) {
       long whole = Math.max(from, Math.min(to, group.length() / config.stripeSize()));
@@ -225,10 +240,10 @@ final class EcBlockGroupReader implements AutoCloseable {
 
   /**
    * Reads {@code [start, stop)} of each unit with a run (start not MAX_VALUE; an empty run reads nothing) at once,
-   * into buffers the coder takes without a copy when {@code forDecoding}; null if one failed, which is marked so the
-   * caller reads others instead.
+   * into {@code into}'s buffer for the unit, or new heap buffers when {@code into} is null; null if one failed, which
+   * is marked so the caller reads others instead.
    */
-  private ByteBuffer[] fetch(long[] start, long[] stop, boolean forDecoding) throws IOException {
+  private ByteBuffer[] fetch(long[] start, long[] stop, ByteBuffer[] into) throws IOException {
     ByteBuffer[] read = new ByteBuffer[config.units()];
     List<CompletableFuture<Void>> pending = new ArrayList<>();
     List<Integer> units = new ArrayList<>();
@@ -237,7 +252,7 @@ final class EcBlockGroupReader implements AutoCloseable {
         continue;
       }
       int length = (int) (stop[unit] - start[unit]);
-      read[unit] = newBuffer(length, forDecoding);
+      read[unit] = into == null ? ByteBuffer.allocate(length) : into[unit].slice(0, length);
       if (length > 0) {
         int u = unit;
         units.add(unit);
@@ -271,11 +286,6 @@ final class EcBlockGroupReader implements AutoCloseable {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  /** A buffer for bytes a decode reads or writes: of the kind the coder takes without a copy. */
-  private ByteBuffer newBuffer(int capacity, boolean forDecoding) {
-    return forDecoding && coder(0).wantsDirect() ? ByteBuffer.allocateDirect(capacity) : ByteBuffer.allocate(capacity);
   }
 
   /** The coder of one of the two decoding threads (a coder caches its matrix: one per thread). */

@@ -2,13 +2,15 @@ package org.tropos.client;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.ExecutorService;
+import org.tropos.common.ec.EcReplication;
 import org.tropos.common.rpc.BlockReadPool;
 import org.tropos.common.rpc.ScmBlockClient;
 import org.tropos.common.security.TransportSecurity;
 import org.tropos.common.util.Clock;
+import org.tropos.common.util.KeyBlocks;
 import org.tropos.common.util.Threads;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.hdds.BlockToken;
@@ -58,19 +60,58 @@ final class KeyReads implements AutoCloseable {
 
   /** The stored checksums covering {@code block} of the looked-up key, from the nearest replica that answers. */
   ReadBlockResponse checksums(LookupKeyResponse lookup, KeyBlock block) throws IOException {
-    Optional<ContainerInfo> container = lookup.getContainersList().stream()
-        .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst();
-    if (container.map(ContainerInfo::hasEc).orElse(false)) {
+    ContainerInfo container = containerOf(lookup, block);
+    if (container.hasEc()) {
       throw new IOException("block group " + block.getBlockId().getContainerId() + ":" + block.getBlockId()
           .getLocalId() + " of " + lookup.getKey().getName() + " is erasure-coded: its indexes' checksums are not"
           + " those of the key's bytes");
     }
-    List<DatanodeDetails> replicas = container.map(ContainerInfo::getReplicasList).orElse(List.of());
-    int index = lookup.getKey().getBlocksList().indexOf(block);
-    BlockToken token = index >= 0 && index < lookup.getBlockTokensCount() ? lookup.getBlockTokens(index)
-        : BlockToken.getDefaultInstance();
     return new BlockStreamReader(scm, clientHost).checksums(new BlockLocation(block.getBlockId(),
-        block.getOffset() + block.getLength(), token), replicas, block.getOffset(), block.getLength());
+        block.getOffset() + block.getLength(), tokenOf(lookup, block)), container.getReplicasList(),
+        block.getOffset(), block.getLength());
+  }
+
+  /**
+   * The stored checksums of each data index of {@code block}, an erasure-coded group the looked-up key holds whole,
+   * in unit order, each from the index's holder; a unit holding none of the group gets an empty response.
+   */
+  List<ReadBlockResponse> dataIndexChecksums(LookupKeyResponse lookup, KeyBlock block) throws IOException {
+    ContainerInfo container = containerOf(lookup, block);
+    if (!container.hasEc() || block.getOffset() != 0 || KeyBlocks.wholeLength(block) != block.getLength()) {
+      throw new IOException("block " + block.getBlockId() + " of " + lookup.getKey().getName() + " is not a whole"
+          + " erasure-coded group");
+    }
+    EcReplication config = EcReplication.fromProto(container.getEc());
+    BlockStreamReader reader = new BlockStreamReader(scm, clientHost);
+    List<ReadBlockResponse> indexes = new ArrayList<>();
+    for (int unit = 0; unit < config.data(); unit++) {
+      long length = config.layout().unitLength(unit, block.getLength());
+      indexes.add(length == 0 ? ReadBlockResponse.getDefaultInstance() : reader.checksums(new BlockLocation(
+          block.getBlockId(), length, tokenOf(lookup, block)), holderOf(container, unit + 1), 0, length));
+    }
+    return indexes;
+  }
+
+  private static ContainerInfo containerOf(LookupKeyResponse lookup, KeyBlock block) {
+    return lookup.getContainersList().stream()
+        .filter(c -> c.getContainerId() == block.getBlockId().getContainerId()).findFirst()
+        .orElse(ContainerInfo.getDefaultInstance());
+  }
+
+  private static BlockToken tokenOf(LookupKeyResponse lookup, KeyBlock block) {
+    int index = lookup.getKey().getBlocksList().indexOf(block);
+    return index >= 0 && index < lookup.getBlockTokensCount() ? lookup.getBlockTokens(index)
+        : BlockToken.getDefaultInstance();
+  }
+
+  /** The datanode holding replica index {@code index} of an erasure-coded container, as a list of none or one. */
+  private static List<DatanodeDetails> holderOf(ContainerInfo container, int index) {
+    for (int i = 0; i < container.getReplicasCount() && i < container.getReplicaIndexesCount(); i++) {
+      if (container.getReplicaIndexes(i) == index) {
+        return List.of(container.getReplicas(i));
+      }
+    }
+    return List.of();
   }
 
   /** A reader of one stream: its read-ahead and the datanodes it found failing are its own. */

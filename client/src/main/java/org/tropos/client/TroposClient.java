@@ -191,6 +191,15 @@ public final class TroposClient implements AutoCloseable {
     return reads.checksums(lookup, block);
   }
 
+  /**
+   * The stored checksums (CRC32C pieces) of each data index of an erasure-coded block group the looked-up key holds
+   * whole, in unit order, each from the index's holder (an empty response for a unit holding none of the group); no
+   * data moves. An index's pieces cover its cells back to back.
+   */
+  public List<ReadBlockResponse> dataIndexChecksums(LookupKeyResponse lookup, KeyBlock block) throws IOException {
+    return reads.dataIndexChecksums(lookup, block);
+  }
+
   /** Reads the key of an earlier {@link #lookupKey}: exactly that version. */
   public KeyInputStream readKey(LookupKeyResponse lookup) {
     return reads.read(lookup);

@@ -3,7 +3,6 @@ package org.tropos.it;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +14,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -139,6 +140,47 @@ class EcKeysIT {
   }
 
   /**
+   * A byte range of an erasure-coded key copied into a part (no byte moves: the new key holds a slice of the group)
+   * reads back right with the index it starts in gone: the rebuild decodes the slice's last stripe as the whole
+   * group lays it out, not as if the group ended where the slice does (whose cells past that end would count as
+   * zeros, and the rebuilt bytes come out wrong).
+   */
+  @Test
+  void aRangeCopiedOutOfAnEcKeyReadsBackWithAnIndexGone() throws Exception {
+    byte[] source = random(9 * MB + 17, 12);
+    int first = MB + 5;
+    int last = 7 * MB + 100; // in stripe 2 (bytes 6 to 9 MB), past its first cell, before the group's end
+    try (S3Client s3 = cluster.client("alice")) {
+      s3.createBucket(b -> b.bucket("ranges"));
+      s3.putObject(p -> p.bucket("ranges").key("source"), RequestBody.fromBytes(source));
+      String upload = s3.createMultipartUpload(m -> m.bucket("ranges").key("slice")).uploadId();
+      String etag = s3.uploadPartCopy(c -> c.sourceBucket("ranges").sourceKey("source").destinationBucket("ranges")
+          .destinationKey("slice").uploadId(upload).partNumber(1).copySourceRange("bytes=" + first + "-" + last))
+          .copyPartResult().eTag();
+      s3.completeMultipartUpload(c -> c.bucket("ranges").key("slice").uploadId(upload).multipartUpload(
+          CompletedMultipartUpload.builder().parts(CompletedPart.builder().partNumber(1).eTag(etag).build())
+              .build()));
+      var lookup = client.lookupKey("s3v", "ranges", "source");
+      var container = lookup.getContainers(0);
+      UUID firstIndexHolder = null;
+      for (int i = 0; i < container.getReplicasCount(); i++) {
+        if (container.getReplicaIndexes(i) == 1) {
+          firstIndexHolder = org.tropos.common.util.Uuids.fromProto(container.getReplicas(i).getUuid());
+        }
+      }
+      int stopped = datanodeIndex(firstIndexHolder);
+      mini().cluster().stopDatanode(stopped);
+      try {
+        assertArrayEquals(java.util.Arrays.copyOfRange(source, first, last + 1),
+            s3.getObjectAsBytes(g -> g.bucket("ranges").key("slice")).asByteArray());
+      } finally {
+        mini().cluster().startDatanode(stopped);
+        mini().awaitAllHealthy(); // the other tests' groups need all five
+      }
+    }
+  }
+
+  /**
    * A storage class configured at the gateway stores a PUT, a multipart upload (its parts too) and a copy as it
    * names, and each is shown with its class; a class not configured, or not S3's, is refused with nothing stored.
    */
@@ -219,9 +261,24 @@ class EcKeysIT {
       try (InputStream in = fs.open(file)) {
         assertArrayEquals(data, in.readAllBytes());
       }
-      assertNull(fs.getFileChecksum(file), "an erasure-coded file has no composite CRC of its bytes");
+      assertFalse(write(OpenKeyRequest.newBuilder().setBucket("fsbucket").setKey("dir/three")
+          .setFactor(ReplicationFactor.THREE), data, false).hasEc());
+      // A composite CRC is of the bytes alone (HDFS's COMPOSITE_CRC): the same striped as on three replicas.
+      var striped = (org.apache.hadoop.fs.CompositeCrcFileChecksum) fs.getFileChecksum(file);
+      assertEquals(fs.getFileChecksum(new org.apache.hadoop.fs.Path("/vol1/fsbucket/dir/three")), striped);
+      CRC32C crc = new CRC32C();
+      crc.update(data);
+      assertEquals((int) crc.getValue(), java.nio.ByteBuffer.wrap(striped.getBytes()).getInt());
     }
     assertTrue(client.lookupKey("vol1", "fsbucket", "dir/part-0000").getKey().hasEc());
+  }
+
+  private int datanodeIndex(UUID id) {
+    for (int i = 1; ; i++) {
+      if (mini().cluster().datanode(i).id().uuid().equals(id)) {
+        return i;
+      }
+    }
   }
 
   private MiniCluster mini() {

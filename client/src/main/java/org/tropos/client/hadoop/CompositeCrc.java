@@ -2,6 +2,7 @@ package org.tropos.client.hadoop;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.util.List;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.CompositeCrcFileChecksum;
 import org.apache.hadoop.util.CrcComposer;
@@ -9,6 +10,8 @@ import org.apache.hadoop.util.CrcUtil;
 import org.apache.hadoop.util.DataChecksum;
 import org.tropos.client.TroposClient;
 import org.tropos.client.KeyInputStream;
+import org.tropos.common.ec.EcReplication;
+import org.tropos.common.ec.StripeLayout;
 import org.tropos.proto.datanode.ReadBlockResponse;
 import org.tropos.proto.om.KeyBlock;
 import org.tropos.proto.om.LookupKeyResponse;
@@ -16,8 +19,10 @@ import org.tropos.proto.om.LookupKeyResponse;
 /**
  * A file's checksum as HDFS's COMPOSITE_CRC: the CRC32C of all its bytes, composed from the CRC32C pieces the
  * datanodes stored when the blocks were written, so the same bytes give the same checksum whatever the block
- * and chunk sizes, and no data moves. A block the key holds only a slice of, not on piece boundaries (an S3
- * UploadPartCopy of a byte range), has that slice read and its CRC computed here.
+ * and chunk sizes, and no data moves. An erasure-coded group's CRC is composed from its data indexes' pieces cell by
+ * cell in the group's order (HDFS composes a striped file's the same way). A block the key holds only a slice of,
+ * not on piece boundaries (an S3 UploadPartCopy of a byte range), or a group whose pieces cannot be composed (a data
+ * index unreachable, pieces across cell edges), has its bytes read and their CRC computed here.
  */
 final class CompositeCrc {
   private static final int READ_BUFFER = 1 << 20;
@@ -32,21 +37,68 @@ final class CompositeCrc {
     CrcComposer composer = CrcComposer.newCrcComposer(DataChecksum.Type.CRC32C, Long.MAX_VALUE);
     long keyOffset = 0;
     for (KeyBlock block : lookup.getKey().getBlocksList()) {
-      ReadBlockResponse stored = client.blockChecksums(lookup, block);
-      if (stored.getOffset() == block.getOffset() && stored.getLength() == block.getLength()) {
-        int bpc = stored.getChecksums().getBytesPerChecksum();
-        bytesPerCrc = Math.max(bytesPerCrc, bpc);
-        ByteBuffer crcs = stored.getChecksums().getChecksums().asReadOnlyByteBuffer();
-        for (long left = block.getLength(); left > 0; left -= bpc) {
-          composer.update(crcs.getInt(), Math.min(bpc, left));
-        }
-      } else {
+      int bpc = lookup.getKey().hasEc() ? composeGroup(client, lookup, block, composer)
+          : composeBlock(client.blockChecksums(lookup, block), block, composer);
+      if (bpc == 0) {
         composer.update(crcOfBytes(client, lookup, keyOffset, block.getLength()), block.getLength());
       }
+      bytesPerCrc = Math.max(bytesPerCrc, bpc);
       keyOffset += block.getLength();
     }
     return new CompositeCrcFileChecksum(CrcUtil.readInt(composer.digest(), 0), DataChecksum.Type.CRC32C,
         bytesPerCrc == 0 ? EMPTY_FILE_BYTES_PER_CRC : bytesPerCrc);
+  }
+
+  /** Composes a replicated block's stored pieces; their bytes per CRC, or 0 if they do not cover just the block. */
+  private static int composeBlock(ReadBlockResponse stored, KeyBlock block, CrcComposer composer) throws IOException {
+    if (stored.getOffset() != block.getOffset() || stored.getLength() != block.getLength()) {
+      return 0;
+    }
+    int bpc = stored.getChecksums().getBytesPerChecksum();
+    ByteBuffer crcs = stored.getChecksums().getChecksums().asReadOnlyByteBuffer();
+    for (long left = block.getLength(); left > 0; left -= bpc) {
+      composer.update(crcs.getInt(), Math.min(bpc, left));
+    }
+    return bpc;
+  }
+
+  /**
+   * Composes an erasure-coded group's data indexes' stored pieces, stripe by stripe and cell by cell; their bytes per
+   * CRC, or 0 (nothing composed) if the key holds a slice of the group, a data index does not answer, or a piece
+   * would span two cells.
+   */
+  private static int composeGroup(TroposClient client, LookupKeyResponse lookup, KeyBlock block,
+      CrcComposer composer) throws IOException {
+    EcReplication config = EcReplication.fromProto(lookup.getKey().getEc());
+    List<ReadBlockResponse> indexes;
+    try {
+      indexes = client.dataIndexChecksums(lookup, block);
+    } catch (IOException e) {
+      return 0; // a slice, or an index gone: its bytes are read (a degraded read if need be)
+    }
+    int bpc = indexes.get(0).getChecksums().getBytesPerChecksum();
+    ByteBuffer[] crcs = new ByteBuffer[config.data()];
+    for (int unit = 0; unit < crcs.length; unit++) {
+      ReadBlockResponse index = indexes.get(unit);
+      long length = config.layout().unitLength(unit, block.getLength());
+      if (length > 0 && (index.getChecksums().getBytesPerChecksum() != bpc || index.getOffset() != 0
+          || index.getLength() != length)) {
+        return 0;
+      }
+      crcs[unit] = index.getChecksums().getChecksums().asReadOnlyByteBuffer();
+    }
+    if (bpc <= 0 || config.cellSize() % bpc != 0) {
+      return 0;
+    }
+    StripeLayout layout = config.layout();
+    for (long stripe = 0; stripe < layout.stripes(block.getLength()); stripe++) {
+      for (int unit = 0; unit < config.data(); unit++) {
+        for (int left = layout.cellLength(stripe, unit, block.getLength()); left > 0; left -= bpc) {
+          composer.update(crcs[unit].getInt(), Math.min(bpc, left));
+        }
+      }
+    }
+    return bpc;
   }
 
   private static int crcOfBytes(TroposClient client, LookupKeyResponse lookup, long offset, long length)

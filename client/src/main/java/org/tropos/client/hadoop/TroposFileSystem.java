@@ -307,8 +307,7 @@ public class TroposFileSystem extends FileSystem implements IOStatisticsSource {
   public FileChecksum getFileChecksum(Path path, long length) throws IOException {
     operations.incrementCounter(StoreStatisticNames.OP_GET_FILE_CHECKSUM);
     LookupKeyResponse file = lookupFile(resolve(path));
-    // An erasure-coded file's stored checksums are its indexes', not its bytes': none, as for a partial length.
-    return length < file.getKey().getSize() || file.getKey().hasEc() ? null : CompositeCrc.of(client, file);
+    return length < file.getKey().getSize() ? null : CompositeCrc.of(client, file);
   }
 
   /** One location per Tropos block, with the hosts and racks of its replicas, nearest first. */

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.tropos.common.rpc.OmException;
+import org.tropos.common.util.KeyBlocks;
 import org.tropos.om.db.OmTable;
 import org.tropos.om.occ.Txn;
 import org.tropos.proto.om.BucketLayout;
@@ -221,7 +222,8 @@ final class Multipart {
       if (end >= first && start <= last) {
         long from = Math.max(first, start);
         long to = Math.min(last, end);
-        slices.add(b.toBuilder().setOffset(b.getOffset() + from - start).setLength(to - from + 1).build());
+        slices.add(b.toBuilder().setOffset(b.getOffset() + from - start).setLength(to - from + 1)
+            .setBlockLength(KeyBlocks.wholeLength(b)).build());
       }
       start = end + 1;
     }

@@ -843,5 +843,8 @@ class NamespaceTest {
     assertEquals(List.of(2L), Multipart.slice(blocks, 12, 13).stream().map(b -> b.getBlockId().getLocalId())
         .toList());
     assertEquals(7, Multipart.slice(blocks, 12, 13).get(0).getOffset());
+    assertEquals(List.of(10L, 15L, 10L), slices.stream().map(KeyBlock::getBlockLength).toList(),
+        "each slice keeps its whole block's length");
+    assertEquals(15, Multipart.slice(slices, 7, 8).get(0).getBlockLength(), "a slice of a slice too");
   }
 }
