@@ -60,15 +60,20 @@ final class EcContainers {
   }
 
   /**
-   * Whether a CLOSING container is closed: every member not DEAD reported its replica CLOSED, and at least
-   * {@code data} did (an index lost with its node is rebuilt from the others).
+   * Whether a CLOSING container is closed: every member not DEAD reported its replica CLOSED or UNHEALTHY, and at
+   * least {@code data} CLOSED. An index lost with its node, or on a replica found damaged (which takes no more
+   * writes either), is rebuilt from the others once the container is CLOSED; waiting for a damaged replica to close
+   * would leave the container CLOSING, and the index unrebuilt, for good.
    */
   boolean closed(ContainerRecord c) {
     Map<UUID, ContainerReport> reported = replicas.of(c.getContainerId());
-    List<UUID> alive = c.getMembersList().stream().map(Uuids::fromProto)
-        .filter(m -> nodes.node(m).map(n -> n.state() != NodeState.DEAD).orElse(false)).toList();
-    return alive.size() >= c.getEc().getData() && alive.stream().allMatch(m -> reported.get(m) != null
-        && reported.get(m).getState() == ContainerState.CONTAINER_CLOSED);
+    List<ContainerState> states = c.getMembersList().stream().map(Uuids::fromProto)
+        .filter(m -> nodes.node(m).map(n -> n.state() != NodeState.DEAD).orElse(false))
+        .map(m -> reported.containsKey(m) ? reported.get(m).getState() : ContainerState.CONTAINER_STATE_UNSPECIFIED)
+        .toList();
+    return states.stream().filter(s -> s == ContainerState.CONTAINER_CLOSED).count() >= c.getEc().getData()
+        && states.stream().allMatch(s -> s == ContainerState.CONTAINER_CLOSED
+            || s == ContainerState.CONTAINER_UNHEALTHY);
   }
 
   /** Every erasure-coded container with its reported replicas, for reconstruction. */

@@ -142,6 +142,24 @@ class EcContainersTest {
     assertEquals(ContainerState.CONTAINER_CLOSED, containers.container(id).getState());
   }
 
+  /**
+   * A replica found damaged while SCM still waits for the container to close (the scrubber was faster than a
+   * member's CLOSED report) does not keep it CLOSING: it closes on the others, and the index is rebuilt.
+   */
+  @Test
+  void aReplicaFoundDamagedBeforeItsCloseWasHeardDoesNotKeepTheContainerClosing() throws ScmException {
+    long id = containers.allocateEcBlock(MB, RS_3_2, ExcludeList.getDefaultInstance()).block().getContainerId();
+    List<UUID> members = members(id);
+    report(members.get(0), id, 1, ContainerState.CONTAINER_UNHEALTHY);
+    assertEquals(ContainerState.CONTAINER_CLOSING, containers.container(id).getState(), "closed at once");
+    for (int i = 1; i < members.size() - 1; i++) {
+      report(members.get(i), id, i + 1, ContainerState.CONTAINER_CLOSED);
+    }
+    assertEquals(ContainerState.CONTAINER_CLOSING, containers.container(id).getState(), "a member not heard yet");
+    report(members.get(members.size() - 1), id, members.size(), ContainerState.CONTAINER_CLOSED);
+    assertEquals(ContainerState.CONTAINER_CLOSED, containers.container(id).getState());
+  }
+
   @Test
   void aDeadMemberStopsItsContainersWhichCloseOnTheOthers() throws ScmException {
     long id = containers.allocateEcBlock(MB, RS_3_2, ExcludeList.getDefaultInstance()).block().getContainerId();
