@@ -49,13 +49,17 @@ final class CompositeCrc {
         bytesPerCrc == 0 ? EMPTY_FILE_BYTES_PER_CRC : bytesPerCrc);
   }
 
-  /** Composes a replicated block's stored pieces; their bytes per CRC, or 0 if they do not cover just the block. */
+  /**
+   * Composes a replicated block's stored pieces; their bytes per CRC, or 0 if they do not cover just the block in
+   * whole pieces.
+   */
   private static int composeBlock(ReadBlockResponse stored, KeyBlock block, CrcComposer composer) throws IOException {
-    if (stored.getOffset() != block.getOffset() || stored.getLength() != block.getLength()) {
-      return 0;
-    }
     int bpc = stored.getChecksums().getBytesPerChecksum();
     ByteBuffer crcs = stored.getChecksums().getChecksums().asReadOnlyByteBuffer();
+    if (stored.getOffset() != block.getOffset() || stored.getLength() != block.getLength()
+        || !holdsPieces(crcs, block.getLength(), bpc)) {
+      return 0;
+    }
     for (long left = block.getLength(); left > 0; left -= bpc) {
       composer.update(crcs.getInt(), Math.min(bpc, left));
     }
@@ -64,8 +68,8 @@ final class CompositeCrc {
 
   /**
    * Composes an erasure-coded group's data indexes' stored pieces, stripe by stripe and cell by cell; their bytes per
-   * CRC, or 0 (nothing composed) if the key holds a slice of the group, a data index does not answer, or a piece
-   * would span two cells.
+   * CRC, or 0 (nothing composed) if the key holds a slice of the group, a data index does not answer, or its pieces
+   * do not lie on its cells (a cell not a whole number of pieces, a piece cut short inside the index).
    */
   private static int composeGroup(TroposClient client, LookupKeyResponse lookup, KeyBlock block,
       CrcComposer composer) throws IOException {
@@ -76,21 +80,21 @@ final class CompositeCrc {
     } catch (IOException e) {
       return 0; // a slice, or an index gone: its bytes are read (a degraded read if need be)
     }
+    StripeLayout layout = config.layout();
     int bpc = indexes.get(0).getChecksums().getBytesPerChecksum();
-    ByteBuffer[] crcs = new ByteBuffer[config.data()];
-    for (int unit = 0; unit < crcs.length; unit++) {
-      ReadBlockResponse index = indexes.get(unit);
-      long length = config.layout().unitLength(unit, block.getLength());
-      if (length > 0 && (index.getChecksums().getBytesPerChecksum() != bpc || index.getOffset() != 0
-          || index.getLength() != length)) {
-        return 0;
-      }
-      crcs[unit] = index.getChecksums().getChecksums().asReadOnlyByteBuffer();
-    }
     if (bpc <= 0 || config.cellSize() % bpc != 0) {
       return 0;
     }
-    StripeLayout layout = config.layout();
+    ByteBuffer[] crcs = new ByteBuffer[config.data()];
+    for (int unit = 0; unit < crcs.length; unit++) {
+      ReadBlockResponse index = indexes.get(unit);
+      long length = layout.unitLength(unit, block.getLength());
+      crcs[unit] = index.getChecksums().getChecksums().asReadOnlyByteBuffer();
+      if (length > 0 && (index.getChecksums().getBytesPerChecksum() != bpc || index.getOffset() != 0
+          || index.getLength() != length || !holdsPieces(crcs[unit], length, bpc))) {
+        return 0;
+      }
+    }
     for (long stripe = 0; stripe < layout.stripes(block.getLength()); stripe++) {
       for (int unit = 0; unit < config.data(); unit++) {
         for (int left = layout.cellLength(stripe, unit, block.getLength()); left > 0; left -= bpc) {
@@ -99,6 +103,11 @@ final class CompositeCrc {
       }
     }
     return bpc;
+  }
+
+  /** Whether {@code crcs} holds exactly the pieces of {@code length} bytes cut every {@code bpc}. */
+  private static boolean holdsPieces(ByteBuffer crcs, long length, int bpc) {
+    return length == 0 || bpc > 0 && crcs.remaining() == Integer.BYTES * ((length + bpc - 1) / bpc);
   }
 
   private static int crcOfBytes(TroposClient client, LookupKeyResponse lookup, long offset, long length)
