@@ -26,14 +26,14 @@ public final class ExtraReplicationRounds implements Runnable {
   private final Runnable round;
   private final Clock clock;
   private final AtomicBoolean due = new AtomicBoolean();
-  /** When the previous extra round began; none has while {@code ran} is false. */
+  /** When the previous extra round began; before the first, a spacing before this was made. */
   private volatile long lastStartNanos;
-  private volatile boolean ran;
 
   public ExtraReplicationRounds(ScheduledExecutorService scheduler, Runnable round, Clock clock) {
     this.scheduler = scheduler;
     this.round = round;
     this.clock = clock;
+    this.lastStartNanos = clock.monotonicNanos() - SPACING.toNanos();
   }
 
   /** Asks for a round: schedules one unless one is due already. */
@@ -51,14 +51,12 @@ public final class ExtraReplicationRounds implements Runnable {
 
   /** How long from now the round asked for waits. */
   long delayNanos() {
-    long gather = GATHER.toNanos();
-    return ran ? Math.max(gather, lastStartNanos + SPACING.toNanos() - clock.monotonicNanos()) : gather;
+    return Math.max(GATHER.toNanos(), lastStartNanos + SPACING.toNanos() - clock.monotonicNanos());
   }
 
   private void runRound() {
     due.set(false);
     lastStartNanos = clock.monotonicNanos();
-    ran = true;
     try {
       round.run();
     } catch (RuntimeException e) {

@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.Callable;
 import org.tropos.client.KeyOutputStream;
 import org.tropos.client.TroposClient;
@@ -169,17 +168,10 @@ public final class EcBenchmark implements Callable<Integer> {
   private EcKeys.Key put(TroposClient client, String config, long bytes) throws Exception {
     String name = "key-" + bytes;
     MessageDigest digest = MessageDigest.getInstance("SHA-256");
-    byte[] piece = new byte[4 << 20];
-    new Random(bytes).nextBytes(piece);
     long start = clock.monotonicNanos();
     try (KeyOutputStream out = client.createKey(OpenKeyRequest.newBuilder().setVolume("bench")
         .setBucket(EcKeys.bucketOf(config)).setKey(name).setSize(bytes).build())) {
-      for (long left = bytes; left > 0; left -= piece.length) {
-        int n = (int) Math.min(left, piece.length);
-        piece[0]++;
-        digest.update(piece, 0, n);
-        out.write(piece, 0, n);
-      }
+      EcKeys.writeContent(out, bytes, digest);
     }
     double seconds = (clock.monotonicNanos() - start) / 1e9;
     return new EcKeys.Key(config, name, bytes, bytes / 1e6 / seconds, digest.digest());

@@ -1,8 +1,12 @@
 package org.tropos.tools.bench;
 
+import java.io.IOException;
+import java.io.OutputStream;
+import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 import java.util.UUID;
 import org.tropos.client.TroposClient;
 import org.tropos.common.rpc.DatanodeException;
@@ -20,6 +24,21 @@ final class EcKeys {
 
   /** One key as written: its replication, size, PUT rate and the digest of its bytes. */
   record Key(String replication, String name, long bytes, double putMBps, byte[] sha256) {
+  }
+
+  /**
+   * Writes a key's {@code bytes} bytes to {@code out} in 4 MB pieces, each of the benchmark's keys (and the peer's
+   * files) the same bytes for the same size, into {@code digest} as well.
+   */
+  static void writeContent(OutputStream out, long bytes, MessageDigest digest) throws IOException {
+    byte[] piece = new byte[4 << 20];
+    new Random(bytes).nextBytes(piece);
+    for (long left = bytes; left > 0; left -= piece.length) {
+      int n = (int) Math.min(left, piece.length);
+      piece[0]++;
+      digest.update(piece, 0, n);
+      out.write(piece, 0, n);
+    }
   }
 
   /** The bucket of a replication's keys: ratis-three, rs-3-2-1024k... */

@@ -3,12 +3,12 @@ package org.tropos.tools.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
@@ -109,7 +109,8 @@ final class HdfsEcRebuildPeer {
 
   /** Writes a file of each size per config, as the benchmark's keys; returns the erasure-coded ones. */
   private static List<org.apache.hadoop.fs.Path> write(DistributedFileSystem fs, List<Long> sizes)
-      throws IOException {
+      throws Exception {
+    MessageDigest digest = MessageDigest.getInstance("SHA-256"); // the bytes are the keys'; their digest unused
     List<org.apache.hadoop.fs.Path> ecFiles = new ArrayList<>();
     for (String config : EcBenchmark.CONFIGS) {
       org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path("/" + EcKeys.bucketOf(config));
@@ -121,13 +122,8 @@ final class HdfsEcRebuildPeer {
       }
       for (long size : sizes) {
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir, "key-" + size);
-        byte[] piece = new byte[4 << 20];
-        new Random(size).nextBytes(piece);
         try (FSDataOutputStream out = fs.create(file, (short) 3)) {
-          for (long left = size; left > 0; left -= piece.length) {
-            piece[0]++;
-            out.write(piece, 0, (int) Math.min(left, piece.length));
-          }
+          EcKeys.writeContent(out, size, digest);
         }
         if (policy != null) {
           ecFiles.add(file);
